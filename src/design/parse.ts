@@ -1,0 +1,69 @@
+// parse: JSON text or value → validated Design. Every error names the JSON path of the bad value.
+import { Design as DesignSchema, type Design } from './schema.js';
+import { validationError } from '../errors.js';
+import { handlerFor, handlerForType } from '../overrides/registry.js';
+import type { CheckContext } from '../overrides/handler.js';
+import { checkBackground } from '../overrides/shape.js';
+import { DEFAULT_FONT_FAMILY } from '../overrides/text.js';
+import { bundledFonts, type FontSet } from '../text/fonts.js';
+import { jsonPath, type PathSegment } from './json-path.js';
+import { issueToError } from './zod-error.js';
+
+/** Parses JSON text; the error names the position, since a path does not exist yet. */
+export function parseJson(text: string, root = '$', what = 'the document'): unknown {
+  try {
+    return JSON.parse(text);
+  } catch (e) {
+    throw validationError(root, `${what} is not valid JSON (${(e as Error).message}): fix the syntax`);
+  }
+}
+
+function describeDesignParent(input: unknown) {
+  return (path: readonly PathSegment[]) => {
+    if (path.length === 2 && path[0] === 'objects' && typeof path[1] === 'number') {
+      const obj = (input as { objects: { type?: unknown }[] }).objects[path[1]];
+      const handler = handlerForType(String(obj?.type));
+      if (handler) return { what: handler.what, allowed: handler.templateFields };
+    }
+    if (path.length === 0) return { what: 'a design', allowed: Object.keys(DesignSchema.shape) };
+    return undefined;
+  };
+}
+
+export function checkContext(design: Design, fonts: FontSet): CheckContext {
+  return { fonts, designFonts: design.fonts ?? [DEFAULT_FONT_FAMILY] };
+}
+
+export function parseDesign(input: unknown, fonts: FontSet = bundledFonts()): Design {
+  const value = typeof input === 'string' ? parseJson(input, '$', 'the design') : input;
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+    throw validationError('$', 'expected the design to be a JSON object with width, height and objects');
+  }
+  const result = DesignSchema.safeParse(value);
+  if (!result.success) {
+    throw issueToError(result.error.issues[0]!, value, { describeParent: describeDesignParent(value) });
+  }
+  const design = result.data;
+
+  (design.fonts ?? []).forEach((family, i) => {
+    if (!fonts.has(family)) {
+      throw validationError(jsonPath(['fonts', i]), `font family "${family}" is not bundled: use one of ${fonts.familyNames().join(', ')}`);
+    }
+  });
+  if (design.background) checkBackground(design.background, '$.background');
+
+  const ctx = checkContext(design, fonts);
+  const seen = new Map<string, number>();
+  design.objects.forEach((object, i) => {
+    const at = jsonPath(['objects', i]);
+    if (object.name !== undefined) {
+      const first = seen.get(object.name);
+      if (first !== undefined) {
+        throw validationError(`${at}.name`, `name "${object.name}" is already used by $.objects[${first}]: names must be unique so overrides address one object`);
+      }
+      seen.set(object.name, i);
+    }
+    handlerFor(object).check(object, at, ctx);
+  });
+  return design;
+}

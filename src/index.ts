@@ -1,0 +1,16 @@
+// Package entry: the render API and, for hosts and tests, each pipeline stage on its own.
+export { Engine, render, renderStream, type EngineOptions, type RenderOptions, type RenderResult, type RenderStream } from './engine.js';
+export { ImprintError, ERROR_CATALOGUE, type ErrorCode } from './errors.js';
+export { parseDesign } from './design/parse.js';
+export { Design as DesignSchema, LIMITS } from './design/schema.js';
+export type { Design, DesignObject, Scene, SceneObject } from './design/types.js';
+export type { ImageRef } from './design/image-ref.js';
+export { resolveScene } from './overrides/resolve.js';
+export { layout, type FitReport, type ImageSizes } from './layout/layout.js';
+export type { TextFitReport } from './layout/text.js';
+export type { DisplayList, DisplayItem } from './layout/display-list.js';
+export { rasterBackend } from './paint/raster.js';
+export type { PaintBackend, RasterImage } from './paint/backend.js';
+export { encodeImage, ENCODE_DEFAULTS, type PngOptions, type JpgOptions, type ImageFormat } from './encode/image.js';
+export { fileAssetResolver, AssetNotFoundError, type AssetResolver, type FileAssetOptions } from './assets/resolver.js';
+export { bundledFonts, FontSet } from './text/fonts.js';

@@ -1,0 +1,106 @@
+// layout: Scene (+ intrinsic image sizes) → DisplayList and fit report. Pure and deterministic:
+// no I/O, no pixels; every object becomes one group placed by its box, rotation and opacity.
+import type { Rect, Scene, SceneFill, SceneImageRef, SceneObject, SceneShape } from '../design/types.js';
+import { imageRefKey } from '../design/image-ref.js';
+import type { FontSet } from '../text/fonts.js';
+import { placeMedia } from './boxes.js';
+import { IDENTITY, type DisplayItem, type DisplayList, type Geometry, type Matrix } from './display-list.js';
+import { layoutText, type TextFitReport } from './text.js';
+
+export interface ImageSize {
+  width: number;
+  height: number;
+}
+
+/** Intrinsic sizes of the scene's images, keyed by `imageRefKey`. */
+export type ImageSizes = ReadonlyMap<string, ImageSize>;
+
+export type FitReport = TextFitReport[];
+
+export interface LayoutResult {
+  displayList: DisplayList;
+  report: FitReport;
+}
+
+export function layout(scene: Scene, images: ImageSizes, fonts: FontSet): LayoutResult {
+  const canvas: Rect = { x: 0, y: 0, width: scene.width, height: scene.height };
+  const items: DisplayItem[] = [...fillItems(scene.background, { kind: 'rect', rect: canvas }, images)];
+  const report: FitReport = [];
+  for (const object of scene.objects) {
+    const placed = layoutObject(object, images, fonts);
+    if (placed.report) report.push(placed.report);
+    items.push(placed.group);
+  }
+  return { displayList: { width: scene.width, height: scene.height, items }, report };
+}
+
+function layoutObject(o: SceneObject, images: ImageSizes, fonts: FontSet): { group: DisplayItem; report?: TextFitReport } {
+  const local: Rect = { x: 0, y: 0, width: o.box.width, height: o.box.height };
+  switch (o.type) {
+    case 'text': {
+      const t = layoutText(o, fonts);
+      const margin = t.report.font_size;
+      const bounds = { x: -margin, y: -margin, width: t.box.width + 2 * margin, height: t.box.height + 2 * margin };
+      return { group: group(o.box, t.box, o.rotation, o.opacity, bounds, t.clip ? { kind: 'rect', rect: t.box } : null, t.items), report: t.report };
+    }
+    case 'image': {
+      const { src, dst } = placeMedia(o.fit, sizeOf(images, o.image), local);
+      return { group: group(o.box, local, o.rotation, o.opacity, local, null, [{ kind: 'image', image: imageRefKey(o.image), src, dst }]) };
+    }
+    case 'shape':
+      return { group: group(o.box, local, o.rotation, o.opacity, local, null, shapeItems(o, local, images)) };
+  }
+}
+
+function group(box: Rect, sized: Rect, rotation: number, opacity: number, bounds: Rect, clip: Geometry | null, items: DisplayItem[]): DisplayItem {
+  return { kind: 'group', transform: placement(box.x, box.y, sized.width, sized.height, rotation), opacity, bounds, clip, items };
+}
+
+/** Translate to (x, y), then rotate clockwise by `degrees` around the centre of the box. */
+export function placement(x: number, y: number, width: number, height: number, degrees: number): Matrix {
+  if (degrees === 0) return [1, 0, 0, 1, x, y];
+  const r = (degrees * Math.PI) / 180;
+  const cos = Math.cos(r);
+  const sin = Math.sin(r);
+  const cx = width / 2;
+  const cy = height / 2;
+  return [cos, sin, -sin, cos, x + cx - cos * cx + sin * cy, y + cy - sin * cx - cos * cy];
+}
+
+function shapeGeometry(shape: SceneShape['shape'], rect: Rect, radius: number): Geometry {
+  if (shape === 'ellipse') return { kind: 'ellipse', rect };
+  if (shape === 'rounded_rect') return { kind: 'round_rect', rect, radius: Math.max(0, Math.min(radius, rect.width / 2, rect.height / 2)) };
+  return { kind: 'rect', rect };
+}
+
+function shapeItems(o: SceneShape, box: Rect, images: ImageSizes): DisplayItem[] {
+  const outline = shapeGeometry(o.shape, box, o.cornerRadius);
+  const items = o.fill ? fillItems(o.fill, outline, images) : [];
+  if (o.border) {
+    // The border lies inside the outline: stroke the outline inset by half the width.
+    const w = Math.min(o.border.width, box.width / 2, box.height / 2);
+    const inset = { x: w / 2, y: w / 2, width: box.width - w, height: box.height - w };
+    items.push({
+      kind: 'stroke',
+      geometry: shapeGeometry(o.shape, inset, o.cornerRadius - w / 2),
+      color: o.border.color,
+      width: w,
+      dash: o.border.style === 'dashed' ? [3 * w, 2 * w] : null,
+    });
+  }
+  return items;
+}
+
+function fillItems(fill: SceneFill, outline: Geometry, images: ImageSizes): DisplayItem[] {
+  if (fill.kind === 'color') return [{ kind: 'fill', geometry: outline, color: fill.color }];
+  const { src, dst } = placeMedia('cover', sizeOf(images, fill.image), outline.rect);
+  const image: DisplayItem = { kind: 'image', image: imageRefKey(fill.image), src, dst };
+  if (outline.kind === 'rect') return [image];
+  return [{ kind: 'group', transform: IDENTITY, opacity: 1, bounds: outline.rect, clip: outline, items: [image] }];
+}
+
+function sizeOf(images: ImageSizes, ref: SceneImageRef): ImageSize {
+  const size = images.get(imageRefKey(ref));
+  if (!size) throw new Error(`layout: no size for image ${imageRefKey(ref)} (the engine loads every image before layout)`);
+  return size;
+}

@@ -1,0 +1,147 @@
+// Text layout: shape, size by strategy, then place lines and glyph runs (with underlines and link
+// areas) in the object's own coordinates. Returns the items and the object's fit report.
+import type { Rect, SceneSpan, SceneText } from '../design/types.js';
+import { fitText } from '../text/fit.js';
+import type { FontFace, FontSet } from '../text/fonts.js';
+import type { Line } from '../text/line-break.js';
+import { shapeText, type ShapedParagraph } from '../text/shape.js';
+import type { DisplayItem, PositionedGlyph } from './display-list.js';
+
+export interface TextFitReport {
+  name: string | null;
+  type: 'text';
+  /** Font size used, px. */
+  font_size: number;
+  line_count: number;
+  /** The size is below the template size. */
+  shrunk: boolean;
+  /** Even at the minimum size the text is taller than its box; the overflow is cut off. */
+  clipped: boolean;
+  /** A word longer than the line was split. */
+  word_broken: boolean;
+  /** Box height after sizing (fixed-width grows or shrinks it). */
+  height: number;
+}
+
+export interface TextLayout {
+  items: DisplayItem[];
+  /** Box in local coordinates after sizing. */
+  box: Rect;
+  clip: boolean;
+  report: TextFitReport;
+}
+
+export function layoutText(t: SceneText, fonts: FontSet): TextLayout {
+  const paragraphs = shapeText(t.spans, t.family, fonts, t.letterSpacing);
+  const fit = fitText({
+    paragraphs,
+    width: t.box.width,
+    height: t.box.height,
+    fontSize: t.fontSize,
+    minFontSize: t.minFontSize,
+    lineHeight: t.lineHeight,
+    letterSpacing: t.letterSpacing,
+    strategy: t.strategy,
+  });
+  const size = fit.fontSize;
+  const lineHeightPx = size * t.lineHeight;
+  const face = fonts.face(t.family, 400);
+  // CSS-like half leading: the glyph box (ascent + descent) is centred in the line box.
+  const baselineInLine = (lineHeightPx - (face.ascent + face.descent) * size) / 2 + face.ascent * size;
+
+  let top = 0;
+  if (t.strategy === 'fit' && fit.textHeight < fit.boxHeight) {
+    const free = fit.boxHeight - fit.textHeight;
+    top = t.valign === 'top' ? 0 : t.valign === 'bottom' ? free : free / 2;
+  }
+
+  const items: DisplayItem[] = [];
+  fit.lines.forEach((line, i) => {
+    placeLine(items, paragraphs[line.paragraph]!, line, t, size, top + i * lineHeightPx, baselineInLine, lineHeightPx);
+  });
+
+  return {
+    items,
+    box: { x: 0, y: 0, width: t.box.width, height: fit.boxHeight },
+    clip: fit.clipped,
+    report: {
+      name: t.name ?? null,
+      type: 'text',
+      font_size: size,
+      line_count: fit.lines.length,
+      shrunk: fit.shrunk,
+      clipped: fit.clipped,
+      word_broken: fit.brokeWord,
+      height: fit.boxHeight,
+    },
+  };
+}
+
+function placeLine(
+  items: DisplayItem[],
+  para: ShapedParagraph,
+  line: Line,
+  t: SceneText,
+  size: number,
+  lineTop: number,
+  baselineInLine: number,
+  lineHeightPx: number,
+): void {
+  const widthPx = line.width * size;
+  const free = t.box.width - widthPx;
+  let x = t.align === 'center' ? free / 2 : t.align === 'right' ? free : 0;
+  let extraPerSpace = 0;
+  if (t.align === 'justify' && !line.last && free > 0) {
+    let spaces = 0;
+    for (let i = line.start; i < line.visibleEnd; i++) if (para.clusters[i]!.whitespace) spaces++;
+    if (spaces > 0) extraPerSpace = free / spaces;
+  }
+  const baseline = lineTop + baselineInLine;
+
+  let run: { span: number; face: FontFace; glyphs: PositionedGlyph[]; textStart: number; textEnd: number; x0: number; x1: number } | null = null;
+  const flush = (): void => {
+    if (!run || run.glyphs.length === 0) return;
+    const span = t.spans[run.span]!;
+    items.push({ kind: 'glyphs', face: run.face.key, size, color: span.color, glyphs: run.glyphs, text: para.text.slice(run.textStart, run.textEnd) });
+    decorate(items, span, run.face, run.x0, run.x1, baseline, lineTop, lineHeightPx, size);
+  };
+
+  for (let i = line.start; i < line.visibleEnd; i++) {
+    const c = para.clusters[i]!;
+    if (!run || run.span !== c.span) {
+      flush();
+      run = { span: c.span, face: c.face, glyphs: [], textStart: c.start, textEnd: c.end, x0: x, x1: x };
+    }
+    let gx = x;
+    for (const g of c.glyphs) {
+      if (g.id !== 0 || !c.whitespace) run.glyphs.push({ id: g.id, x: gx + g.dx * size, y: baseline - g.dy * size });
+      gx += g.advance * size;
+    }
+    x += c.advance * size + (c.whitespace ? extraPerSpace : 0);
+    run.textEnd = c.end;
+    // Letter spacing after the run's last character is not underlined.
+    run.x1 = x - t.letterSpacing * size;
+  }
+  flush();
+}
+
+function decorate(
+  items: DisplayItem[],
+  span: SceneSpan,
+  face: FontFace,
+  x0: number,
+  x1: number,
+  baseline: number,
+  lineTop: number,
+  lineHeightPx: number,
+  size: number,
+): void {
+  if (span.underline && x1 > x0) {
+    const thickness = Math.max(1, face.underlineThickness * size);
+    const y = baseline + face.underlinePosition * size - thickness / 2;
+    items.push({ kind: 'fill', geometry: { kind: 'rect', rect: { x: x0, y, width: x1 - x0, height: thickness } }, color: span.color });
+  }
+  if (span.link !== undefined && x1 > x0) {
+    items.push({ kind: 'link', rect: { x: x0, y: lineTop, width: x1 - x0, height: lineHeightPx }, url: span.link });
+  }
+}

@@ -1,0 +1,26 @@
+// The contract every object type implements: which override fields it accepts, how an override
+// merges into the template object, what must hold after merging, and how it becomes a Scene object.
+import type { z } from 'zod';
+import type { DesignObject, SceneObject } from '../design/types.js';
+import type { FontSet } from '../text/fonts.js';
+
+export interface CheckContext {
+  fonts: FontSet;
+  /** Font families the design declares in `fonts`. */
+  designFonts: readonly string[];
+}
+
+export interface ObjectHandler<T extends DesignObject = DesignObject> {
+  type: T['type'];
+  /** For messages: "a text object". */
+  what: string;
+  /** Template fields of this type, for "unknown field" messages. */
+  templateFields: readonly string[];
+  /** Strict schema of an override entry for this type (placement fields included). */
+  override: z.ZodType<Partial<Record<string, unknown>>>;
+  merge(object: T, override: Record<string, unknown>): T;
+  /** Checks what the schema alone cannot (markup, references, font names). `at` is the object's path. */
+  check(object: T, at: string, ctx: CheckContext): void;
+  /** `fieldPath("path")` is where a field came from: the override if it set it, else the template. */
+  toScene(object: T, fieldPath: (field: string) => string, ctx: CheckContext): SceneObject;
+}

@@ -1,0 +1,43 @@
+// Image objects: override fields path and config.media_replacement_strategy (aliases mapped here).
+import { z } from 'zod';
+import { childPath } from '../design/json-path.js';
+import { parseImageRef } from '../design/image-ref.js';
+import { ImageObject, MediaConfig, type MediaStrategyName } from '../design/schema.js';
+import type { ImageObject as ImageObjectT, MediaFit, SceneImage } from '../design/types.js';
+import type { ObjectHandler } from './handler.js';
+import { mergeFields, placementOf, placementOverrideFields } from './placement.js';
+
+const ALIASES: Record<MediaStrategyName, MediaFit> = {
+  cover: 'cover',
+  crop: 'cover',
+  contain: 'contain',
+  fit: 'contain',
+  fill: 'fill',
+  stretch: 'fill',
+};
+
+const override = z.strictObject({
+  ...placementOverrideFields,
+  path: ImageObject.shape.path.optional(),
+  config: MediaConfig.optional(),
+});
+
+export const imageHandler: ObjectHandler<ImageObjectT> = {
+  type: 'image',
+  what: 'an image object',
+  templateFields: Object.keys(ImageObject.shape),
+  override,
+  merge: mergeFields,
+  check(o, at) {
+    parseImageRef(o.path, childPath(at, 'path'));
+  },
+  toScene(o, fieldPath): SceneImage {
+    const pathAt = fieldPath('path');
+    return {
+      type: 'image',
+      ...placementOf(o),
+      image: { ...parseImageRef(o.path, pathAt), at: pathAt },
+      fit: ALIASES[o.config?.media_replacement_strategy ?? 'cover'],
+    };
+  },
+};

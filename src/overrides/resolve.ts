@@ -1,0 +1,90 @@
+// resolve: Design + objects_overrides → Scene. Pure: validates each override against its object's
+// type handler, merges it, and resolves every object into layout-ready values. No I/O.
+import { childPath, jsonPath } from '../design/json-path.js';
+import { checkContext } from '../design/parse.js';
+import type { Design, DesignObject, Scene } from '../design/types.js';
+import { validationError } from '../errors.js';
+import { bundledFonts, type FontSet } from '../text/fonts.js';
+import { issueToError } from '../design/zod-error.js';
+import { fillOf } from './shape.js';
+import { handlerFor } from './registry.js';
+
+export const OVERRIDES_ROOT = '$.objects_overrides';
+
+/** `{"config.text_replacement_strategy": "fit"}` → `{config: {text_replacement_strategy: "fit"}}`, as the spec writes fields. */
+function expandDottedKeys(entry: Record<string, unknown>, at: string): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(entry)) {
+    const parts = key.split('.');
+    let target = out;
+    for (const part of parts.slice(0, -1)) {
+      const next = target[part] ?? {};
+      if (typeof next !== 'object' || next === null || Array.isArray(next)) {
+        throw validationError(childPath(at, key), `"${key}" conflicts with the field "${part}": give it once, either nested or dotted`);
+      }
+      target = target[part] = { ...(next as Record<string, unknown>) };
+    }
+    const last = parts[parts.length - 1]!;
+    if (last in target && parts.length > 1) {
+      throw validationError(childPath(at, key), `"${key}" is given twice (nested and dotted): keep one`);
+    }
+    const existing = target[last];
+    target[last] =
+      typeof existing === 'object' && existing !== null && typeof value === 'object' && value !== null && !Array.isArray(value)
+        ? { ...(existing as object), ...(value as object) }
+        : value;
+  }
+  return out;
+}
+
+export function resolveScene(design: Design, overrides: unknown = {}, fonts: FontSet = bundledFonts()): Scene {
+  if (overrides === null || typeof overrides !== 'object' || Array.isArray(overrides)) {
+    throw validationError(OVERRIDES_ROOT, 'expected objects_overrides to be an object mapping object names to overrides');
+  }
+  const ctx = checkContext(design, fonts);
+  const byName = new Map<string, number>();
+  design.objects.forEach((o, i) => o.name !== undefined && byName.set(o.name, i));
+
+  const objects: DesignObject[] = [...design.objects];
+  const overridden: ({ at: string; fields: Set<string> } | undefined)[] = [];
+
+  for (const [name, raw] of Object.entries(overrides as Record<string, unknown>)) {
+    const at = childPath(OVERRIDES_ROOT, name);
+    const index = byName.get(name);
+    if (index === undefined) {
+      const names = [...byName.keys()];
+      throw validationError(at, `the design has no object named "${name}": use one of ${names.length ? names.map((n) => JSON.stringify(n)).join(', ') : '(none: name objects in the design first)'}`);
+    }
+    if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) {
+      throw validationError(at, `expected an object of fields to override for "${name}"`);
+    }
+    const object = objects[index]!;
+    const handler = handlerFor(object);
+    const entry = expandDottedKeys(raw as Record<string, unknown>, at);
+    const parsed = handler.override.safeParse(entry);
+    if (!parsed.success) {
+      throw issueToError(parsed.error.issues[0]!, entry, {
+        root: at,
+        describeParent: (p) => (p.length === 0 ? { what: handler.what, allowed: Object.keys((handler.override as unknown as { shape: object }).shape) } : undefined),
+      });
+    }
+    const merged = handler.merge(object, parsed.data);
+    handler.check(merged, at, ctx);
+    objects[index] = merged;
+    overridden[index] = { at, fields: new Set(Object.keys(entry)) };
+  }
+
+  return {
+    width: design.width,
+    height: design.height,
+    background: design.background ? fillOf(design.background, '$.background') : { kind: 'color', color: [255, 255, 255, 1] },
+    objects: objects.flatMap((o, i) => {
+      if (o.hidden) return [];
+      const fieldPath = (field: string): string => {
+        const ov = overridden[i];
+        return ov?.fields.has(field) ? childPath(ov.at, field) : jsonPath(['objects', i, field]);
+      };
+      return [handlerFor(o).toScene(o, fieldPath, ctx)];
+    }),
+  };
+}

@@ -1,0 +1,72 @@
+// Shape objects: override fields background.* and border.*; fills and borders resolved here.
+import { z } from 'zod';
+import { parseHexColor } from '../design/color.js';
+import { childPath } from '../design/json-path.js';
+import { Border, ShapeBackground, ShapeObject } from '../design/schema.js';
+import type { SceneFill, SceneShape, ShapeObject as ShapeObjectT } from '../design/types.js';
+import { validationError } from '../errors.js';
+import { parseImageRef } from '../design/image-ref.js';
+import type { ObjectHandler } from './handler.js';
+import { mergeFields, placementOf, placementOverrideFields } from './placement.js';
+
+type Background = z.infer<typeof ShapeBackground>;
+
+const override = z.strictObject({
+  ...placementOverrideFields,
+  background: ShapeBackground.partial().optional(),
+  border: Border.partial().optional(),
+});
+
+/** Checks a colour-or-image background; shared with the design canvas background. */
+export function checkBackground(bg: Background, at: string): void {
+  if (bg.type === 'color' && bg.color === undefined) {
+    throw validationError(childPath(at, 'color'), 'background.type is "color" but no background.color is given: add a hex colour such as "#1e88e5"');
+  }
+  if (bg.type === 'image') {
+    if (bg.path === undefined) {
+      throw validationError(childPath(at, 'path'), 'background.type is "image" but no background.path is given: add an image reference');
+    }
+    parseImageRef(bg.path, childPath(at, 'path'));
+  }
+}
+
+export function fillOf(bg: Background, at: string): SceneFill {
+  if (bg.type === 'image') {
+    const pathAt = childPath(at, 'path');
+    return { kind: 'image', image: { ...parseImageRef(bg.path ?? '', pathAt), at: pathAt } };
+  }
+  return { kind: 'color', color: parseHexColor(bg.color ?? '#000000') };
+}
+
+export const shapeHandler: ObjectHandler<ShapeObjectT> = {
+  type: 'shape',
+  what: 'a shape object',
+  templateFields: Object.keys(ShapeObject.shape),
+  override,
+  merge(o, ov) {
+    const bg = ov.background as Partial<Background> | undefined;
+    // An override that gives only a colour or only a path implies the background type.
+    if (bg && bg.type === undefined) {
+      const implied = bg.path !== undefined ? 'image' : bg.color !== undefined ? 'color' : undefined;
+      if (implied) ov = { ...ov, background: { ...bg, type: implied } };
+    }
+    return mergeFields(o, ov);
+  },
+  check(o, at) {
+    if (o.background) checkBackground(o.background, childPath(at, 'background'));
+  },
+  toScene(o, fieldPath): SceneShape {
+    const b = o.border;
+    return {
+      type: 'shape',
+      ...placementOf(o),
+      shape: o.shape ?? 'rect',
+      cornerRadius: o.corner_radius ?? 16,
+      fill: o.background ? fillOf(o.background, fieldPath('background')) : null,
+      border:
+        b && b.width !== undefined && b.width > 0
+          ? { width: b.width, color: parseHexColor(b.color ?? '#000000'), style: b.style ?? 'solid' }
+          : null,
+    };
+  },
+};

@@ -1,0 +1,21 @@
+// The paint contract: a backend turns a display list plus decoded images into its own output.
+// Backends only paint; every position and size was decided by layout.
+import type { DecodedImage } from '../assets/load.js';
+import type { DisplayList } from '../layout/display-list.js';
+import type { FontSet } from '../text/fonts.js';
+
+export interface PaintResources {
+  images: ReadonlyMap<string, DecodedImage>;
+  fonts: FontSet;
+}
+
+export interface PaintBackend<Output> {
+  paint(list: DisplayList, resources: PaintResources): Output;
+}
+
+/** Raster output: premultiplied RGBA, row-major, no padding. */
+export interface RasterImage {
+  width: number;
+  height: number;
+  pixels: Buffer;
+}

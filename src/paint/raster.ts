@@ -1,0 +1,146 @@
+// Raster backend on @napi-rs/canvas (Skia). Glyphs are filled from their outlines, so what layout
+// measured is exactly what is painted; groups with partial opacity go through an offscreen layer.
+import { createCanvas, ImageData, Path2D, type Canvas, type SKRSContext2D } from '@napi-rs/canvas';
+import type { DecodedImage } from '../assets/load.js';
+import type { RGBA } from '../design/color.js';
+import type { DisplayItem, DisplayList, Geometry } from '../layout/display-list.js';
+import type { FontSet } from '../text/fonts.js';
+import type { PaintBackend, PaintResources, RasterImage } from './backend.js';
+
+const glyphPaths = new Map<string, Path2D>();
+const imageCanvases = new WeakMap<DecodedImage, Canvas>();
+
+function css([r, g, b, a]: RGBA): string {
+  return `rgba(${r},${g},${b},${a})`;
+}
+
+function glyphPath(fonts: FontSet, face: string, id: number): Path2D {
+  const key = `${face}:${id}`;
+  let p = glyphPaths.get(key);
+  if (!p) {
+    p = new Path2D(fonts.byFaceKey(face).font.getGlyph(id).path.toSVG());
+    glyphPaths.set(key, p);
+  }
+  return p;
+}
+
+function imageCanvas(image: DecodedImage): Canvas {
+  let c = imageCanvases.get(image);
+  if (!c) {
+    c = createCanvas(image.width, image.height);
+    c.getContext('2d').putImageData(new ImageData(new Uint8ClampedArray(image.rgba.buffer, image.rgba.byteOffset, image.rgba.length), image.width, image.height), 0, 0);
+    imageCanvases.set(image, c);
+  }
+  return c;
+}
+
+function tracePath(ctx: SKRSContext2D, g: Geometry): void {
+  const { x, y, width, height } = g.rect;
+  ctx.beginPath();
+  if (g.kind === 'rect') ctx.rect(x, y, width, height);
+  else if (g.kind === 'round_rect') ctx.roundRect(x, y, width, height, g.radius);
+  else ctx.ellipse(x + width / 2, y + height / 2, width / 2, height / 2, 0, 0, Math.PI * 2);
+}
+
+function leafCount(items: readonly DisplayItem[]): number {
+  let n = 0;
+  for (const it of items) n += it.kind === 'group' ? leafCount(it.items) + (it.clip ? 1 : 0) : it.kind === 'link' ? 0 : 1;
+  return n;
+}
+
+class RasterPainter {
+  constructor(private readonly res: PaintResources, private readonly width: number, private readonly height: number) {}
+
+  items(ctx: SKRSContext2D, items: readonly DisplayItem[]): void {
+    for (const it of items) this.item(ctx, it);
+  }
+
+  item(ctx: SKRSContext2D, it: DisplayItem): void {
+    switch (it.kind) {
+      case 'group':
+        return this.group(ctx, it);
+      case 'fill':
+        ctx.fillStyle = css(it.color);
+        tracePath(ctx, it.geometry);
+        ctx.fill();
+        return;
+      case 'stroke':
+        ctx.strokeStyle = css(it.color);
+        ctx.lineWidth = it.width;
+        ctx.setLineDash(it.dash ? [...it.dash] : []);
+        tracePath(ctx, it.geometry);
+        ctx.stroke();
+        return;
+      case 'image': {
+        const image = this.res.images.get(it.image);
+        if (!image) throw new Error(`raster: image ${it.image} was not loaded`);
+        const { src, dst } = it;
+        ctx.drawImage(imageCanvas(image), src.x, src.y, src.width, src.height, dst.x, dst.y, dst.width, dst.height);
+        return;
+      }
+      case 'glyphs': {
+        const upem = this.res.fonts.byFaceKey(it.face).unitsPerEm;
+        const s = it.size / upem;
+        const run = new Path2D();
+        for (const g of it.glyphs) run.addPath(glyphPath(this.res.fonts, it.face, g.id), { a: s, b: 0, c: 0, d: -s, e: g.x, f: g.y });
+        ctx.fillStyle = css(it.color);
+        ctx.fill(run);
+        return;
+      }
+      case 'link':
+        return; // links only exist in vector output
+    }
+  }
+
+  group(ctx: SKRSContext2D, g: Extract<DisplayItem, { kind: 'group' }>): void {
+    if (g.opacity <= 0) return;
+    ctx.save();
+    ctx.transform(...g.transform);
+    if (g.opacity < 1 && leafCount(g.items) > 1) {
+      this.layer(ctx, g);
+    } else {
+      ctx.globalAlpha *= g.opacity;
+      if (g.clip) {
+        tracePath(ctx, g.clip);
+        ctx.clip();
+      }
+      this.items(ctx, g.items);
+    }
+    ctx.restore();
+  }
+
+  /** Paints the group alone, then composites it once, so overlapping parts do not double their alpha. */
+  layer(ctx: SKRSContext2D, g: Extract<DisplayItem, { kind: 'group' }>): void {
+    const m = ctx.getTransform();
+    const { x, y, width, height } = g.bounds;
+    const xs = [x, x + width].flatMap((px) => [y, y + height].map((py) => m.a * px + m.c * py + m.e));
+    const ys = [x, x + width].flatMap((px) => [y, y + height].map((py) => m.b * px + m.d * py + m.f));
+    const left = Math.max(0, Math.floor(Math.min(...xs)));
+    const top = Math.max(0, Math.floor(Math.min(...ys)));
+    const right = Math.min(this.width, Math.ceil(Math.max(...xs)));
+    const bottom = Math.min(this.height, Math.ceil(Math.max(...ys)));
+    if (right <= left || bottom <= top) return;
+    const off = createCanvas(right - left, bottom - top);
+    const octx = off.getContext('2d');
+    octx.imageSmoothingQuality = 'high';
+    octx.setTransform(m.a, m.b, m.c, m.d, m.e - left, m.f - top);
+    if (g.clip) {
+      tracePath(octx, g.clip);
+      octx.clip();
+    }
+    this.items(octx, g.items);
+    ctx.resetTransform();
+    ctx.globalAlpha *= g.opacity;
+    ctx.drawImage(off, left, top);
+  }
+}
+
+export const rasterBackend: PaintBackend<RasterImage> = {
+  paint(list: DisplayList, resources: PaintResources): RasterImage {
+    const canvas = createCanvas(list.width, list.height);
+    const ctx = canvas.getContext('2d');
+    ctx.imageSmoothingQuality = 'high';
+    new RasterPainter(resources, list.width, list.height).items(ctx, list.items);
+    return { width: list.width, height: list.height, pixels: canvas.data() };
+  },
+};

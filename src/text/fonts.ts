@@ -1,0 +1,87 @@
+// The bundled font set: families and faces from fonts/manifest.json, opened once with fontkit.
+// Nothing here reads system fonts, so every machine measures and paints the same glyphs.
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import * as fontkit from 'fontkit';
+
+export interface FontFace {
+  /** Stable key used in display lists, e.g. "Inter-700". */
+  key: string;
+  family: string;
+  weight: number;
+  file: string;
+  font: fontkit.Font;
+  unitsPerEm: number;
+  /** Typographic ascent/descent in em (descent positive, below the baseline). */
+  ascent: number;
+  descent: number;
+  underlinePosition: number;
+  underlineThickness: number;
+}
+
+interface Manifest {
+  families: { family: string; faces: { weight: number; file: string }[]; license: string }[];
+}
+
+export const FONTS_DIR = fileURLToPath(new URL('../../fonts/', import.meta.url));
+
+export class FontSet {
+  private readonly families = new Map<string, FontFace[]>();
+  private readonly byKey = new Map<string, FontFace>();
+
+  constructor(dir: string = FONTS_DIR) {
+    const manifest = JSON.parse(readFileSync(`${dir}/manifest.json`, 'utf8')) as Manifest;
+    for (const fam of manifest.families) {
+      const faces = fam.faces
+        .map(({ weight, file }): FontFace => {
+          const font = fontkit.create(readFileSync(`${dir}/${file}`)) as fontkit.Font;
+          const upem = font.unitsPerEm;
+          return {
+            key: `${fam.family}-${weight}`,
+            family: fam.family,
+            weight,
+            file,
+            font,
+            unitsPerEm: upem,
+            ascent: font.ascent / upem,
+            descent: -font.descent / upem,
+            underlinePosition: -font.underlinePosition / upem,
+            underlineThickness: font.underlineThickness / upem,
+          };
+        })
+        .sort((a, b) => a.weight - b.weight);
+      this.families.set(fam.family, faces);
+      for (const f of faces) this.byKey.set(f.key, f);
+    }
+  }
+
+  familyNames(): string[] {
+    return [...this.families.keys()];
+  }
+
+  has(family: string): boolean {
+    return this.families.has(family);
+  }
+
+  /** The face nearest to the requested weight; ties go to the heavier face (CSS-like for bold). */
+  face(family: string, weight: number): FontFace {
+    const faces = this.families.get(family);
+    if (!faces || faces.length === 0) throw new Error(`font family ${family} is not bundled`);
+    let best = faces[0]!;
+    for (const f of faces) if (Math.abs(f.weight - weight) <= Math.abs(best.weight - weight)) best = f;
+    return best;
+  }
+
+  byFaceKey(key: string): FontFace {
+    const f = this.byKey.get(key);
+    if (!f) throw new Error(`unknown font face ${key}`);
+    return f;
+  }
+}
+
+let shared: FontSet | undefined;
+/** The bundled fonts, opened on first use and shared by every render in the process. */
+export function bundledFonts(): FontSet {
+  shared ??= new FontSet();
+  return shared;
+}

@@ -1,0 +1,109 @@
+// Shaping: styled spans → paragraphs of clusters with advances in em, via fontkit (kerning,
+// ligatures, GSUB/GPOS). Shaped once per text object; any font size is a linear scale of it.
+import LineBreaker from 'linebreak';
+import type { SceneSpan } from '../design/types.js';
+import type { FontFace, FontSet } from './fonts.js';
+
+export interface ShapedGlyph {
+  id: number;
+  /** Advance and offsets in em. */
+  advance: number;
+  dx: number;
+  dy: number;
+}
+
+/** The smallest unit that line breaking may split: one or more characters drawn by its glyphs. */
+export interface Cluster {
+  /** UTF-16 range in the paragraph text. */
+  start: number;
+  end: number;
+  /** Advance in em, letter spacing included. */
+  advance: number;
+  glyphs: ShapedGlyph[];
+  /** Index of the span the cluster came from. */
+  span: number;
+  face: FontFace;
+  whitespace: boolean;
+}
+
+export interface BreakOpportunity {
+  /** A line may end before this cluster index. */
+  cluster: number;
+  required: boolean;
+}
+
+export interface ShapedParagraph {
+  text: string;
+  clusters: Cluster[];
+  /** Allowed line ends by UAX #14, ascending; the paragraph end is always last. */
+  breaks: BreakOpportunity[];
+}
+
+const WHITESPACE = /^\s+$/u;
+
+function shapePiece(text: string, face: FontFace, span: number, offset: number, letterSpacing: number): Cluster[] {
+  const run = face.font.layout(text);
+  const em = face.unitsPerEm;
+  const clusters: Cluster[] = [];
+  let pos = 0;
+  run.glyphs.forEach((g, i) => {
+    const p = run.positions[i]!;
+    const glyph: ShapedGlyph = { id: g.id, advance: p.xAdvance / em, dx: p.xOffset / em, dy: p.yOffset / em };
+    const length = g.codePoints.reduce((n, cp) => n + (cp > 0xffff ? 2 : 1), 0);
+    const last = clusters[clusters.length - 1];
+    // Glyphs that consume no characters (marks, decomposition) belong to the previous cluster.
+    if (length === 0 && last) {
+      last.glyphs.push(glyph);
+      last.advance += glyph.advance;
+      return;
+    }
+    const slice = text.slice(pos, pos + length);
+    clusters.push({
+      start: offset + pos,
+      end: offset + pos + length,
+      advance: glyph.advance + letterSpacing,
+      glyphs: [glyph],
+      span,
+      face,
+      whitespace: WHITESPACE.test(slice),
+    });
+    pos += length;
+  });
+  return clusters;
+}
+
+/** Splits spans into paragraphs at \n and shapes each piece with its span's face. */
+export function shapeText(
+  spans: readonly SceneSpan[],
+  family: string,
+  fonts: FontSet,
+  letterSpacing: number,
+): ShapedParagraph[] {
+  const paragraphs: { text: string; clusters: Cluster[] }[] = [{ text: '', clusters: [] }];
+  spans.forEach((span, spanIndex) => {
+    const face = fonts.face(family, span.weight);
+    span.text.replace(/\r\n?/g, '\n').split('\n').forEach((piece, i) => {
+      if (i > 0) paragraphs.push({ text: '', clusters: [] });
+      const para = paragraphs[paragraphs.length - 1]!;
+      if (piece.length === 0) return;
+      para.clusters.push(...shapePiece(piece, face, spanIndex, para.text.length, letterSpacing));
+      para.text += piece;
+    });
+  });
+  return paragraphs.map((p) => ({ ...p, breaks: breakOpportunities(p.text, p.clusters) }));
+}
+
+function breakOpportunities(text: string, clusters: readonly Cluster[]): BreakOpportunity[] {
+  const out: BreakOpportunity[] = [];
+  const breaker = new LineBreaker(text);
+  let ci = 0;
+  for (let b = breaker.nextBreak(); b; b = breaker.nextBreak()) {
+    // Map the character position to the first cluster that starts at or after it.
+    while (ci < clusters.length && clusters[ci]!.start < b.position) ci++;
+    const last = out[out.length - 1];
+    if (last && last.cluster === ci) continue;
+    if (ci > 0) out.push({ cluster: ci, required: b.required });
+  }
+  if (out.length === 0 || out[out.length - 1]!.cluster !== clusters.length) out.push({ cluster: clusters.length, required: false });
+  return out;
+}
