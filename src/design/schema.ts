@@ -49,7 +49,8 @@ const TextAlign = doc(
   'center',
 );
 
-export const TextConfig = z.strictObject({
+export const TextConfig = z
+  .strictObject({
   text_replacement_strategy: doc(
     z.enum(['fit', 'fixed-width']),
     'fit (default): keep the box, shrink the font until the text fits (never grow). fixed-width: keep width and font size; the box height follows the text, top edge fixed.',
@@ -60,7 +61,8 @@ export const TextConfig = z.strictObject({
     'With fit, where the text sits vertically when it is shorter than the box. Default center.',
     'top',
   ).optional(),
-});
+  })
+  .meta({ description: 'How replaced text is sized.', examples: [{ text_replacement_strategy: 'fit', text_replacement_strategy_fit_valign: 'top' }] });
 
 export const MediaStrategy = doc(
   z.enum(['cover', 'contain', 'fill', 'stretch', 'fit', 'crop']),
@@ -68,19 +70,25 @@ export const MediaStrategy = doc(
   'contain',
 );
 
-export const MediaConfig = z.strictObject({ media_replacement_strategy: MediaStrategy.optional() });
+export const MediaConfig = z
+  .strictObject({ media_replacement_strategy: MediaStrategy.optional() })
+  .meta({ description: 'How a replaced image is fitted.', examples: [{ media_replacement_strategy: 'cover' }] });
 
-export const ShapeBackground = z.strictObject({
+export const ShapeBackground = z
+  .strictObject({
   type: doc(z.enum(['color', 'image']), 'color fills with background.color; image fills with background.path, centre-cropped.', 'color'),
   color: doc(Color, 'Fill colour (with type color).', '#1e88e5').optional(),
   path: doc(ImageRef, 'Fill image (with type image): a relative path or "asset:<name>".', 'photos/texture.jpg').optional(),
-});
+  })
+  .meta({ description: 'Fill of the shape: a colour or a centre-cropped image.', examples: [{ type: 'color', color: '#1e88e5' }] });
 
-export const Border = z.strictObject({
+export const Border = z
+  .strictObject({
   width: doc(z.number().finite().min(0).max(1000), 'Border width in pixels, drawn inside the shape outline. 0 = no border.', 4),
   color: doc(Color, 'Border colour.', '#ffffff').optional(),
   style: doc(z.enum(['solid', 'dashed']), 'solid (default) or dashed (dashes 3× and gaps 2× the width).', 'dashed').optional(),
-});
+  })
+  .meta({ description: 'Border drawn inside the shape outline.', examples: [{ width: 4, color: '#ffffff', style: 'dashed' }] });
 
 // ── objects ───────────────────────────────────────────────────────────────────────────────────
 
@@ -101,7 +109,7 @@ const common = {
 
 export const TextObject = z
   .strictObject({
-    type: z.literal('text'),
+    type: doc(z.literal('text'), 'Object type: a text box.', 'text'),
     ...common,
     text: doc(
       z.string().max(LIMITS.maxTextLength),
@@ -122,7 +130,7 @@ export const TextObject = z
 
 export const ImageObject = z
   .strictObject({
-    type: z.literal('image'),
+    type: doc(z.literal('image'), 'Object type: a picture.', 'image'),
     ...common,
     path: doc(ImageRef, 'The image: a path relative to the design folder, or "asset:<name>" resolved by the host. http(s) URLs are refused.', 'photos/beach.jpg'),
     config: MediaConfig.optional(),
@@ -131,7 +139,7 @@ export const ImageObject = z
 
 export const ShapeObject = z
   .strictObject({
-    type: z.literal('shape'),
+    type: doc(z.literal('shape'), 'Object type: a filled and/or bordered shape.', 'shape'),
     ...common,
     shape: doc(z.enum(['rect', 'rounded_rect', 'ellipse']), 'Outline: rect, rounded_rect (uses corner_radius) or ellipse. Default rect.', 'rounded_rect').optional(),
     corner_radius: doc(z.number().finite().min(0).max(LIMITS.maxObjectSide), 'Corner radius in pixels for rounded_rect, capped at half the shorter side. Default 16.', 24).optional(),
@@ -142,11 +150,13 @@ export const ShapeObject = z
 
 export const DesignObject = z.discriminatedUnion('type', [TextObject, ImageObject, ShapeObject]);
 
-export const Background = z.strictObject({
+export const Background = z
+  .strictObject({
   type: doc(z.enum(['color', 'image']), 'color paints background.color; image covers the canvas with background.path.', 'color'),
   color: doc(Color, 'Canvas colour (with type color). Transparent (#0000) is kept in png; jpg flattens onto white.', '#fff8e1').optional(),
   path: doc(ImageRef, 'Canvas image (with type image), centre-cropped to cover.', 'photos/backdrop.jpg').optional(),
-});
+  })
+  .meta({ description: 'Canvas background: a colour or a centre-cropped image. Default white.', examples: [{ type: 'color', color: '#fff8e1' }] });
 
 export const Design = z
   .strictObject({

@@ -13,8 +13,8 @@ type Background = z.infer<typeof ShapeBackground>;
 
 const override = z.strictObject({
   ...placementOverrideFields,
-  background: ShapeBackground.partial().optional(),
-  border: Border.partial().optional(),
+  background: ShapeBackground.partial().meta(ShapeBackground.meta() ?? {}).optional(),
+  border: Border.partial().meta(Border.meta() ?? {}).optional(),
 });
 
 /** Checks a colour-or-image background; shared with the design canvas background. */

@@ -1,0 +1,95 @@
+// The published JSON Schemas (template format v1 and override entries per object type) and the
+// field reference generated from them, all derived from the zod source of truth.
+import { z } from 'zod';
+import { handlerForType } from '../overrides/registry.js';
+import { Design } from './schema.js';
+
+type JsonSchema = {
+  type?: string | string[];
+  const?: unknown;
+  enum?: unknown[];
+  description?: string;
+  examples?: unknown[];
+  properties?: Record<string, JsonSchema>;
+  required?: string[];
+  items?: JsonSchema;
+  oneOf?: JsonSchema[];
+  anyOf?: JsonSchema[];
+  minimum?: number;
+  maximum?: number;
+  exclusiveMinimum?: number;
+};
+
+const toJson = (schema: z.ZodType): JsonSchema & Record<string, unknown> =>
+  z.toJSONSchema(schema, { target: 'draft-2020-12', unrepresentable: 'any' }) as JsonSchema & Record<string, unknown>;
+
+export const OBJECT_TYPES = ['text', 'image', 'shape'] as const;
+
+export function designJsonSchema(): Record<string, unknown> {
+  return { $id: 'https://imprint.dev/schema/design-1.json', ...toJson(Design) };
+}
+
+/** Schema of one objects_overrides entry, per object type. */
+export function overridesJsonSchema(): Record<string, unknown> {
+  const defs = Object.fromEntries(OBJECT_TYPES.map((t) => [t, toJson(handlerForType(t)!.override)]));
+  for (const d of Object.values(defs)) delete d.$schema;
+  return {
+    $schema: 'https://json-schema.org/draft/2020-12/schema',
+    $id: 'https://imprint.dev/schema/overrides-1.json',
+    title: 'objects_overrides: object name → override entry; the entry schema is the one of the named object\'s type',
+    type: 'object',
+    additionalProperties: { anyOf: OBJECT_TYPES.map((t) => ({ $ref: `#/$defs/${t}` })) },
+    $defs: defs,
+  };
+}
+
+function typeOf(s: JsonSchema): string {
+  if (s.const !== undefined) return JSON.stringify(s.const);
+  if (s.enum) return s.enum.map((v) => JSON.stringify(v)).join(' \\| ');
+  if (s.type === 'array') return s.items?.oneOf ? 'array of objects' : `array of ${s.items ? typeOf(s.items) : 'any'}`;
+  let t = Array.isArray(s.type) ? s.type.join(' \\| ') : (s.type ?? 'any');
+  const lo = s.minimum ?? s.exclusiveMinimum;
+  if (lo !== undefined || s.maximum !== undefined) {
+    t += ` (${s.exclusiveMinimum !== undefined ? '>' : '≥'} ${lo ?? '−∞'}, ≤ ${s.maximum ?? '∞'})`;
+  }
+  return t;
+}
+
+function rows(props: Record<string, JsonSchema>, required: readonly string[], prefix: string, out: string[]): void {
+  for (const [key, s] of Object.entries(props)) {
+    const path = `${prefix}${key}`;
+    const example = s.examples?.[0];
+    const req = required.includes(key) ? 'yes' : '';
+    const desc = (s.description ?? '').replace(/\|/g, '\\|').replace(/</g, '&lt;');
+    out.push(`| \`${path}\` | ${typeOf(s)} | ${req} | ${desc} | ${example === undefined ? '' : `\`${JSON.stringify(example).replace(/\|/g, '\\|')}\``} |`);
+    if (s.properties) rows(s.properties, s.required ?? [], `${path}.`, out);
+  }
+}
+
+function table(title: string, s: JsonSchema, prefix = ''): string {
+  const out = [`### ${title}`, '', '| field | type | required | meaning | example |', '|---|---|---|---|---|'];
+  rows(s.properties ?? {}, s.required ?? [], prefix, out);
+  return out.join('\n');
+}
+
+/** docs/reference.md: every field of designs and override entries, with type, meaning and example. */
+export function fieldReferenceMarkdown(): string {
+  const design = toJson(Design);
+  const objects = (design.properties!.objects!.items!.oneOf ?? []) as JsonSchema[];
+  const { objects: _objects, ...topProps } = design.properties!;
+  const parts = [
+    '# Field reference (generated)',
+    '',
+    'Generated from `src/design/schema.ts` by `npm run schema`; a test fails when this file is out of date.',
+    'Concepts and worked examples are in [template-format.md](template-format.md) and [overrides.md](overrides.md).',
+    '',
+    '## Design',
+    '',
+    table('Design (top level)', { properties: { ...topProps, objects: design.properties!.objects! }, required: design.required ?? [] }),
+  ];
+  for (const o of objects) parts.push('', table(`Object type ${JSON.stringify(o.properties?.type?.const)}`, o, ''));
+  parts.push('', '## Override entries (`objects_overrides.<name>`)', '');
+  parts.push('Dotted keys such as `"config.text_replacement_strategy"` are accepted and mean the nested field.');
+  for (const t of OBJECT_TYPES) parts.push('', table(`Overrides of a ${t} object`, toJson(handlerForType(t)!.override)));
+  return `${parts.join('\n')}\n`;
+}
