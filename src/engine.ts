@@ -70,9 +70,9 @@ function validateOptions(options: RenderOptions): RenderOptions {
     if (first.path[0] === 'format' && first.code === 'invalid_value') {
       const got = (value as { format?: unknown }).format;
       const later = got === 'pdf' || got === 'mp4' ? ` (${String(got)} output is not part of this version)` : '';
-      throw new ImprintError('validation_error', '$.format', `expected "png" or "jpg" but received ${JSON.stringify(got)}${later}`);
+      throw new ImprintError('validation_error', '$.format', `expected "png" or "jpg" but received ${got === undefined ? 'nothing' : JSON.stringify(got)}${later}`);
     }
-    throw issueToError(first, value);
+    throw issueToError(first, value, { schema: Options, describe: (p) => (p.length === 0 ? 'the render options' : undefined) });
   }
   return options;
 }

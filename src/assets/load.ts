@@ -62,7 +62,7 @@ async function fetchBytes(ref: SceneImageRef, resolver: AssetResolver): Promise<
     return await resolver(ref);
   } catch (e) {
     if (e instanceof ImprintError) throw e;
-    if (e instanceof AssetNotFoundError) throw validationError(ref.at, `${e.message}: upload the image or fix the reference`);
+    if (e instanceof AssetNotFoundError) throw validationError(ref.at, e.message);
     throw new ImprintError('render_failed', ref.at, `could not read image "${imageRefKey(ref)}": ${(e as Error).message}`, { cause: e });
   }
 }

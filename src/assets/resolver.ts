@@ -1,6 +1,6 @@
 // Asset resolvers turn an image reference into bytes. The engine only ever calls the injected
 // resolver; the default one reads files inside one base folder and a map of named assets.
-import { readFile } from 'node:fs/promises';
+import { readFile, realpath } from 'node:fs/promises';
 import { isAbsolute, relative, resolve, sep } from 'node:path';
 import type { ImageRef } from '../design/image-ref.js';
 
@@ -28,17 +28,23 @@ export function fileAssetResolver({ baseDir, assets = {} }: FileAssetOptions): A
       const entry = Object.hasOwn(assets, ref.name) ? assets[ref.name] : undefined;
       if (entry === undefined) {
         const names = Object.keys(assets);
-        throw new AssetNotFoundError(`no asset named "${ref.name}"${names.length ? `: known assets are ${names.join(', ')}` : ': register it with the asset resolver (CLI: --asset name=file)'}`);
+        throw new AssetNotFoundError(`no asset named "${ref.name}": ${names.length ? `use one of ${names.join(', ')}` : 'register it with the asset resolver (CLI: --asset name=file)'}`);
       }
       return typeof entry === 'string' ? readOrNotFound(resolve(root, entry), entry) : entry;
     }
     const file = resolve(root, ref.path);
-    const rel = relative(root, file);
-    if (rel.startsWith(`..${sep}`) || rel === '..' || isAbsolute(rel)) {
-      throw new AssetNotFoundError(`"${ref.path}" is outside the design folder`);
+    // Compare real paths, so a symlink inside the folder cannot lead outside it.
+    const [realRoot, realFile] = await Promise.all([realpath(root), realpath(file).catch(() => file)]);
+    if (!isInside(realRoot, realFile)) {
+      throw new AssetNotFoundError(`"${ref.path}" is outside the design folder: keep images inside it or register them as named assets`);
     }
     return readOrNotFound(file, ref.path);
   };
+}
+
+function isInside(root: string, file: string): boolean {
+  const rel = relative(root, file);
+  return rel !== '..' && !rel.startsWith(`..${sep}`) && !isAbsolute(rel);
 }
 
 async function readOrNotFound(file: string, shown: string): Promise<Uint8Array> {
@@ -46,7 +52,7 @@ async function readOrNotFound(file: string, shown: string): Promise<Uint8Array> 
     return await readFile(file);
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT' || code === 'ENOTDIR' || code === 'EISDIR') throw new AssetNotFoundError(`no image file at "${shown}"`);
+    if (code === 'ENOENT' || code === 'ENOTDIR' || code === 'EISDIR') throw new AssetNotFoundError(`no image file at "${shown}": check the path or upload the image`);
     throw e;
   }
 }

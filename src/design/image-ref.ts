@@ -27,7 +27,7 @@ export function parseImageRef(ref: string, at: string): ImageRef {
   if (ref.split(/[\\/]/).includes('..')) {
     throw validationError(at, 'the path leaves the design folder (".."): keep images inside the design folder or use "asset:<name>"');
   }
-  if (ref.includes('\0')) throw validationError(at, 'the path contains a NUL character');
+  if (ref.includes('\0')) throw validationError(at, 'the path contains a NUL character: remove it');
   return { kind: 'path', path: ref };
 }
 

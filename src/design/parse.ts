@@ -18,15 +18,13 @@ export function parseJson(text: string, root = '$', what = 'the document'): unkn
   }
 }
 
-function describeDesignParent(input: unknown) {
-  return (path: readonly PathSegment[]) => {
+function describeDesignPath(input: unknown) {
+  return (path: readonly PathSegment[]): string | undefined => {
     if (path.length === 2 && path[0] === 'objects' && typeof path[1] === 'number') {
       const obj = (input as { objects: { type?: unknown }[] }).objects[path[1]];
-      const handler = handlerForType(String(obj?.type));
-      if (handler) return { what: handler.what, allowed: handler.templateFields };
+      return handlerForType(String(obj?.type))?.what;
     }
-    if (path.length === 0) return { what: 'a design', allowed: Object.keys(DesignSchema.shape) };
-    return undefined;
+    return path.length === 0 ? 'a design' : undefined;
   };
 }
 
@@ -41,7 +39,7 @@ export function parseDesign(input: unknown, fonts: FontSet = bundledFonts()): De
   }
   const result = DesignSchema.safeParse(value);
   if (!result.success) {
-    throw issueToError(result.error.issues[0]!, value, { describeParent: describeDesignParent(value) });
+    throw issueToError(result.error.issues[0]!, value, { schema: DesignSchema, describe: describeDesignPath(value) });
   }
   const design = result.data;
 

@@ -1,6 +1,6 @@
 // Turns the first zod issue into an ImprintError whose message says what was expected, what was
 // received and where, in the style "expected a number for $.x but received string".
-import type { z } from 'zod';
+import { z } from 'zod';
 import { validationError, type ImprintError } from '../errors.js';
 import { jsonPath, type PathSegment } from './json-path.js';
 
@@ -35,8 +35,32 @@ const TYPE_NAMES: Record<string, string> = {
 export interface IssueContext {
   /** Root of the formatted path, `$` unless the validated value sits inside a larger document. */
   root?: string;
-  /** Names the allowed fields in an "unknown field" message, e.g. "a text object". */
-  describeParent?: (path: readonly PathSegment[]) => { what: string; allowed: readonly string[] } | undefined;
+  /** The schema that was validated, so "unknown field" messages can list the allowed fields. */
+  schema?: z.ZodType;
+  /** Names the object at a path in messages, e.g. "a text object"; default: the field name. */
+  describe?: (path: readonly PathSegment[]) => string | undefined;
+}
+
+/** The object schema that validated the value at `path`, following unions by the input's discriminator. */
+function objectSchemaAt(schema: z.ZodType, input: unknown, path: readonly PathSegment[]): z.ZodObject | undefined {
+  let s: z.ZodType | undefined = schema;
+  let v: unknown = input;
+  for (let i = 0; ; i++) {
+    while (s instanceof z.ZodOptional || s instanceof z.ZodNullable || s instanceof z.ZodDefault) s = s.unwrap() as z.ZodType;
+    if (s instanceof z.ZodDiscriminatedUnion) {
+      const key: string = (s as z.ZodDiscriminatedUnion<z.ZodObject[]>).def.discriminator;
+      const tag: unknown = (v as Record<string, unknown> | null)?.[key];
+      s = (s.options as z.ZodObject[]).find((o) => (o.shape[key] as z.ZodLiteral | undefined)?.values.has(tag as never));
+      continue;
+    }
+    if (i === path.length) return s instanceof z.ZodObject ? s : undefined;
+    const seg = path[i]!;
+    if (s instanceof z.ZodArray) s = s.element as z.ZodType;
+    else if (s instanceof z.ZodObject) s = s.shape[String(seg)] as z.ZodType | undefined;
+    else return undefined;
+    v = (v as Record<PropertyKey, unknown> | null)?.[seg];
+    if (!s) return undefined;
+  }
 }
 
 export function issueToError(issue: z.core.$ZodIssue, input: unknown, ctx: IssueContext = {}): ImprintError {
@@ -54,9 +78,10 @@ export function issueToError(issue: z.core.$ZodIssue, input: unknown, ctx: Issue
     }
     case 'unrecognized_keys': {
       const key = issue.keys[0] ?? '';
-      const parent = ctx.describeParent?.(segs);
-      const allowed = parent ? `; ${parent.what} has: ${parent.allowed.join(', ')}` : '';
-      return validationError(at([key]), `unknown field "${key}"${parent ? ` on ${parent.what}` : ''}: remove it${allowed}`);
+      const what = ctx.describe?.(segs) ?? (segs.length ? String(segs[segs.length - 1]) : 'the document');
+      const object = ctx.schema ? objectSchemaAt(ctx.schema, input, segs) : undefined;
+      const allowed = object ? `; ${what} has: ${Object.keys(object.shape).join(', ')}` : '';
+      return validationError(at([key]), `unknown field "${key}" on ${what}: remove it${allowed}`);
     }
     case 'invalid_value': {
       const options = issue.values.map((v) => JSON.stringify(v)).join(', ');
@@ -74,11 +99,17 @@ export function issueToError(issue: z.core.$ZodIssue, input: unknown, ctx: Issue
       const bound = Number(issue.code === 'too_small' ? issue.minimum : issue.maximum);
       const inclusive = issue.inclusive !== false;
       const word = issue.code === 'too_small' ? (inclusive ? 'at least' : 'greater than') : inclusive ? 'at most' : 'less than';
-      let unit = '';
-      if (issue.origin === 'string') unit = ' characters long';
-      else if (issue.origin === 'array') unit = ' items';
-      const msg = issue.message && !issue.message.startsWith('Too ') ? issue.message : `expected ${word} ${bound}${unit} but received ${received}`;
-      return validationError(at(), msg.startsWith('expected') ? msg : `${msg} (received ${received})`);
+      const custom = issue.message && !issue.message.startsWith('Too ') ? issue.message : undefined;
+      if (custom) return validationError(at(), `${custom} but received ${received}`);
+      if (issue.origin === 'string') {
+        const length = String(valueAt(input, issue.path) ?? '').length;
+        return validationError(at(), `expected ${word} ${bound} character${bound === 1 ? '' : 's'} but received ${length}`);
+      }
+      if (issue.origin === 'array') {
+        const length = (valueAt(input, issue.path) as unknown[] | undefined)?.length ?? 0;
+        return validationError(at(), `expected ${word} ${bound} item${bound === 1 ? '' : 's'} but received ${length}`);
+      }
+      return validationError(at(), `expected ${word} ${bound} but received ${received}`);
     }
     case 'invalid_format':
       return validationError(at(), `${issue.message} but received ${received}`);

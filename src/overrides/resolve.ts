@@ -11,21 +11,26 @@ import { handlerFor } from './registry.js';
 
 export const OVERRIDES_ROOT = '$.objects_overrides';
 
+// Keys that would reach an object's prototype instead of a field.
+const UNSAFE_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
+
 /** `{"config.text_replacement_strategy": "fit"}` → `{config: {text_replacement_strategy: "fit"}}`, as the spec writes fields. */
 function expandDottedKeys(entry: Record<string, unknown>, at: string): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(entry)) {
     const parts = key.split('.');
+    const reserved = parts.find((p) => UNSAFE_KEYS.has(p));
+    if (reserved !== undefined) throw validationError(childPath(at, key), `"${reserved}" is not a field name: remove "${key}"`);
     let target = out;
     for (const part of parts.slice(0, -1)) {
-      const next = target[part] ?? {};
+      const next = Object.hasOwn(target, part) ? target[part] : {};
       if (typeof next !== 'object' || next === null || Array.isArray(next)) {
         throw validationError(childPath(at, key), `"${key}" conflicts with the field "${part}": give it once, either nested or dotted`);
       }
       target = target[part] = { ...(next as Record<string, unknown>) };
     }
     const last = parts[parts.length - 1]!;
-    if (last in target && parts.length > 1) {
+    if (Object.hasOwn(target, last) && parts.length > 1) {
       throw validationError(childPath(at, key), `"${key}" is given twice (nested and dotted): keep one`);
     }
     const existing = target[last];
@@ -65,7 +70,8 @@ export function resolveScene(design: Design, overrides: unknown = {}, fonts: Fon
     if (!parsed.success) {
       throw issueToError(parsed.error.issues[0]!, entry, {
         root: at,
-        describeParent: (p) => (p.length === 0 ? { what: handler.what, allowed: Object.keys((handler.override as unknown as { shape: object }).shape) } : undefined),
+        schema: handler.override,
+        describe: (p) => (p.length === 0 ? handler.what : undefined),
       });
     }
     const merged = handler.merge(object, parsed.data);

@@ -25,7 +25,7 @@ export class MarkupError extends Error {
 
 const OPEN = '<substyle';
 const CLOSE = '</substyle>';
-const ATTR = /^\s+([a-z_]+)(?:="([^"]*)")?/;
+const ATTR = /^\s+([a-z_]+)(?:="([^"]*)")?(?=\s|$)/;
 const LINK = /^\(url:(.+)\)$/;
 const SAFE_LINK = /^(https?:\/\/|mailto:)/i;
 
@@ -35,7 +35,7 @@ function parseAttributes(src: string, offset: number): SpanStyle {
   let pos = offset;
   while (rest.trim().length > 0) {
     const m = ATTR.exec(rest);
-    if (!m) throw new MarkupError(pos, 'malformed substyle attribute: write attributes as name="value" separated by spaces');
+    if (!m) throw new MarkupError(pos, 'malformed substyle attribute: write attributes as name="value" in double quotes, separated by spaces');
     const [whole, name, value] = m as unknown as [string, string, string | undefined];
     switch (name) {
       case 'bold': {
@@ -81,7 +81,7 @@ export function parseMarkup(source: string): Span[] {
     if (end > plainStart) spans.push({ text: source.slice(plainStart, end), style: {} });
   };
   while (i < source.length) {
-    if (source.startsWith(CLOSE, i)) throw new MarkupError(i, '</substyle> without a matching <substyle …>');
+    if (source.startsWith(CLOSE, i)) throw new MarkupError(i, '</substyle> without a matching <substyle …>: remove it or add the opening tag');
     if (!source.startsWith(OPEN, i) || !/[\s>]/.test(source[i + OPEN.length] ?? '')) {
       i++;
       continue;

@@ -1,0 +1,136 @@
+// npm run bench: renders examples/card-1080 with its overrides (png and jpg) and, in the same run,
+// a raw baseline that draws the same scene with direct @napi-rs/canvas calls and encodes it the same way.
+// Prints p50/p95 and peak RSS; merges its entries into bench/results/latest.json.
+import { mkdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { createCanvas, GlobalFonts, ImageData } from '@napi-rs/canvas';
+import sharp from 'sharp';
+import { Engine, fileAssetResolver, parseDesign, resolveScene, layout, bundledFonts, encodeImage, ENCODE_DEFAULTS } from '../dist/index.js';
+
+const ROOT = new URL('..', import.meta.url).pathname;
+const CARD = join(ROOT, 'examples', 'card-1080');
+const RUNS = Number(process.env.BENCH_RUNS ?? 50);
+const WARMUP = 5;
+
+const design = JSON.parse(readFileSync(join(CARD, 'design.json'), 'utf8'));
+const overrides = JSON.parse(readFileSync(join(CARD, 'overrides.json'), 'utf8')).objects_overrides;
+const assets = fileAssetResolver({ baseDir: CARD });
+
+const pct = (xs, p) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))];
+};
+async function time(fn) {
+  for (let i = 0; i < WARMUP; i++) await fn();
+  const xs = [];
+  for (let i = 0; i < RUNS; i++) {
+    const t = performance.now();
+    await fn();
+    xs.push(performance.now() - t);
+  }
+  return { p50: pct(xs, 50), p95: pct(xs, 95) };
+}
+
+// ── raw baseline: the same scene, drawn by hand ──────────────────────────────────────────────
+// Scene facts (lines, sizes, crops) come from one layout run outside the timing, so the baseline
+// paints exactly what Imprint paints, minus Imprint's own parse/resolve/layout/display-list work.
+const fonts = bundledFonts();
+for (const fam of ['Inter', 'Lora']) for (const w of [400, 700]) {
+  const face = fonts.face(fam, w);
+  GlobalFonts.registerFromPath(join(ROOT, 'fonts', face.file), `${fam}${w}`);
+}
+const scene = resolveScene(parseDesign(design), overrides);
+const decoded = new Map();
+for (const o of [scene.background, ...scene.objects]) {
+  const ref = o.kind === 'image' ? o.image : o.type === 'image' ? o.image : o.type === 'shape' && o.fill?.kind === 'image' ? o.fill.image : null;
+  if (!ref) continue;
+  const key = ref.kind === 'asset' ? `asset:${ref.name}` : ref.path;
+  const { data, info } = await sharp(await assets(ref)).rotate().ensureAlpha().raw().toBuffer({ resolveWithObject: true });
+  const c = createCanvas(info.width, info.height);
+  c.getContext('2d').putImageData(new ImageData(new Uint8ClampedArray(data.buffer, data.byteOffset, data.length), info.width, info.height), 0, 0);
+  decoded.set(key, c);
+}
+const sizes = new Map([...decoded].map(([k, c]) => [k, { width: c.width, height: c.height }]));
+const { displayList } = layout(scene, sizes, fonts);
+
+const rgba = ([r, g, b, a]) => `rgba(${r},${g},${b},${a})`;
+function drawRaw() {
+  const canvas = createCanvas(displayList.width, displayList.height);
+  const ctx = canvas.getContext('2d');
+  ctx.imageSmoothingQuality = 'high';
+  const shape = (g) => {
+    const { x, y, width, height } = g.rect;
+    ctx.beginPath();
+    if (g.kind === 'ellipse') ctx.ellipse(x + width / 2, y + height / 2, width / 2, height / 2, 0, 0, 2 * Math.PI);
+    else if (g.kind === 'round_rect') ctx.roundRect(x, y, width, height, g.radius);
+    else ctx.rect(x, y, width, height);
+  };
+  const draw = (it) => {
+    if (it.kind === 'group') {
+      ctx.save();
+      ctx.transform(...it.transform);
+      ctx.globalAlpha *= it.opacity;
+      if (it.clip) { shape(it.clip); ctx.clip(); }
+      it.items.forEach(draw);
+      ctx.restore();
+    } else if (it.kind === 'fill') { ctx.fillStyle = rgba(it.color); shape(it.geometry); ctx.fill(); }
+    else if (it.kind === 'stroke') { ctx.strokeStyle = rgba(it.color); ctx.lineWidth = it.width; ctx.setLineDash(it.dash ?? []); shape(it.geometry); ctx.stroke(); }
+    else if (it.kind === 'image') { const { src: s, dst: d } = it; ctx.drawImage(decoded.get(it.image), s.x, s.y, s.width, s.height, d.x, d.y, d.width, d.height); }
+    else if (it.kind === 'glyphs') {
+      // fillText with the same font file, at the run's first glyph origin.
+      const [fam, w] = it.face.split('-');
+      ctx.font = `${it.size}px ${fam}${w}`;
+      ctx.fillStyle = rgba(it.color);
+      ctx.fillText(it.text, it.glyphs[0].x, it.glyphs[0].y);
+    }
+  };
+  displayList.items.forEach(draw);
+  return { width: canvas.width, height: canvas.height, pixels: canvas.data() };
+}
+
+// ── run ───────────────────────────────────────────────────────────────────────────────────────
+const engine = new Engine();
+const entries = [];
+const rss = () => process.resourceUsage().maxRSS / 1024;
+console.log(`card-1080 with overrides, ${RUNS} runs after ${WARMUP} warm-up, node ${process.version}`);
+for (const format of ['png', 'jpg']) {
+  const imprint = await time(() => engine.render({ design, overrides, format, assets }));
+  const baseline = await time(() => encodeImage(drawRaw(), format));
+  const entry = {
+    name: `render card-1080 ${format}`,
+    unit: 'ms',
+    p50: +imprint.p50.toFixed(2),
+    p95: +imprint.p95.toFixed(2),
+    baseline_p50: +baseline.p50.toFixed(2),
+    ratio_to_baseline: +(imprint.p50 / baseline.p50).toFixed(3),
+    peak_rss_mb: +rss().toFixed(1),
+  };
+  entries.push(entry);
+  console.log(`${format}: p50 ${entry.p50} ms  p95 ${entry.p95} ms  | raw baseline p50 ${entry.baseline_p50} ms  ratio ${entry.ratio_to_baseline}`);
+}
+
+// Encoder choice: the same pixels through each candidate (informational entries).
+const pixels = drawRaw();
+const canvasForEncode = createCanvas(pixels.width, pixels.height);
+canvasForEncode.getContext('2d').putImageData(new ImageData(new Uint8ClampedArray(pixels.pixels), pixels.width, pixels.height), 0, 0);
+const candidates = {
+  'encode png sharp level 1': () => encodeImage(pixels, 'png', { png: { compressionLevel: 1 } }),
+  [`encode png sharp level ${ENCODE_DEFAULTS.png.compressionLevel} (default)`]: () => encodeImage(pixels, 'png'),
+  'encode png @napi-rs/canvas': () => canvasForEncode.encode('png'),
+  [`encode jpg sharp q${ENCODE_DEFAULTS.jpg.quality} (default)`]: () => encodeImage(pixels, 'jpg'),
+  'encode jpg @napi-rs/canvas q90': () => canvasForEncode.encode('jpeg', 90),
+};
+for (const [name, fn] of Object.entries(candidates)) {
+  const t = await time(fn);
+  const bytes = (await fn()).length;
+  entries.push({ name, unit: 'ms', p50: +t.p50.toFixed(2), p95: +t.p95.toFixed(2), baseline_p50: null, ratio_to_baseline: null, peak_rss_mb: +rss().toFixed(1), bytes });
+  console.log(`${name}: p50 ${t.p50.toFixed(2)} ms  p95 ${t.p95.toFixed(2)} ms  ${(bytes / 1024).toFixed(0)} KB`);
+}
+console.log(`peak RSS ${rss().toFixed(1)} MB`);
+
+const out = join(ROOT, 'bench', 'results', 'latest.json');
+mkdirSync(join(ROOT, 'bench', 'results'), { recursive: true });
+const previous = existsSync(out) ? JSON.parse(readFileSync(out, 'utf8')) : [];
+const names = new Set(entries.map((e) => e.name));
+writeFileSync(out, `${JSON.stringify([...previous.filter((e) => !names.has(e.name)), ...entries], null, 2)}\n`);
+console.log(`wrote ${out}`);

@@ -1,0 +1,81 @@
+// The CLI as a user runs it (built dist/, as after `npm install`): exit codes, files, one-line errors.
+import { execFile } from 'node:child_process';
+import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import sharp from 'sharp';
+import { beforeAll, describe, expect, it } from 'vitest';
+
+const ROOT = join(import.meta.dirname, '..');
+const BIN = join(ROOT, 'bin', 'imprint.js');
+const run = (args: string[]) =>
+  promisify(execFile)(process.execPath, [BIN, ...args], { cwd: ROOT }).then(
+    (r) => ({ code: 0, stdout: r.stdout, stderr: r.stderr }),
+    (e: { code: number; stdout: string; stderr: string }) => ({ code: e.code, stdout: e.stdout, stderr: e.stderr }),
+  );
+
+let dir: string;
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'imprint-cli-'));
+});
+
+describe('imprint render', () => {
+  it('renders the card example with its overrides to png and prints the fit report', async () => {
+    const out = join(dir, 'card.png');
+    const r = await run(['render', 'examples/card-1080/design.json', '--overrides', 'examples/card-1080/overrides.json', '--format', 'png', '--out', out, '--report']);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    expect(await sharp(await readFile(out)).metadata()).toMatchObject({ format: 'png', width: 1080, height: 1080 });
+    const report = JSON.parse(r.stdout) as { type: string }[];
+    expect(report.every((x) => x.type === 'text')).toBe(true);
+  });
+
+  it('takes the format from --out and honours --quality', async () => {
+    const lo = join(dir, 'lo.jpg');
+    const hi = join(dir, 'hi.jpg');
+    expect((await run(['render', 'examples/card-1080/design.json', '--out', lo, '--quality', '20'])).code).toBe(0);
+    expect((await run(['render', 'examples/card-1080/design.json', '--out', hi, '--quality', '95'])).code).toBe(0);
+    expect((await readFile(lo)).length).toBeLessThan((await readFile(hi)).length);
+    expect((await sharp(await readFile(lo)).metadata()).format).toBe('jpeg');
+  });
+
+  it.each([
+    ['an unknown object name', { objects_overrides: { nope: { text: 'x' } } }, 'validation_error at $.objects_overrides.nope: the design has no object named "nope"'],
+    ['a field the object lacks', { objects_overrides: { headline: { path: 'x.jpg' } } }, 'validation_error at $.objects_overrides.headline.path: unknown field "path"'],
+    ['an external URL', { objects_overrides: { photo: { path: 'https://evil.example/x.jpg' } } }, 'validation_error at $.objects_overrides.photo.path: external image URLs are not allowed'],
+    ['a stray top-level field', { overrides: {} }, 'validation_error at $.overrides: unknown field "overrides"'],
+  ])('exits 2 with one line on stderr for %s', async (_, overrides, line) => {
+    const file = join(dir, `o-${Math.random()}.json`);
+    await writeFile(file, JSON.stringify(overrides));
+    const out = join(dir, 'never.png');
+    const r = await run(['render', 'examples/card-1080/design.json', '--overrides', file, '--out', out]);
+    expect(r.code).toBe(2);
+    expect(r.stderr.split('\n').filter(Boolean)).toHaveLength(1);
+    expect(r.stderr.startsWith(line)).toBe(true);
+    await expect(readFile(out)).rejects.toThrow();
+  });
+
+  it('exits 2 for non-JSON, a missing file and a bad format', async () => {
+    const bad = join(dir, 'bad.json');
+    await writeFile(bad, '{ "width": 10,');
+    const nonJson = await run(['render', bad, '--out', join(dir, 'x.png')]);
+    expect(nonJson.code).toBe(2);
+    expect(nonJson.stderr).toMatch(/^validation_error at \$: the design file ".*bad.json" is not valid JSON/);
+    const missing = await run(['render', join(dir, 'missing.json'), '--out', join(dir, 'x.png')]);
+    expect(missing.stderr).toMatch(/^validation_error at \$: cannot read design file .*ENOENT/);
+    const gif = await run(['render', 'examples/card-1080/design.json', '--out', join(dir, 'x.gif')]);
+    expect(gif.code).toBe(2);
+    expect(gif.stderr).toMatch(/^validation_error at \$\.format: expected --format png or jpg/);
+    const q = await run(['render', 'examples/card-1080/design.json', '--out', join(dir, 'x.jpg'), '--quality', '0']);
+    expect(q.stderr).toMatch(/^validation_error at \$\.jpg\.quality: expected an integer from 1 to 100/);
+  });
+
+  it('prints usage for help and exits 2 for unknown commands or flags', async () => {
+    expect((await run(['--help'])).stdout).toMatch(/imprint render <design.json>/);
+    expect((await run(['paint'])).code).toBe(2);
+    const flag = await run(['render', 'examples/card-1080/design.json', '--out', join(dir, 'x.png'), '--colour', 'red']);
+    expect(flag.code).toBe(2);
+    expect(flag.stderr).toMatch(/^usage_error: Unknown option '--colour'/);
+  });
+});

@@ -1,0 +1,182 @@
+// Layout as data: font sizes chosen by fit, line breaks, boxes and transforms, without pixels.
+import { describe, expect, it } from 'vitest';
+import { placeMedia } from '../src/layout/boxes.js';
+import { placement } from '../src/layout/layout.js';
+import { bundledFonts } from '../src/text/fonts.js';
+import { designWith, layoutOf, lineTexts, objectGroup } from './support/scene.js';
+
+const text = (fields: Record<string, unknown>) => ({ type: 'text', name: 't', x: 10, y: 20, width: 300, height: 120, font_size: 40, ...fields });
+
+describe('fit', () => {
+  it('keeps the template size when the text fits, and never grows', () => {
+    const { report } = layoutOf(designWith([text({ text: 'Hi' })]));
+    expect(report[0]).toMatchObject({ font_size: 40, line_count: 1, shrunk: false, clipped: false, word_broken: false });
+  });
+
+  it('shrinks long text to the largest quarter-pixel size that fits without breaking words', () => {
+    const long = 'Summer sale on every chair, table and lamp in the store this weekend only';
+    const { report, displayList } = layoutOf(designWith([text({ text: long })]));
+    const r = report[0]!;
+    expect(r.shrunk).toBe(true);
+    expect(r.font_size).toBeLessThan(40);
+    expect(Number.isInteger(r.font_size * 4)).toBe(true);
+    expect(r.line_count * r.font_size * 1.2).toBeLessThanOrEqual(120 + 1e-6);
+    expect(r.word_broken).toBe(false);
+    // A quarter pixel larger would no longer fit: the search found the largest size.
+    const bigger = layoutOf(designWith([text({ text: long, font_size: r.font_size + 0.25, min_font_size: r.font_size + 0.25 })]));
+    const b = bigger.report[0]!;
+    expect(b.clipped || b.word_broken).toBe(true);
+    expect(lineTexts(objectGroup(displayList, 0)).join(' ').replace(/\s+/g, ' ')).toBe(long);
+  });
+
+  it('shrinks until a single long word fits on a line instead of splitting it', () => {
+    const { report } = layoutOf(designWith([text({ text: 'Donaudampfschifffahrtsgesellschaft' })]));
+    expect(report[0]).toMatchObject({ line_count: 1, word_broken: false, shrunk: true });
+  });
+
+  it('breaks a word that cannot fit even at the minimum size, and clips what overflows', () => {
+    const { report } = layoutOf(designWith([text({ text: 'Pneumonoultramicroscopicsilicovolcanoconiosis '.repeat(8), width: 80, height: 30, min_font_size: 20 })]));
+    expect(report[0]).toMatchObject({ font_size: 20, word_broken: true, clipped: true });
+  });
+
+  it.each([
+    ['top', 0],
+    ['center', (120 - 40 * 1.2) / 2],
+    ['bottom', 120 - 40 * 1.2],
+  ])('aligns short text vertically: %s', (valign, top) => {
+    const { displayList } = layoutOf(designWith([text({ text: 'Hi', config: { text_replacement_strategy_fit_valign: valign } })]));
+    const glyphs = objectGroup(displayList, 0).items.find((i) => i.kind === 'glyphs');
+    const topOfFirst = layoutOf(designWith([text({ text: 'Hi', config: { text_replacement_strategy_fit_valign: 'top' } })]));
+    const g0 = objectGroup(topOfFirst.displayList, 0).items.find((i) => i.kind === 'glyphs');
+    if (glyphs?.kind !== 'glyphs' || g0?.kind !== 'glyphs') throw new Error('no glyphs');
+    expect(glyphs.glyphs[0]!.y - g0.glyphs[0]!.y).toBeCloseTo(top, 6);
+  });
+});
+
+describe('fixed-width', () => {
+  it('keeps width and size; the box height follows the text and the top edge stays', () => {
+    const long = 'one two three four five six seven eight nine ten eleven twelve';
+    const { report, displayList } = layoutOf(designWith([text({ text: long, config: { text_replacement_strategy: 'fixed-width' } })]));
+    const r = report[0]!;
+    expect(r.font_size).toBe(40);
+    expect(r.line_count).toBeGreaterThan(2);
+    expect(r.height).toBeCloseTo(r.line_count * 48, 6);
+    expect(r.height).toBeGreaterThan(120);
+    expect(objectGroup(displayList, 0).transform).toEqual([1, 0, 0, 1, 10, 20]);
+  });
+});
+
+describe('line breaking', () => {
+  it('breaks at spaces, keeps explicit newlines as paragraph ends', () => {
+    const { displayList } = layoutOf(designWith([text({ text: 'alpha beta gamma\ndelta', width: 200, font_size: 30, height: 400 })]));
+    expect(lineTexts(objectGroup(displayList, 0))).toEqual(['alpha beta', 'gamma', 'delta']);
+  });
+
+  it('breaks after hyphens (UAX #14) and shapes Cyrillic', () => {
+    const { displayList } = layoutOf(designWith([text({ text: 'Москва-река течёт', width: 125, font_size: 30, height: 400 })]));
+    expect(lineTexts(objectGroup(displayList, 0))).toEqual(['Москва-', 'река', 'течёт']);
+  });
+
+  it('justify makes every line but the last as wide as the box', () => {
+    const { displayList } = layoutOf(designWith([text({ text: 'aa bb cc dd ee ff gg hh ii jj kk ll mm nn oo pp qq rr', width: 200, font_size: 24, height: 400, text_align: 'justify' })]));
+    const fonts = bundledFonts();
+    const rightEdge = new Map<number, number>();
+    for (const r of objectGroup(displayList, 0).items) {
+      if (r.kind !== 'glyphs') continue;
+      const face = fonts.byFaceKey(r.face);
+      const g = r.glyphs[r.glyphs.length - 1]!;
+      const end = g.x + (face.font.getGlyph(g.id).advanceWidth / face.unitsPerEm) * r.size;
+      rightEdge.set(g.y, Math.max(rightEdge.get(g.y) ?? 0, end));
+    }
+    const edges = [...rightEdge.values()];
+    expect(edges.length).toBeGreaterThanOrEqual(3);
+    const last = edges.pop()!;
+    for (const e of edges) expect(e).toBeCloseTo(200, 6);
+    expect(last).toBeLessThan(200);
+  });
+
+  it('letter spacing widens lines in proportion to the font size', () => {
+    const width = (ls: number) => {
+      const { displayList } = layoutOf(designWith([text({ text: 'spacing', letter_spacing: ls, width: 590, font_size: 20 })]));
+      const g = objectGroup(displayList, 0).items.find((i) => i.kind === 'glyphs');
+      if (g?.kind !== 'glyphs') throw new Error('no glyphs');
+      return g.glyphs[g.glyphs.length - 1]!.x - g.glyphs[0]!.x;
+    };
+    expect(width(0.1) - width(0)).toBeCloseTo(6 * 0.1 * 20, 6);
+  });
+
+  it('kerning and ligatures come from the font (Lora "fi" ligature)', () => {
+    const { displayList } = layoutOf(designWith([text({ text: 'fi', font_family: 'Lora', width: 590 })]));
+    const g = objectGroup(displayList, 0).items.find((i) => i.kind === 'glyphs');
+    expect(g?.kind === 'glyphs' && g.glyphs.length).toBe(1);
+  });
+});
+
+describe('substyles', () => {
+  it('splits runs by style, with underline rectangles and link areas', () => {
+    const { displayList } = layoutOf(designWith([text({ text: 'Buy <substyle color="#ff0000" underline link="(url:https://example.com)">now</substyle>!', width: 590 })]));
+    const items = objectGroup(displayList, 0).items;
+    const runs = items.filter((i) => i.kind === 'glyphs');
+    expect(runs.map((r) => r.kind === 'glyphs' && r.text)).toEqual(['Buy ', 'now', '!']);
+    expect(runs[1]!.kind === 'glyphs' && runs[1]!.color).toEqual([255, 0, 0, 1]);
+    expect(items.filter((i) => i.kind === 'fill')).toHaveLength(1);
+    expect(items.find((i) => i.kind === 'link')).toMatchObject({ url: 'https://example.com' });
+  });
+});
+
+describe('media boxes', () => {
+  const box = { x: 0, y: 0, width: 200, height: 100 };
+  it('cover takes the centred part of the source with the box aspect', () => {
+    expect(placeMedia('cover', { width: 400, height: 400 }, box)).toEqual({ src: { x: 0, y: 100, width: 400, height: 200 }, dst: box });
+  });
+  it('contain fits the whole source and centres it', () => {
+    expect(placeMedia('contain', { width: 400, height: 400 }, box)).toEqual({ src: { x: 0, y: 0, width: 400, height: 400 }, dst: { x: 50, y: 0, width: 100, height: 100 } });
+  });
+  it('fill stretches', () => {
+    expect(placeMedia('fill', { width: 400, height: 400 }, box).dst).toEqual(box);
+  });
+  it('image objects use the alias-resolved strategy from overrides', () => {
+    const design = designWith([{ type: 'image', name: 'p', x: 0, y: 0, width: 200, height: 100, path: 'a.jpg' }]);
+    const { displayList } = layoutOf(design, { p: { config: { media_replacement_strategy: 'fit' } } }, new Map([['a.jpg', { width: 400, height: 400 }]]));
+    expect(objectGroup(displayList, 0).items[0]).toMatchObject({ kind: 'image', dst: { x: 50, width: 100 } });
+  });
+});
+
+describe('placement', () => {
+  it('rotates around the box centre', () => {
+    const [a, b, c, d, e, f] = placement(100, 50, 40, 20, 90);
+    const map = (x: number, y: number) => [a * x + c * y + e, b * x + d * y + f];
+    const centre = map(20, 10);
+    expect(centre[0]).toBeCloseTo(120, 9);
+    expect(centre[1]).toBeCloseTo(60, 9);
+    const topLeft = map(0, 0); // clockwise: the top-left corner goes to the top-right
+    expect(topLeft[0]).toBeCloseTo(130, 9);
+    expect(topLeft[1]).toBeCloseTo(40, 9);
+  });
+
+  it('applies general overrides to any object and drops hidden ones', () => {
+    const design = designWith([
+      { type: 'shape', name: 's', x: 0, y: 0, width: 10, height: 10, background: { type: 'color', color: '#000' } },
+      { type: 'shape', name: 'gone', x: 0, y: 0, width: 10, height: 10 },
+    ]);
+    const { displayList } = layoutOf(design, { s: { x: 5, y: 6, width: 50, height: 60, opacity: 0.5, rotation: 0 }, gone: { hidden: true } });
+    expect(displayList.items).toHaveLength(2);
+    expect(objectGroup(displayList, 0)).toMatchObject({ transform: [1, 0, 0, 1, 5, 6], opacity: 0.5, bounds: { width: 50, height: 60 } });
+  });
+});
+
+describe('shapes', () => {
+  it('draws borders inside the outline, dashed as 3w on / 2w off', () => {
+    const design = designWith([{ type: 'shape', name: 's', x: 0, y: 0, width: 100, height: 50, border: { width: 4, color: '#fff', style: 'dashed' } }]);
+    const stroke = objectGroup(layoutOf(design).displayList, 0).items[0];
+    expect(stroke).toMatchObject({ kind: 'stroke', width: 4, dash: [12, 8], geometry: { kind: 'rect', rect: { x: 2, y: 2, width: 96, height: 46 } } });
+  });
+
+  it('a colour-only background override implies type color; a path-only one implies image', () => {
+    const design = designWith([{ type: 'shape', name: 's', x: 0, y: 0, width: 100, height: 50, shape: 'ellipse', background: { type: 'image', path: 'a.jpg' } }]);
+    const colour = layoutOf(design, { s: { background: { color: '#00ff00' } } });
+    expect(objectGroup(colour.displayList, 0).items[0]).toMatchObject({ kind: 'fill', color: [0, 255, 0, 1], geometry: { kind: 'ellipse' } });
+    const image = layoutOf(design, { s: { 'background.path': 'b.jpg' } }, new Map([['b.jpg', { width: 10, height: 10 }]]));
+    expect(objectGroup(image.displayList, 0).items[0]).toMatchObject({ kind: 'group', clip: { kind: 'ellipse' }, items: [{ kind: 'image', image: 'b.jpg' }] });
+  });
+});

@@ -1,0 +1,25 @@
+// Runs the README's library example as a user would (against the built package, from the repo root).
+import { execFile } from 'node:child_process';
+import { mkdtemp, readFile, writeFile, symlink, mkdir } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import sharp from 'sharp';
+import { expect, it } from 'vitest';
+
+const ROOT = join(import.meta.dirname, '..');
+
+it('the README library example writes a jpg and logs the headline fit report', async () => {
+  const readme = await readFile(join(ROOT, 'README.md'), 'utf8');
+  const code = /```js readme\n([\s\S]*?)```/.exec(readme)?.[1];
+  expect(code).toBeDefined();
+  // Resolve `imprint` as an installed package would be: a node_modules link to this repo.
+  const dir = await mkdtemp(join(tmpdir(), 'imprint-readme-'));
+  await mkdir(join(dir, 'node_modules'));
+  await symlink(ROOT, join(dir, 'node_modules', 'imprint'));
+  await symlink(join(ROOT, 'examples'), join(dir, 'examples'));
+  await writeFile(join(dir, 'example.mjs'), code!);
+  const { stdout } = await promisify(execFile)(process.execPath, ['example.mjs'], { cwd: dir });
+  expect(stdout).toMatch(/name: 'headline'/);
+  expect((await sharp(await readFile(join(dir, 'card.jpg'))).metadata()).format).toBe('jpeg');
+});
