@@ -12,7 +12,7 @@
 import { mkdirSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createCanvas } from '@napi-rs/canvas';
+import { createCanvas, Path2D } from '@napi-rs/canvas';
 import sharp from 'sharp';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -143,22 +143,36 @@ function pixels(ctx, w, h) {
 
 /**
  * A mountain ridge: the y of the skyline for every x, from a few shaped peaks plus fractal detail.
- * peaks: [centre x, height, half width, sharpness].
+ * peaks: [centre x, height, half width, sharpness]. detail and fine are standard deviations in px.
  */
-function ridge(w, base, peaks, noise, { detail = 30, scale = 110, fine = 6 } = {}) {
+function ridge(w, base, peaks, noise, { detail = 20, scale = 110, fine = 3 } = {}) {
   const r = new Float32Array(w + 4);
+  const top = Math.max(1, ...peaks.map((p) => p[1]));
   for (let x = 0; x < w + 4; x++) {
     let h = 0;
     for (const [c, ph, hw, sharp] of peaks) {
       const t = Math.max(0, 1 - Math.abs(x - c) / hw);
       h = Math.max(h, ph * t ** sharp);
     }
-    // Ridged detail: rougher near the peaks, as real mountain crests are.
-    const n = noise.fbm(x / scale, 3.3, 5, 0.55);
-    const f = noise.fbm(x / 14, 7.7, 3);
-    r[x] = base - h - (n - 0.5) * detail * (0.6 + h / 300) - (f - 0.5) * fine;
+    // Fractal crest, rougher and with sharper ridged notches the higher the ground.
+    const n = (noise.fbm(x / scale, 3.3, 6, 0.58) - 0.47) / 0.12;
+    const notch = 1 - Math.abs(noise.noise(x / (scale * 0.3), 1.1) * 2 - 1);
+    const f = (noise.fbm(x / 12, 7.7, 3) - 0.47) / 0.13;
+    const rough = 0.35 + 0.65 * (h / top);
+    r[x] = base - h - n * detail * rough - notch * detail * 0.8 * rough - f * fine;
   }
   return r;
+}
+
+/** Slope of a ridge line averaged over ±radius px: > 0 where the ground falls to the right. */
+function smoothSlope(r, radius) {
+  const out = new Float32Array(r.length);
+  for (let x = 0; x < r.length; x++) {
+    const a = Math.max(0, x - radius);
+    const b = Math.min(r.length - 1, x + radius);
+    out[x] = (r[b] - r[a]) / (b - a);
+  }
+  return out;
 }
 
 /**
@@ -173,7 +187,11 @@ function reflectWater(px, w, h, horizon, noise, { tint = [0.8, 0.82, 0.9], deep 
       const n1 = noise.noise(x / (110 + u * 3.2), u / (1.6 + u * 0.09));
       const n2 = noise.noise(x / (40 + u * 1.2) + 311, u / (1.1 + u * 0.06) + 91);
       const dy = (n1 - 0.5) * (2.5 + u * 0.16) * ripple;
-      const dx = (n2 - 0.5) * (2 + u * 0.06) * ripple;
+      // Night water breaks lights into horizontal dashes: the sideways shift changes quickly row to row.
+      const dx =
+        streak > 0
+          ? (noise.noise(x / 240 + 51, u / (0.6 + u * 0.01)) - 0.5) * (2 + u * 0.05) * ripple
+          : (n2 - 0.5) * (2 + u * 0.06) * ripple;
       const sy = horizon - 1 - u * 0.985 + dy;
       let c;
       if (streak > 0) {
@@ -248,7 +266,7 @@ function lakeSunset() {
   const H = 1067;
   const HY = 640; // waterline
   const SX = 1040;
-  const SY = 552;
+  const SY = 556;
   const noise = makeNoise(11);
   const rng = mulberry32(12);
   const canvas = createCanvas(W, H);
@@ -256,22 +274,24 @@ function lakeSunset() {
   const px = pixels(ctx, W, H);
 
   const sky = [
-    [0, [28, 34, 82]],
-    [0.28, [72, 56, 118]],
-    [0.52, [164, 80, 118]],
-    [0.72, [230, 120, 86]],
-    [0.88, [250, 170, 96]],
-    [1, [255, 206, 132]],
+    [0, [30, 36, 84]],
+    [0.3, [70, 56, 116]],
+    [0.55, [158, 78, 116]],
+    [0.74, [226, 118, 86]],
+    [0.9, [248, 166, 96]],
+    [1, [255, 204, 130]],
   ];
-  const far = ridge(W, HY - 66, [[250, 250, 330, 1.25], [600, 175, 250, 1.3], [1370, 235, 300, 1.2], [1590, 150, 220, 1.1], [1040, 18, 160, 1]], noise, { detail: 46, scale: 90 });
-  const mid = ridge(W, HY - 22, [[60, 190, 300, 1.15], [430, 120, 230, 1.3], [1270, 140, 250, 1.25], [1540, 205, 240, 1.2]], makeNoise(21), { detail: 36, scale: 80 });
-  const near = ridge(W, HY - 4, [[120, 52, 260, 1.2], [700, 26, 300, 1], [1480, 64, 260, 1.2]], makeNoise(31), { detail: 14, scale: 60, fine: 3 });
+  const far = ridge(W, HY - 64, [[180, 230, 260, 1.35], [330, 270, 230, 1.5], [560, 200, 220, 1.4], [720, 120, 160, 1.3], [1250, 170, 200, 1.4], [1400, 250, 230, 1.45], [1560, 200, 200, 1.3], [1040, 16, 150, 1]], noise, { detail: 14, scale: 70 });
+  const mid = ridge(W, HY - 24, [[40, 200, 260, 1.3], [240, 130, 200, 1.4], [470, 150, 210, 1.45], [1200, 110, 200, 1.4], [1330, 150, 200, 1.4], [1560, 230, 260, 1.3]], makeNoise(21), { detail: 11, scale: 60 });
+  const near = ridge(W, HY - 4, [[120, 56, 260, 1.2], [700, 24, 300, 1], [1480, 70, 260, 1.2]], makeNoise(31), { detail: 5, scale: 50, fine: 2 });
 
   const layers = [
-    { r: far, top: [150, 92, 132], bottom: [206, 128, 128], mist: [236, 160, 130], mistAmt: 0.55, tex: 16, sunGlow: 0.55 },
-    { r: mid, top: [84, 56, 100], bottom: [128, 80, 108], mist: [200, 120, 120], mistAmt: 0.5, tex: 14, sunGlow: 0.25 },
-    { r: near, top: [34, 26, 50], bottom: [40, 30, 52], mist: [60, 40, 64], mistAmt: 0.2, tex: 6, sunGlow: 0.05 },
+    { r: far, top: [140, 86, 128], bottom: [204, 126, 126], mist: [238, 158, 126], mistAmt: 0.6, tex: 26, sunGlow: 0.55 },
+    { r: mid, top: [70, 46, 90], bottom: [118, 72, 102], mist: [196, 116, 116], mistAmt: 0.55, tex: 22, sunGlow: 0.22 },
+    { r: near, top: [30, 22, 44], bottom: [36, 26, 48], mist: [60, 40, 64], mistAmt: 0.2, tex: 8, sunGlow: 0.05 },
   ];
+
+  for (const L of layers) L.slope = smoothSlope(L.r, 50);
 
   for (let y = 0; y < HY; y++) {
     const t = y / HY;
@@ -279,36 +299,43 @@ function lakeSunset() {
     for (let x = 0; x < W; x++) {
       const dx = x - SX;
       const dy = y - SY;
-      const dist = Math.hypot(dx, dy * 1.5);
-      const glow = Math.exp(-dist / 150) * 0.85 + Math.exp(-dist / 520) * 0.4;
+      const dist = Math.hypot(dx, dy * 1.6);
+      const glow = Math.exp(-dist / 130) * 0.9 + Math.exp(-dist / 520) * 0.4;
       let c = screen(base, [255, 196, 128], glow);
-      // Streaky clouds, lit from below by the low sun.
-      const n = noise.fbm(x / 760 + 3.1, y / 80 + 1.7, 6, 0.55);
-      const band = smoothstep(0.05, 0.22, t) * (1 - smoothstep(0.6, 0.82, t));
-      const dens = smoothstep(0.5, 0.74, n) * band;
+      // Streaky altocumulus, lit from below by the low sun, darker and bluer away from it.
+      const z = (noise.fbm(x / 640 + 3.1, y / 46 + 1.7, 6, 0.58) - 0.47) / 0.12;
+      const band = smoothstep(0.04, 0.2, t) * (1 - smoothstep(0.62, 0.84, t));
+      const dens = smoothstep(0.2, 1.5, z) * band;
       if (dens > 0) {
-        const lit = clamp(Math.exp(-Math.abs(dx) / 760) * (0.3 + 0.85 * t) + 0.12);
-        const edge = smoothstep(0.5, 0.58, n) * (1 - smoothstep(0.58, 0.7, n));
-        let cc = mix([58, 40, 86], [255, 146, 104], lit);
-        cc = mix(cc, [255, 214, 160], edge * lit * 0.7);
-        c = mix(c, cc, dens * 0.92);
+        const detail = (noise.fbm(x / 60, y / 14 + 50, 3) - 0.47) / 0.13;
+        const lit = clamp(Math.exp(-Math.abs(dx) / 700) * (0.25 + 0.9 * t) + 0.08 + detail * 0.06);
+        let cc = mix([54, 38, 82], [250, 138, 100], lit);
+        // Bright undersides and edges where the cloud thins.
+        const edge = 1 - smoothstep(0.2, 0.9, z);
+        cc = mix(cc, [255, 206, 150], clamp(edge * lit * 1.1));
+        c = mix(c, cc, clamp(dens * (0.8 + detail * 0.08)));
       }
-      // The sun disc, just touching the far ridge.
+      // The sun disc, sitting on the far ridge.
       const sd = Math.hypot(dx, dy);
-      c = mix(c, [255, 250, 232], 1 - smoothstep(31, 34, sd));
+      c = mix(c, [255, 250, 234], 1 - smoothstep(29, 33, sd));
       for (const L of layers) {
         const r = L.r[x];
         const cov = clamp(y + 1 - r);
         if (cov <= 0) continue;
         const lt = clamp((y - r) / Math.max(20, HY - r));
         let lc = mix(L.top, L.bottom, lt ** 0.7);
-        const tex = (noise.fbm(x / 26, y / 60 + 40, 4) - 0.5) * L.tex + (noise.fbm(x / 9, y / 30, 2) - 0.5) * L.tex * 0.5;
-        lc = [lc[0] + tex, lc[1] + tex, lc[2] + tex];
-        lc = mix(lc, L.mist, smoothstep(0.45, 1, lt) * L.mistAmt);
+        // Rock faces: broad slopes facing the sun are lighter; bump-shaded gullies and patches on top.
+        const facing = clamp(0.5 + L.slope[x] * 1.3);
+        const bump = (noise.fbm((x + 1.5) / 34, y / 80 + 40, 4) - noise.fbm((x - 1.5) / 34, y / 80 + 40, 4)) / 0.12 * 9;
+        const fineBump = (noise.fbm((x + 1) / 9, y / 24, 2) - noise.fbm((x - 1) / 9, y / 24, 2)) / 0.14 * 3;
+        const patch = (noise.fbm(x / 90, y / 60 + 9, 4) - 0.47) / 0.12;
+        const tex = (facing - 0.5) * L.tex + clamp(bump + fineBump, -1.5, 1.5) * L.tex * 0.35 + patch * L.tex * 0.15;
+        lc = [lc[0] + tex, lc[1] + tex * 0.85, lc[2] + tex * 0.8];
+        lc = mix(lc, L.mist, smoothstep(0.4, 1, lt) * L.mistAmt);
         lc = screen(lc, [255, 170, 110], glow * L.sunGlow);
         // Rim light along the crest close to the sun.
-        const rim = (1 - smoothstep(0, 3, y - r)) * Math.exp(-Math.abs(dx) / 260) * L.sunGlow;
-        lc = mix(lc, [255, 210, 150], rim * 0.8);
+        const rim = (1 - smoothstep(0, 3, y - r)) * Math.exp(-Math.abs(dx) / 240) * L.sunGlow;
+        lc = mix(lc, [255, 214, 156], rim * 0.9);
         c = mix(c, lc, cov);
       }
       px.set(x, y, c);
@@ -317,58 +344,71 @@ function lakeSunset() {
   px.put();
 
   // Conifers on the near shore.
-  ctx.fillStyle = rgba([30, 22, 42]);
+  ctx.fillStyle = rgba([28, 20, 40]);
   for (let x = -10; x < W + 10; ) {
     const xi = clamp(Math.round(x), 0, W - 1);
     const dense = noise.noise(x / 120, 5.5);
-    if (dense > 0.35) {
-      const h = 16 + rng() * 46 * (0.5 + dense);
-      pine(ctx, x, near[xi] + 4, h, h * (0.32 + rng() * 0.12), rng);
+    if (dense > 0.3) {
+      const h = 14 + rng() * 44 * (0.5 + dense);
+      pine(ctx, x, near[xi] + 4, h, h * (0.3 + rng() * 0.12), rng);
     }
-    x += 4 + rng() * 9;
+    x += 3 + rng() * 8;
   }
   ctx.fillRect(0, HY - 3, W, 3);
 
   const src = pixels(ctx, W, H);
-  reflectWater(src, W, H, HY, makeNoise(41), {
-    tint: [0.78, 0.76, 0.86],
+  const wn = makeNoise(41);
+  reflectWater(src, W, H, HY, wn, {
+    tint: [0.76, 0.74, 0.86],
     deep: [24, 22, 46],
-    fresnel: [0.1, 0.62],
+    fresnel: [0.1, 0.6],
+    ripple: 1.2,
     extra: (c, x, y, u, k) => {
-      // Sun glitter: a path of sparkles under the sun, widening towards the viewer.
-      const g = Math.exp(-(((x - SX) / (16 + u * 0.55)) ** 2));
+      // Wind lines: faint horizontal bands where the surface is rougher.
+      const wind = wn.fbm(x / 900 + 7, u / (4 + u * 0.1), 3);
+      c = mix(c, [c[0] * 0.82, c[1] * 0.84, c[2] * 0.95], smoothstep(0.45, 0.62, wind));
+      // Sun glitter: a narrow path of short sparkles under the sun, widening towards the viewer.
+      const g = Math.exp(-(((x - SX) / (12 + u * 0.22)) ** 2));
       if (g < 0.01) return c;
-      const sp = smoothstep(0.6, 0.86, noise.noise(x / (5 + u * 0.12) + 500, u / (1 + u * 0.035)));
-      c = screen(c, [255, 170, 100], g * 0.35 * (1 - k * 0.6));
-      return screen(c, [255, 222, 170], g * sp * (1.2 - k * 0.5));
+      const s1 = wn.noise(x / (1.6 + u * 0.025) + 500, u / (0.6 + u * 0.006));
+      const s2 = wn.noise(x / (5 + u * 0.06) + 900, u / (1.2 + u * 0.015) + 40);
+      const sp = smoothstep(0.6, 0.92, s1 * 0.65 + s2 * 0.35);
+      c = screen(c, [255, 160, 96], g * 0.4 * (1 - k * 0.7));
+      return screen(c, [255, 226, 176], g * sp * (1.1 - k * 0.6));
     },
   });
   src.put();
 
-  // Foreground: a rock and reeds in the lower left corner.
-  ctx.fillStyle = rgba([16, 12, 24]);
+  // Foreground: a dark shoreline with rocks and reeds in the lower left corner.
+  ctx.fillStyle = rgba([14, 10, 22]);
   ctx.beginPath();
-  ctx.moveTo(0, H - 160);
-  ctx.bezierCurveTo(60, H - 190, 150, H - 170, 210, H - 120);
-  ctx.bezierCurveTo(260, H - 80, 300, H - 40, 330, H);
+  ctx.moveTo(0, H - 120);
+  ctx.bezierCurveTo(70, H - 132, 130, H - 118, 190, H - 92);
+  ctx.bezierCurveTo(260, H - 66, 340, H - 38, 420, H - 28);
+  ctx.bezierCurveTo(470, H - 20, 500, H - 8, 520, H);
   ctx.lineTo(0, H);
   ctx.closePath();
   ctx.fill();
-  ctx.strokeStyle = rgba([255, 160, 110], 0.35);
-  ctx.lineWidth = 2;
-  ctx.beginPath();
-  ctx.moveTo(40, H - 178);
-  ctx.bezierCurveTo(90, H - 186, 150, H - 172, 200, H - 128);
-  ctx.stroke();
-  ctx.strokeStyle = rgba([14, 10, 20]);
-  for (let i = 0; i < 46; i++) {
-    const x0 = 10 + rng() * 300;
-    const hgt = 90 + rng() * 200;
-    const bend = 20 + rng() * 60;
-    ctx.lineWidth = 1.5 + rng() * 2.5;
+  for (const [rx, ry, rw, rh] of [[120, H - 96, 70, 30], [250, H - 60, 54, 22], [360, H - 34, 40, 16]]) {
+    ctx.fillStyle = rgba([18, 13, 26]);
     ctx.beginPath();
-    ctx.moveTo(x0, H);
-    ctx.quadraticCurveTo(x0 + bend * 0.3, H - hgt * 0.6, x0 + bend, H - hgt);
+    ctx.ellipse(rx, ry, rw, rh, 0, Math.PI, 0);
+    ctx.fill();
+    ctx.strokeStyle = rgba([255, 150, 104], 0.28);
+    ctx.lineWidth = 2;
+    ctx.beginPath();
+    ctx.ellipse(rx, ry, rw - 1, rh - 1, 0, Math.PI * 1.45, Math.PI * 1.95);
+    ctx.stroke();
+  }
+  ctx.strokeStyle = rgba([12, 8, 18]);
+  for (let i = 0; i < 60; i++) {
+    const x0 = rng() * 260;
+    const hgt = 60 + rng() * 170;
+    const bend = 10 + rng() * 50;
+    ctx.lineWidth = 1.2 + rng() * 2.2;
+    ctx.beginPath();
+    ctx.moveTo(x0, H - 100 + x0 * 0.2);
+    ctx.quadraticCurveTo(x0 + bend * 0.3, H - 100 - hgt * 0.6, x0 + bend, H - 100 - hgt);
     ctx.stroke();
   }
 
@@ -444,62 +484,77 @@ function cityNight() {
     g.addColorStop(0, rgba(mix(body, [255, 255, 255], opts.sheen ?? 0.04)));
     g.addColorStop(1, rgba(body));
     ctx.fillStyle = g;
-    ctx.beginPath();
+    const shape = new Path2D();
     if (opts.roof === 'spire') {
-      ctx.moveTo(x, HY);
-      ctx.lineTo(x, top + 40);
-      ctx.lineTo(x + w * 0.2, top + 20);
-      ctx.lineTo(x + w * 0.8, top + 20);
-      ctx.lineTo(x + w, top + 40);
-      ctx.lineTo(x + w, HY);
-      ctx.fill();
-      ctx.fillRect(x + w / 2 - 3, top - 110, 6, 140);
-      ctx.fillRect(x + w * 0.3, top + 5, w * 0.4, 20);
+      shape.moveTo(x, HY);
+      shape.lineTo(x, top + 40);
+      shape.lineTo(x + w * 0.2, top + 20);
+      shape.lineTo(x + w * 0.8, top + 20);
+      shape.lineTo(x + w, top + 40);
+      shape.lineTo(x + w, HY);
+      shape.closePath();
+      shape.rect(x + w / 2 - 3, top - 110, 6, 140);
+      shape.rect(x + w * 0.3, top + 5, w * 0.4, 20);
     } else if (opts.roof === 'stepped') {
-      ctx.moveTo(x, HY);
-      ctx.lineTo(x, top + 60);
-      ctx.lineTo(x + w * 0.12, top + 60);
-      ctx.lineTo(x + w * 0.12, top + 28);
-      ctx.lineTo(x + w * 0.26, top + 28);
-      ctx.lineTo(x + w * 0.26, top);
-      ctx.lineTo(x + w * 0.74, top);
-      ctx.lineTo(x + w * 0.74, top + 28);
-      ctx.lineTo(x + w * 0.88, top + 28);
-      ctx.lineTo(x + w * 0.88, top + 60);
-      ctx.lineTo(x + w, top + 60);
-      ctx.lineTo(x + w, HY);
-      ctx.fill();
+      shape.moveTo(x, HY);
+      shape.lineTo(x, top + 60);
+      shape.lineTo(x + w * 0.12, top + 60);
+      shape.lineTo(x + w * 0.12, top + 28);
+      shape.lineTo(x + w * 0.26, top + 28);
+      shape.lineTo(x + w * 0.26, top);
+      shape.lineTo(x + w * 0.74, top);
+      shape.lineTo(x + w * 0.74, top + 28);
+      shape.lineTo(x + w * 0.88, top + 28);
+      shape.lineTo(x + w * 0.88, top + 60);
+      shape.lineTo(x + w, top + 60);
+      shape.lineTo(x + w, HY);
+      shape.closePath();
     } else if (opts.roof === 'slant') {
-      ctx.moveTo(x, HY);
-      ctx.lineTo(x, top + w * 0.5);
-      ctx.lineTo(x + w, top);
-      ctx.lineTo(x + w, HY);
-      ctx.fill();
+      shape.moveTo(x, HY);
+      shape.lineTo(x, top + w * 0.5);
+      shape.lineTo(x + w, top);
+      shape.lineTo(x + w, HY);
+      shape.closePath();
     } else {
-      ctx.rect(x, top, w, h);
-      ctx.fill();
-      if (opts.antenna) ctx.fillRect(x + w * 0.6, top - opts.antenna, 3, opts.antenna);
+      shape.rect(x, top, w, h);
+      if (opts.antenna) shape.rect(x + w * 0.6, top - opts.antenna, 3, opts.antenna);
     }
+    ctx.fill(shape);
+    // The building hides the lights of everything behind it.
+    lctx.save();
+    lctx.globalCompositeOperation = 'destination-out';
+    lctx.fill(shape);
+    lctx.restore();
     // A faintly lit side facade gives the block depth.
     if (opts.side) {
       ctx.fillStyle = rgba(mix(body, [90, 100, 150], 0.18));
       ctx.fillRect(x + w * 0.72, top + (opts.roof ? 60 : 0), w * 0.28, h - (opts.roof ? 60 : 0));
     }
-    // Windows.
+    // Windows: a faint grid of dark glass, then lit offices that cluster by floor.
     const rowH = opts.rowH ?? 11 + Math.floor(rng() * 4);
     const colW = opts.colW ?? 8 + Math.floor(rng() * 4);
     const litP = opts.lit ?? 0.45;
     const wy0 = top + (opts.roof ? 70 : 10);
     const tone = warm[Math.floor(rng() * warm.length)];
+    const cool = rng() < 0.2; // office towers with cool fluorescent light
     for (let wy = wy0; wy < HY - 8; wy += rowH) {
-      const floorLit = noise.noise(x / 7 + wy / 40, wy / 23) < litP + 0.2;
+      const floor = noise.noise(x / 7 + wy / 40, wy / 23);
       for (let wx = x + 5; wx < x + w - 6; wx += colW) {
-        if (!floorLit || rng() > litP) continue;
-        const c = rng() < 0.8 ? tone : warm[Math.floor(rng() * warm.length)];
-        const a = (0.45 + rng() * 0.55) * (opts.dim ?? 1);
+        ctx.fillStyle = 'rgba(120,140,190,0.07)';
+        ctx.fillRect(wx, wy, colW * 0.55, rowH * 0.55);
+        const p = floor > 0.62 ? litP * 1.6 : floor < 0.35 ? litP * 0.2 : litP * 0.7;
+        if (rng() > p) continue;
+        const c = cool ? (rng() < 0.85 ? [214, 232, 255] : tone) : rng() < 0.8 ? tone : warm[Math.floor(rng() * warm.length)];
+        const a = (0.3 + rng() ** 0.7 * 0.7) * (opts.dim ?? 1);
         lctx.fillStyle = rgba(c, a);
         lctx.fillRect(wx, wy, colW * 0.55, rowH * 0.55);
       }
+    }
+    if (opts.crown) {
+      lctx.fillStyle = rgba(opts.crown, 0.9);
+      const [cx0, cx1] = opts.roof === 'stepped' ? [0.26, 0.74] : opts.roof === 'spire' ? [0.2, 0.8] : [0, 1];
+      lctx.fillRect(x + w * cx0 + 2, top + 24, w * (cx1 - cx0) - 4, 3);
+      lctx.fillRect(x + w * cx0 + 2, top + 34, w * (cx1 - cx0) - 4, 2);
     }
     if (h > 260 && !opts.dim) {
       lctx.fillStyle = 'rgba(255,60,50,0.95)';
@@ -521,24 +576,31 @@ function cityNight() {
     const w = 50 + rng() * 80;
     const center = Math.exp(-(((x - 760) / 420) ** 2));
     const h = 90 + rng() * 160 + center * 140;
-    building(x, w, h, [22, 24, 46], { lit: 0.42, side: rng() < 0.5, antenna: rng() < 0.3 ? 20 + rng() * 40 : 0 });
+    building(x, w, h, [22, 24, 46], { lit: 0.2, side: rng() < 0.5, antenna: rng() < 0.3 ? 20 + rng() * 40 : 0 });
     x += w + rng() * 12;
   }
   // Landmark towers.
-  building(640, 92, 520, [14, 16, 32], { roof: 'spire', lit: 0.55, side: true, rowH: 12, colW: 9 });
-  building(812, 120, 400, [16, 18, 36], { roof: 'stepped', lit: 0.5, side: true });
-  building(470, 84, 430, [15, 17, 34], { roof: 'slant', lit: 0.5, side: true });
-  building(1040, 110, 360, [18, 20, 38], { lit: 0.55, side: true, antenna: 70 });
-  building(330, 100, 300, [17, 19, 36], { lit: 0.5, side: true });
-  building(1230, 96, 280, [17, 19, 36], { lit: 0.45, side: true, antenna: 36 });
+  building(640, 92, 520, [14, 16, 32], { roof: 'spire', lit: 0.4, side: true, rowH: 12, colW: 9, crown: [150, 220, 255] });
+  building(812, 120, 400, [16, 18, 36], { roof: 'stepped', lit: 0.35, side: true, crown: [255, 190, 120] });
+  building(470, 84, 430, [15, 17, 34], { roof: 'slant', lit: 0.35, side: true });
+  building(1040, 110, 360, [18, 20, 38], { lit: 0.4, side: true, antenna: 70 });
+  building(330, 100, 300, [17, 19, 36], { lit: 0.3, side: true });
+  building(1230, 96, 280, [17, 19, 36], { lit: 0.3, side: true, antenna: 36 });
   // Embankment with street lamps.
   ctx.fillStyle = '#07080f';
   ctx.fillRect(0, HY - 14, W, 14);
   for (let x = 12; x < W; x += 46) {
-    lctx.fillStyle = 'rgba(255,200,130,0.95)';
+    lctx.fillStyle = 'rgba(255,190,110,1)';
     lctx.beginPath();
-    lctx.arc(x, HY - 18, 2.2, 0, Math.PI * 2);
+    lctx.arc(x, HY - 18, 2.6, 0, Math.PI * 2);
     lctx.fill();
+  }
+  // Traffic on the embankment road: streaks of head and tail lights.
+  for (let i = 0; i < 40; i++) {
+    const x = rng() * W;
+    const len = 20 + rng() * 60;
+    lctx.fillStyle = rng() < 0.5 ? 'rgba(255,80,60,0.8)' : 'rgba(255,236,200,0.85)';
+    lctx.fillRect(x, HY - 8 - rng() * 3, len, 1.6);
   }
 
   // Bloom: the lights once sharp, once blurred on top.
@@ -549,7 +611,7 @@ function cityNight() {
   ctx.globalAlpha = 0.6;
   ctx.drawImage(lights, 0, 0);
   ctx.filter = 'blur(24px)';
-  ctx.globalAlpha = 0.5;
+  ctx.globalAlpha = 0.7;
   ctx.drawImage(lights, 0, 0);
   ctx.restore();
 
@@ -558,8 +620,8 @@ function cityNight() {
     tint: [0.85, 0.82, 0.9],
     deep: [6, 8, 20],
     fresnel: [0.08, 0.45],
-    ripple: 1.4,
-    streak: 0.35,
+    ripple: 1,
+    streak: 0.9,
   });
   src.put();
   finish(ctx, W, H, { seed: 53, grain: 5, vignette: 0.3 });
@@ -575,7 +637,8 @@ function coffeeCup() {
   const noise = makeNoise(72);
   const canvas = createCanvas(W, H);
   const ctx = canvas.getContext('2d');
-  const TABLE = 960; // where the table meets the wall (soft)
+  const LIFT = 130; // the set sits a little above the middle of the frame
+  const TABLE = 960 - LIFT; // where the table meets the wall (soft)
 
   // Wall and table: warm seamless paper, lit from the upper left.
   const px = pixels(ctx, W, H);
@@ -585,7 +648,7 @@ function coffeeCup() {
       const table = mix([206, 178, 148], [188, 158, 128], clamp((y - TABLE) / (H - TABLE)));
       const t = smoothstep(TABLE - 30, TABLE + 60, y);
       let c = mix(wall, table, t);
-      const light = Math.exp(-Math.hypot(x - 520, (y - 760) * 0.8) / 520) * 0.35;
+      const light = Math.exp(-Math.hypot(x - 520, (y - 760 + LIFT) * 0.8) / 520) * 0.35;
       c = screen(c, [255, 244, 226], light);
       // Linen texture on the table.
       const tex = (noise.noise(x / 1.6, y / 40) - 0.5) * 6 * t + (noise.fbm(x / 90, y / 30, 3) - 0.5) * 10 * t;
@@ -595,11 +658,11 @@ function coffeeCup() {
   px.put();
 
   const CX = 540;
-  const SAUCER_Y = 1190;
-  const RIM_Y = 860;
+  const SAUCER_Y = 1190 - LIFT;
+  const RIM_Y = 860 - LIFT;
   const RX = 236;
   const RY = 66;
-  const FOOT_Y = 1150;
+  const FOOT_Y = 1150 - LIFT;
   const FOOT_RX = 132;
 
   function bean(x, y, angle, s, blur) {
@@ -633,7 +696,7 @@ function coffeeCup() {
     ctx.restore();
   }
   // Out-of-focus beans behind, sharp beans in front (shallow depth of field).
-  for (const [x, y, a, s] of [[190, 1010, 0.6, 0.8], [250, 990, 2.1, 0.75], [880, 1000, 1.2, 0.8], [960, 1030, 2.6, 0.85]]) bean(x, y, a, s, 4);
+  for (const [x, y, a, s] of [[190, 1010, 0.6, 0.8], [250, 990, 2.1, 0.75], [880, 1000, 1.2, 0.8], [960, 1030, 2.6, 0.85]]) bean(x, y - LIFT, a, s, 4);
 
   // Saucer shadow (light from the upper left, so it falls right and down).
   ctx.save();
@@ -771,21 +834,21 @@ function coffeeCup() {
     ctx.bezierCurveTo(150 * s, -110 * s, 150 * s, 30 * s, 0, 120 * s);
     ctx.closePath();
   };
-  ctx.rotate(-Math.PI / 2);
-  const layersOf = [[1.28, '#f4e4cc'], [1.04, '#a86a3c'], [0.9, '#f6e8d2'], [0.66, '#a2643a'], [0.54, '#f8ecd8'], [0.32, '#9c6036'], [0.22, '#faf0e0']];
-  for (const [s, col] of layersOf) {
+  // The heart points at the viewer; smaller inner hearts stack towards the back, as poured.
+  const layersOf = [[1.2, '#f4e4cc'], [0.98, '#a86a3c'], [0.84, '#f6e8d2'], [0.62, '#a2643a'], [0.5, '#f8ecd8'], [0.3, '#9c6036'], [0.2, '#faf0e0']];
+  for (const [sc, col] of layersOf) {
     ctx.fillStyle = col;
     ctx.save();
-    ctx.translate(-(1.28 - s) * 70, 0);
-    heart(s);
+    ctx.translate(0, -(1.2 - sc) * 46);
+    heart(sc);
     ctx.fill();
     ctx.restore();
   }
   ctx.strokeStyle = '#f4e4cc';
-  ctx.lineWidth = 6;
+  ctx.lineWidth = 5;
   ctx.beginPath();
-  ctx.moveTo(-150, 0);
-  ctx.lineTo(120, 0);
+  ctx.moveTo(0, -150);
+  ctx.lineTo(0, 138);
   ctx.stroke();
   ctx.restore();
   // Inner shadow where the foam meets the cup wall.
@@ -802,17 +865,17 @@ function coffeeCup() {
   ctx.ellipse(CX, RIM_Y, RX - 2, RY - 2, 0, Math.PI * 1.1, Math.PI * 1.6);
   ctx.stroke();
 
-  // Steam.
+  // Steam: soft, wide and barely there.
   ctx.save();
-  ctx.filter = 'blur(9px)';
   ctx.lineCap = 'round';
-  for (let i = 0; i < 4; i++) {
-    const x0 = CX - 90 + i * 60 + rng() * 20;
-    ctx.strokeStyle = `rgba(255,255,255,${0.16 + rng() * 0.08})`;
-    ctx.lineWidth = 14 + rng() * 10;
+  for (let i = 0; i < 3; i++) {
+    const x0 = CX - 70 + i * 70 + rng() * 20;
+    ctx.filter = 'blur(16px)';
+    ctx.strokeStyle = `rgba(255,255,255,${0.12 + rng() * 0.06})`;
+    ctx.lineWidth = 26 + rng() * 14;
     ctx.beginPath();
-    ctx.moveTo(x0, RIM_Y - 20);
-    ctx.bezierCurveTo(x0 - 50, RIM_Y - 120, x0 + 60, RIM_Y - 200, x0 + rng() * 30, RIM_Y - 300 - rng() * 80);
+    ctx.moveTo(x0, RIM_Y - 10);
+    ctx.bezierCurveTo(x0 - 60, RIM_Y - 130, x0 + 70, RIM_Y - 210, x0 + rng() * 40 - 20, RIM_Y - 330 - rng() * 80);
     ctx.stroke();
   }
   ctx.restore();
@@ -839,8 +902,8 @@ function coffeeCup() {
   ctx.restore();
 
   // Sharp beans in the foreground.
-  for (const [x, y, a, s] of [[230, 1380, 0.4, 1.15], [330, 1440, 1.9, 1.05], [820, 1420, 2.8, 1.1], [150, 1480, 1.3, 1.2]]) bean(x, y, a, s, 0);
-  for (let i = 0; i < 6; i++) bean(80 + rng() * 900, 1500 + rng() * 90, rng() * 6, 1.2 + rng() * 0.2, 2.5);
+  for (const [x, y, a, s] of [[230, 1380, 0.4, 1.15], [330, 1440, 1.9, 1.05], [820, 1420, 2.8, 1.1], [150, 1480, 1.3, 1.2]]) bean(x, y - LIFT * 0.6, a, s, 0);
+  for (let i = 0; i < 6; i++) bean(80 + rng() * 900, 1480 + rng() * 100, rng() * 6, 1.2 + rng() * 0.2, 2.5);
 
   finish(ctx, W, H, { seed: 73, grain: 3.5, vignette: 0.22, warmth: 2 });
   return canvas;
@@ -883,21 +946,22 @@ function sneaker() {
   const ACCENT_DARK = '#c9472c';
   ctx.save();
   ctx.translate(W / 2 + 10, H / 2 + 10);
-  ctx.rotate(-0.13);
+  ctx.rotate(-0.1);
   ctx.scale(1.12, 1.12);
   ctx.translate(-500, -190);
 
   const upper = () => {
     ctx.beginPath();
     ctx.moveTo(28, 236);
-    ctx.bezierCurveTo(-6, 180, -2, 110, 34, 66);
-    ctx.bezierCurveTo(70, 52, 118, 62, 156, 88);
-    ctx.bezierCurveTo(204, 118, 262, 118, 300, 92);
-    ctx.lineTo(338, 36);
-    ctx.bezierCurveTo(348, 14, 392, 10, 410, 28);
-    ctx.lineTo(430, 70);
-    ctx.bezierCurveTo(540, 112, 700, 150, 850, 186);
-    ctx.bezierCurveTo(940, 206, 1000, 232, 990, 262);
+    ctx.bezierCurveTo(-8, 180, -4, 100, 30, 56);
+    ctx.bezierCurveTo(62, 42, 112, 50, 152, 74);
+    ctx.bezierCurveTo(200, 102, 252, 104, 292, 80);
+    ctx.lineTo(330, 24);
+    ctx.bezierCurveTo(340, 4, 388, 0, 404, 18);
+    ctx.lineTo(424, 60);
+    ctx.bezierCurveTo(530, 80, 650, 94, 770, 104);
+    ctx.bezierCurveTo(860, 112, 930, 124, 966, 152);
+    ctx.bezierCurveTo(1004, 182, 1006, 236, 990, 262);
     ctx.bezierCurveTo(800, 268, 500, 268, 300, 254);
     ctx.bezierCurveTo(150, 244, 60, 232, 28, 236);
     ctx.closePath();
@@ -917,11 +981,11 @@ function sneaker() {
   // Inside of the collar (lining), seen through the ankle opening.
   ctx.fillStyle = '#3b3f47';
   ctx.beginPath();
-  ctx.moveTo(40, 70);
-  ctx.bezierCurveTo(120, 40, 260, 40, 340, 40);
-  ctx.lineTo(300, 96);
-  ctx.bezierCurveTo(250, 124, 200, 120, 156, 92);
-  ctx.bezierCurveTo(118, 66, 70, 58, 40, 70);
+  ctx.moveTo(36, 60);
+  ctx.bezierCurveTo(120, 30, 260, 26, 336, 30);
+  ctx.lineTo(296, 84);
+  ctx.bezierCurveTo(252, 110, 200, 106, 154, 78);
+  ctx.bezierCurveTo(116, 54, 66, 46, 36, 60);
   ctx.fill();
 
   // Upper: off-white leather.
@@ -939,8 +1003,8 @@ function sneaker() {
   // Toe cap with perforations.
   ctx.fillStyle = '#f7f6f3';
   ctx.beginPath();
-  ctx.moveTo(780, 170);
-  ctx.bezierCurveTo(760, 200, 770, 240, 800, 270);
+  ctx.moveTo(810, 100);
+  ctx.bezierCurveTo(770, 160, 776, 230, 806, 270);
   ctx.lineTo(1010, 270);
   ctx.lineTo(1010, 150);
   ctx.closePath();
@@ -949,16 +1013,16 @@ function sneaker() {
   ctx.setLineDash([5, 5]);
   ctx.lineWidth = 1.6;
   ctx.beginPath();
-  ctx.moveTo(792, 174);
-  ctx.bezierCurveTo(772, 204, 782, 240, 810, 266);
+  ctx.moveTo(822, 108);
+  ctx.bezierCurveTo(784, 164, 788, 230, 816, 266);
   ctx.stroke();
   ctx.setLineDash([]);
   ctx.fillStyle = 'rgba(110,105,100,0.55)';
   for (let row = 0; row < 4; row++) {
     for (let col = 0; col < 6; col++) {
-      const x = 840 + col * 22 + (row % 2) * 11;
-      const y = 204 + row * 14 - col * 3;
-      if (x < 980) {
+      const x = 850 + col * 22 + (row % 2) * 11;
+      const y = 150 + row * 16 + col * 2;
+      if (x < 970 - row * 6) {
         ctx.beginPath();
         ctx.arc(x, y, 2.4, 0, Math.PI * 2);
         ctx.fill();
@@ -972,8 +1036,8 @@ function sneaker() {
   ctx.fillStyle = g;
   ctx.beginPath();
   ctx.moveTo(28, 240);
-  ctx.bezierCurveTo(-6, 180, -2, 110, 34, 66);
-  ctx.bezierCurveTo(62, 56, 92, 60, 118, 70);
+  ctx.bezierCurveTo(-8, 180, -4, 100, 30, 56);
+  ctx.bezierCurveTo(60, 46, 92, 50, 118, 60);
   ctx.bezierCurveTo(104, 130, 118, 200, 176, 250);
   ctx.closePath();
   ctx.fill();
@@ -985,18 +1049,18 @@ function sneaker() {
   ctx.fillStyle = g;
   ctx.beginPath();
   ctx.moveTo(190, 226);
-  ctx.bezierCurveTo(360, 214, 540, 160, 730, 170);
-  ctx.bezierCurveTo(560, 178, 380, 236, 230, 252);
+  ctx.bezierCurveTo(360, 210, 540, 140, 740, 136);
+  ctx.bezierCurveTo(560, 160, 380, 236, 230, 252);
   ctx.closePath();
   ctx.fill();
   // Eyestay.
   ctx.fillStyle = '#ebe8e3';
   ctx.beginPath();
   ctx.moveTo(396, 40);
-  ctx.lineTo(436, 66);
-  ctx.bezierCurveTo(540, 108, 640, 134, 720, 152);
-  ctx.lineTo(700, 180);
-  ctx.bezierCurveTo(600, 160, 480, 128, 392, 96);
+  ctx.lineTo(436, 64);
+  ctx.bezierCurveTo(540, 84, 640, 96, 730, 102);
+  ctx.lineTo(716, 134);
+  ctx.bezierCurveTo(620, 128, 490, 116, 392, 96);
   ctx.closePath();
   ctx.fill();
   // Stitching along the panels.
@@ -1007,7 +1071,7 @@ function sneaker() {
   ctx.moveTo(112, 82);
   ctx.bezierCurveTo(100, 140, 114, 200, 166, 246);
   ctx.moveTo(398, 90);
-  ctx.bezierCurveTo(480, 122, 600, 154, 700, 174);
+  ctx.bezierCurveTo(490, 110, 620, 122, 712, 128);
   ctx.moveTo(40, 236);
   ctx.bezierCurveTo(300, 246, 700, 262, 980, 254);
   ctx.stroke();
@@ -1024,20 +1088,20 @@ function sneaker() {
   // Tongue label and heel pull tab.
   ctx.fillStyle = '#2b2f36';
   ctx.beginPath();
-  ctx.roundRect(356, 30, 36, 22, 4);
+  ctx.roundRect(352, 20, 36, 22, 4);
   ctx.fill();
   ctx.fillStyle = ACCENT;
-  ctx.fillRect(364, 38, 20, 6);
+  ctx.fillRect(360, 28, 20, 6);
   ctx.fillStyle = ACCENT_DARK;
   ctx.beginPath();
-  ctx.roundRect(22, 40, 26, 50, 8);
+  ctx.roundRect(18, 28, 26, 50, 8);
   ctx.fill();
 
   // Eyelets and laces.
   const eyelets = [];
   for (let i = 0; i < 6; i++) {
     const t = i / 5;
-    eyelets.push([420 + t * 270, 78 + t * 78 + Math.sin(t * Math.PI) * 4]);
+    eyelets.push([432 + t * 262, 84 + t * 34 - Math.sin(t * Math.PI) * 3]);
   }
   ctx.lineCap = 'round';
   for (let i = 0; i < eyelets.length - 1; i++) {
@@ -1148,68 +1212,25 @@ function aurora() {
   const rng = mulberry32(92);
   const canvas = createCanvas(W, H);
   const ctx = canvas.getContext('2d');
-  const px = pixels(ctx, W, H);
 
-  const sky = [
-    [0, [4, 8, 22]],
-    [0.5, [8, 20, 40]],
-    [0.85, [16, 44, 60]],
-    [1, [34, 70, 78]],
-  ];
-  const peaks = ridge(W, HY - 30, [[180, 280, 300, 1.2], [520, 200, 240, 1.3], [860, 330, 320, 1.15], [1080, 220, 200, 1.1]], makeNoise(93), { detail: 50, scale: 70 });
-  const hills = ridge(W, HY - 6, [[300, 40, 300, 1], [900, 60, 260, 1]], makeNoise(94), { detail: 12, scale: 50, fine: 3 });
-
-  for (let y = 0; y < HY; y++) {
-    const base = gradient(sky, y / HY);
-    for (let x = 0; x < W; x++) {
-      let c = base;
-      // Two curtains of aurora: bright green at the lower edge, rays fading to violet above.
-      for (const [yb, amp, ph, str] of [[760, 170, 0.4, 1], [520, 120, 2.2, 0.55]]) {
-        const b = yb + amp * Math.sin(x / 240 + ph) + (noise.fbm(x / 300, ph, 3) - 0.5) * 160;
-        const d = b - y;
-        if (d < -60 || d > 900) continue;
-        const rays = 0.35 + 0.65 * noise.fbm(x / 9 + d / 900, ph * 3, 3) ** 1.5;
-        const falloff = d < 0 ? Math.exp(d / 14) : Math.exp(-d / (260 + 220 * noise.noise(x / 120, ph)));
-        const fold = 0.6 + 0.4 * noise.noise(x / 60 + 11, ph);
-        const I = falloff * rays * fold * str;
-        const col = mix([90, 255, 170], [150, 90, 220], smoothstep(80, 520, d));
-        c = screen(c, col, clamp(I * 1.2));
-      }
-      for (const [r, top, bottom, snow] of [[peaks, [36, 50, 74], [20, 30, 48], true], [hills, [8, 14, 22], [8, 14, 22], false]]) {
-        const ry = r[x];
-        const cov = clamp(y + 1 - ry);
-        if (cov <= 0) continue;
-        const lt = clamp((y - ry) / Math.max(20, HY - ry));
-        let lc = mix(top, bottom, lt);
-        if (snow) {
-          // Snow fields on slopes, lit green-blue by the sky, with rocky gullies.
-          const slope = (r[Math.min(W + 3, x + 3)] - r[Math.max(0, x - 3)]) / 6;
-          const facing = clamp(0.5 - slope * 1.4);
-          const gully = noise.fbm(x / 10 + y / 60, y / 160, 4);
-          const snowAmt = smoothstep(0.42, 0.56, gully + (1 - lt) * 0.35 - lt * 0.3) * (1 - smoothstep(0.5, 0.95, lt));
-          const snowCol = mix([70, 100, 120], [160, 205, 210], facing);
-          lc = mix(lc, snowCol, snowAmt * 0.85);
-          lc = mix(lc, [24, 46, 60], smoothstep(0.6, 1, lt) * 0.5);
-        }
-        c = mix(c, lc, cov);
-      }
-      px.set(x, y, c);
-    }
-  }
-  px.put();
-
-  // Stars (drawn over the sky only; the aurora is semi-transparent so they shine through a little).
-  for (let i = 0; i < 700; i++) {
+  const sky = ctx.createLinearGradient(0, 0, 0, HY);
+  sky.addColorStop(0, '#050a1a');
+  sky.addColorStop(0.6, '#071226');
+  sky.addColorStop(0.9, '#0c2230');
+  sky.addColorStop(1, '#1a3a44');
+  ctx.fillStyle = sky;
+  ctx.fillRect(0, 0, W, HY);
+  // Stars first, so the aurora glows over them.
+  for (let i = 0; i < 900; i++) {
     const x = rng() * W;
-    const y = rng() * (HY - 300);
-    if (y > peaks[Math.floor(x)] - 4) continue;
+    const y = rng() * (HY - 200);
     const a = 0.2 + rng() ** 2 * 0.8;
-    const r = 0.5 + rng() ** 3 * 1.6;
+    const r = 0.5 + rng() ** 3 * 1.5;
     ctx.fillStyle = `rgba(255,255,255,${a})`;
     ctx.beginPath();
     ctx.arc(x, y, r, 0, Math.PI * 2);
     ctx.fill();
-    if (r > 1.6) {
+    if (r > 1.5) {
       const g = ctx.createRadialGradient(x, y, 0, x, y, r * 6);
       g.addColorStop(0, `rgba(200,230,255,${a * 0.4})`);
       g.addColorStop(1, 'rgba(200,230,255,0)');
@@ -1217,6 +1238,61 @@ function aurora() {
       ctx.fillRect(x - r * 6, y - r * 6, r * 12, r * 12);
     }
   }
+  const px = pixels(ctx, W, H);
+
+  const peaks = ridge(W, HY - 34, [[120, 250, 240, 1.4], [330, 190, 200, 1.5], [560, 150, 220, 1.4], [820, 320, 260, 1.35], [1060, 230, 200, 1.3]], makeNoise(93), { detail: 14, scale: 55 });
+  const hills = ridge(W, HY - 6, [[300, 40, 300, 1], [900, 60, 260, 1]], makeNoise(94), { detail: 5, scale: 50, fine: 2 });
+  const slope = smoothSlope(peaks, 40);
+  const ribbons = [
+    // lower edge y at x = 0, drift per px, wave amplitude, wavelength, phase, ray height, strength
+    [1010, -0.62, 110, 250, 0.4, 120, 1],
+    [940, -0.5, 90, 170, 1.7, 80, 0.6],
+    [500, -0.15, 70, 330, 2.2, 90, 0.35],
+  ];
+  // Airglow: a faint green haze over the whole lower sky.
+  const airglow = (y) => smoothstep(HY - 300, HY, y) * 0.1;
+
+  for (let y = 0; y < HY; y++) {
+    for (let x = 0; x < W; x++) {
+      let c = screen(px.get(x, y), [60, 200, 140], airglow(y));
+      for (const [y0, drift, amp, wl, ph, rh, str] of ribbons) {
+        const b = y0 + drift * x + amp * Math.sin(x / wl + ph) + (noise.fbm(x / 200, ph, 3) - 0.47) * 120;
+        const d = b - y; // height above the ribbon's lower edge
+        if (d < -200 || d > 900) continue;
+        const rz = (noise.fbm(x / 5 + y * 0.006, ph * 3, 3) - 0.47) / 0.14;
+        const rays = clamp(0.5 + 0.4 * rz);
+        const bundles = 0.05 + 0.95 * smoothstep(0.2, 0.75, noise.noise(x / 50 + 11, ph));
+        const height = rh * (0.6 + 0.8 * noise.noise(x / 90, ph + 5));
+        let I;
+        if (d < 0) I = Math.exp(d / 7) * 0.85 * bundles;
+        else I = (Math.exp(-d / height) * rays + Math.exp(-d / (height * 3)) * 0.08) * bundles;
+        const col = d < 0 ? [110, 255, 180] : mix([110, 255, 175], [150, 80, 215], smoothstep(height * 0.3, height * 2, d));
+        c = screen(c, col, clamp(I * 1.2 * str));
+      }
+      for (const [r, isPeak] of [[peaks, true], [hills, false]]) {
+        const ry = r[x];
+        const cov = clamp(y + 1 - ry);
+        if (cov <= 0) continue;
+        let lc = [8, 14, 22];
+        if (isPeak) {
+          const lt = clamp((y - ry) / Math.max(20, HY - ry));
+          // Rock with snow fields; slopes facing left catch the aurora light.
+          const facing = clamp(0.5 - slope[x] * 1.4);
+          const bump = (noise.fbm((x + 1.5) / 26, y / 60 + 40, 4) - noise.fbm((x - 1.5) / 26, y / 60 + 40, 4)) / 0.12 * 9;
+          const n = (noise.fbm(x / 12 + (y - ry) * slope[x] * 0.06, y / 70 + 7, 5) - 0.47) / 0.12;
+          const snowAmt = smoothstep(-0.4, 0.5, n * 0.5 + (1 - lt) * 1.3 - lt * 1.1 - bump * 0.2);
+          const lightness = clamp(facing * 0.8 + clamp(-bump, -1, 1) * 0.25 + 0.1);
+          const rock = mix([14, 20, 32], [40, 56, 70], lightness);
+          const snow = mix([46, 72, 92], [150, 196, 200], lightness);
+          lc = mix(rock, snow, snowAmt * 0.9);
+          lc = mix(lc, [30, 60, 70], smoothstep(0.55, 1, lt) * 0.45); // valley mist
+        }
+        c = mix(c, lc, cov);
+      }
+      px.set(x, y, c);
+    }
+  }
+  px.put();
 
   // Spruce forest on the shore.
   ctx.fillStyle = '#060b12';
@@ -1242,13 +1318,6 @@ function aurora() {
   ctx.lineTo(W, H);
   ctx.lineTo(0, H);
   ctx.fill();
-  ctx.fillStyle = 'rgba(120,170,180,0.35)';
-  ctx.beginPath();
-  ctx.moveTo(0, H - 150);
-  ctx.bezierCurveTo(200, H - 190, 380, H - 120, 560, H - 100);
-  ctx.bezierCurveTo(380, H - 112, 200, H - 172, 0, H - 138);
-  ctx.fill();
-
   finish(ctx, W, H, { seed: 96, grain: 4, vignette: 0.3 });
   return canvas;
 }

@@ -7,15 +7,21 @@
 //   UPDATE_GOLDEN=1 npx vitest run test/golden.test.ts    (re)write expected.png files; look at them!
 //
 // Failures leave a three-panel diff in test-output/golden-diff/<area>/<case>.png.
+//
+// All cases share one Engine, as a server does: a case must render the same whatever ran before it
+// (painting composite glyphs once disturbed later shaping; test/layout.test.ts pins that down too).
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { fileAssetResolver } from '../src/assets/resolver.js';
-import { render } from '../src/engine.js';
+import { Engine } from '../src/engine.js';
 import { assertGolden, REPO_ROOT, type GoldenCase } from './support/golden-compare.js';
 
 const GOLDEN_DIR = join(REPO_ROOT, 'golden');
 const ASSETS_DIR = join(GOLDEN_DIR, 'assets');
+/** One engine for every case, as a server has. */
+const engine = new Engine();
+
 const TEST_CARDS = {
   landscape: join(ASSETS_DIR, 'landscape.png'),
   portrait: join(ASSETS_DIR, 'portrait.png'),
@@ -58,7 +64,7 @@ describe('golden renders', () => {
         overrides = doc.objects_overrides;
       }
 
-      const result = await render({
+      const result = await engine.render({
         design,
         overrides,
         format: 'png',

@@ -85,7 +85,7 @@ describe('line breaking', () => {
       if (r.kind !== 'glyphs') continue;
       const face = fonts.byFaceKey(r.face);
       const g = r.glyphs[r.glyphs.length - 1]!;
-      const end = g.x + (face.font.getGlyph(g.id).advanceWidth / face.unitsPerEm) * r.size;
+      const end = g.x + (face.outlines.getGlyph(g.id).advanceWidth / face.unitsPerEm) * r.size;
       rightEdge.set(g.y, Math.max(rightEdge.get(g.y) ?? 0, end));
     }
     const edges = [...rightEdge.values()];
@@ -178,5 +178,15 @@ describe('shapes', () => {
     expect(objectGroup(colour.displayList, 0).items[0]).toMatchObject({ kind: 'fill', color: [0, 255, 0, 1], geometry: { kind: 'ellipse' } });
     const image = layoutOf(design, { s: { 'background.path': 'b.jpg' } }, new Map([['b.jpg', { width: 10, height: 10 }]]));
     expect(objectGroup(image.displayList, 0).items[0]).toMatchObject({ kind: 'group', clip: { kind: 'ellipse' }, items: [{ kind: 'image', image: 'b.jpg' }] });
+  });
+});
+
+describe('isolation between renders', () => {
+  it('painting composite glyphs (ё, :, quotes) does not disturb the shaping of later texts', async () => {
+    const { render } = await import('../src/engine.js');
+    await render({ design: designWith([text({ text: 'ёлка: «р», “a” ‘b’ ; ä ö ü é ñ' })]), format: 'png' });
+    const latin = 'Seven eleven twelve elephants were seen there yesterday evening, near the bridge.';
+    const { displayList } = layoutOf(designWith([text({ text: latin, width: 280, height: 150, font_size: 24 })]));
+    expect(lineTexts(objectGroup(displayList, 0)).join(' ')).toBe(latin);
   });
 });

@@ -18,7 +18,7 @@ function glyphPath(fonts: FontSet, face: string, id: number): Path2D {
   const key = `${face}:${id}`;
   let p = glyphPaths.get(key);
   if (!p) {
-    p = new Path2D(fonts.byFaceKey(face).font.getGlyph(id).path.toSVG());
+    p = new Path2D(fonts.byFaceKey(face).outlines.getGlyph(id).path.toSVG());
     glyphPaths.set(key, p);
   }
   return p;

@@ -10,7 +10,12 @@ export interface FontFace {
   family: string;
   weight: number;
   file: string;
-  font: fontkit.Font;
+  /** For shaping only. fontkit caches glyph objects with the code points of their first use, and
+   *  fetching a composite's outline creates its component glyphs with none; kept apart from
+   *  `outlines`, that can never corrupt the character mapping of a later layout. */
+  shaper: fontkit.Font;
+  /** For outlines and per-glyph lookups (paths, advances). */
+  outlines: fontkit.Font;
   unitsPerEm: number;
   /** Typographic ascent/descent in em (descent positive, below the baseline). */
   ascent: number;
@@ -34,14 +39,16 @@ export class FontSet {
     for (const fam of manifest.families) {
       const faces = fam.faces
         .map(({ weight, file }): FontFace => {
-          const font = fontkit.create(readFileSync(`${dir}/${file}`)) as fontkit.Font;
+          const bytes = readFileSync(`${dir}/${file}`);
+          const font = fontkit.create(bytes) as fontkit.Font;
           const upem = font.unitsPerEm;
           return {
             key: `${fam.family}-${weight}`,
             family: fam.family,
             weight,
             file,
-            font,
+            shaper: font,
+            outlines: fontkit.create(bytes) as fontkit.Font,
             unitsPerEm: upem,
             ascent: font.ascent / upem,
             descent: -font.descent / upem,

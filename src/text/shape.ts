@@ -41,8 +41,8 @@ export interface ShapedParagraph {
 
 const WHITESPACE = /^\s+$/u;
 
-function shapePiece(text: string, face: FontFace, span: number, offset: number, letterSpacing: number): Cluster[] {
-  const run = face.font.layout(text);
+function shapePiece(text: string, face: FontFace, span: number, offset: number, letterSpacing: number, byGrapheme = false): Cluster[] {
+  const run = face.shaper.layout(text);
   const em = face.unitsPerEm;
   const clusters: Cluster[] = [];
   let pos = 0;
@@ -69,8 +69,27 @@ function shapePiece(text: string, face: FontFace, span: number, offset: number, 
     });
     pos += length;
   });
-  return clusters;
+  if (pos === text.length) return clusters;
+  if (byGrapheme) {
+    // One grapheme: whatever the glyphs claim, together they draw exactly this text.
+    const glyphs = clusters.flatMap((c) => c.glyphs);
+    const advance = glyphs.reduce((n, g) => n + g.advance, 0) + letterSpacing;
+    return [{ start: offset, end: offset + text.length, advance, glyphs, span, face, whitespace: WHITESPACE.test(text) }];
+  }
+  // The glyphs claimed a different number of characters than the text has (a glyph shared by code
+  // points of different lengths): shape grapheme by grapheme instead, exact at the cost of kerning
+  // across graphemes, rather than misplace characters.
+  const out: Cluster[] = [];
+  for (const { segment, index } of graphemes.segment(text)) {
+    const sub = shapePiece(segment, face, span, offset + index, letterSpacing, true);
+    const first = sub[0];
+    if (!first) continue;
+    out.push({ ...first, end: offset + index + segment.length, glyphs: sub.flatMap((c) => c.glyphs), advance: sub.reduce((n, c) => n + c.advance, 0) });
+  }
+  return out;
 }
+
+const graphemes = new Intl.Segmenter('en', { granularity: 'grapheme' });
 
 /** Splits spans into paragraphs at \n and shapes each piece with its span's face. */
 export function shapeText(
