@@ -912,12 +912,11 @@ function coffeeCup() {
 // ── 4. sneaker on a flat backdrop ──────────────────────────────────────────────────────────────
 
 /** The backdrop is one flat colour at every edge, so a contain-fitted photo blends into a panel of it. */
-const SNEAKER_BACKDROP = [221, 231, 238]; // #dde7ee
+const SNEAKER_BACKDROP = [221, 231, 238]; // #dde7ee; after the JPEG round trip the edges read #dde8ee (banner panel override)
 
 function sneaker() {
   const W = 1600;
   const H = 1067;
-  const rng = mulberry32(81);
   const canvas = createCanvas(W, H);
   const ctx = canvas.getContext('2d');
   ctx.fillStyle = rgba(SNEAKER_BACKDROP);
@@ -1198,7 +1197,6 @@ function sneaker() {
   ctx.restore();
 
   finish(ctx, W, H, { seed: 83, grain: 1.5, vignette: 0 });
-  void rng;
   return canvas;
 }
 

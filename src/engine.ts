@@ -57,6 +57,9 @@ const Options = z.strictObject({
   baseDir: z.string().min(1).optional(),
 });
 
+/** jpg has no alpha channel: transparent areas are painted onto white. */
+const JPG_MATTE = [255, 255, 255, 1] as const;
+
 const noAssets: AssetResolver = async () => {
   throw new AssetNotFoundError('this render has no asset resolver: pass `assets` or `baseDir` to render()');
 };
@@ -94,9 +97,10 @@ export class Engine {
       const scene = resolveScene(design, options.overrides ?? {}, this.fonts);
       const resolver = options.assets ?? (options.baseDir !== undefined ? fileAssetResolver({ baseDir: options.baseDir }) : noAssets);
       const images = await loadImages(scene, resolver, this.images);
-      const sizes = new Map([...images].map(([k, v]) => [k, { width: v.width, height: v.height }]));
+      const sizes = new Map([...images].map(([k, v]) => [k, { width: v.width, height: v.height, opaque: v.opaque }]));
       const { displayList, report } = layout(scene, sizes, this.fonts);
-      return { image: rasterBackend.paint(displayList, { images, fonts: this.fonts }), report };
+      const matte = options.format === 'jpg' ? JPG_MATTE : undefined;
+      return { image: rasterBackend.paint(displayList, { images, fonts: this.fonts }, matte ? { matte } : {}), report };
     });
   }
 

@@ -190,3 +190,16 @@ describe('isolation between renders', () => {
     expect(lineTexts(objectGroup(displayList, 0)).join(' ')).toBe(latin);
   });
 });
+
+describe('border overrides', () => {
+  it('a border override on a shape without a border must give its width', async () => {
+    const { render } = await import('../src/engine.js');
+    const design = designWith([{ type: 'shape', name: 's', x: 0, y: 0, width: 100, height: 50, background: { type: 'color', color: '#eee' } }]);
+    await expect(render({ design, overrides: { s: { border: { color: '#ff0000' } } }, format: 'png' })).rejects.toMatchObject({
+      code: 'validation_error',
+      path: '$.objects_overrides.s.border.width',
+    });
+    const { displayList } = layoutOf(design, { s: { border: { color: '#ff0000', width: 3 } } });
+    expect(objectGroup(displayList, 0).items[1]).toMatchObject({ kind: 'stroke', width: 3, color: [255, 0, 0, 1] });
+  });
+});

@@ -18,6 +18,13 @@ export interface DecodedImage {
   height: number;
   rgba: Buffer;
   hash: string;
+  /** Every pixel has full alpha. */
+  opaque: boolean;
+}
+
+function isOpaque(rgba: Buffer): boolean {
+  for (let i = 3; i < rgba.length; i += 4) if (rgba[i] !== 255) return false;
+  return true;
 }
 
 export function sceneImageRefs(scene: Scene): SceneImageRef[] {
@@ -74,7 +81,7 @@ async function decode(bytes: Uint8Array, hash: string, ref: SceneImageRef): Prom
       .ensureAlpha()
       .raw()
       .toBuffer({ resolveWithObject: true });
-    return { width: info.width, height: info.height, rgba: data, hash };
+    return { width: info.width, height: info.height, rgba: data, hash, opaque: isOpaque(data) };
   } catch (e) {
     const reason = (e as Error).message.split('\n')[0];
     throw validationError(ref.at, `"${imageRefKey(ref)}" is not a readable image (${reason}): use a jpg, png, webp, gif, tiff or avif file of at most ${IMAGE_LIMITS.maxPixels / 1e6} megapixels`);

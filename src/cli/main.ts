@@ -34,7 +34,7 @@ async function readJson(file: string, root: string, what: string): Promise<unkno
   } catch (e) {
     throw validationError(root, `cannot read ${what} "${file}" (${(e as NodeJS.ErrnoException).code ?? (e as Error).message}): check the path`);
   }
-  return parseJson(text, root, `${what} "${file}"`);
+  return parseJson(text, root, `the ${what} "${file}"`);
 }
 
 function intOption(value: string | undefined, path: string, min: number, max: number): number | undefined {

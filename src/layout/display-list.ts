@@ -37,6 +37,8 @@ export type DisplayItem =
 export interface DisplayList {
   width: number;
   height: number;
+  /** The background covers the canvas with full alpha, so every output pixel is opaque. */
+  opaque: boolean;
   items: DisplayItem[];
 }
 

@@ -10,6 +10,8 @@ import { layoutText, type TextFitReport } from './text.js';
 export interface ImageSize {
   width: number;
   height: number;
+  /** Every pixel has full alpha (lets an image background make the whole canvas opaque). */
+  opaque?: boolean;
 }
 
 /** Intrinsic sizes of the scene's images, keyed by `imageRefKey`. */
@@ -31,7 +33,9 @@ export function layout(scene: Scene, images: ImageSizes, fonts: FontSet): Layout
     if (placed.report) report.push(placed.report);
     items.push(placed.group);
   }
-  return { displayList: { width: scene.width, height: scene.height, items }, report };
+  const bg = scene.background;
+  const opaque = bg.kind === 'color' ? bg.color[3] === 1 : sizeOf(images, bg.image).opaque === true;
+  return { displayList: { width: scene.width, height: scene.height, opaque, items }, report };
 }
 
 function layoutObject(o: SceneObject, images: ImageSizes, fonts: FontSet): { group: DisplayItem; report?: TextFitReport } {

@@ -54,6 +54,10 @@ export const shapeHandler: ObjectHandler<ShapeObjectT> = {
   },
   check(o, at) {
     if (o.background) checkBackground(o.background, childPath(at, 'background'));
+    // An override may style a border the template does not have; then it must say how wide.
+    if (o.border && o.border.width === undefined) {
+      throw validationError(childPath(at, 'border', 'width'), 'the shape has no border to restyle: give border.width (in pixels) as well');
+    }
   },
   toScene(o, fieldPath): SceneShape {
     const b = o.border;

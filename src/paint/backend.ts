@@ -1,6 +1,7 @@
 // The paint contract: a backend turns a display list plus decoded images into its own output.
 // Backends only paint; every position and size was decided by layout.
 import type { DecodedImage } from '../assets/load.js';
+import type { RGBA } from '../design/color.js';
 import type { DisplayList } from '../layout/display-list.js';
 import type { FontSet } from '../text/fonts.js';
 
@@ -9,8 +10,13 @@ export interface PaintResources {
   fonts: FontSet;
 }
 
+export interface PaintOptions {
+  /** Painted under everything, for outputs without alpha (jpg). */
+  matte?: RGBA;
+}
+
 export interface PaintBackend<Output> {
-  paint(list: DisplayList, resources: PaintResources): Output;
+  paint(list: DisplayList, resources: PaintResources, options?: PaintOptions): Output;
 }
 
 /** Raster output: premultiplied RGBA, row-major, no padding. */
@@ -18,4 +24,6 @@ export interface RasterImage {
   width: number;
   height: number;
   pixels: Buffer;
+  /** All alpha is 255, so the pixels are straight RGBA too and the alpha channel can be dropped. */
+  opaque: boolean;
 }

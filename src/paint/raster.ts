@@ -5,7 +5,7 @@ import type { DecodedImage } from '../assets/load.js';
 import type { RGBA } from '../design/color.js';
 import type { DisplayItem, DisplayList, Geometry } from '../layout/display-list.js';
 import type { FontSet } from '../text/fonts.js';
-import type { PaintBackend, PaintResources, RasterImage } from './backend.js';
+import type { PaintBackend, PaintOptions, PaintResources, RasterImage } from './backend.js';
 
 const glyphPaths = new Map<string, Path2D>();
 const imageCanvases = new WeakMap<DecodedImage, Canvas>();
@@ -136,11 +136,16 @@ class RasterPainter {
 }
 
 export const rasterBackend: PaintBackend<RasterImage> = {
-  paint(list: DisplayList, resources: PaintResources): RasterImage {
+  paint(list: DisplayList, resources: PaintResources, options: PaintOptions = {}): RasterImage {
     const canvas = createCanvas(list.width, list.height);
     const ctx = canvas.getContext('2d');
     ctx.imageSmoothingQuality = 'high';
+    const matte = options.matte && !list.opaque && options.matte[3] === 1 ? options.matte : undefined;
+    if (matte) {
+      ctx.fillStyle = css(matte);
+      ctx.fillRect(0, 0, list.width, list.height);
+    }
     new RasterPainter(resources, list.width, list.height).items(ctx, list.items);
-    return { width: list.width, height: list.height, pixels: canvas.data() };
+    return { width: list.width, height: list.height, pixels: canvas.data(), opaque: list.opaque || matte !== undefined };
   },
 };

@@ -91,6 +91,24 @@ function shapePiece(text: string, face: FontFace, span: number, offset: number, 
 
 const graphemes = new Intl.Segmenter('en', { granularity: 'grapheme' });
 
+// Templates re-render the same fixed texts (labels, brand lines) with every request, so shaped
+// pieces are kept per face, keyed by text and letter spacing. Bounded; oldest entries go first.
+const SHAPE_CACHE_ENTRIES = 4096;
+const shapeCache = new WeakMap<FontFace, Map<string, Cluster[]>>();
+
+function shapeCached(text: string, face: FontFace, span: number, offset: number, letterSpacing: number): Cluster[] {
+  let cache = shapeCache.get(face);
+  if (!cache) shapeCache.set(face, (cache = new Map()));
+  const key = `${letterSpacing}\u0000${text}`;
+  let clusters = cache.get(key);
+  if (!clusters) {
+    clusters = shapePiece(text, face, 0, 0, letterSpacing);
+    if (cache.size >= SHAPE_CACHE_ENTRIES) cache.delete(cache.keys().next().value!);
+    cache.set(key, clusters);
+  }
+  return clusters.map((c) => ({ ...c, start: c.start + offset, end: c.end + offset, span }));
+}
+
 /** Splits spans into paragraphs at \n and shapes each piece with its span's face. */
 export function shapeText(
   spans: readonly SceneSpan[],
@@ -105,7 +123,7 @@ export function shapeText(
       if (i > 0) paragraphs.push({ text: '', clusters: [] });
       const para = paragraphs[paragraphs.length - 1]!;
       if (piece.length === 0) return;
-      para.clusters.push(...shapePiece(piece, face, spanIndex, para.text.length, letterSpacing));
+      para.clusters.push(...shapeCached(piece, face, spanIndex, para.text.length, letterSpacing));
       para.text += piece;
     });
   });
