@@ -23,6 +23,7 @@ export interface FileAssetOptions {
 
 export function fileAssetResolver({ baseDir, assets = {} }: FileAssetOptions): AssetResolver {
   const root = resolve(baseDir);
+  let realRoot: Promise<string> | undefined;
   return async (ref) => {
     if (ref.kind === 'asset') {
       const entry = Object.hasOwn(assets, ref.name) ? assets[ref.name] : undefined;
@@ -34,8 +35,9 @@ export function fileAssetResolver({ baseDir, assets = {} }: FileAssetOptions): A
     }
     const file = resolve(root, ref.path);
     // Compare real paths, so a symlink inside the folder cannot lead outside it.
-    const [realRoot, realFile] = await Promise.all([realpath(root), realpath(file).catch(() => file)]);
-    if (!isInside(realRoot, realFile)) {
+    realRoot ??= realpath(root).catch(() => root);
+    const [rootPath, realFile] = await Promise.all([realRoot, realpath(file).catch(() => file)]);
+    if (!isInside(rootPath, realFile)) {
       throw new AssetNotFoundError(`"${ref.path}" is outside the design folder: keep images inside it or register them as named assets`);
     }
     return readOrNotFound(file, ref.path);
