@@ -203,3 +203,11 @@ describe('border overrides', () => {
     expect(objectGroup(displayList, 0).items[1]).toMatchObject({ kind: 'stroke', width: 3, color: [255, 0, 0, 1] });
   });
 });
+
+describe('missing glyphs', () => {
+  it('reports characters the font cannot draw', () => {
+    const { report } = layoutOf(designWith([text({ text: 'Fly ✈ to 東京', width: 590 })]));
+    expect(report[0]!.missing_characters).toEqual(['✈', '東', '京']);
+    expect(layoutOf(designWith([text({ text: 'Привет, мир' })])).report[0]!.missing_characters).toEqual([]);
+  });
+});

@@ -19,6 +19,8 @@ export interface TextFitReport {
   clipped: boolean;
   /** A word longer than the line was split. */
   word_broken: boolean;
+  /** Characters the font has no glyph for (drawn as the font's empty box): pick another font or text. */
+  missing_characters: string[];
   /** Box height after sizing (fixed-width grows or shrinks it). */
   height: number;
 }
@@ -72,9 +74,18 @@ export function layoutText(t: SceneText, fonts: FontSet): TextLayout {
       shrunk: fit.shrunk,
       clipped: fit.clipped,
       word_broken: fit.brokeWord,
+      missing_characters: missingCharacters(paragraphs),
       height: fit.boxHeight,
     },
   };
+}
+
+function missingCharacters(paragraphs: readonly ShapedParagraph[]): string[] {
+  const missing = new Set<string>();
+  for (const p of paragraphs) {
+    for (const c of p.clusters) if (!c.whitespace && c.glyphs.some((g) => g.id === 0)) missing.add(p.text.slice(c.start, c.end));
+  }
+  return [...missing];
 }
 
 function placeLine(
