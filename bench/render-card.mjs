@@ -22,7 +22,7 @@ const pct = (xs, p) => {
 };
 /** Times each function RUNS times in alternating blocks of BLOCK runs: every function runs in its own
  *  steady state (its garbage is collected in its own time), yet all share the machine's noise over time. */
-const BLOCK = 10;
+const BLOCK = Number(process.env.BENCH_BLOCK ?? 10);
 async function time(...fns) {
   for (const fn of fns) for (let i = 0; i < WARMUP; i++) await fn();
   const xs = fns.map(() => []);

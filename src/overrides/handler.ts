@@ -14,8 +14,6 @@ export interface ObjectHandler<T extends DesignObject = DesignObject> {
   type: T['type'];
   /** For messages: "a text object". */
   what: string;
-  /** Template fields of this type, for "unknown field" messages. */
-  templateFields: readonly string[];
   /** Strict schema of an override entry for this type (placement fields included). */
   override: z.ZodType<Partial<Record<string, unknown>>>;
   merge(object: T, override: Record<string, unknown>): T;

@@ -25,7 +25,6 @@ const override = z.strictObject({
 export const imageHandler: ObjectHandler<ImageObjectT> = {
   type: 'image',
   what: 'an image object',
-  templateFields: Object.keys(ImageObject.shape),
   override,
   merge: mergeFields,
   check(o, at) {

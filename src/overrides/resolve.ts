@@ -9,7 +9,7 @@ import { issueToError } from '../design/zod-error.js';
 import { fillOf } from './shape.js';
 import { handlerFor } from './registry.js';
 
-export const OVERRIDES_ROOT = '$.objects_overrides';
+const OVERRIDES_ROOT = '$.objects_overrides';
 
 // Keys that would reach an object's prototype instead of a field.
 const UNSAFE_KEYS = new Set(['__proto__', 'constructor', 'prototype']);

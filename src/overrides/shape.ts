@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { parseHexColor } from '../design/color.js';
 import { childPath } from '../design/json-path.js';
-import { Border, ShapeBackground, ShapeObject } from '../design/schema.js';
+import { Border, ShapeBackground } from '../design/schema.js';
 import type { SceneFill, SceneShape, ShapeObject as ShapeObjectT } from '../design/types.js';
 import { validationError } from '../errors.js';
 import { parseImageRef } from '../design/image-ref.js';
@@ -41,7 +41,6 @@ export function fillOf(bg: Background, at: string): SceneFill {
 export const shapeHandler: ObjectHandler<ShapeObjectT> = {
   type: 'shape',
   what: 'a shape object',
-  templateFields: Object.keys(ShapeObject.shape),
   override,
   merge(o, ov) {
     const bg = ov.background as Partial<Background> | undefined;

@@ -31,7 +31,6 @@ function spansOf(o: TextObjectT, textAt: string): ReturnType<typeof parseMarkup>
 export const textHandler: ObjectHandler<TextObjectT> = {
   type: 'text',
   what: 'a text object',
-  templateFields: Object.keys(TextObject.shape),
   override,
   merge: mergeFields,
   check(o, at, ctx) {
