@@ -34,6 +34,22 @@ function imageCanvas(image: DecodedImage): Canvas {
   return c;
 }
 
+// Painting is synchronous and the pixels are copied out at the end, so one canvas per size serves
+// every render: a new 4 MB+ surface per render is native memory that V8 only reclaims with full
+// collections. A few sizes are kept; the oldest goes first.
+const CANVAS_POOL_SIZES = 4;
+const canvasPool = new Map<string, Canvas>();
+
+function canvasFor(width: number, height: number): Canvas {
+  const key = `${width}x${height}`;
+  let canvas = canvasPool.get(key);
+  if (canvas) canvasPool.delete(key);
+  else canvas = createCanvas(width, height);
+  canvasPool.set(key, canvas);
+  if (canvasPool.size > CANVAS_POOL_SIZES) canvasPool.delete(canvasPool.keys().next().value!);
+  return canvas;
+}
+
 function tracePath(ctx: SKRSContext2D, g: Geometry): void {
   const { x, y, width, height } = g.rect;
   ctx.beginPath();
@@ -142,8 +158,9 @@ class RasterPainter {
 
 export const rasterBackend: PaintBackend<RasterImage> = {
   paint(list: DisplayList, resources: PaintResources, options: PaintOptions = {}): RasterImage {
-    const canvas = createCanvas(list.width, list.height);
+    const canvas = canvasFor(list.width, list.height);
     const ctx = canvas.getContext('2d');
+    ctx.reset();
     ctx.imageSmoothingQuality = 'high';
     const matte = options.matte && !list.opaque && options.matte[3] === 1 ? options.matte : undefined;
     if (matte) {
