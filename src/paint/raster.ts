@@ -7,6 +7,7 @@ import type { DisplayItem, DisplayList, Geometry } from '../layout/display-list.
 import type { FontSet } from '../text/fonts.js';
 import type { PaintBackend, PaintOptions, PaintResources, RasterImage } from './backend.js';
 
+// Outlines per face and glyph; bounded by the glyph count of the bundled fonts.
 const glyphPaths = new Map<string, Path2D>();
 const imageCanvases = new WeakMap<DecodedImage, Canvas>();
 
