@@ -11,7 +11,6 @@ import { ImprintError } from './errors.js';
 import { layout, type FitReport } from './layout/layout.js';
 import type { RasterImage } from './paint/backend.js';
 import { rasterBackend } from './paint/raster.js';
-import { prepareRasterImages } from './paint/raster-images.js';
 import { resolveScene } from './overrides/resolve.js';
 import { bundledFonts, type FontSet } from './text/fonts.js';
 
@@ -101,8 +100,8 @@ export class Engine {
       const sizes = new Map([...images].map(([k, v]) => [k, { width: v.width, height: v.height, opaque: v.opaque }]));
       const { displayList, report } = layout(scene, sizes, this.fonts);
       const matte = options.format === 'jpg' ? JPG_MATTE : undefined;
-      const prepared = await prepareRasterImages(displayList, images, this.images);
-      return { image: rasterBackend.paint(prepared.list, { images: prepared.images, fonts: this.fonts }, matte ? { matte } : {}), report };
+      const image = await rasterBackend.paint(displayList, { images, fonts: this.fonts, cache: this.images }, matte ? { matte } : {});
+      return { image, report };
     });
   }
 

@@ -33,6 +33,13 @@ export function sceneImageRefs(scene: Scene): SceneImageRef[] {
   for (const o of scene.objects) {
     if (o.type === 'image') refs.push(o.image);
     else if (o.type === 'shape' && o.fill?.kind === 'image') refs.push(o.fill.image);
+    else if (o.type === 'mockup') {
+      refs.push(o.base);
+      for (const l of o.layers) {
+        const ref = l.kind === 'color' ? l.mask : l.image;
+        if (ref) refs.push(ref);
+      }
+    }
   }
   return refs;
 }

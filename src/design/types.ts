@@ -3,7 +3,7 @@
 import type { RGBA } from './color.js';
 import type { ImageRef } from './image-ref.js';
 
-export type { Design, DesignObject, TextObject, ImageObject, ShapeObject, ObjectType } from './schema.js';
+export type { Design, DesignObject, TextObject, ImageObject, ShapeObject, ChartObject, MockupObject, ObjectType } from './schema.js';
 
 export interface Rect {
   x: number;
@@ -61,7 +61,60 @@ export interface SceneShape extends SceneBase {
   border: { width: number; color: RGBA; style: 'solid' | 'dashed' } | null;
 }
 
-export type SceneObject = SceneText | SceneImage | SceneShape;
+export interface SceneNumberFormat {
+  /** null: as many as the axis step needs. */
+  decimals: number | null;
+  thousands: string;
+  decimal: string;
+  prefix: string;
+  suffix: string;
+}
+
+export interface SceneChart extends SceneBase {
+  type: 'chart';
+  chartType: 'bar' | 'column' | 'stacked_column' | 'line' | 'area' | 'pie' | 'donut';
+  categories: string[];
+  /** One entry per data row; null is a gap. */
+  series: { name: string; values: (number | null)[] }[];
+  colors: RGBA[];
+  family: string;
+  fontSize: number;
+  textColor: RGBA;
+  title: string | null;
+  legend: 'top' | 'bottom' | 'right' | 'none';
+  dataLabels: boolean;
+  gridlines: boolean;
+  numberFormat: SceneNumberFormat;
+  donutHole: number;
+  lineWidth: number;
+}
+
+export type Point = readonly [x: number, y: number];
+export type Quad = readonly [Point, Point, Point, Point];
+
+/** Where a mockup layer goes, in base-image pixels. */
+export type LayerArea = { kind: 'rect'; rect: Rect } | { kind: 'quad'; quad: Quad };
+
+interface SceneLayerBase {
+  id: string;
+  area: LayerArea;
+  opacity: number;
+  blend: 'normal' | 'multiply' | 'screen';
+}
+
+export type SceneMockupLayer =
+  | (SceneLayerBase & { kind: 'image'; image: SceneImageRef | null; fit: MediaFit })
+  | (SceneLayerBase & { kind: 'color'; color: RGBA; mask: SceneImageRef | null })
+  | (SceneLayerBase & { kind: 'artwork'; image: SceneImageRef });
+
+export interface SceneMockup extends SceneBase {
+  type: 'mockup';
+  base: SceneImageRef;
+  /** Visible layers, bottom first. */
+  layers: SceneMockupLayer[];
+}
+
+export type SceneObject = SceneText | SceneImage | SceneShape | SceneChart | SceneMockup;
 
 export interface Scene {
   width: number;

@@ -1,15 +1,29 @@
 // The display list: positioned paint primitives, the only input a paint backend reads. Plain data,
 // so it can be asserted in tests, cached, or handed to another process.
 import type { RGBA } from '../design/color.js';
-import type { Rect } from '../design/types.js';
+import type { Point, Quad, Rect } from '../design/types.js';
+
+export type { Point, Quad };
 
 /** Affine matrix [a, b, c, d, e, f] as in canvas `transform(a, b, c, d, e, f)`. */
 export type Matrix = readonly [number, number, number, number, number, number];
 
+
 export type Geometry =
   | { kind: 'rect'; rect: Rect }
   | { kind: 'round_rect'; rect: Rect; radius: number }
-  | { kind: 'ellipse'; rect: Rect };
+  | { kind: 'ellipse'; rect: Rect }
+  /** Closed polygon. */
+  | { kind: 'polygon'; points: readonly Point[] }
+  /** Open line through the points (strokes only). */
+  | { kind: 'polyline'; points: readonly Point[] }
+  /** Pie or donut slice; angles in radians from the +x axis, clockwise (y points down). */
+  | { kind: 'wedge'; cx: number; cy: number; radius: number; innerRadius: number; start: number; end: number };
+
+/** The geometries that fill a rectangle: shape outlines and canvas backgrounds. */
+export type BoxGeometry = Extract<Geometry, { rect: Rect }>;
+
+export type BlendMode = 'normal' | 'multiply' | 'screen';
 
 export interface PositionedGlyph {
   id: number;
@@ -26,11 +40,16 @@ export type DisplayItem =
       /** Local rectangle that contains everything the group paints (for offscreen layers). */
       bounds: Rect;
       clip: Geometry | null;
+      /** How the group composites onto what is below. Default normal. */
+      blend?: BlendMode;
       items: DisplayItem[];
     }
   | { kind: 'fill'; geometry: Geometry; color: RGBA }
-  | { kind: 'stroke'; geometry: Geometry; color: RGBA; width: number; dash: readonly number[] | null }
-  | { kind: 'image'; image: string; src: Rect; dst: Rect }
+  | { kind: 'stroke'; geometry: Geometry; color: RGBA; width: number; dash: readonly number[] | null; join?: 'miter' | 'round' }
+  /** `tint` replaces the image's colour and keeps its alpha (a coloured mask). */
+  | { kind: 'image'; image: string; src: Rect; dst: Rect; tint?: RGBA }
+  /** The `src` part of the image, warped so its corners land on `quad` (perspective). */
+  | { kind: 'image_quad'; image: string; src: Rect; quad: Quad; tint?: RGBA }
   | { kind: 'glyphs'; face: string; size: number; color: RGBA; glyphs: PositionedGlyph[]; text: string }
   | { kind: 'link'; rect: Rect; url: string };
 

@@ -4,7 +4,9 @@ import type { Rect, Scene, SceneFill, SceneImageRef, SceneObject, SceneShape } f
 import { imageRefKey } from '../design/image-ref.js';
 import type { FontSet } from '../text/fonts.js';
 import { placeMedia } from './boxes.js';
-import { IDENTITY, type DisplayItem, type DisplayList, type Geometry, type Matrix } from './display-list.js';
+import { IDENTITY, type BoxGeometry, type DisplayItem, type DisplayList, type Geometry, type Matrix } from './display-list.js';
+import { layoutChart } from './chart/chart.js';
+import { layoutMockup } from './mockup.js';
 import { layoutText, type TextFitReport } from './text.js';
 
 export interface ImageSize {
@@ -53,6 +55,10 @@ function layoutObject(o: SceneObject, images: ImageSizes, fonts: FontSet): { gro
     }
     case 'shape':
       return { group: group(o.box, local, o.rotation, o.opacity, local, null, shapeItems(o, local, images)) };
+    case 'chart':
+      return { group: group(o.box, local, o.rotation, o.opacity, local, null, layoutChart(o, fonts)) };
+    case 'mockup':
+      return { group: group(o.box, local, o.rotation, o.opacity, local, { kind: 'rect', rect: local }, layoutMockup(o, (r) => sizeOf(images, r))) };
   }
 }
 
@@ -71,7 +77,7 @@ export function placement(x: number, y: number, width: number, height: number, d
   return [cos, sin, -sin, cos, x + cx - cos * cx + sin * cy, y + cy - sin * cx - cos * cy];
 }
 
-function shapeGeometry(shape: SceneShape['shape'], rect: Rect, radius: number): Geometry {
+function shapeGeometry(shape: SceneShape['shape'], rect: Rect, radius: number): BoxGeometry {
   if (shape === 'ellipse') return { kind: 'ellipse', rect };
   if (shape === 'rounded_rect') return { kind: 'round_rect', rect, radius: Math.max(0, Math.min(radius, rect.width / 2, rect.height / 2)) };
   return { kind: 'rect', rect };
@@ -95,7 +101,7 @@ function shapeItems(o: SceneShape, box: Rect, images: ImageSizes): DisplayItem[]
   return items;
 }
 
-function fillItems(fill: SceneFill, outline: Geometry, images: ImageSizes): DisplayItem[] {
+function fillItems(fill: SceneFill, outline: BoxGeometry, images: ImageSizes): DisplayItem[] {
   if (fill.kind === 'color') return [{ kind: 'fill', geometry: outline, color: fill.color }];
   const { src, dst } = placeMedia('cover', sizeOf(images, fill.image), outline.rect);
   const image: DisplayItem = { kind: 'image', image: imageRefKey(fill.image), src, dst };

@@ -16,7 +16,8 @@ export interface ObjectHandler<T extends DesignObject = DesignObject> {
   what: string;
   /** Strict schema of an override entry for this type (placement fields included). */
   override: z.ZodType<Partial<Record<string, unknown>>>;
-  merge(object: T, override: Record<string, unknown>): T;
+  /** `at` is the override entry's path, for errors only a merge can see (e.g. an unknown mockup layer). */
+  merge(object: T, override: Record<string, unknown>, at: string): T;
   /** Checks what the schema alone cannot (markup, references, font names). `at` is the object's path. */
   check(object: T, at: string, ctx: CheckContext): void;
   /** `fieldPath("path")` is where a field came from: the override if it set it, else the template. */

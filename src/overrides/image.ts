@@ -7,7 +7,7 @@ import type { ImageObject as ImageObjectT, MediaFit, SceneImage } from '../desig
 import type { ObjectHandler } from './handler.js';
 import { mergeFields, placementOf, placementOverrideFields } from './placement.js';
 
-const ALIASES: Record<MediaStrategyName, MediaFit> = {
+export const MEDIA_ALIASES: Record<MediaStrategyName, MediaFit> = {
   cover: 'cover',
   crop: 'cover',
   contain: 'contain',
@@ -36,7 +36,7 @@ export const imageHandler: ObjectHandler<ImageObjectT> = {
       type: 'image',
       ...placementOf(o),
       image: { ...parseImageRef(o.path, pathAt), at: pathAt },
-      fit: ALIASES[o.config?.media_replacement_strategy ?? 'cover'],
+      fit: MEDIA_ALIASES[o.config?.media_replacement_strategy ?? 'cover'],
     };
   },
 };

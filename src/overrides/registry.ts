@@ -1,7 +1,9 @@
 // The one registry of per-type override handlers. Adding an object type means adding a handler here.
 import type { DesignObject } from '../design/types.js';
+import { chartHandler } from './chart.js';
 import type { ObjectHandler } from './handler.js';
 import { imageHandler } from './image.js';
+import { mockupHandler } from './mockup.js';
 import { shapeHandler } from './shape.js';
 import { textHandler } from './text.js';
 
@@ -9,6 +11,8 @@ const HANDLERS = {
   text: textHandler,
   image: imageHandler,
   shape: shapeHandler,
+  chart: chartHandler,
+  mockup: mockupHandler,
 } satisfies { [K in DesignObject['type']]: ObjectHandler<Extract<DesignObject, { type: K }>> };
 
 export function handlerFor<T extends DesignObject>(object: T): ObjectHandler<T> {

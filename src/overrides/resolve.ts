@@ -74,7 +74,7 @@ export function resolveScene(design: Design, overrides: unknown = {}, fonts: Fon
         describe: (p) => (p.length === 0 ? handler.what : undefined),
       });
     }
-    const merged = handler.merge(object, parsed.data);
+    const merged = handler.merge(object, parsed.data, at);
     handler.check(merged, at, ctx);
     objects[index] = merged;
     overridden[index] = { at, fields: new Set(Object.keys(entry)) };

@@ -6,7 +6,7 @@ import { TextConfig, TextObject } from '../design/schema.js';
 import type { SceneText, TextObject as TextObjectT } from '../design/types.js';
 import { validationError } from '../errors.js';
 import { MarkupError, parseMarkup } from '../text/markup.js';
-import type { ObjectHandler } from './handler.js';
+import type { CheckContext, ObjectHandler } from './handler.js';
 import { mergeFields, placementOf, placementOverrideFields } from './placement.js';
 
 export const DEFAULT_FONT_FAMILY = 'Inter';
@@ -17,6 +17,14 @@ const override = z.strictObject({
   text_align: TextObject.shape.text_align,
   config: TextConfig.optional(),
 });
+
+/** A family must be bundled and declared in the design's `fonts`; `at` is the font_family path. */
+export function checkFontFamily(family: string, at: string, ctx: CheckContext): void {
+  if (!ctx.fonts.has(family)) throw validationError(at, `font family "${family}" is not bundled: use one of ${ctx.fonts.familyNames().join(', ')}`);
+  if (!ctx.designFonts.includes(family)) {
+    throw validationError(at, `font family "${family}" is not listed in $.fonts: add it there (listed: ${ctx.designFonts.join(', ')})`);
+  }
+}
 
 /** `textAt` is the JSON path of the text field. */
 function spansOf(o: TextObjectT, textAt: string): ReturnType<typeof parseMarkup> {
@@ -35,13 +43,7 @@ export const textHandler: ObjectHandler<TextObjectT> = {
   merge: mergeFields,
   check(o, at, ctx) {
     spansOf(o, childPath(at, 'text'));
-    const family = o.font_family ?? DEFAULT_FONT_FAMILY;
-    if (!ctx.fonts.has(family)) {
-      throw validationError(childPath(at, 'font_family'), `font family "${family}" is not bundled: use one of ${ctx.fonts.familyNames().join(', ')}`);
-    }
-    if (!ctx.designFonts.includes(family)) {
-      throw validationError(childPath(at, 'font_family'), `font family "${family}" is not listed in $.fonts: add it there (listed: ${ctx.designFonts.join(', ')})`);
-    }
+    checkFontFamily(o.font_family ?? DEFAULT_FONT_FAMILY, childPath(at, 'font_family'), ctx);
     if (o.min_font_size !== undefined && o.font_size !== undefined && o.min_font_size > o.font_size) {
       throw validationError(childPath(at, 'min_font_size'), `min_font_size (${o.min_font_size}) must not exceed font_size (${o.font_size})`);
     }

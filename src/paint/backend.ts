@@ -1,6 +1,6 @@
 // The paint contract: a backend turns a display list plus decoded images into its own output.
 // Backends only paint; every position and size was decided by layout.
-import type { DecodedImage } from '../assets/load.js';
+import type { DecodedImage, ImageCache } from '../assets/load.js';
 import type { RGBA } from '../design/color.js';
 import type { DisplayList } from '../layout/display-list.js';
 import type { FontSet } from '../text/fonts.js';
@@ -8,6 +8,8 @@ import type { FontSet } from '../text/fonts.js';
 export interface PaintResources {
   images: ReadonlyMap<string, DecodedImage>;
   fonts: FontSet;
+  /** Where a backend keeps images it derives (resampled, warped, tinted) between renders. */
+  cache: ImageCache;
 }
 
 export interface PaintOptions {
@@ -16,7 +18,7 @@ export interface PaintOptions {
 }
 
 export interface PaintBackend<Output> {
-  paint(list: DisplayList, resources: PaintResources, options?: PaintOptions): Output;
+  paint(list: DisplayList, resources: PaintResources, options?: PaintOptions): Promise<Output>;
 }
 
 /** Raster output: premultiplied RGBA, row-major, no padding. */

@@ -6,6 +6,7 @@ import type { RGBA } from '../design/color.js';
 import type { DisplayItem, DisplayList, Geometry } from '../layout/display-list.js';
 import type { FontSet } from '../text/fonts.js';
 import type { PaintBackend, PaintOptions, PaintResources, RasterImage } from './backend.js';
+import { prepareRasterImages } from './raster-images.js';
 
 // Outlines per face and glyph; bounded by the glyph count of the bundled fonts.
 const glyphPaths = new Map<string, Path2D>();
@@ -52,11 +53,28 @@ function canvasFor(width: number, height: number): Canvas {
 }
 
 function tracePath(ctx: SKRSContext2D, g: Geometry): void {
-  const { x, y, width, height } = g.rect;
   ctx.beginPath();
-  if (g.kind === 'rect') ctx.rect(x, y, width, height);
-  else if (g.kind === 'round_rect') ctx.roundRect(x, y, width, height, g.radius);
-  else ctx.ellipse(x + width / 2, y + height / 2, width / 2, height / 2, 0, 0, Math.PI * 2);
+  switch (g.kind) {
+    case 'rect':
+      return ctx.rect(g.rect.x, g.rect.y, g.rect.width, g.rect.height);
+    case 'round_rect':
+      return ctx.roundRect(g.rect.x, g.rect.y, g.rect.width, g.rect.height, g.radius);
+    case 'ellipse': {
+      const { x, y, width, height } = g.rect;
+      return ctx.ellipse(x + width / 2, y + height / 2, width / 2, height / 2, 0, 0, Math.PI * 2);
+    }
+    case 'polygon':
+    case 'polyline':
+      g.points.forEach(([x, y], i) => (i === 0 ? ctx.moveTo(x, y) : ctx.lineTo(x, y)));
+      if (g.kind === 'polygon') ctx.closePath();
+      return;
+    case 'wedge':
+      ctx.arc(g.cx, g.cy, g.radius, g.start, g.end);
+      if (g.innerRadius > 0) ctx.arc(g.cx, g.cy, g.innerRadius, g.end, g.start, true);
+      else ctx.lineTo(g.cx, g.cy);
+      ctx.closePath();
+      return;
+  }
 }
 
 function leafCount(items: readonly DisplayItem[]): number {
@@ -85,10 +103,15 @@ class RasterPainter {
         ctx.strokeStyle = css(it.color);
         ctx.lineWidth = it.width;
         ctx.setLineDash(it.dash ? [...it.dash] : []);
+        ctx.lineJoin = it.join ?? 'miter';
+        ctx.lineCap = it.join === 'round' ? 'round' : 'butt';
         tracePath(ctx, it.geometry);
         ctx.stroke();
         return;
+      case 'image_quad':
+        throw new Error('raster: perspective images must go through prepareRasterImages first');
       case 'image': {
+        if (it.tint) throw new Error('raster: tinted images must go through prepareRasterImages first');
         const image = this.res.images.get(it.image);
         if (!image) throw new Error(`raster: image ${it.image} was not loaded`);
         const { src, dst } = it;
@@ -118,10 +141,11 @@ class RasterPainter {
     if (g.opacity <= 0) return;
     ctx.save();
     ctx.transform(...g.transform);
-    if (g.opacity < 1 && leafCount(g.items) > 1) {
+    if ((g.opacity < 1 || (g.blend ?? 'normal') !== 'normal') && leafCount(g.items) > 1) {
       this.layer(ctx, g);
     } else {
       ctx.globalAlpha *= g.opacity;
+      if (g.blend && g.blend !== 'normal') ctx.globalCompositeOperation = g.blend;
       if (g.clip) {
         tracePath(ctx, g.clip);
         ctx.clip();
@@ -153,12 +177,15 @@ class RasterPainter {
     this.items(octx, g.items);
     ctx.resetTransform();
     ctx.globalAlpha *= g.opacity;
+    if (g.blend && g.blend !== 'normal') ctx.globalCompositeOperation = g.blend;
     ctx.drawImage(off, left, top);
   }
 }
 
 export const rasterBackend: PaintBackend<RasterImage> = {
-  paint(list: DisplayList, resources: PaintResources, options: PaintOptions = {}): RasterImage {
+  async paint(input: DisplayList, resources: PaintResources, options: PaintOptions = {}): Promise<RasterImage> {
+    const { list, images } = await prepareRasterImages(input, resources.images, resources.cache);
+    // From here on everything is synchronous, so the pooled canvas cannot be shared mid-render.
     const canvas = canvasFor(list.width, list.height);
     const ctx = canvas.getContext('2d');
     ctx.reset();
@@ -168,7 +195,7 @@ export const rasterBackend: PaintBackend<RasterImage> = {
       ctx.fillStyle = css(matte);
       ctx.fillRect(0, 0, list.width, list.height);
     }
-    new RasterPainter(resources, list.width, list.height).items(ctx, list.items);
+    new RasterPainter({ ...resources, images }, list.width, list.height).items(ctx, list.items);
     return { width: list.width, height: list.height, pixels: canvas.data(), opaque: list.opaque || matte !== undefined };
   },
 };

@@ -1,0 +1,57 @@
+// Chart objects: the override field chart_data (the whole table), plus defaults and colours resolved.
+import { z } from 'zod';
+import { parseHexColor, type RGBA } from '../design/color.js';
+import { childPath } from '../design/json-path.js';
+import { ChartData } from '../design/schema-chart.js';
+import type { ChartObject, SceneChart } from '../design/types.js';
+import { checkChartData } from './chart-data.js';
+import type { ObjectHandler } from './handler.js';
+import { mergeFields, placementOf, placementOverrideFields } from './placement.js';
+import { checkFontFamily, DEFAULT_FONT_FAMILY } from './text.js';
+
+/** Distinct, print-safe series colours, used in order when a chart gives none. */
+export const DEFAULT_CHART_COLORS = ['#2f6fed', '#e4572e', '#17bebb', '#ffc914', '#76b041', '#9b5de5', '#f15bb5', '#00bbf9', '#8d6e63', '#546e7a'];
+
+const override = z.strictObject({
+  ...placementOverrideFields,
+  chart_data: ChartData.optional(),
+});
+
+export const chartHandler: ObjectHandler<ChartObject> = {
+  type: 'chart',
+  what: 'a chart object',
+  override,
+  merge: mergeFields,
+  check(o, at, ctx) {
+    checkChartData(o.chart_data, childPath(at, 'chart_data'));
+    checkFontFamily(o.font_family ?? DEFAULT_FONT_FAMILY, childPath(at, 'font_family'), ctx);
+  },
+  toScene(o): SceneChart {
+    const [header = [], ...rows] = o.chart_data;
+    const nf = o.number_format ?? {};
+    return {
+      type: 'chart',
+      ...placementOf(o),
+      chartType: o.chart_type,
+      categories: header.slice(1).map(String),
+      series: rows.map((r) => ({ name: String(r[0]), values: r.slice(1).map((v) => (typeof v === 'number' ? v : null)) })),
+      colors: (o.colors ?? DEFAULT_CHART_COLORS).map((c): RGBA => parseHexColor(c)),
+      family: o.font_family ?? DEFAULT_FONT_FAMILY,
+      fontSize: o.font_size ?? 16,
+      textColor: parseHexColor(o.text_color ?? '#333333'),
+      title: o.title ?? null,
+      legend: o.legend ?? 'bottom',
+      dataLabels: o.data_labels ?? false,
+      gridlines: o.gridlines ?? true,
+      numberFormat: {
+        decimals: nf.decimals ?? null,
+        thousands: nf.thousands_separator ?? ',',
+        decimal: nf.decimal_separator ?? '.',
+        prefix: nf.prefix ?? '',
+        suffix: nf.suffix ?? '',
+      },
+      donutHole: o.donut_hole ?? 0.6,
+      lineWidth: o.line_width ?? 3,
+    };
+  },
+};

@@ -1,0 +1,133 @@
+// Mockup objects: override field mockup_data.<layer_id> with image_url, color and hidden; layers
+// checked for what their kind needs, then resolved into scene layers.
+import { z } from 'zod';
+import { parseHexColor } from '../design/color.js';
+import { Color, ImageRef } from '../design/fields.js';
+import { parseImageRef } from '../design/image-ref.js';
+import { childPath } from '../design/json-path.js';
+import type { MockupLayer } from '../design/schema-mockup.js';
+import type { MediaFit, MockupObject, SceneMockup, SceneMockupLayer } from '../design/types.js';
+import { validationError } from '../errors.js';
+import type { ObjectHandler } from './handler.js';
+import { MEDIA_ALIASES } from './image.js';
+import { mergeFields, placementOf, placementOverrideFields } from './placement.js';
+
+const LayerOverride = z
+  .strictObject({
+    image_url: ImageRef.meta({ description: 'image layers: the new picture, placed into the area (cover unless the layer says otherwise).', examples: ['asset:screenshot'] }).optional(),
+    color: Color.meta({ description: 'color layers: the new colour.', examples: ['#17bebb'] }).optional(),
+    hidden: z.boolean().meta({ description: 'true hides the layer, false shows it.', examples: [true] }).optional(),
+  })
+  .meta({ description: 'Changes to one layer.', examples: [{ image_url: 'asset:screenshot' }] });
+
+const override = z.strictObject({
+  ...placementOverrideFields,
+  mockup_data: z
+    .record(z.string(), LayerOverride)
+    .meta({ description: 'Layer id → changes to that layer.', examples: [{ screen: { image_url: 'asset:screenshot' }, case: { color: '#e4572e' } }] })
+    .optional(),
+});
+
+type LayerChanges = z.infer<typeof LayerOverride>;
+
+// Layers whose picture came from an override, with the override's path, so a missing or broken
+// image is reported where the caller wrote it.
+const overriddenImageAt = new WeakMap<MockupLayer, string>();
+
+function applyLayerChanges(o: MockupObject, data: Record<string, LayerChanges>, at: string): MockupObject {
+  const byId = new Map(o.layers.map((l, i) => [l.id, i]));
+  const layers = [...o.layers];
+  for (const [id, changes] of Object.entries(data)) {
+    const lat = childPath(at, 'mockup_data', id);
+    const index = byId.get(id);
+    if (index === undefined) {
+      throw validationError(lat, `the mockup has no layer "${id}": use one of ${o.layers.map((l) => JSON.stringify(l.id)).join(', ') || '(none)'}`);
+    }
+    const layer = layers[index]!;
+    if (changes.image_url !== undefined && layer.kind !== 'image') {
+      throw validationError(childPath(lat, 'image_url'), `layer "${id}" is a ${layer.kind} layer: image_url works on image layers${layer.kind === 'color' ? '; give color instead' : ''}`);
+    }
+    if (changes.color !== undefined && layer.kind !== 'color') {
+      throw validationError(childPath(lat, 'color'), `layer "${id}" is an ${layer.kind} layer: color works on color layers${layer.kind === 'image' ? '; give image_url instead' : ''}`);
+    }
+    if (changes.image_url !== undefined) parseImageRef(changes.image_url, childPath(lat, 'image_url'));
+    const changed: MockupLayer = {
+      ...layer,
+      ...(changes.image_url === undefined ? {} : { path: changes.image_url }),
+      ...(changes.color === undefined ? {} : { color: changes.color }),
+      ...(changes.hidden === undefined ? {} : { hidden: changes.hidden }),
+    };
+    if (changes.image_url !== undefined) overriddenImageAt.set(changed, childPath(lat, 'image_url'));
+    layers[index] = changed;
+  }
+  return { ...o, layers };
+}
+
+function checkLayer(l: MockupLayer, at: string): void {
+  if ((l.area === undefined) === (l.quad === undefined)) {
+    throw validationError(at, `layer "${l.id}" needs exactly one of area {x, y, width, height} or quad [[x, y] × 4]`);
+  }
+  const needs = (field: keyof MockupLayer, why: string): void => {
+    if (l[field] === undefined) throw validationError(childPath(at, field), why);
+  };
+  const refuses = (field: keyof MockupLayer): void => {
+    if (l[field] !== undefined) throw validationError(childPath(at, field), `${field} does not apply to ${l.kind} layers: remove it`);
+  };
+  if (l.kind === 'color') {
+    needs('color', `color layer "${l.id}" needs a color, e.g. "#e4572e"`);
+    refuses('path');
+    refuses('fit');
+  } else {
+    refuses('color');
+    refuses('mask');
+    if (l.kind === 'artwork') {
+      needs('path', `artwork layer "${l.id}" needs a path to its image`);
+      refuses('fit');
+    }
+  }
+  for (const f of ['path', 'mask'] as const) if (l[f] !== undefined) parseImageRef(l[f], childPath(at, f));
+}
+
+export const mockupHandler: ObjectHandler<MockupObject> = {
+  type: 'mockup',
+  what: 'a mockup object',
+  override,
+  merge(o, ov, at) {
+    const { mockup_data, ...rest } = ov as { mockup_data?: Record<string, LayerChanges> };
+    return mergeFields(mockup_data ? applyLayerChanges(o, mockup_data, at) : o, rest);
+  },
+  check(o, at) {
+    parseImageRef(o.base, childPath(at, 'base'));
+    const seen = new Set<string>();
+    o.layers.forEach((l, i) => {
+      const lat = childPath(at, 'layers', i);
+      if (seen.has(l.id)) throw validationError(childPath(lat, 'id'), `layer id "${l.id}" is used twice: ids must be unique so mockup_data addresses one layer`);
+      seen.add(l.id);
+      checkLayer(l, lat);
+    });
+  },
+  toScene(o, fieldPath): SceneMockup {
+    const ref = (path: string, at: string) => ({ ...parseImageRef(path, at), at });
+    const layersAt = fieldPath('layers');
+    const imageAt = (i: number, l: MockupLayer): string => overriddenImageAt.get(l) ?? childPath(layersAt, i, 'path');
+    const layers: SceneMockupLayer[] = [];
+    o.layers.forEach((l, i) => {
+      if (l.hidden) return;
+      const base = {
+        id: l.id,
+        area: l.quad ? ({ kind: 'quad', quad: l.quad } as const) : ({ kind: 'rect', rect: l.area! } as const),
+        opacity: l.opacity ?? 1,
+        blend: l.blend ?? 'normal',
+      };
+      if (l.kind === 'image') {
+        const fit: MediaFit = MEDIA_ALIASES[l.fit ?? 'cover'];
+        layers.push({ ...base, kind: 'image', image: l.path === undefined ? null : ref(l.path, imageAt(i, l)), fit });
+      } else if (l.kind === 'color') {
+        layers.push({ ...base, kind: 'color', color: parseHexColor(l.color!), mask: l.mask === undefined ? null : ref(l.mask, childPath(layersAt, i, 'mask')) });
+      } else {
+        layers.push({ ...base, kind: 'artwork', image: ref(l.path!, childPath(layersAt, i, 'path')) });
+      }
+    });
+    return { type: 'mockup', ...placementOf(o), base: ref(o.base, fieldPath('base')), layers };
+  },
+};
