@@ -13,6 +13,7 @@ type JsonSchema = {
   properties?: Record<string, JsonSchema>;
   required?: string[];
   items?: JsonSchema;
+  additionalProperties?: JsonSchema | boolean;
   oneOf?: JsonSchema[];
   anyOf?: JsonSchema[];
   minimum?: number;
@@ -23,7 +24,7 @@ type JsonSchema = {
 const toJson = (schema: z.ZodType): JsonSchema & Record<string, unknown> =>
   z.toJSONSchema(schema, { target: 'draft-2020-12', unrepresentable: 'any' }) as JsonSchema & Record<string, unknown>;
 
-export const OBJECT_TYPES = ['text', 'image', 'shape'] as const;
+export const OBJECT_TYPES = ['text', 'image', 'shape', 'chart', 'mockup'] as const;
 
 export function designJsonSchema(): Record<string, unknown> {
   return { $id: 'https://imprint.dev/schema/design-1.json', ...toJson(Design) };
@@ -63,6 +64,9 @@ function rows(props: Record<string, JsonSchema>, required: readonly string[], pr
     const desc = (s.description ?? '').replace(/\|/g, '\\|').replace(/</g, '&lt;');
     out.push(`| \`${path}\` | ${typeOf(s)} | ${req} | ${desc} | ${example === undefined ? '' : `\`${JSON.stringify(example).replace(/\|/g, '\\|')}\``} |`);
     if (s.properties) rows(s.properties, s.required ?? [], `${path}.`, out);
+    if (s.type === 'array' && s.items?.properties) rows(s.items.properties, s.items.required ?? [], `${path}[].`, out);
+    const each = s.additionalProperties;
+    if (typeof each === 'object' && each.properties) rows(each.properties, each.required ?? [], `${path}.<key>.`, out);
   }
 }
 
