@@ -24,7 +24,16 @@ for (const file of files) {
   }
 }
 
-const assets = fileAssetResolver({ baseDir: ROOT, assets: { photo: 'golden/assets/landscape.png' } });
+const assets = fileAssetResolver({
+  baseDir: ROOT,
+  assets: {
+    photo: 'golden/assets/landscape.png',
+    phone: 'examples/mockup-phone/studio-phone.png',
+    'backdrop-mask': 'examples/mockup-phone/backdrop-mask.png',
+    screen: 'examples/mockup-phone/screen-home.png',
+    promo: 'examples/mockup-phone/screen-promo.png',
+  },
+});
 
 describe('documentation examples', () => {
   it('finds examples', () => expect(cases.length).toBeGreaterThanOrEqual(8));

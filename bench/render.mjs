@@ -1,6 +1,7 @@
 // npm run bench: renders examples/card-1080 with its overrides (png and jpg) and, in the same run,
-// a raw baseline that draws the same scene with direct @napi-rs/canvas calls and encodes it the same way.
-// Prints p50/p95 and peak RSS; merges its entries into bench/results/latest.json.
+// a raw baseline that draws the same scene with direct @napi-rs/canvas calls and encodes it the same
+// way; then the chart and mockup examples against the card. Prints p50/p95 and peak RSS; merges its
+// entries into bench/results/latest.json.
 import { mkdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { createCanvas, GlobalFonts, ImageData } from '@napi-rs/canvas';
@@ -117,6 +118,40 @@ for (const format of ['png', 'jpg']) {
   };
   entries.push(entry);
   console.log(`${format}: p50 ${entry.p50} ms  p95 ${entry.p95} ms  | raw baseline p50 ${entry.baseline_p50} ms  ratio ${entry.ratio_to_baseline}`);
+}
+
+// Charts and mockups next to the card, in the same alternating blocks; the card is their baseline.
+// "cold" gives every render a new Engine, so the mockup pays decoding, resampling and the perspective
+// warp of its 1170×2532 screenshot each time (warm renders find them cached).
+const example = (name) => {
+  const dir = join(ROOT, 'examples', name);
+  return {
+    design: JSON.parse(readFileSync(join(dir, 'design.json'), 'utf8')),
+    overrides: JSON.parse(readFileSync(join(dir, 'overrides.json'), 'utf8')).objects_overrides,
+    assets: fileAssetResolver({ baseDir: dir }),
+    format: 'png',
+  };
+};
+const card = { design, overrides, assets, format: 'png' };
+const chart = example('chart-report');
+const mockup = example('mockup-phone');
+const [cardWarm, chartWarm, mockupWarm] = await time(
+  () => engine.render(card),
+  () => engine.render(chart),
+  () => engine.render(mockup),
+);
+const [cardCold, mockupCold] = await time(
+  () => new Engine().render(card),
+  () => new Engine().render(mockup),
+);
+for (const [name, t, base] of [
+  ['render chart-report png', chartWarm, cardWarm],
+  ['render mockup-phone png', mockupWarm, cardWarm],
+  ['render mockup-phone png cold', mockupCold, cardCold],
+]) {
+  const entry = { name, unit: 'ms', p50: +t.p50.toFixed(2), p95: +t.p95.toFixed(2), baseline_p50: +base.p50.toFixed(2), ratio_to_baseline: +(t.p50 / base.p50).toFixed(3), peak_rss_mb: +rss().toFixed(1), baseline: name.endsWith('cold') ? 'render card-1080 png cold' : 'render card-1080 png' };
+  entries.push(entry);
+  console.log(`${name}: p50 ${entry.p50} ms  p95 ${entry.p95} ms  | card-1080 png${name.endsWith('cold') ? ' cold' : ''} p50 ${entry.baseline_p50} ms  ratio ${entry.ratio_to_baseline}`);
 }
 
 // Encoder choice: the same pixels through each candidate (informational entries).
