@@ -30,7 +30,14 @@ const TYPE_NAMES: Record<string, string> = {
   object: 'an object',
   array: 'an array',
   int: 'an integer',
+  record: 'an object',
+  tuple: 'a list',
 };
+
+/** A message given in the schema (`{ error: … }`), as opposed to zod's generic "Invalid input…". */
+function customMessage(issue: z.core.$ZodIssue): string | undefined {
+  return issue.message && !/^(Invalid|Too )/.test(issue.message) ? issue.message : undefined;
+}
 
 export interface IssueContext {
   /** Root of the formatted path, `$` unless the validated value sits inside a larger document. */
@@ -56,6 +63,7 @@ function objectSchemaAt(schema: z.ZodType, input: unknown, path: readonly PathSe
     if (i === path.length) return s instanceof z.ZodObject ? s : undefined;
     const seg = path[i]!;
     if (s instanceof z.ZodArray) s = s.element as z.ZodType;
+    else if (s instanceof z.ZodRecord) s = s.valueType as z.ZodType;
     else if (s instanceof z.ZodObject) s = s.shape[String(seg)] as z.ZodType | undefined;
     else return undefined;
     v = (v as Record<PropertyKey, unknown> | null)?.[seg];
@@ -74,7 +82,7 @@ export function issueToError(issue: z.core.$ZodIssue, input: unknown, ctx: Issue
       if (issue.expected === 'number' && typeof valueAt(input, issue.path) === 'number') {
         return validationError(at(), `expected a finite number but received ${received}`);
       }
-      return validationError(at(), `expected ${expected} but received ${received}`);
+      return validationError(at(), `${customMessage(issue) ?? `expected ${expected}`} but received ${received}`);
     }
     case 'unrecognized_keys': {
       const key = issue.keys[0] ?? '';
@@ -92,14 +100,17 @@ export function issueToError(issue: z.core.$ZodIssue, input: unknown, ctx: Issue
         const options = (issue as { options?: unknown[] }).options ?? [];
         return validationError(at(), `expected one of ${options.map((o) => JSON.stringify(o)).join(', ')} but received ${received}`);
       }
-      return validationError(at(), `value does not match any allowed form (received ${received})`);
+      const value = valueAt(input, issue.path);
+      if (typeof value === 'number' && !Number.isFinite(value)) return validationError(at(), `expected a finite number but received ${received}`);
+      const custom = customMessage(issue);
+      return validationError(at(), custom ? `${custom} but received ${received}` : `value does not match any allowed form (received ${received})`);
     }
     case 'too_small':
     case 'too_big': {
       const bound = Number(issue.code === 'too_small' ? issue.minimum : issue.maximum);
       const inclusive = issue.inclusive !== false;
       const word = issue.code === 'too_small' ? (inclusive ? 'at least' : 'greater than') : inclusive ? 'at most' : 'less than';
-      const custom = issue.message && !issue.message.startsWith('Too ') ? issue.message : undefined;
+      const custom = customMessage(issue);
       if (custom) return validationError(at(), `${custom} but received ${received}`);
       if (issue.origin === 'string') {
         const length = String(valueAt(input, issue.path) ?? '').length;

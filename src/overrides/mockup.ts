@@ -30,6 +30,8 @@ const override = z.strictObject({
 
 type LayerChanges = z.infer<typeof LayerOverride>;
 
+const KIND_ARTICLE = { image: 'an', color: 'a', artwork: 'an' } as const;
+
 // Layers whose picture came from an override, with the override's path, so a missing or broken
 // image is reported where the caller wrote it.
 const overriddenImageAt = new WeakMap<MockupLayer, string>();
@@ -44,12 +46,12 @@ function applyLayerChanges(o: MockupObject, data: Record<string, LayerChanges>, 
       throw validationError(lat, `the mockup has no layer "${id}": use one of ${o.layers.map((l) => JSON.stringify(l.id)).join(', ') || '(none)'}`);
     }
     const layer = layers[index]!;
-    if (changes.image_url !== undefined && layer.kind !== 'image') {
-      throw validationError(childPath(lat, 'image_url'), `layer "${id}" is a ${layer.kind} layer: image_url works on image layers${layer.kind === 'color' ? '; give color instead' : ''}`);
-    }
-    if (changes.color !== undefined && layer.kind !== 'color') {
-      throw validationError(childPath(lat, 'color'), `layer "${id}" is an ${layer.kind} layer: color works on color layers${layer.kind === 'image' ? '; give image_url instead' : ''}`);
-    }
+    const misfit = (field: 'image_url' | 'color', worksOn: string): never => {
+      const fix = layer.kind === 'artwork' ? 'artwork layers can only be hidden: remove it' : `give ${layer.kind === 'color' ? 'color' : 'image_url'} instead`;
+      throw validationError(childPath(lat, field), `layer "${id}" is ${KIND_ARTICLE[layer.kind]} ${layer.kind} layer: ${field} works on ${worksOn} layers; ${fix}`);
+    };
+    if (changes.image_url !== undefined && layer.kind !== 'image') misfit('image_url', 'image');
+    if (changes.color !== undefined && layer.kind !== 'color') misfit('color', 'color');
     if (changes.image_url !== undefined) parseImageRef(changes.image_url, childPath(lat, 'image_url'));
     const changed: MockupLayer = {
       ...layer,
