@@ -1,6 +1,6 @@
 // Shaping: clusters map back to the exact characters, whatever glyphs the font substitutes.
 import { describe, expect, it } from 'vitest';
-import { bundledFonts } from '../src/text/fonts.js';
+import { bundledFonts, FontSet } from '../src/text/fonts.js';
 import { shapeText } from '../src/text/shape.js';
 
 const span = (text: string, weight = 400) => ({ text, weight, color: [0, 0, 0, 1] as const, underline: false });
@@ -21,5 +21,18 @@ describe('shapeText', () => {
   it('shapes bold spans with the bold face', () => {
     const [p] = shapeText([span('a'), span('b', 700)], 'Inter', bundledFonts(), 0);
     expect(p!.clusters.map((c) => c.face.key)).toEqual(['Inter-400', 'Inter-700']);
+  });
+});
+
+describe('shaping is independent of what was shaped before', () => {
+  it('a ligature sharing a glyph with another character ("->" and "→" in Inter) maps both texts exactly', () => {
+    const fonts = new FontSet();
+    const fresh = (text: string) => shapeText([span(text)], 'Inter', new FontSet(), 0)[0]!.clusters.map((c) => [c.start, c.end, c.glyphs.map((g) => g.id)]);
+    const arrowFirst = fresh('red → blue');
+    shapeText([span('shirt -> blue, a -> b')], 'Inter', fonts, 0);
+    const after = shapeText([span('red → blue')], 'Inter', fonts, 0)[0]!.clusters.map((c) => [c.start, c.end, c.glyphs.map((g) => g.id)]);
+    expect(after).toEqual(arrowFirst);
+    const both = shapeText([span('a -> b → c')], 'Inter', fonts, 0)[0]!;
+    expect(both.clusters.map((c) => both.text.slice(c.start, c.end)).join('')).toBe('a -> b → c');
   });
 });

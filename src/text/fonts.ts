@@ -28,6 +28,19 @@ interface Manifest {
   families: { family: string; faces: { weight: number; file: string }[]; license: string }[];
 }
 
+/**
+ * fontkit keeps one Glyph object per glyph id, carrying the code points of its first use. One glyph
+ * can stand for different text ("->" as a ligature and "→" share Inter's arrow), so the shaper's
+ * glyphs get their own code points per use; otherwise what one text was shaped first would change
+ * how later texts map glyphs to characters.
+ */
+function ownCodePoints(font: fontkit.Font): fontkit.Font {
+  const shared = font.getGlyph.bind(font) as (id: number, codePoints?: number[]) => fontkit.Glyph;
+  (font as { getGlyph: (id: number, codePoints?: number[]) => fontkit.Glyph }).getGlyph = (id, codePoints = []) =>
+    Object.create(shared(id, codePoints), { codePoints: { value: codePoints, enumerable: true } }) as fontkit.Glyph;
+  return font;
+}
+
 export const FONTS_DIR = fileURLToPath(new URL('../../fonts/', import.meta.url));
 
 export class FontSet {
@@ -40,7 +53,7 @@ export class FontSet {
       const faces = fam.faces
         .map(({ weight, file }): FontFace => {
           const bytes = readFileSync(`${dir}/${file}`);
-          const font = fontkit.create(bytes) as fontkit.Font;
+          const font = ownCodePoints(fontkit.create(bytes) as fontkit.Font);
           const upem = font.unitsPerEm;
           return {
             key: `${fam.family}-${weight}`,
