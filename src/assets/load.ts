@@ -1,7 +1,9 @@
-// Loads and decodes every image a scene references (the engine's only I/O before painting).
-// Decoded pixels are cached by content hash, so a template's fixed images decode once per process.
+// Loads every image a scene references (the engine's only I/O before painting): bytes from the
+// injected resolver, then only the header (size, orientation, alpha). Pixels are decoded later, by
+// the backend, at the size they are painted at: a 1170×2532 screenshot shown 400 px wide is never
+// decoded at full size, and a jpg decodes straight to its reduced size.
 import { createHash } from 'node:crypto';
-import sharp from 'sharp';
+import sharp, { type Metadata } from 'sharp';
 import { imageRefKey } from '../design/image-ref.js';
 import type { Scene, SceneImageRef } from '../design/types.js';
 import { ImprintError, validationError } from '../errors.js';
@@ -12,19 +14,32 @@ export const IMAGE_LIMITS = {
   maxPixels: 40_000_000,
 } as const;
 
+const SUPPORTED = 'use a jpg, png, webp, gif, tiff or avif file';
+
+/** An encoded image whose header has been read. Width and height are after EXIF orientation. */
+export interface SourceImage {
+  kind: 'source';
+  hash: string;
+  bytes: Uint8Array;
+  width: number;
+  height: number;
+  /** EXIF orientation other than "as stored": the pixels must be turned before use. */
+  oriented: boolean;
+  /** No alpha channel, so every pixel is opaque. */
+  opaque: boolean;
+}
+
+/** A source image as one render uses it: `at` is the JSON path that referenced it, for errors. */
+export type LoadedImage = SourceImage & { at: string; ref: string };
+
 /** Straight (not premultiplied) RGBA pixels. */
 export interface DecodedImage {
+  kind: 'pixels';
   width: number;
   height: number;
   rgba: Buffer;
   hash: string;
-  /** Every pixel has full alpha. */
   opaque: boolean;
-}
-
-function isOpaque(rgba: Buffer): boolean {
-  for (let i = 3; i < rgba.length; i += 4) if (rgba[i] !== 255) return false;
-  return true;
 }
 
 export function sceneImageRefs(scene: Scene): SceneImageRef[] {
@@ -44,29 +59,45 @@ export function sceneImageRefs(scene: Scene): SceneImageRef[] {
   return refs;
 }
 
+type Cached = SourceImage | DecodedImage;
+const sizeOf = (v: Cached): number => (v.kind === 'source' ? v.bytes.byteLength : v.rgba.length);
+
+/** Least-recently-used cache of source images and the pixels derived from them, bounded in bytes. */
 export class ImageCache {
-  private readonly entries = new Map<string, DecodedImage>();
+  private readonly entries = new Map<string, Cached>();
   private bytes = 0;
   constructor(private readonly maxBytes: number) {}
 
-  get(hash: string): DecodedImage | undefined {
-    const hit = this.entries.get(hash);
+  private take(key: string): Cached | undefined {
+    const hit = this.entries.get(key);
     if (hit) {
       // Re-insert to keep the map in least-recently-used order.
-      this.entries.delete(hash);
-      this.entries.set(hash, hit);
+      this.entries.delete(key);
+      this.entries.set(key, hit);
     }
     return hit;
   }
 
-  set(image: DecodedImage): void {
-    if (image.rgba.length > this.maxBytes) return;
-    this.entries.set(image.hash, image);
-    this.bytes += image.rgba.length;
-    for (const [key, old] of this.entries) {
+  source(hash: string): SourceImage | undefined {
+    const hit = this.take(`source:${hash}`);
+    return hit?.kind === 'source' ? hit : undefined;
+  }
+
+  pixels(key: string): DecodedImage | undefined {
+    const hit = this.take(key);
+    return hit?.kind === 'pixels' ? hit : undefined;
+  }
+
+  set(image: Cached): void {
+    const key = image.kind === 'source' ? `source:${image.hash}` : image.hash;
+    const size = sizeOf(image);
+    if (size > this.maxBytes || this.entries.has(key)) return;
+    this.entries.set(key, image);
+    this.bytes += size;
+    for (const [k, old] of this.entries) {
       if (this.bytes <= this.maxBytes) break;
-      this.entries.delete(key);
-      this.bytes -= old.rgba.length;
+      this.entries.delete(k);
+      this.bytes -= sizeOf(old);
     }
   }
 }
@@ -81,23 +112,26 @@ async function fetchBytes(ref: SceneImageRef, resolver: AssetResolver): Promise<
   }
 }
 
-async function decode(bytes: Uint8Array, hash: string, ref: SceneImageRef): Promise<DecodedImage> {
+async function inspect(bytes: Uint8Array, hash: string, ref: SceneImageRef): Promise<SourceImage> {
+  let meta: Metadata;
   try {
-    const { data, info } = await sharp(bytes, { limitInputPixels: IMAGE_LIMITS.maxPixels, failOn: 'error' })
-      .rotate() // honour EXIF orientation, as photo viewers do
-      .ensureAlpha()
-      .raw()
-      .toBuffer({ resolveWithObject: true });
-    return { width: info.width, height: info.height, rgba: data, hash, opaque: isOpaque(data) };
+    meta = await sharp(bytes).metadata();
   } catch (e) {
     const reason = (e as Error).message.split('\n')[0];
-    throw validationError(ref.at, `"${imageRefKey(ref)}" is not a readable image (${reason}): use a jpg, png, webp, gif, tiff or avif file of at most ${IMAGE_LIMITS.maxPixels / 1e6} megapixels`);
+    throw validationError(ref.at, `"${imageRefKey(ref)}" is not a readable image (${reason}): ${SUPPORTED}`);
   }
+  const { width = 0, height = 0, orientation = 1 } = meta;
+  if (!(width > 0 && height > 0)) throw validationError(ref.at, `"${imageRefKey(ref)}" has no size: ${SUPPORTED}`);
+  if (width * height > IMAGE_LIMITS.maxPixels) {
+    throw validationError(ref.at, `"${imageRefKey(ref)}" is ${width}×${height}: images may have at most ${IMAGE_LIMITS.maxPixels / 1e6} megapixels`);
+  }
+  const turned = orientation >= 5;
+  return { kind: 'source', hash, bytes, width: turned ? height : width, height: turned ? width : height, oriented: orientation !== 1, opaque: !meta.hasAlpha };
 }
 
-/** Resolves and decodes each distinct reference once. Keys are `imageRefKey`s. */
-export async function loadImages(scene: Scene, resolver: AssetResolver, cache: ImageCache): Promise<Map<string, DecodedImage>> {
-  const out = new Map<string, DecodedImage>();
+/** Resolves and inspects each distinct reference once. Keys are `imageRefKey`s. */
+export async function loadImages(scene: Scene, resolver: AssetResolver, cache: ImageCache): Promise<Map<string, LoadedImage>> {
+  const out = new Map<string, LoadedImage>();
   for (const ref of sceneImageRefs(scene)) {
     const key = imageRefKey(ref);
     if (out.has(key)) continue;
@@ -106,12 +140,38 @@ export async function loadImages(scene: Scene, resolver: AssetResolver, cache: I
       throw validationError(ref.at, `"${key}" is ${(bytes.byteLength / 1048576).toFixed(1)} MB: images may be at most ${IMAGE_LIMITS.maxBytes / 1048576} MB`);
     }
     const hash = createHash('sha256').update(bytes).digest('hex');
-    let image = cache.get(hash);
-    if (!image) {
-      image = await decode(bytes, hash, ref);
-      cache.set(image);
+    let source = cache.source(hash);
+    if (!source) {
+      source = await inspect(bytes, hash, ref);
+      cache.set(source);
     }
-    out.set(key, image);
+    out.set(key, { ...source, at: ref.at, ref: key });
   }
   return out;
+}
+
+/**
+ * The pixels of `ext` (oriented coordinates; the whole image when null) at `width`×`height`, decoded
+ * and resampled (Lanczos 3) in one pass, cached. Errors name the image's JSON path.
+ */
+export async function decodePixels(image: LoadedImage, ext: { x: number; y: number; width: number; height: number } | null, width: number, height: number, cache: ImageCache): Promise<DecodedImage> {
+  const crop = ext ?? { x: 0, y: 0, width: image.width, height: image.height };
+  const key = `${image.hash}@${crop.x},${crop.y},${crop.width},${crop.height}→${width}x${height}`;
+  const hit = cache.pixels(key);
+  if (hit) return hit;
+  try {
+    // A turned image is oriented first, on its own, so the crop means oriented coordinates.
+    const input = image.oriented ? await sharp(image.bytes).rotate().toBuffer() : image.bytes;
+    let pipeline = sharp(input, { limitInputPixels: IMAGE_LIMITS.maxPixels, failOn: 'error' });
+    const whole = crop.x === 0 && crop.y === 0 && crop.width === image.width && crop.height === image.height;
+    if (!whole) pipeline = pipeline.extract({ left: crop.x, top: crop.y, width: crop.width, height: crop.height });
+    if (width !== crop.width || height !== crop.height) pipeline = pipeline.resize(width, height, { fit: 'fill', kernel: 'lanczos3' });
+    const { data, info } = await pipeline.ensureAlpha().raw().toBuffer({ resolveWithObject: true });
+    const pixels: DecodedImage = { kind: 'pixels', width: info.width, height: info.height, rgba: data, hash: key, opaque: image.opaque };
+    cache.set(pixels);
+    return pixels;
+  } catch (e) {
+    const reason = (e as Error).message.split('\n')[0];
+    throw validationError(image.at, `"${image.ref}" could not be decoded (${reason}): ${SUPPORTED}`);
+  }
 }

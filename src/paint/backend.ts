@@ -1,12 +1,13 @@
 // The paint contract: a backend turns a display list plus decoded images into its own output.
 // Backends only paint; every position and size was decided by layout.
-import type { DecodedImage, ImageCache } from '../assets/load.js';
+import type { ImageCache, LoadedImage } from '../assets/load.js';
 import type { RGBA } from '../design/color.js';
 import type { DisplayList } from '../layout/display-list.js';
 import type { FontSet } from '../text/fonts.js';
 
 export interface PaintResources {
-  images: ReadonlyMap<string, DecodedImage>;
+  /** The scene's images by reference, headers read; backends decode what they need. */
+  images: ReadonlyMap<string, LoadedImage>;
   fonts: FontSet;
   /** Where a backend keeps images it derives (resampled, warped, tinted) between renders. */
   cache: ImageCache;

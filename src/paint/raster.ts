@@ -83,8 +83,13 @@ function leafCount(items: readonly DisplayItem[]): number {
   return n;
 }
 
+interface Prepared {
+  images: ReadonlyMap<string, DecodedImage>;
+  fonts: FontSet;
+}
+
 class RasterPainter {
-  constructor(private readonly res: PaintResources, private readonly width: number, private readonly height: number) {}
+  constructor(private readonly res: Prepared, private readonly width: number, private readonly height: number) {}
 
   items(ctx: SKRSContext2D, items: readonly DisplayItem[]): void {
     for (const it of items) this.item(ctx, it);
@@ -195,7 +200,7 @@ export const rasterBackend: PaintBackend<RasterImage> = {
       ctx.fillStyle = css(matte);
       ctx.fillRect(0, 0, list.width, list.height);
     }
-    new RasterPainter({ ...resources, images }, list.width, list.height).items(ctx, list.items);
+    new RasterPainter({ images, fonts: resources.fonts }, list.width, list.height).items(ctx, list.items);
     return { width: list.width, height: list.height, pixels: canvas.data(), opaque: list.opaque || matte !== undefined };
   },
 };
