@@ -26,6 +26,13 @@ const TEST_CARDS = {
   landscape: join(ASSETS_DIR, 'landscape.png'),
   portrait: join(ASSETS_DIR, 'portrait.png'),
   photo: join(ASSETS_DIR, 'photo.jpg'),
+  device: join(ASSETS_DIR, 'device.png'),
+  'poster-wall': join(ASSETS_DIR, 'poster-wall.png'),
+  shirt: join(ASSETS_DIR, 'shirt.png'),
+  mask: join(ASSETS_DIR, 'mask.png'),
+  'screen-portrait': join(ASSETS_DIR, 'screen-portrait.png'),
+  glare: join(ASSETS_DIR, 'glare.png'),
+  shade: join(ASSETS_DIR, 'shade.png'),
 };
 
 function discoverCases(): GoldenCase[] {

@@ -35,7 +35,8 @@ export function shapeLabel(text: string, style: LabelStyle, fonts: FontSet, maxW
   const advance = (cs: readonly Cluster[]): number => cs.reduce((w, c) => w + c.advance, 0) * style.size;
   let keep = clusters;
   let suffix: Cluster[] = [];
-  if (advance(clusters) > maxWidth) {
+  // A hair of tolerance: callers often pass a width computed from this very label.
+  if (advance(clusters) > maxWidth + 1e-6) {
     suffix = clustersOf(ELLIPSIS, style, fonts).clusters;
     const room = maxWidth - advance(suffix);
     let w = 0;

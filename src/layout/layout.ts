@@ -56,7 +56,8 @@ function layoutObject(o: SceneObject, images: ImageSizes, fonts: FontSet): { gro
     case 'shape':
       return { group: group(o.box, local, o.rotation, o.opacity, local, null, shapeItems(o, local, images)) };
     case 'chart':
-      return { group: group(o.box, local, o.rotation, o.opacity, local, null, layoutChart(o, fonts)) };
+      // Clipped like mockups: labels near the edges never paint outside the chart's box.
+      return { group: group(o.box, local, o.rotation, o.opacity, local, { kind: 'rect', rect: local }, layoutChart(o, fonts)) };
     case 'mockup':
       return { group: group(o.box, local, o.rotation, o.opacity, local, { kind: 'rect', rect: local }, layoutMockup(o, (r) => sizeOf(images, r))) };
   }

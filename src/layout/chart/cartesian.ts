@@ -60,6 +60,15 @@ function vline(x: number, y0: number, y1: number, color: RGBA, width = 1): Displ
   return { kind: 'stroke', geometry: { kind: 'polyline', points: [[x, y0], [x, y1]] }, color, width, dash: null };
 }
 
+/** Width of the widest data label. */
+function dataLabelWidth({ chart, fonts, style }: ChartContext): number {
+  let widest = 0;
+  for (const s of chart.series) {
+    for (const v of s.values) if (v !== null) widest = Math.max(widest, shapeLabel(formatNumber(v, chart.numberFormat, labelDecimals(v, chart.numberFormat)), style, fonts).width);
+  }
+  return widest;
+}
+
 export function layoutCartesian(ctx: ChartContext, area: Rect): DisplayItem[] {
   return ctx.chart.chartType === 'bar' ? layoutBars(ctx, area) : layoutColumns(ctx, area);
 }
@@ -86,8 +95,13 @@ function layoutColumns(ctx: ChartContext, area: Rect): DisplayItem[] {
   const flat = Math.max(0, ...catWidths) <= band * 0.95;
   const slantRoom = Math.min(Math.max(0, ...catWidths) * Math.SQRT1_2 + lineH, area.height * 0.35);
   const catHeight = (flat ? lineH : slantRoom) + pad;
-  const plotY = area.y + lineH / 2;
-  const plotH = Math.max(1, area.height - catHeight - lineH / 2);
+  // Data labels above the highest and below the lowest marks need a line of room there.
+  const labelRoom = chart.dataLabels && chart.chartType !== 'stacked_column' ? lineH + pad * 0.5 : 0;
+  const top = Math.max(lineH / 2, hi > 0 ? labelRoom : 0);
+  // Lines put labels under valleys, so they need the room below even without negative values.
+  const bottom = lo < 0 || chart.chartType === 'line' || chart.chartType === 'area' ? labelRoom : 0;
+  const plotY = area.y + top;
+  const plotH = Math.max(1, area.height - catHeight - top - bottom);
   ticks = fittingTicks(lo, hi, plotH, rowRoom);
   plotX = area.x + axisWidth(ticks);
   plotW = Math.max(1, area.x + area.width - plotX);
@@ -110,14 +124,14 @@ function layoutColumns(ctx: ChartContext, area: Rect): DisplayItem[] {
   chart.categories.forEach((c, j) => {
     if (j % every !== 0) return;
     const cx = plotX + (j + 0.5) * band;
-    const top = plotY + plotH + pad;
+    const labelTop = plotY + plotH + bottom + pad;
     if (flat) {
-      const label = placeLabel(shapeLabel(c, style, fonts, band), style, cx, top + m.ascent, 'center');
+      const label = placeLabel(shapeLabel(c, style, fonts, band), style, cx, labelTop + m.ascent, 'center');
       if (label) items.push(label);
     } else {
       const shaped = shapeLabel(c, style, fonts, Math.max(style.size, maxSlant));
       const label = placeLabel(shaped, style, 0, m.ascent / 2, 'right');
-      const slanted = rotated(label, cx, top, { x: -shaped.width, y: -m.ascent, width: shaped.width, height: lineH });
+      const slanted = rotated(label, cx, labelTop, { x: -shaped.width, y: -m.ascent, width: shaped.width, height: lineH });
       if (slanted) items.push(slanted);
     }
   });
@@ -193,7 +207,14 @@ function layoutColumns(ctx: ChartContext, area: Rect): DisplayItem[] {
           for (const [px, py] of run) items.push({ kind: 'fill', geometry: { kind: 'ellipse', rect: { x: px - r, y: py - r, width: 2 * r, height: 2 * r } }, color });
         }
       }
-      s.values.forEach((v, j) => v !== null && dataLabel(v, plotX + (j + 0.5) * band, y(v) - chart.lineWidth, true));
+      // Labels go above a point, or below it at a valley, where the line leaves upwards on both sides.
+      s.values.forEach((v, j) => {
+        if (v === null) return;
+        const prev = s.values[j - 1] ?? null;
+        const next = s.values[j + 1] ?? null;
+        const valley = (prev === null || prev > v) && (next === null || next > v) && (prev !== null || next !== null);
+        dataLabel(v, plotX + (j + 0.5) * band, y(v) + (valley ? chart.lineWidth : -chart.lineWidth), !valley);
+      });
     });
   }
   return items;
@@ -212,10 +233,13 @@ function layoutBars(ctx: ChartContext, area: Rect): DisplayItem[] {
   const tickText = (t: Ticks, v: number): string => formatNumber(v, fmt, fmt.decimals ?? t.decimals);
   const widest = (t: Ticks): number => Math.max(...t.values.map((v) => shapeLabel(tickText(t, v), style, fonts).width));
 
-  const plotX = area.x + catColumn + pad;
+  // Data labels sit beyond the bar ends: keep room for them on the sides that have bars.
+  const dataWidth = chart.dataLabels ? dataLabelWidth(ctx) + pad * 0.5 : 0;
+  const plotX = area.x + catColumn + pad + (lo < 0 ? dataWidth : 0);
+  const right = (t: Ticks): number => Math.max(widest(t) / 2, hi > 0 ? dataWidth : 0);
   const room = (t: Ticks): number => widest(t) + style.size * 1.5;
-  const ticks = fittingTicks(lo, hi, Math.max(1, area.x + area.width - plotX - widest(niceTicks(lo, hi, 5)) / 2), room);
-  const plotW = Math.max(1, area.x + area.width - plotX - widest(ticks) / 2);
+  const ticks = fittingTicks(lo, hi, Math.max(1, area.x + area.width - plotX - right(niceTicks(lo, hi, 5))), room);
+  const plotW = Math.max(1, area.x + area.width - plotX - right(ticks));
   const plotY = area.y;
   const plotH = Math.max(1, area.height - lineH - pad);
   const band = plotH / n;
@@ -233,7 +257,7 @@ function layoutBars(ctx: ChartContext, area: Rect): DisplayItem[] {
   const every = Math.max(1, Math.ceil((lineH * 1.1) / band));
   chart.categories.forEach((c, j) => {
     if (j % every !== 0) return;
-    const label = placeLabel(shapeLabel(c, style, fonts, catColumn), style, plotX - pad, plotY + (j + 0.5) * band + (m.ascent - m.descent) / 2, 'right');
+    const label = placeLabel(shapeLabel(c, style, fonts, catColumn), style, area.x + catColumn, plotY + (j + 0.5) * band + (m.ascent - m.descent) / 2, 'right');
     if (label) items.push(label);
   });
 
