@@ -1,25 +1,36 @@
-// The public library API: render(design, overrides, format) → bytes or a stream, plus a fit report.
-// Runs parse → resolve → load images → layout → paint → encode; each stage is its own module.
-import type { Readable } from 'node:stream';
+// The public library API: render(design, overrides, format) → png, jpg or pdf bytes or a stream, plus
+// a fit report. Runs parse → resolve → load images → layout → paint → encode; each stage its own module.
+import { Readable } from 'node:stream';
 import { z } from 'zod';
-import { ImageCache, loadImages } from './assets/load.js';
+import { ImageCache, loadImages, type LoadedImage } from './assets/load.js';
 import { AssetNotFoundError, fileAssetResolver, type AssetResolver } from './assets/resolver.js';
 import { parseDesign } from './design/parse.js';
 import { issueToError } from './design/zod-error.js';
 import { encoder, MIME_TYPES, type ImageFormat, type JpgOptions, type PngOptions } from './encode/image.js';
+import { encodePdf } from './encode/pdf.js';
 import { ImprintError } from './errors.js';
+import type { DisplayList } from './layout/display-list.js';
 import { layout, type FitReport } from './layout/layout.js';
 import type { RasterImage } from './paint/backend.js';
 import { rasterBackend } from './paint/raster.js';
 import { resolveScene } from './overrides/resolve.js';
 import { bundledFonts, type FontSet } from './text/fonts.js';
 
-export interface RenderOptions {
-  /** A design document (object) or its JSON text. */
+export type OutputFormat = ImageFormat | 'pdf';
+
+export interface PageInput {
   design: unknown;
+  overrides?: unknown;
+}
+
+export interface RenderOptions {
+  /** A design document (object) or its JSON text. Give this or `pages`. */
+  design?: unknown;
   /** Interface A's objects_overrides: object name → fields to replace. */
   overrides?: unknown;
-  format: ImageFormat;
+  /** pdf only: several designs, each with its overrides, as the pages of one document. */
+  pages?: PageInput[];
+  format: OutputFormat;
   png?: PngOptions;
   jpg?: JpgOptions;
   /** Supplies image bytes for references. Default: files under `baseDir`, if given. */
@@ -30,10 +41,12 @@ export interface RenderOptions {
 
 export interface RenderResult {
   bytes: Buffer;
-  format: ImageFormat;
+  format: OutputFormat;
   mimeType: string;
+  /** Size in px of the (first) page. */
   width: number;
   height: number;
+  /** Text objects of every page; entries of a multi-page pdf carry their page index. */
   report: FitReport;
 }
 
@@ -43,19 +56,24 @@ export interface RenderStream extends Omit<RenderResult, 'bytes'> {
 
 export interface EngineOptions {
   fonts?: FontSet;
-  /** Memory for decoded images kept between renders. Default 256 MiB. */
+  /** Memory for images and the pixels derived from them, kept between renders. Default 256 MiB. */
   imageCacheBytes?: number;
 }
 
+export const MAX_PAGES = 100;
+
 const Options = z.strictObject({
-  design: z.unknown(),
+  design: z.unknown().optional(),
   overrides: z.unknown().optional(),
-  format: z.enum(['png', 'jpg']),
+  pages: z.array(z.strictObject({ design: z.unknown(), overrides: z.unknown().optional() })).min(1).max(MAX_PAGES).optional(),
+  format: z.enum(['png', 'jpg', 'pdf']),
   png: z.strictObject({ compressionLevel: z.int().min(0).max(9).optional() }).optional(),
   jpg: z.strictObject({ quality: z.int().min(1).max(100).optional() }).optional(),
   assets: z.custom<AssetResolver>((v) => typeof v === 'function', { error: 'expected a function (ref) => Promise<Uint8Array>' }).optional(),
   baseDir: z.string().min(1).optional(),
 });
+
+const MIME: Record<OutputFormat, string> = { ...MIME_TYPES, pdf: 'application/pdf' };
 
 /** jpg has no alpha channel: transparent areas are painted onto white. */
 const JPG_MATTE = [255, 255, 255, 1] as const;
@@ -64,7 +82,7 @@ const noAssets: AssetResolver = async () => {
   throw new AssetNotFoundError('this render has no asset resolver: pass `assets` or `baseDir` to render()');
 };
 
-function validateOptions(options: RenderOptions): RenderOptions {
+function validateOptions(options: RenderOptions): void {
   const value = options as unknown;
   if (value === null || typeof value !== 'object') throw new ImprintError('validation_error', '$', 'expected render options { design, overrides, format }');
   const parsed = Options.safeParse(value);
@@ -72,12 +90,24 @@ function validateOptions(options: RenderOptions): RenderOptions {
     const first = parsed.error.issues[0]!;
     if (first.path[0] === 'format' && first.code === 'invalid_value') {
       const got = (value as { format?: unknown }).format;
-      const later = got === 'pdf' || got === 'mp4' ? ` (${String(got)} output is not part of this version)` : '';
-      throw new ImprintError('validation_error', '$.format', `expected "png" or "jpg" but received ${got === undefined ? 'nothing' : JSON.stringify(got)}${later}`);
+      const later = got === 'mp4' ? ' (mp4 output is not part of this version)' : '';
+      throw new ImprintError('validation_error', '$.format', `expected "png", "jpg" or "pdf" but received ${got === undefined ? 'nothing' : JSON.stringify(got)}${later}`);
     }
     throw issueToError(first, value, { schema: Options, describe: (p) => (p.length === 0 ? 'the render options' : undefined) });
   }
-  return options;
+  const { design, pages, overrides, format } = parsed.data;
+  if (pages !== undefined) {
+    if (format !== 'pdf') throw new ImprintError('validation_error', '$.pages', `pages make a multi-page pdf: use format "pdf", or render each design on its own as ${format}`);
+    if (design !== undefined || overrides !== undefined) throw new ImprintError('validation_error', '$.design', 'give either design (with overrides) or pages, not both');
+  } else if (design === undefined) {
+    throw new ImprintError('validation_error', '$.design', 'expected a design (or, for a pdf, pages: [{ design, overrides }])');
+  }
+}
+
+interface LaidOutPage {
+  displayList: DisplayList;
+  report: FitReport;
+  images: Map<string, LoadedImage>;
 }
 
 export class Engine {
@@ -89,16 +119,32 @@ export class Engine {
     this.images = new ImageCache(options.imageCacheBytes ?? 256 * 1024 * 1024);
   }
 
-  /** Everything up to encoding: validated, laid out and painted. */
+  /** parse → resolve → load → layout for one design; `at` roots its error paths. */
+  private async layoutPage(design: unknown, overrides: unknown, resolver: AssetResolver, at: { design: string; overrides: string }): Promise<LaidOutPage> {
+    const parsed = parseDesign(design, this.fonts, at.design);
+    const scene = resolveScene(parsed, overrides ?? {}, this.fonts, at);
+    const images = await loadImages(scene, resolver, this.images);
+    const sizes = new Map([...images].map(([k, v]) => [k, { width: v.width, height: v.height, opaque: v.opaque }]));
+    const { displayList, report } = layout(scene, sizes, this.fonts);
+    return { displayList, report, images };
+  }
+
+  private pagesOf(options: RenderOptions): Promise<LaidOutPage[]> {
+    const resolver = options.assets ?? (options.baseDir !== undefined ? fileAssetResolver({ baseDir: options.baseDir }) : noAssets);
+    if (options.pages) {
+      return Promise.all(
+        options.pages.map((p, i) => this.layoutPage(p.design, p.overrides, resolver, { design: `$.pages[${i}].design`, overrides: `$.pages[${i}].overrides` })),
+      );
+    }
+    return Promise.all([this.layoutPage(options.design, options.overrides, resolver, { design: '$', overrides: '$.objects_overrides' })]);
+  }
+
+  /** Raster formats up to encoding: validated, laid out and painted. */
   async rasterize(options: RenderOptions): Promise<{ image: RasterImage; report: FitReport }> {
     validateOptions(options);
     return guard(async () => {
-      const design = parseDesign(options.design, this.fonts);
-      const scene = resolveScene(design, options.overrides ?? {}, this.fonts);
-      const resolver = options.assets ?? (options.baseDir !== undefined ? fileAssetResolver({ baseDir: options.baseDir }) : noAssets);
-      const images = await loadImages(scene, resolver, this.images);
-      const sizes = new Map([...images].map(([k, v]) => [k, { width: v.width, height: v.height, opaque: v.opaque }]));
-      const { displayList, report } = layout(scene, sizes, this.fonts);
+      const [page] = await this.pagesOf(options);
+      const { displayList, report, images } = page!;
       const matte = options.format === 'jpg' ? JPG_MATTE : undefined;
       const image = await rasterBackend.paint(displayList, { images, fonts: this.fonts, cache: this.images }, matte ? { matte } : {});
       return { image, report };
@@ -106,15 +152,31 @@ export class Engine {
   }
 
   async render(options: RenderOptions): Promise<RenderResult> {
+    if (options?.format === 'pdf') {
+      validateOptions(options);
+      return guard(async () => {
+        const pages = await this.pagesOf(options);
+        const bytes = await encodePdf(pages.map((p) => ({ list: p.displayList, images: p.images })), this.fonts, this.images);
+        const first = pages[0]!.displayList;
+        const report = pages.length > 1 ? pages.flatMap((p, page) => p.report.map((r) => ({ ...r, page }))) : pages[0]!.report;
+        return { bytes, format: 'pdf', mimeType: MIME.pdf, width: first.width, height: first.height, report };
+      });
+    }
     const { image, report } = await this.rasterize(options);
-    const bytes = await guard(() => encoder(image, options.format, options).toBuffer());
-    return { bytes, format: options.format, mimeType: MIME_TYPES[options.format], width: image.width, height: image.height, report };
+    const format = options.format as ImageFormat;
+    const bytes = await guard(() => encoder(image, format, options).toBuffer());
+    return { bytes, format, mimeType: MIME[format], width: image.width, height: image.height, report };
   }
 
-  /** Like render, but the encoded bytes stream out as sharp produces them. Input errors reject before any byte. */
+  /** Like render, but the bytes stream out (png/jpg as sharp encodes them). Input errors reject before any byte. */
   async renderStream(options: RenderOptions): Promise<RenderStream> {
+    if (options?.format === 'pdf') {
+      const { bytes, ...rest } = await this.render(options);
+      return { ...rest, stream: Readable.from([bytes]) };
+    }
     const { image, report } = await this.rasterize(options);
-    return { stream: encoder(image, options.format, options), format: options.format, mimeType: MIME_TYPES[options.format], width: image.width, height: image.height, report };
+    const format = options.format as ImageFormat;
+    return { stream: encoder(image, format, options), format, mimeType: MIME[format], width: image.width, height: image.height, report };
   }
 }
 

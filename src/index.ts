@@ -1,5 +1,7 @@
 // Package entry: the render API and, for hosts and tests, each pipeline stage on its own.
-export { Engine, render, renderStream, type EngineOptions, type RenderOptions, type RenderResult, type RenderStream } from './engine.js';
+export { Engine, render, renderStream, MAX_PAGES, type EngineOptions, type OutputFormat, type PageInput, type RenderOptions, type RenderResult, type RenderStream } from './engine.js';
+export { encodePdf, PDF_FIXED_DATE } from './encode/pdf.js';
+export { PT_PER_PX } from './paint/pdf.js';
 export { ImprintError, ERROR_CATALOGUE, type ErrorCode } from './errors.js';
 export { parseDesign } from './design/parse.js';
 export { Design as DesignSchema, LIMITS } from './design/schema.js';

@@ -32,32 +32,33 @@ export function checkContext(design: Design, fonts: FontSet): CheckContext {
   return { fonts, designFonts: design.fonts ?? [DEFAULT_FONT_FAMILY] };
 }
 
-export function parseDesign(input: unknown, fonts: FontSet = bundledFonts()): Design {
-  const value = typeof input === 'string' ? parseJson(input, '$', 'the design') : input;
+/** `root` is where the design sits in the request, for error paths (`$.pages[1].design` in a multi-page pdf). */
+export function parseDesign(input: unknown, fonts: FontSet = bundledFonts(), root = '$'): Design {
+  const value = typeof input === 'string' ? parseJson(input, root, 'the design') : input;
   if (value === null || typeof value !== 'object' || Array.isArray(value)) {
-    throw validationError('$', 'expected the design to be a JSON object with width, height and objects');
+    throw validationError(root, 'expected the design to be a JSON object with width, height and objects');
   }
   const result = DesignSchema.safeParse(value);
   if (!result.success) {
-    throw issueToError(result.error.issues[0]!, value, { schema: DesignSchema, describe: describeDesignPath(value) });
+    throw issueToError(result.error.issues[0]!, value, { root, schema: DesignSchema, describe: describeDesignPath(value) });
   }
   const design = result.data;
 
   (design.fonts ?? []).forEach((family, i) => {
     if (!fonts.has(family)) {
-      throw validationError(jsonPath(['fonts', i]), `font family "${family}" is not bundled: use one of ${fonts.familyNames().join(', ')}`);
+      throw validationError(jsonPath(['fonts', i], root), `font family "${family}" is not bundled: use one of ${fonts.familyNames().join(', ')}`);
     }
   });
-  if (design.background) checkBackground(design.background, '$.background');
+  if (design.background) checkBackground(design.background, jsonPath(['background'], root));
 
   const ctx = checkContext(design, fonts);
   const seen = new Map<string, number>();
   design.objects.forEach((object, i) => {
-    const at = jsonPath(['objects', i]);
+    const at = jsonPath(['objects', i], root);
     if (object.name !== undefined) {
       const first = seen.get(object.name);
       if (first !== undefined) {
-        throw validationError(`${at}.name`, `name "${object.name}" is already used by $.objects[${first}]: names must be unique so overrides address one object`);
+        throw validationError(`${at}.name`, `name "${object.name}" is already used by ${jsonPath(['objects', first], root)}: names must be unique so overrides address one object`);
       }
       seen.set(object.name, i);
     }

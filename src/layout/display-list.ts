@@ -30,6 +30,8 @@ export interface PositionedGlyph {
   /** Baseline origin of the glyph in the group's coordinates. */
   x: number;
   y: number;
+  /** The characters this glyph stands for, on the first glyph of a cluster (ligatures: several); vector output maps glyphs back to text with it. */
+  chars?: string;
 }
 
 export type DisplayItem =

@@ -47,10 +47,15 @@ export function shapeLabel(text: string, style: LabelStyle, fonts: FontSet, maxW
   }
   const glyphs: PositionedGlyph[] = [];
   let x = 0;
+  const ellipsisText = clustersOf(ELLIPSIS, style, fonts).text;
   for (const c of [...keep, ...suffix]) {
     let gx = x;
+    let chars: string | undefined = suffix.includes(c) ? ellipsisText.slice(c.start, c.end) : plain.slice(c.start, c.end);
     for (const g of c.glyphs) {
-      if (!(c.whitespace && g.id === 0)) glyphs.push({ id: g.id, x: gx + g.dx * style.size, y: -g.dy * style.size });
+      if (!(c.whitespace && g.id === 0)) {
+        glyphs.push({ id: g.id, x: gx + g.dx * style.size, y: -g.dy * style.size, ...(chars === undefined ? {} : { chars }) });
+        chars = undefined;
+      }
       gx += g.advance * style.size;
     }
     x += c.advance * style.size;
@@ -74,7 +79,7 @@ export function placeLabel(label: Label, style: LabelStyle, x: number, y: number
     face: label.face,
     size: style.size,
     color: style.color,
-    glyphs: label.glyphs.map((g) => ({ id: g.id, x: g.x + x0, y: g.y + y })),
+    glyphs: label.glyphs.map((g) => ({ ...g, x: g.x + x0, y: g.y + y })),
     text: label.text,
   };
 }

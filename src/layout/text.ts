@@ -23,6 +23,8 @@ export interface TextFitReport {
   missing_characters: string[];
   /** Box height after sizing (fixed-width grows or shrinks it). */
   height: number;
+  /** Page index, in the report of a multi-page pdf. */
+  page?: number;
 }
 
 export interface TextLayout {
@@ -124,8 +126,12 @@ function placeLine(
       run = { span: c.span, face: c.face, glyphs: [], textStart: c.start, textEnd: c.end, x0: x, x1: x };
     }
     let gx = x;
+    let chars: string | undefined = para.text.slice(c.start, c.end);
     for (const g of c.glyphs) {
-      if (g.id !== 0 || !c.whitespace) run.glyphs.push({ id: g.id, x: gx + g.dx * size, y: baseline - g.dy * size });
+      if (g.id !== 0 || !c.whitespace) {
+        run.glyphs.push({ id: g.id, x: gx + g.dx * size, y: baseline - g.dy * size, ...(chars === undefined ? {} : { chars }) });
+        chars = undefined;
+      }
       gx += g.advance * size;
     }
     x += c.advance * size + (c.whitespace ? extraPerSpace : 0);

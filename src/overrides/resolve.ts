@@ -9,7 +9,13 @@ import { issueToError } from '../design/zod-error.js';
 import { fillOf } from './shape.js';
 import { handlerFor } from './registry.js';
 
-const OVERRIDES_ROOT = '$.objects_overrides';
+/** Where the design and the overrides sit in the request, for error paths. */
+export interface ResolveRoots {
+  design: string;
+  overrides: string;
+}
+
+const DEFAULT_ROOTS: ResolveRoots = { design: '$', overrides: '$.objects_overrides' };
 
 // Keys that would reach an object's prototype instead of a field.
 const UNSAFE_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
@@ -42,9 +48,9 @@ function expandDottedKeys(entry: Record<string, unknown>, at: string): Record<st
   return out;
 }
 
-export function resolveScene(design: Design, overrides: unknown = {}, fonts: FontSet = bundledFonts()): Scene {
+export function resolveScene(design: Design, overrides: unknown = {}, fonts: FontSet = bundledFonts(), roots: ResolveRoots = DEFAULT_ROOTS): Scene {
   if (overrides === null || typeof overrides !== 'object' || Array.isArray(overrides)) {
-    throw validationError(OVERRIDES_ROOT, 'expected objects_overrides to be an object mapping object names to overrides');
+    throw validationError(roots.overrides, 'expected objects_overrides to be an object mapping object names to overrides');
   }
   const ctx = checkContext(design, fonts);
   const byName = new Map<string, number>();
@@ -54,7 +60,7 @@ export function resolveScene(design: Design, overrides: unknown = {}, fonts: Fon
   const overridden: ({ at: string; fields: Set<string> } | undefined)[] = [];
 
   for (const [name, raw] of Object.entries(overrides as Record<string, unknown>)) {
-    const at = childPath(OVERRIDES_ROOT, name);
+    const at = childPath(roots.overrides, name);
     const index = byName.get(name);
     if (index === undefined) {
       const names = [...byName.keys()];
@@ -83,12 +89,12 @@ export function resolveScene(design: Design, overrides: unknown = {}, fonts: Fon
   return {
     width: design.width,
     height: design.height,
-    background: design.background ? fillOf(design.background, '$.background') : { kind: 'color', color: [255, 255, 255, 1] },
+    background: design.background ? fillOf(design.background, childPath(roots.design, 'background')) : { kind: 'color', color: [255, 255, 255, 1] },
     objects: objects.flatMap((o, i) => {
       if (o.hidden) return [];
       const fieldPath = (field: string): string => {
         const ov = overridden[i];
-        return ov?.fields.has(field) ? childPath(ov.at, field) : jsonPath(['objects', i, field]);
+        return ov?.fields.has(field) ? childPath(ov.at, field) : jsonPath(['objects', i, field], roots.design);
       };
       return [handlerFor(o).toScene(o, fieldPath, ctx)];
     }),

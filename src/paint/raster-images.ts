@@ -104,7 +104,7 @@ async function preparePlain(item: PlainImage, image: LoadedImage, scale: number,
   };
 }
 
-async function prepareQuad(item: Extract<ImageItem, { kind: 'image_quad' }>, image: LoadedImage, scale: number, cache: ImageCache): Promise<{ item: PlainImage; image: DecodedImage } | null> {
+export async function prepareQuad(item: Extract<ImageItem, { kind: 'image_quad' }>, image: LoadedImage, scale: number, cache: ImageCache): Promise<{ item: PlainImage; image: DecodedImage } | null> {
   const quad = item.quad.map(([x, y]) => [x * scale, y * scale] as const) as unknown as typeof item.quad;
   const [tl, tr, br, bl] = quad;
   const xs = quad.map((p) => p[0]);

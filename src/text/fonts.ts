@@ -16,6 +16,8 @@ export interface FontFace {
   shaper: fontkit.Font;
   /** For outlines and per-glyph lookups (paths, advances). */
   outlines: fontkit.Font;
+  /** The font file, for embedding in vector output. */
+  bytes: Buffer;
   unitsPerEm: number;
   /** Typographic ascent/descent in em (descent positive, below the baseline). */
   ascent: number;
@@ -62,6 +64,7 @@ export class FontSet {
             file,
             shaper: font,
             outlines: fontkit.create(bytes) as fontkit.Font,
+            bytes,
             unitsPerEm: upem,
             ascent: font.ascent / upem,
             descent: -font.descent / upem,

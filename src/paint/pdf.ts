@@ -1,0 +1,445 @@
+/// <reference types="pdfkit" />
+// Vector PDF backend on pdfkit: the display list the raster backend paints, as PDF operators.
+// Text is real text in the bundled fonts (embedded, subset, with a ToUnicode map) placed glyph by
+// glyph where layout put it; shapes and charts are paths; images are embedded once at source
+// resolution and cropped by clipping; links become URI annotations over their glyphs.
+import { decodePixels, type DecodedImage, type ImageCache, type LoadedImage } from '../assets/load.js';
+import type { RGBA } from '../design/color.js';
+import type { BlendMode, DisplayItem, DisplayList, Geometry, Matrix, PositionedGlyph } from '../layout/display-list.js';
+import type { Rect } from '../design/types.js';
+import type { FontSet } from '../text/fonts.js';
+import { prepareQuad } from './raster-images.js';
+
+/** CSS pixels to PDF points: 96 px per inch, 72 pt per inch. A 1080 px design is an 810 pt page. */
+export const PT_PER_PX = 0.75;
+/** Perspective layers are rasterised at this density of their area (300 dpi). */
+const QUAD_PX_SCALE = 300 / 96;
+
+// pdfkit's public types do not cover the internals a glyph-exact backend needs: the current font's
+// subset, the page's resource dictionaries, raw references and the tracked transform.
+interface PdfRef {
+  write(chunk: string | Buffer): void;
+  end(chunk?: string | Buffer): void;
+  data: Record<string, unknown>;
+}
+interface PdfFont {
+  id: string;
+  ref(): PdfRef;
+  subset: { includeGlyph(id: number): number };
+  widths: number[];
+  unicode: number[][];
+  scale: number;
+}
+interface PdfPage {
+  content: PdfRef;
+  resources: PdfRef;
+  fonts: Record<string, PdfRef>;
+  xobjects: Record<string, PdfRef>;
+  ext_gstates: Record<string, PdfRef>;
+  annotations: PdfRef[];
+}
+export interface PdfInternals {
+  page: PdfPage;
+  _font: PdfFont;
+  _ctm: number[];
+  ref(data?: Record<string, unknown>): PdfRef;
+  addContent(op: string): unknown;
+  openImage(src: Buffer): { obj?: PdfRef; label: string; width: number; height: number; embed(doc: unknown): void };
+}
+type Doc = Omit<PDFKit.PDFDocument, 'page'> & PdfInternals;
+
+const num = (v: number): string => {
+  const r = Math.round(v * 1000) / 1000;
+  return Object.is(r, -0) ? '0' : String(r);
+};
+
+/** Per-document state: embedded images and graphics states are created once and reused by every page. */
+export class PdfResources {
+  readonly images = new Map<string, PdfRef>();
+  readonly states = new Map<string, { name: string; ref: PdfRef }>();
+  forms = 0;
+  constructor(readonly fonts: FontSet, readonly cache: ImageCache) {}
+}
+
+function pathOf(doc: Doc, g: Geometry): void {
+  switch (g.kind) {
+    case 'rect':
+      doc.rect(g.rect.x, g.rect.y, g.rect.width, g.rect.height);
+      return;
+    case 'round_rect':
+      doc.roundedRect(g.rect.x, g.rect.y, g.rect.width, g.rect.height, g.radius);
+      return;
+    case 'ellipse': {
+      const { x, y, width, height } = g.rect;
+      doc.ellipse(x + width / 2, y + height / 2, width / 2, height / 2);
+      return;
+    }
+    case 'polygon':
+    case 'polyline':
+      g.points.forEach(([x, y], i) => (i === 0 ? doc.moveTo(x, y) : doc.lineTo(x, y)));
+      if (g.kind === 'polygon') doc.closePath();
+      return;
+    case 'wedge': {
+      const at = (r: number, a: number): [number, number] => [g.cx + r * Math.cos(a), g.cy + r * Math.sin(a)];
+      doc.moveTo(...at(g.radius, g.start));
+      arc(doc, g.cx, g.cy, g.radius, g.start, g.end);
+      if (g.innerRadius > 0) {
+        doc.lineTo(...at(g.innerRadius, g.end));
+        arc(doc, g.cx, g.cy, g.innerRadius, g.end, g.start);
+      } else doc.lineTo(g.cx, g.cy);
+      doc.closePath();
+      return;
+    }
+  }
+}
+
+/** A circular arc from the current point, as cubic Béziers of at most 90° each. */
+function arc(doc: Doc, cx: number, cy: number, r: number, from: number, to: number): void {
+  const parts = Math.max(1, Math.ceil(Math.abs(to - from) / (Math.PI / 2) - 1e-9));
+  const step = (to - from) / parts;
+  const k = (4 / 3) * Math.tan(step / 4);
+  for (let i = 0; i < parts; i++) {
+    const a0 = from + i * step;
+    const a1 = a0 + step;
+    const [c0, s0, c1, s1] = [Math.cos(a0), Math.sin(a0), Math.cos(a1), Math.sin(a1)];
+    doc.bezierCurveTo(cx + r * (c0 - k * s0), cy + r * (s0 + k * c0), cx + r * (c1 + k * s1), cy + r * (s1 - k * c1), cx + r * c1, cy + r * s1);
+  }
+}
+
+function leafCount(items: readonly DisplayItem[]): number {
+  let n = 0;
+  for (const it of items) n += it.kind === 'group' ? leafCount(it.items) + (it.clip ? 1 : 0) : it.kind === 'link' ? 0 : 1;
+  return n;
+}
+
+const isJpeg = (b: Uint8Array): boolean => b[0] === 0xff && b[1] === 0xd8 && b[2] === 0xff;
+
+/** What a page needs decoded before pdfkit's synchronous drawing starts. */
+export interface PdfPagePixels {
+  /** Perspective layers, rasterised at 300 dpi of their area (null: a degenerate quad, drawn as nothing). */
+  quads: Map<DisplayItem, { image: DecodedImage; dst: Rect } | null>;
+  /** Full-resolution pixels of images not embedded as their own jpg bytes, and of every mask, by hash. */
+  sources: Map<string, DecodedImage>;
+}
+
+export async function preparePdfPage(list: DisplayList, images: ReadonlyMap<string, LoadedImage>, cache: ImageCache): Promise<PdfPagePixels> {
+  const quads: PdfPagePixels['quads'] = new Map();
+  const sources: PdfPagePixels['sources'] = new Map();
+  const decodeSource = async (image: LoadedImage): Promise<void> => {
+    if (!sources.has(image.hash)) sources.set(image.hash, await decodePixels(image, null, image.width, image.height, cache));
+  };
+  const walk = async (items: readonly DisplayItem[], scale: number): Promise<void> => {
+    for (const it of items) {
+      if (it.kind === 'group') await walk(it.items, scale * Math.sqrt(Math.abs(it.transform[0] * it.transform[3] - it.transform[1] * it.transform[2])));
+      else if (it.kind === 'image_quad') {
+        const source = images.get(it.image);
+        const done = source ? await prepareQuad(it, source, scale * QUAD_PX_SCALE, cache) : null;
+        quads.set(it, done ? { image: done.image, dst: done.item.dst } : null);
+      } else if (it.kind === 'image') {
+        const source = images.get(it.image);
+        if (source && (it.tint || !isJpeg(source.bytes) || source.oriented)) await decodeSource(source);
+      }
+    }
+  };
+  await walk(list.items, 1);
+  return { quads, sources };
+}
+
+export class PdfPainter {
+  private alpha = 1;
+
+  constructor(
+    private readonly doc: Doc,
+    private readonly res: PdfResources,
+    private readonly images: ReadonlyMap<string, LoadedImage>,
+    private readonly prepared: PdfPagePixels,
+  ) {}
+
+  page(list: DisplayList): void {
+    this.doc.save();
+    this.doc.transform(PT_PER_PX, 0, 0, PT_PER_PX, 0, 0);
+    this.items(list.items);
+    this.doc.restore();
+  }
+
+  private items(items: readonly DisplayItem[]): void {
+    for (const it of items) this.item(it);
+  }
+
+  private item(it: DisplayItem): void {
+    const doc = this.doc;
+    switch (it.kind) {
+      case 'group':
+        return this.group(it);
+      case 'fill':
+        pathOf(doc, it.geometry);
+        doc.fillColor(rgb(it.color), this.alpha * it.color[3]);
+        doc.fill();
+        return;
+      case 'stroke':
+        pathOf(doc, it.geometry);
+        doc.lineWidth(it.width);
+        if (it.dash) doc.dash(it.dash[0] ?? 1, { space: it.dash[1] ?? it.dash[0] ?? 1 });
+        else doc.undash();
+        doc.lineJoin(it.join ?? 'miter').lineCap(it.join === 'round' ? 'round' : 'butt');
+        doc.strokeColor(rgb(it.color), this.alpha * it.color[3]);
+        doc.stroke();
+        return;
+      case 'glyphs':
+        return this.glyphs(it);
+      case 'image':
+        return this.image(it.image, it.src, it.dst, it.tint);
+      case 'image_quad': {
+        const done = this.prepared.quads.get(it);
+        if (done) this.pixels(done.image, { x: 0, y: 0, width: done.image.width, height: done.image.height }, done.dst);
+        return;
+      }
+      case 'link':
+        return this.link(it.rect, it.url);
+    }
+  }
+
+  private group(g: Extract<DisplayItem, { kind: 'group' }>): void {
+    if (g.opacity <= 0) return;
+    const doc = this.doc;
+    doc.save();
+    doc.transform(...(g.transform as Matrix));
+    const blend = g.blend ?? 'normal';
+    if ((g.opacity < 1 || blend !== 'normal') && leafCount(g.items) > 1) {
+      this.transparencyGroup(g, blend);
+    } else {
+      const outer = this.alpha;
+      this.alpha *= g.opacity;
+      if (blend !== 'normal') this.state({ BM: blendName(blend) });
+      if (g.clip) {
+        pathOf(doc, g.clip);
+        doc.clip();
+      }
+      this.items(g.items);
+      this.alpha = outer;
+    }
+    doc.restore();
+  }
+
+  /** Paints the group into a form XObject with a transparency group, then draws it once at its opacity. */
+  private transparencyGroup(g: Extract<DisplayItem, { kind: 'group' }>, blend: BlendMode): void {
+    const doc = this.doc;
+    const { x, y, width, height } = g.bounds;
+    const form = doc.ref({
+      Type: 'XObject',
+      Subtype: 'Form',
+      BBox: [x, y, x + width, y + height],
+      Group: { Type: 'Group', S: 'Transparency' },
+      Resources: doc.page.resources,
+    });
+    const pageContent = doc.page.content;
+    const outer = this.alpha;
+    doc.page.content = form;
+    this.alpha = 1;
+    doc.save();
+    if (g.clip) {
+      pathOf(doc, g.clip);
+      doc.clip();
+    }
+    this.items(g.items);
+    doc.restore();
+    doc.page.content = pageContent;
+    this.alpha = outer;
+    form.end();
+    const name = `Fx${++this.res.forms}`;
+    doc.page.xobjects[name] = form;
+    const a = outer * g.opacity;
+    this.state({ ca: a, CA: a, ...(blend === 'normal' ? {} : { BM: blendName(blend) }) });
+    doc.addContent(`/${name} Do`);
+  }
+
+  /** Sets an ExtGState, created once per document for each distinct set of values. */
+  private state(values: Record<string, number | string>): void {
+    const key = JSON.stringify(values);
+    let s = this.res.states.get(key);
+    if (!s) {
+      s = { name: `Gi${this.res.states.size + 1}`, ref: this.doc.ref({ Type: 'ExtGState', ...values }) };
+      s.ref.end();
+      this.res.states.set(key, s);
+    }
+    this.doc.page.ext_gstates[s.name] = s.ref;
+    this.doc.addContent(`/${s.name} gs`);
+  }
+
+  /** Glyphs by id at the positions layout chose, as real text: TJ kerning makes up any difference from the font's advances. */
+  private glyphs(run: Extract<DisplayItem, { kind: 'glyphs' }>): void {
+    if (run.glyphs.length === 0) return;
+    const doc = this.doc;
+    const face = this.res.fonts.byFaceKey(run.face);
+    doc.font(run.face);
+    const font = doc._font;
+    if (doc.page.fonts[font.id] == null) doc.page.fonts[font.id] = font.ref();
+    doc.fillColor(rgb(run.color), this.alpha * run.color[3]);
+    const size = run.size;
+    const code = (g: PositionedGlyph): { hex: string; advance: number } => {
+      const gid = font.subset.includeGlyph(g.id);
+      if (font.widths[gid] == null) font.widths[gid] = face.outlines.getGlyph(g.id).advanceWidth * font.scale;
+      if (font.unicode[gid] == null && g.chars) font.unicode[gid] = [...g.chars].map((c) => c.codePointAt(0)!);
+      return { hex: `0000${gid.toString(16)}`.slice(-4), advance: (font.widths[gid]! / 1000) * size };
+    };
+    const ops: string[] = [];
+    let open = false;
+    let penX = 0;
+    let penY = Number.NaN;
+    let tj: string[] = [];
+    const flush = (): void => {
+      if (tj.length) ops.push(`[${tj.join(' ')}] TJ`);
+      tj = [];
+    };
+    for (const g of run.glyphs) {
+      const { hex, advance } = code(g);
+      if (!open || Math.abs(g.y - penY) > 1e-6) {
+        flush();
+        // Text space flipped back to y-up, since the page is drawn y-down.
+        ops.push(`1 0 0 -1 ${num(g.x)} ${num(g.y)} Tm`);
+        open = true;
+        penY = g.y;
+      } else {
+        const gap = ((penX - g.x) * 1000) / size;
+        if (Math.abs(gap) > 0.001) tj.push(num(gap));
+      }
+      tj.push(`<${hex}>`);
+      penX = g.x + advance;
+    }
+    flush();
+    doc.addContent('BT');
+    doc.addContent(`/${font.id} ${num(size)} Tf`);
+    for (const op of ops) doc.addContent(op);
+    doc.addContent('ET');
+  }
+
+  /** The image `src` part drawn into `dst`: the whole image is embedded once and clipped to `dst`. */
+  private image(key: string, src: Rect, dst: Rect, tint?: RGBA): void {
+    const image = this.images.get(key);
+    if (!image) throw new Error(`pdf: image ${key} was not loaded`);
+    const name = tint ? this.tintedXObject(image, tint) : this.xobject(image);
+    this.place(name, image.width, image.height, src, dst);
+  }
+
+  private pixels(image: DecodedImage, src: Rect, dst: Rect): void {
+    let ref = this.res.images.get(image.hash);
+    if (!ref) {
+      ref = rawImage(this.doc, image.rgba, image.width, image.height, image.opaque);
+      this.res.images.set(image.hash, ref);
+    }
+    this.place(this.register(ref, image.hash), image.width, image.height, src, dst);
+  }
+
+  private place(name: string, width: number, height: number, src: Rect, dst: Rect): void {
+    const doc = this.doc;
+    const sx = dst.width / src.width;
+    const sy = dst.height / src.height;
+    doc.save();
+    doc.rect(dst.x, dst.y, dst.width, dst.height).clip();
+    if (this.alpha < 1) this.state({ ca: this.alpha, CA: this.alpha });
+    // Image space is the unit square, y up; the page here is y down.
+    doc.transform(width * sx, 0, 0, -height * sy, dst.x - src.x * sx, dst.y - src.y * sy + height * sy);
+    doc.addContent(`/${name} Do`);
+    doc.restore();
+  }
+
+  private register(ref: PdfRef, key: string): string {
+    const name = `Im${[...this.res.images.keys()].indexOf(key) + 1}`;
+    this.doc.page.xobjects[name] = ref;
+    return name;
+  }
+
+  /** jpgs as they are (DCT data untouched); anything else as deflated pixels with an alpha soft mask. */
+  private xobject(image: LoadedImage): string {
+    let ref = this.res.images.get(image.hash);
+    if (!ref) {
+      if (isJpeg(image.bytes) && !image.oriented) {
+        const jpeg = this.doc.openImage(Buffer.from(image.bytes));
+        if (!jpeg.obj) jpeg.embed(this.doc);
+        ref = jpeg.obj!;
+      } else {
+        const px = this.prepared.sources.get(image.hash);
+        if (!px) throw new Error(`pdf: pixels of ${image.ref} were not decoded`);
+        ref = rawImage(this.doc, px.rgba, px.width, px.height, image.opaque);
+      }
+      this.res.images.set(image.hash, ref);
+    }
+    return this.register(ref, image.hash);
+  }
+
+  /** A colour through a mask: a 1×1 image of the colour whose soft mask is the mask image's alpha. */
+  private tintedXObject(image: LoadedImage, tint: RGBA): string {
+    const key = `${image.hash}#${tint.join(',')}`;
+    let ref = this.res.images.get(key);
+    if (!ref) {
+      const px = this.prepared.sources.get(image.hash);
+      if (!px) throw new Error(`pdf: pixels of ${image.ref} were not decoded`);
+      const alpha = Buffer.alloc(px.width * px.height);
+      for (let i = 0; i < alpha.length; i++) alpha[i] = Math.round(px.rgba[i * 4 + 3]! * tint[3]);
+      const mask = this.doc.ref({ Type: 'XObject', Subtype: 'Image', Width: px.width, Height: px.height, BitsPerComponent: 8, ColorSpace: 'DeviceGray' });
+      mask.end(alpha);
+      ref = this.doc.ref({ Type: 'XObject', Subtype: 'Image', Width: 1, Height: 1, BitsPerComponent: 8, ColorSpace: 'DeviceRGB', SMask: mask });
+      ref.end(Buffer.from([tint[0], tint[1], tint[2]]));
+      this.res.images.set(key, ref);
+    }
+    return this.register(ref, key);
+  }
+
+  private link(rect: Rect, url: string): void {
+    const m = this.doc._ctm;
+    const corners = [
+      [rect.x, rect.y],
+      [rect.x + rect.width, rect.y],
+      [rect.x + rect.width, rect.y + rect.height],
+      [rect.x, rect.y + rect.height],
+    ].map(([x, y]) => [m[0]! * x! + m[2]! * y! + m[4]!, m[1]! * x! + m[3]! * y! + m[5]!] as const);
+    const xs = corners.map((c) => c[0]);
+    const ys = corners.map((c) => c[1]);
+    // QuadPoints order (PDF 1.7): bottom-left, bottom-right, top-right, top-left in page space.
+    const [tl, tr, br, bl] = corners;
+    const annot = this.doc.ref({
+      Type: 'Annot',
+      Subtype: 'Link',
+      Rect: [Math.min(...xs), Math.min(...ys), Math.max(...xs), Math.max(...ys)].map((v) => Math.round(v * 1000) / 1000),
+      QuadPoints: [bl!, br!, tr!, tl!].flatMap(([x, y]) => [Math.round(x * 1000) / 1000, Math.round(y * 1000) / 1000]),
+      Border: [0, 0, 0],
+      F: 4,
+      A: { Type: 'Action', S: 'URI', URI: new String(url) },
+    });
+    annot.end();
+    this.doc.page.annotations.push(annot);
+  }
+}
+
+function rgb([r, g, b]: RGBA): [number, number, number] {
+  return [r, g, b];
+}
+
+function blendName(b: BlendMode): string {
+  return b === 'multiply' ? 'Multiply' : b === 'screen' ? 'Screen' : 'Normal';
+}
+
+/** An image XObject from straight RGBA: RGB data plus, unless opaque, the alpha as a soft mask. */
+function rawImage(doc: Doc, rgba: Buffer, width: number, height: number, opaque: boolean): PdfRef {
+  const rgbData = Buffer.allocUnsafe(width * height * 3);
+  const alpha = opaque ? null : Buffer.allocUnsafe(width * height);
+  let hasAlpha = false;
+  for (let i = 0, j = 0; i < width * height; i++, j += 4) {
+    rgbData[i * 3] = rgba[j]!;
+    rgbData[i * 3 + 1] = rgba[j + 1]!;
+    rgbData[i * 3 + 2] = rgba[j + 2]!;
+    if (alpha) {
+      alpha[i] = rgba[j + 3]!;
+      if (rgba[j + 3] !== 255) hasAlpha = true;
+    }
+  }
+  let smask: PdfRef | undefined;
+  if (alpha && hasAlpha) {
+    smask = doc.ref({ Type: 'XObject', Subtype: 'Image', Width: width, Height: height, BitsPerComponent: 8, ColorSpace: 'DeviceGray' });
+    smask.end(alpha);
+  }
+  const ref = doc.ref({ Type: 'XObject', Subtype: 'Image', Width: width, Height: height, BitsPerComponent: 8, ColorSpace: 'DeviceRGB', ...(smask ? { SMask: smask } : {}) });
+  ref.end(rgbData);
+  return ref;
+}
+
