@@ -70,8 +70,12 @@ function pathOf(doc: Doc, g: Geometry): void {
       doc.roundedRect(g.rect.x, g.rect.y, g.rect.width, g.rect.height, g.radius);
       return;
     case 'ellipse': {
+      // Started at 3 o'clock and drawn clockwise, as the raster backend does, so dashes line up.
       const { x, y, width, height } = g.rect;
-      doc.ellipse(x + width / 2, y + height / 2, width / 2, height / 2);
+      const [cx, cy, rx, ry] = [x + width / 2, y + height / 2, width / 2, height / 2];
+      doc.moveTo(cx + rx, cy);
+      arc(doc, cx, cy, rx, 0, 2 * Math.PI, ry);
+      doc.closePath();
       return;
     }
     case 'polygon':
@@ -82,10 +86,10 @@ function pathOf(doc: Doc, g: Geometry): void {
     case 'wedge': {
       const at = (r: number, a: number): [number, number] => [g.cx + r * Math.cos(a), g.cy + r * Math.sin(a)];
       doc.moveTo(...at(g.radius, g.start));
-      arc(doc, g.cx, g.cy, g.radius, g.start, g.end);
+      arc(doc, g.cx, g.cy, g.radius, g.start, g.end, g.radius);
       if (g.innerRadius > 0) {
         doc.lineTo(...at(g.innerRadius, g.end));
-        arc(doc, g.cx, g.cy, g.innerRadius, g.end, g.start);
+        arc(doc, g.cx, g.cy, g.innerRadius, g.end, g.start, g.innerRadius);
       } else doc.lineTo(g.cx, g.cy);
       doc.closePath();
       return;
@@ -93,8 +97,8 @@ function pathOf(doc: Doc, g: Geometry): void {
   }
 }
 
-/** A circular arc from the current point, as cubic Béziers of at most 90° each. */
-function arc(doc: Doc, cx: number, cy: number, r: number, from: number, to: number): void {
+/** An elliptical arc (radii r, ry) from the current point, as cubic Béziers of at most 90° each. */
+function arc(doc: Doc, cx: number, cy: number, r: number, from: number, to: number, ry: number): void {
   const parts = Math.max(1, Math.ceil(Math.abs(to - from) / (Math.PI / 2) - 1e-9));
   const step = (to - from) / parts;
   const k = (4 / 3) * Math.tan(step / 4);
@@ -102,7 +106,7 @@ function arc(doc: Doc, cx: number, cy: number, r: number, from: number, to: numb
     const a0 = from + i * step;
     const a1 = a0 + step;
     const [c0, s0, c1, s1] = [Math.cos(a0), Math.sin(a0), Math.cos(a1), Math.sin(a1)];
-    doc.bezierCurveTo(cx + r * (c0 - k * s0), cy + r * (s0 + k * c0), cx + r * (c1 + k * s1), cy + r * (s1 - k * c1), cx + r * c1, cy + r * s1);
+    doc.bezierCurveTo(cx + r * (c0 - k * s0), cy + ry * (s0 + k * c0), cx + r * (c1 + k * s1), cy + ry * (s1 - k * c1), cx + r * c1, cy + ry * s1);
   }
 }
 

@@ -1,0 +1,191 @@
+// PDF output checked by real tools: qpdf validates the file, pdffonts lists the fonts, pdftotext reads
+// the text back, pdftoppm rasterises every golden case for comparison with its png, and the link
+// annotations are read from the file itself. Needs poppler-utils and qpdf (installed by .ci/run).
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { Engine, fileAssetResolver, PT_PER_PX } from '../src/index.js';
+import { envelopeMismatch } from './support/envelope-diff.js';
+import { caseInput, discoverCases, renderCase } from './support/golden-cases.js';
+import { REPO_ROOT } from './support/golden-compare.js';
+import { run, toolsAvailable } from './support/tools.js';
+
+const ready = toolsAvailable(['qpdf', 'pdffonts', 'pdftotext', 'pdftoppm', 'pdfinfo'], 'pdf tests need poppler and qpdf');
+const tmp = mkdtempSync(join(tmpdir(), 'imprint-pdf-'));
+const engine = new Engine();
+
+function example(name: string) {
+  const dir = join(REPO_ROOT, 'examples', name);
+  return {
+    design: JSON.parse(readFileSync(join(dir, 'design.json'), 'utf8')) as unknown,
+    overrides: (JSON.parse(readFileSync(join(dir, 'overrides.json'), 'utf8')) as { objects_overrides: unknown }).objects_overrides,
+    assets: fileAssetResolver({ baseDir: dir }),
+  };
+}
+
+async function pdfFile(name: string, bytes: Buffer): Promise<string> {
+  const file = join(tmp, `${name.replace(/\//g, '-')}.pdf`);
+  writeFileSync(file, bytes);
+  return file;
+}
+
+const squash = (s: string): string => s.replace(/\s+/g, ' ').trim();
+
+/** Text each example's overrides put on the page, in reading order. */
+const EXPECTED_TEXT: Record<string, string[]> = {
+  'card-1080': ['City lights, after dark: a weekend in Oslo', 'Harbour-front hotel, a rooftop dinner'],
+  'banner-1200x628': ['Shop now'],
+  'story-1080x1920': ['Aurora Hunt: ночь над Хибинами', 'Кировск, февраль', 'группы до 8 человек'],
+  'chart-report': ['Half-year sales report', 'Revenue by month', 'Channel mix'],
+  'mockup-phone': ['Premium is 50% off for your first year'],
+};
+
+describe.runIf(ready)('pdf: examples checked by qpdf, pdffonts and pdftotext', () => {
+  it.each(Object.keys(EXPECTED_TEXT))('%s', async (name) => {
+    const { bytes, mimeType } = await engine.render({ ...example(name), format: 'pdf' });
+    expect(mimeType).toBe('application/pdf');
+    const file = await pdfFile(name, bytes);
+    expect(run('qpdf', ['--check', file])).toMatch(/No syntax or stream encoding errors found/);
+    // Every font is an embedded subset with a unicode map, and only bundled families appear.
+    const fonts = run('pdffonts', [file]).trim().split('\n').slice(2);
+    expect(fonts.length).toBeGreaterThan(0);
+    for (const row of fonts) {
+      expect(row).toMatch(/^[A-Z]{6}\+(Inter|Lora)-(Regular|Bold)\s+CID TrueType\s+Identity-H\s+yes\s+yes\s+yes/);
+    }
+    const text = squash(run('pdftotext', [file, '-']));
+    let from = 0;
+    for (const expected of EXPECTED_TEXT[name]!) {
+      const at = text.indexOf(expected, from);
+      expect(at, `"${expected}" in reading order in: ${text}`).toBeGreaterThanOrEqual(0);
+      from = at + expected.length;
+    }
+  });
+
+  it('gives identical bytes for the same request, also from a fresh engine', async () => {
+    const a = await engine.render({ ...example('card-1080'), format: 'pdf' });
+    const b = await new Engine().render({ ...example('card-1080'), format: 'pdf' });
+    expect(a.bytes.equals(b.bytes)).toBe(true);
+    const file = await pdfFile('dates', a.bytes);
+    expect(run('pdfinfo', ['-isodates', file])).toMatch(/CreationDate:\s+2000-01-01T00:00:00Z[\s\S]*ModDate:\s+2000-01-01T00:00:00Z/);
+  });
+
+  it('maps 1 px to 0.75 pt: a 1080 px design is an 810 pt page', async () => {
+    const file = await pdfFile('size', (await engine.render({ ...example('card-1080'), format: 'pdf' })).bytes);
+    expect(run('pdfinfo', [file])).toMatch(/Page size:\s+810 x 810 pts/);
+    expect(PT_PER_PX).toBe(0.75);
+  });
+
+  it('renders several designs as the pages of one pdf, each at its own size', async () => {
+    const card = example('card-1080');
+    const banner = example('banner-1200x628');
+    const { bytes, report } = await engine.render({
+      format: 'pdf',
+      pages: [
+        { design: card.design, overrides: card.overrides },
+        { design: banner.design, overrides: banner.overrides },
+      ],
+      assets: async (ref) => (await card.assets(ref).catch(() => banner.assets(ref))),
+    });
+    const file = await pdfFile('pages', bytes);
+    const info = run('pdfinfo', ['-f', '1', '-l', '2', file]);
+    expect(info).toMatch(/Pages:\s+2/);
+    expect(info).toMatch(/Page\s+1 size:\s+810 x 810 pts/);
+    expect(info).toMatch(/Page\s+2 size:\s+900 x 471 pts/);
+    expect(new Set(report.map((r) => r.page))).toEqual(new Set([0, 1]));
+  });
+});
+
+interface Annotation {
+  rect: [number, number, number, number];
+  uri: string;
+}
+
+/** Link annotations of page 1, read through qpdf's JSON view of the file. */
+function linkAnnotations(file: string): Annotation[] {
+  const json = JSON.parse(run('qpdf', ['--json=2', '--json-key=qpdf', file])) as { qpdf: [unknown, Record<string, { value?: Record<string, unknown> }>] };
+  const objects = json.qpdf[1];
+  const out: Annotation[] = [];
+  for (const obj of Object.values(objects)) {
+    const v = obj.value;
+    if (v?.['/Subtype'] !== '/Link') continue;
+    const action = (typeof v['/A'] === 'string' ? objects[`obj:${v['/A']}`]?.value : v['/A']) as Record<string, string>;
+    out.push({ rect: v['/Rect'] as Annotation['rect'], uri: String(action['/URI']).replace(/^u:/, '') });
+  }
+  return out;
+}
+
+/** Word boxes (pt, y from the top) as pdftotext sees them. */
+function words(file: string): { text: string; xMin: number; yMin: number; xMax: number; yMax: number }[] {
+  const html = run('pdftotext', ['-bbox', file, '-']);
+  return [...html.matchAll(/<word xMin="([\d.]+)" yMin="([\d.]+)" xMax="([\d.]+)" yMax="([\d.]+)">([^<]*)<\/word>/g)].map((m) => ({
+    xMin: Number(m[1]),
+    yMin: Number(m[2]),
+    xMax: Number(m[3]),
+    yMax: Number(m[4]),
+    text: m[5]!,
+  }));
+}
+
+describe.runIf(ready)('pdf: links', () => {
+  it('each link substyle is a URI annotation whose rectangle covers exactly the linked words', async () => {
+    const design = {
+      width: 600,
+      height: 200,
+      objects: [
+        {
+          type: 'text',
+          name: 't',
+          x: 20,
+          y: 20,
+          width: 560,
+          height: 160,
+          font_size: 32,
+          text: 'Read the <substyle link="(url:https://example.com/terms)" underline>full terms</substyle> or <substyle link="(url:mailto:help@example.com)">write to us</substyle> today',
+        },
+      ],
+    };
+    const file = await pdfFile('links', (await engine.render({ design, format: 'pdf' })).bytes);
+    const links = linkAnnotations(file);
+    expect(links.map((l) => l.uri).sort()).toEqual(['https://example.com/terms', 'mailto:help@example.com']);
+    const pageHeight = 200 * PT_PER_PX;
+    const boxes = words(file);
+    for (const [uri, linked] of [
+      ['https://example.com/terms', ['full', 'terms']],
+      ['mailto:help@example.com', ['write', 'to', 'us']],
+    ] as const) {
+      const [x1, y1, x2, y2] = links.find((l) => l.uri === uri)!.rect;
+      for (const w of linked) {
+        const box = boxes.find((b) => b.text === w)!;
+        // pdftotext measures y from the top; annotation rectangles from the bottom.
+        expect(box.xMin).toBeGreaterThanOrEqual(x1 - 0.5);
+        expect(box.xMax).toBeLessThanOrEqual(x2 + 0.5);
+        expect(pageHeight - box.yMax).toBeGreaterThanOrEqual(y1 - 0.5);
+        expect(pageHeight - box.yMin).toBeLessThanOrEqual(y2 + 0.5);
+      }
+      // …and no further than the linked words: the neighbours stay outside.
+      const outside = boxes.filter((b) => b.text === 'the' || b.text === 'or' || b.text === 'today');
+      for (const b of outside) expect(b.xMax <= x1 + 0.5 || b.xMin >= x2 - 0.5).toBe(true);
+    }
+  });
+});
+
+/** Default share of pixels allowed to differ between the pdf (rasterised by poppler) and the png. */
+const PDF_MAX_MISMATCH = 0.005;
+
+describe.runIf(ready)('pdf: every golden case rasterised by pdftoppm matches its png', () => {
+  for (const c of discoverCases()) {
+    it(`${c.area}/${c.name}`, async () => {
+      const { bytes } = await renderCase(engine, c, 'pdf');
+      const file = await pdfFile(`${c.area}-${c.name}`, bytes);
+      const { design } = caseInput(c) as { design: { width: number } };
+      // 96 dpi turns each 0.75 pt back into one pixel.
+      run('pdftoppm', ['-r', '96', '-png', '-singlefile', file, file.replace(/\.pdf$/, '')]);
+      const mismatch = await envelopeMismatch(join(c.dir, 'expected.png'), file.replace(/\.pdf$/, '.png'));
+      const tolFile = join(c.dir, 'tolerance-pdf.json');
+      const tolerance = existsSync(tolFile) ? (JSON.parse(readFileSync(tolFile, 'utf8')) as { maxMismatch: number; reason: string }) : null;
+      if (tolerance) expect(tolerance.reason.length, `${tolFile} needs a reason`).toBeGreaterThan(20);
+      expect(mismatch, `${c.area}/${c.name}: ${(mismatch * 100).toFixed(3)} % of ${design.width}px-wide pixels differ (pdf: ${file})`).toBeLessThanOrEqual(tolerance?.maxMismatch ?? PDF_MAX_MISMATCH);
+    });
+  }
+});

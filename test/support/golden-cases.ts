@@ -1,0 +1,58 @@
+// The golden cases on disk and how to render one: shared by the png golden test and the pdf test.
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileAssetResolver } from '../../src/assets/resolver.js';
+import type { Engine, OutputFormat, RenderResult } from '../../src/engine.js';
+import { REPO_ROOT, type GoldenCase } from './golden-compare.js';
+
+const GOLDEN_DIR = join(REPO_ROOT, 'golden');
+const ASSETS_DIR = join(GOLDEN_DIR, 'assets');
+
+/** Shared test cards, referred to by cases as "asset:<name>". */
+export const TEST_CARDS = {
+  landscape: join(ASSETS_DIR, 'landscape.png'),
+  portrait: join(ASSETS_DIR, 'portrait.png'),
+  photo: join(ASSETS_DIR, 'photo.jpg'),
+  device: join(ASSETS_DIR, 'device.png'),
+  'poster-wall': join(ASSETS_DIR, 'poster-wall.png'),
+  shirt: join(ASSETS_DIR, 'shirt.png'),
+  mask: join(ASSETS_DIR, 'mask.png'),
+  'screen-portrait': join(ASSETS_DIR, 'screen-portrait.png'),
+  glare: join(ASSETS_DIR, 'glare.png'),
+  shade: join(ASSETS_DIR, 'shade.png'),
+};
+
+export function discoverCases(): GoldenCase[] {
+  const cases: GoldenCase[] = [];
+  const dirs = (p: string): string[] =>
+    readdirSync(p, { withFileTypes: true })
+      .filter((d) => d.isDirectory())
+      .map((d) => d.name)
+      .sort();
+  for (const area of dirs(GOLDEN_DIR)) {
+    if (area === 'assets') continue;
+    for (const name of dirs(join(GOLDEN_DIR, area))) {
+      const dir = join(GOLDEN_DIR, area, name);
+      if (existsSync(join(dir, 'design.json'))) cases.push({ area, name, dir });
+    }
+  }
+  if (cases.length === 0) throw new Error(`no golden cases found under ${GOLDEN_DIR} (expected golden/<area>/<case>/design.json)`);
+  return cases;
+}
+
+const readJson = (file: string): unknown => JSON.parse(readFileSync(file, 'utf8'));
+
+export function caseInput(c: GoldenCase): { design: unknown; overrides: unknown } {
+  const overridesFile = join(c.dir, 'overrides.json');
+  const overrides = existsSync(overridesFile) ? (readJson(overridesFile) as { objects_overrides?: unknown }).objects_overrides : {};
+  return { design: readJson(join(c.dir, 'design.json')), overrides };
+}
+
+export function renderCase(engine: Engine, c: GoldenCase, format: OutputFormat): Promise<RenderResult> {
+  return engine.render({
+    ...caseInput(c),
+    format,
+    ...(format === 'png' ? { png: { compressionLevel: 9 } } : {}),
+    assets: fileAssetResolver({ baseDir: c.dir, assets: TEST_CARDS }),
+  });
+}

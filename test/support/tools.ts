@@ -1,0 +1,22 @@
+// Real command-line tools from Debian packages (poppler-utils, qpdf) that check our output better
+// than our own code could. Missing on a developer machine → the tests that need them skip with a
+// message; in CI (CI=true, where .ci/run installs them) a missing tool fails instead.
+import { execFileSync, spawnSync } from 'node:child_process';
+
+export function hasTool(name: string): boolean {
+  return spawnSync('which', [name], { encoding: 'utf8' }).status === 0;
+}
+
+/** True when every tool is there; otherwise warns (or throws in CI) and returns false. */
+export function toolsAvailable(names: readonly string[], why: string): boolean {
+  const missing = names.filter((n) => !hasTool(n));
+  if (missing.length === 0) return true;
+  const message = `${why}: ${missing.join(', ')} not found (Debian: apt-get install poppler-utils qpdf)`;
+  if (process.env.CI) throw new Error(`${message}; CI must install them`);
+  console.warn(`skipping: ${message}`);
+  return false;
+}
+
+export function run(tool: string, args: readonly string[]): string {
+  return execFileSync(tool, args, { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+}
