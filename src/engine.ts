@@ -21,6 +21,8 @@ export type OutputFormat = ImageFormat | 'pdf';
 export interface PageInput {
   design: unknown;
   overrides?: unknown;
+  /** This page's images, when they resolve differently from the request's `assets` (e.g. another folder). */
+  assets?: AssetResolver;
 }
 
 export interface RenderOptions {
@@ -65,7 +67,17 @@ export const MAX_PAGES = 100;
 const Options = z.strictObject({
   design: z.unknown().optional(),
   overrides: z.unknown().optional(),
-  pages: z.array(z.strictObject({ design: z.unknown(), overrides: z.unknown().optional() })).min(1).max(MAX_PAGES).optional(),
+  pages: z
+    .array(
+      z.strictObject({
+        design: z.unknown(),
+        overrides: z.unknown().optional(),
+        assets: z.custom<AssetResolver>((v) => typeof v === 'function', { error: 'expected a function (ref) => Promise<Uint8Array>' }).optional(),
+      }),
+    )
+    .min(1)
+    .max(MAX_PAGES)
+    .optional(),
   format: z.enum(['png', 'jpg', 'pdf']),
   png: z.strictObject({ compressionLevel: z.int().min(0).max(9).optional() }).optional(),
   jpg: z.strictObject({ quality: z.int().min(1).max(100).optional() }).optional(),
@@ -133,7 +145,7 @@ export class Engine {
     const resolver = options.assets ?? (options.baseDir !== undefined ? fileAssetResolver({ baseDir: options.baseDir }) : noAssets);
     if (options.pages) {
       return Promise.all(
-        options.pages.map((p, i) => this.layoutPage(p.design, p.overrides, resolver, { design: `$.pages[${i}].design`, overrides: `$.pages[${i}].overrides` })),
+        options.pages.map((p, i) => this.layoutPage(p.design, p.overrides, p.assets ?? resolver, { design: `$.pages[${i}].design`, overrides: `$.pages[${i}].overrides` })),
       );
     }
     return Promise.all([this.layoutPage(options.design, options.overrides, resolver, { design: '$', overrides: '$.objects_overrides' })]);

@@ -66,9 +66,27 @@ describe('imprint render', () => {
     expect(missing.stderr).toMatch(/^validation_error at \$: cannot read design file .*ENOENT/);
     const gif = await run(['render', 'examples/card-1080/design.json', '--out', join(dir, 'x.gif')]);
     expect(gif.code).toBe(2);
-    expect(gif.stderr).toMatch(/^validation_error at \$\.format: expected --format png or jpg/);
+    expect(gif.stderr).toMatch(/^validation_error at \$\.format: expected --format png, jpg or pdf/);
     const q = await run(['render', 'examples/card-1080/design.json', '--out', join(dir, 'x.jpg'), '--quality', '0']);
     expect(q.stderr).toMatch(/^validation_error at \$\.jpg\.quality: expected an integer from 1 to 100/);
+  });
+
+  it('writes a pdf, and several designs as the pages of one pdf', async () => {
+    const one = join(dir, 'card.pdf');
+    expect((await run(['render', 'examples/card-1080/design.json', '--overrides', 'examples/card-1080/overrides.json', '--out', one])).code).toBe(0);
+    expect((await readFile(one)).subarray(0, 5).toString()).toBe('%PDF-');
+    const both = join(dir, 'both.pdf');
+    const r = await run([
+      'render', 'examples/card-1080/design.json', 'examples/chart-report/design.json',
+      '--overrides', 'examples/card-1080/overrides.json', '--overrides', 'examples/chart-report/overrides.json',
+      '--format', 'pdf', '--out', both,
+    ]);
+    expect(r.stderr).toBe('');
+    expect((await readFile(both)).toString('latin1').match(/\/Type \/Page\b/g)).toHaveLength(2);
+    const mixed = await run(['render', 'examples/card-1080/design.json', 'examples/chart-report/design.json', '--out', join(dir, 'x.png')]);
+    expect(mixed.stderr).toMatch(/^validation_error at \$\.pages: several design files make the pages of one pdf/);
+    const short = await run(['render', 'examples/card-1080/design.json', 'examples/chart-report/design.json', '--overrides', 'examples/card-1080/overrides.json', '--out', join(dir, 'y.pdf')]);
+    expect(short.stderr).toMatch(/^validation_error at \$\.overrides: give --overrides once per design file/);
   });
 
   it('prints usage for help and exits 2 for unknown commands or flags', async () => {

@@ -1,11 +1,11 @@
-// The `imprint` command line: `imprint render <design.json> [--overrides f] --format png|jpg --out f`.
+// The `imprint` command line: `imprint render <design.json> [--overrides f] --format png|jpg|pdf --out f`.
 // Exit 0 on success, 2 on bad input (one line on stderr: `validation_error at $.path: …`), 1 otherwise.
 import { readFile, writeFile } from 'node:fs/promises';
 import { dirname, extname, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { fileAssetResolver } from '../assets/resolver.js';
 import { parseJson } from '../design/parse.js';
-import { Engine } from '../engine.js';
+import { Engine, type OutputFormat } from '../engine.js';
 import { ImprintError, validationError } from '../errors.js';
 
 export interface CliIO {
@@ -14,11 +14,14 @@ export interface CliIO {
 }
 
 const USAGE = `Usage:
-  imprint render <design.json> [--overrides <file.json>] [--format png|jpg] --out <file>
+  imprint render <design.json> [--overrides <file.json>] [--format png|jpg|pdf] --out <file>
                  [--quality 1-100] [--compression 0-9] [--asset name=file]... [--report]
+  imprint render <a.json> <b.json>... [--overrides <a-overrides.json> --overrides <b-overrides.json>...]
+                 --format pdf --out <file.pdf>        (one pdf, one page per design)
 
-  --overrides    JSON file {"objects_overrides": {"<object name>": {...}}}
-  --format       png or jpg (default: from the --out extension)
+  --overrides    JSON file {"objects_overrides": {"<object name>": {...}}}; with several designs,
+                 once per design in the same order
+  --format       png, jpg or pdf (default: from the --out extension)
   --quality      jpg quality (default 90)
   --compression  png zlib level (default 6)
   --asset        register an image for "asset:<name>" references (repeatable)
@@ -37,6 +40,19 @@ async function readJson(file: string, root: string, what: string): Promise<unkno
   return parseJson(text, root, `the ${what} "${file}"`);
 }
 
+const FORMATS: readonly OutputFormat[] = ['png', 'jpg', 'pdf'];
+
+/** An overrides file holds the render request's objects_overrides (and nothing else). */
+async function readOverrides(file: string, root: string): Promise<unknown> {
+  const doc = await readJson(file, root, 'overrides file');
+  if (doc === null || typeof doc !== 'object' || Array.isArray(doc)) {
+    throw validationError(root, 'expected the overrides file to be a JSON object {"objects_overrides": {...}}');
+  }
+  const extra = Object.keys(doc).find((k) => k !== 'objects_overrides');
+  if (extra !== undefined) throw validationError(`${root === '$' ? '$' : root}.${extra}`, `unknown field "${extra}" in the overrides file: it holds only "objects_overrides"`);
+  return (doc as { objects_overrides?: unknown }).objects_overrides ?? {};
+}
+
 function intOption(value: string | undefined, path: string, min: number, max: number): number | undefined {
   if (value === undefined) return undefined;
   const n = Number(value);
@@ -49,7 +65,7 @@ async function renderCommand(args: string[], io: CliIO): Promise<number> {
     args,
     allowPositionals: true,
     options: {
-      overrides: { type: 'string' },
+      overrides: { type: 'string', multiple: true },
       format: { type: 'string' },
       out: { type: 'string', short: 'o' },
       quality: { type: 'string' },
@@ -58,25 +74,19 @@ async function renderCommand(args: string[], io: CliIO): Promise<number> {
       report: { type: 'boolean' },
     },
   });
-  if (positionals.length !== 1) throw validationError('$.design', 'give exactly one design file: imprint render <design.json> --out <file>');
+  if (positionals.length === 0) throw validationError('$.design', 'give a design file: imprint render <design.json> --out <file>');
   if (values.out === undefined) throw validationError('$.out', 'give the output file with --out <file>');
-  const designFile = resolve(positionals[0]!);
   const fromExt = extname(values.out).slice(1).toLowerCase().replace('jpeg', 'jpg');
-  const format = values.format ?? (fromExt === 'png' || fromExt === 'jpg' ? fromExt : undefined);
-  if (format !== 'png' && format !== 'jpg') {
-    throw validationError('$.format', `expected --format png or jpg but received ${JSON.stringify(format ?? values.format ?? null)}`);
+  const format = values.format ?? (FORMATS.includes(fromExt as OutputFormat) ? fromExt : undefined);
+  if (!FORMATS.includes(format as OutputFormat)) {
+    throw validationError('$.format', `expected --format png, jpg or pdf but received ${JSON.stringify(format ?? values.format ?? null)}`);
   }
-
-  const design = await readJson(designFile, '$', 'design file');
-  let overrides: unknown = {};
-  if (values.overrides !== undefined) {
-    const file = await readJson(resolve(values.overrides), '$', 'overrides file');
-    if (file === null || typeof file !== 'object' || Array.isArray(file)) {
-      throw validationError('$', 'expected the overrides file to be a JSON object {"objects_overrides": {...}}');
-    }
-    const extra = Object.keys(file).find((k) => k !== 'objects_overrides');
-    if (extra !== undefined) throw validationError(`$.${extra}`, `unknown field "${extra}" in the overrides file: it holds only "objects_overrides"`);
-    overrides = (file as { objects_overrides?: unknown }).objects_overrides ?? {};
+  if (positionals.length > 1 && format !== 'pdf') {
+    throw validationError('$.pages', `several design files make the pages of one pdf: use --format pdf, or render each design on its own as ${format}`);
+  }
+  const overrideFiles = values.overrides ?? [];
+  if (overrideFiles.length > 0 && overrideFiles.length !== positionals.length) {
+    throw validationError('$.overrides', `give --overrides once per design file, in the same order (${positionals.length} designs, ${overrideFiles.length} overrides files)`);
   }
 
   const assets: Record<string, string> = {};
@@ -88,14 +98,23 @@ async function renderCommand(args: string[], io: CliIO): Promise<number> {
 
   const quality = intOption(values.quality, '$.jpg.quality', 1, 100);
   const compressionLevel = intOption(values.compression, '$.png.compressionLevel', 0, 9);
-  const result = await new Engine().render({
-    design,
-    overrides,
-    format,
+  const pages = await Promise.all(
+    positionals.map(async (file, i) => {
+      const designFile = resolve(file);
+      const many = positionals.length > 1;
+      return {
+        design: await readJson(designFile, many ? `$.pages[${i}].design` : '$', 'design file'),
+        overrides: overrideFiles[i] === undefined ? {} : await readOverrides(resolve(overrideFiles[i]!), many ? `$.pages[${i}].overrides` : '$'),
+        assets: fileAssetResolver({ baseDir: dirname(designFile), assets }),
+      };
+    }),
+  );
+  const options = {
+    format: format as OutputFormat,
     ...(quality === undefined ? {} : { jpg: { quality } }),
     ...(compressionLevel === undefined ? {} : { png: { compressionLevel } }),
-    assets: fileAssetResolver({ baseDir: dirname(designFile), assets }),
-  });
+  };
+  const result = await new Engine().render(pages.length > 1 ? { ...options, pages } : { ...options, ...pages[0]! });
   await writeFile(values.out, result.bytes);
   if (values.report) io.stdout.write(`${JSON.stringify(result.report, null, 2)}\n`);
   return 0;
