@@ -120,6 +120,27 @@ for (const format of ['png', 'jpg']) {
   console.log(`${format}: p50 ${entry.p50} ms  p95 ${entry.p95} ms  | raw baseline p50 ${entry.baseline_p50} ms  ratio ${entry.ratio_to_baseline}`);
 }
 
+// Vector pdf of the same card, next to the png render of the same run. Its size budget: the jpg
+// render plus the photo's original bytes (embedded untouched) plus the embedded font subsets.
+{
+  const [pdfT, pngT] = await time(
+    () => engine.render({ design, overrides, assets, format: 'pdf' }),
+    () => engine.render({ design, overrides, assets, format: 'png' }),
+  );
+  const pdf = (await engine.render({ design, overrides, assets, format: 'pdf' })).bytes;
+  const jpg = (await engine.render({ design, overrides, assets, format: 'jpg' })).bytes;
+  const photo = readFileSync(join(CARD, 'city-night.jpg'));
+  // Font programs are the streams that /FontFile2 entries point to.
+  const text = pdf.toString('latin1');
+  const fonts = [...text.matchAll(/\/FontFile2 (\d+) 0 R/g)]
+    .map((m) => new RegExp(`\\n${m[1]} 0 obj\\n<<\\n/Length (\\d+)`).exec(text)?.[1])
+    .reduce((n, len) => n + Number(len ?? 0), 0);
+  const budget = jpg.length + photo.length + fonts;
+  const entry = { name: 'render card-1080 pdf', unit: 'ms', p50: +pdfT.p50.toFixed(2), p95: +pdfT.p95.toFixed(2), baseline_p50: +pngT.p50.toFixed(2), ratio_to_baseline: +(pdfT.p50 / pngT.p50).toFixed(3), peak_rss_mb: +rss().toFixed(1), baseline: 'render card-1080 png', bytes: pdf.length, size_budget_bytes: budget };
+  entries.push(entry);
+  console.log(`pdf: p50 ${entry.p50} ms  p95 ${entry.p95} ms  | png p50 ${entry.baseline_p50} ms  | ${(pdf.length / 1024).toFixed(0)} KB vs budget ${(budget / 1024).toFixed(0)} KB (jpg ${(jpg.length / 1024).toFixed(0)} + photo ${(photo.length / 1024).toFixed(0)} + fonts ${(fonts / 1024).toFixed(0)})`);
+}
+
 // Charts and mockups next to the card, in the same alternating blocks; the card is their baseline.
 // "cold engine" gives every render a new Engine: every image is decoded and prepared again.
 const example = (name) => {
