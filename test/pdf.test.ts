@@ -189,3 +189,34 @@ describe.runIf(ready)('pdf: every golden case rasterised by pdftoppm matches its
     });
   }
 });
+
+describe('pdf: images and pages (no tools needed)', () => {
+  it('embeds a jpg once, byte for byte, however often and on however many pages it is used', async () => {
+    const photo = readFileSync(join(REPO_ROOT, 'examples', 'card-1080', 'city-night.jpg'));
+    const design = {
+      width: 400,
+      height: 300,
+      objects: [
+        { type: 'image', x: 0, y: 0, width: 200, height: 300, path: 'city-night.jpg' },
+        { type: 'image', x: 200, y: 0, width: 200, height: 150, path: 'city-night.jpg', config: { media_replacement_strategy: 'contain' } },
+      ],
+    };
+    const { bytes } = await engine.render({ format: 'pdf', pages: [{ design }, { design }], baseDir: join(REPO_ROOT, 'examples', 'card-1080') });
+    expect(bytes.toString('latin1').match(/\/Subtype \/Image/g)).toHaveLength(1);
+    expect(bytes.includes(photo)).toBe(true);
+  });
+
+  it.each([
+    [{ format: 'png', pages: [{ design: {} }] }, '$.pages', 'use format "pdf"'],
+    [{ format: 'pdf', pages: [] }, '$.pages', 'at least 1'],
+    [{ format: 'pdf', design: { width: 10, height: 10, objects: [] }, pages: [{ design: {} }] }, '$.design', 'either design'],
+    [{ format: 'pdf' }, '$.design', 'expected a design'],
+    [{ format: 'pdf', pages: [{ design: { width: 10, height: 10, objects: [] } }, { design: { width: 10, height: 10, objects: [{ type: 'shape', x: 'a', y: 0, width: 1, height: 1 }] } }] }, '$.pages[1].design.objects[0].x', 'expected a number'],
+    [{ format: 'pdf', pages: [{ design: { width: 10, height: 10, objects: [] }, overrides: { nope: {} } }] }, '$.pages[0].overrides.nope', 'no object named'],
+    [{ format: 'pdf', pages: [{ design: {}, extra: 1 }] }, '$.pages[0].extra', 'unknown field'],
+  ])('refuses %j at its path', async (options, path, message) => {
+    const e = await engine.render(options as never).then(() => null, (err: unknown) => err);
+    expect(e).toMatchObject({ code: 'validation_error', path });
+    expect((e as Error).message).toContain(message);
+  });
+});
