@@ -7,6 +7,7 @@ import { checkBackground } from '../overrides/shape.js';
 import { DEFAULT_FONT_FAMILY } from '../overrides/text.js';
 import { bundledFonts, type FontSet } from '../text/fonts.js';
 import { jsonPath, type PathSegment } from './json-path.js';
+import { checkTimeline } from './timeline-check.js';
 import { issueToError } from './zod-error.js';
 
 /** Parses JSON text; the error names the position, since a path does not exist yet. */
@@ -63,6 +64,7 @@ export function parseDesign(input: unknown, fonts: FontSet = bundledFonts(), roo
       seen.set(object.name, i);
     }
     handlerFor(object).check(object, at, ctx);
+    checkTimeline(object, at, design.duration);
   });
   return design;
 }

@@ -1,6 +1,7 @@
 // Chart objects in template format v1: the chart types, the data table as interface A lays it out,
 // and the styling a report card needs (colours, font, axis number format, gridlines, legend, title).
 import { z } from 'zod';
+import { Timeline } from './schema-animation.js';
 import { Color, common, doc } from './fields.js';
 
 export const CHART_LIMITS = { maxSeries: 50, maxCategories: 100, maxTitleLength: 200 } as const;
@@ -37,6 +38,7 @@ export const ChartObject = z
   .strictObject({
     type: doc(z.literal('chart'), 'Object type: a data-driven chart.', 'chart'),
     ...common,
+    ...Timeline,
     chart_type: ChartType,
     chart_data: ChartData,
     colors: doc(z.array(Color).min(1).max(CHART_LIMITS.maxSeries), 'Series colours in order (pie/donut: slice colours), repeated when there are more series. Default: a built-in palette.', ['#2f6fed', '#e4572e', '#17bebb']).optional(),

@@ -1,6 +1,7 @@
 // Mockup objects in template format v1: a base image (device, packaging, poster frame) with named
 // layers placed in base-image pixels, each a replaceable image, a colour, or fixed artwork.
 import { z } from 'zod';
+import { Timeline } from './schema-animation.js';
 import { Color, common, doc, ImageRef, MediaStrategy } from './fields.js';
 
 export const MOCKUP_LIMITS = { maxLayers: 32, maxCoordinate: 100_000 } as const;
@@ -52,6 +53,7 @@ export const MockupObject = z
   .strictObject({
     type: doc(z.literal('mockup'), 'Object type: a layered device or product mockup.', 'mockup'),
     ...common,
+    ...Timeline,
     base: doc(ImageRef, 'The base image; it fills the object box, and layer areas are in its pixels.', 'mockups/phone.png'),
     layers: doc(z.array(MockupLayer).max(MOCKUP_LIMITS.maxLayers), `Layers above the base, bottom first (at most ${MOCKUP_LIMITS.maxLayers}).`, []),
   })

@@ -1,7 +1,8 @@
 // Template format v1: the one schema source. Types, runtime validation, the override schemas and the
 // published JSON Schema (docs/template.schema.json) are all derived from the definitions below.
 import { z } from 'zod';
-import { Border, Color, common, doc, ImageRef, LIMITS, MediaConfig, ShapeBackground, TextAlign, TextConfig } from './fields.js';
+import { Border, Color, common as placementFields, doc, ImageRef, LIMITS, MediaConfig, ShapeBackground, TextAlign, TextConfig } from './fields.js';
+import { Timeline } from './schema-animation.js';
 import { ChartObject } from './schema-chart.js';
 import { MockupObject } from './schema-mockup.js';
 
@@ -10,6 +11,9 @@ export { MockupObject } from './schema-mockup.js';
 
 export { Border, Color, ImageRef, LIMITS, MediaConfig, MediaStrategy, Placement, ShapeBackground, TextConfig } from './fields.js';
 export type { MediaStrategyName } from './fields.js';
+
+/** Every object: placement, name, visibility, and its place on the timeline. */
+export const common = { ...placementFields, ...Timeline };
 
 export const TextObject = z
   .strictObject({
@@ -69,6 +73,7 @@ export const Design = z
     height: doc(z.int().min(1).max(LIMITS.maxCanvasSide), `Canvas height in pixels (1-${LIMITS.maxCanvasSide}).`, 1080),
     background: Background.optional(),
     fonts: doc(z.array(z.string().min(1)).max(16), 'Bundled font families the design uses. Default ["Inter"].', ['Inter', 'Lora']).optional(),
+    duration: doc(z.number().finite().gt(0).max(3600), 'Length of the video in seconds (mp4). Interface A renders at most 15 s.', 15).optional(),
     objects: doc(z.array(DesignObject).max(LIMITS.maxObjects), 'Objects in z-order: the first is painted first (bottom).', []),
   })
   .meta({ title: 'Imprint design (template format v1)' });

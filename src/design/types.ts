@@ -23,11 +23,34 @@ export interface SceneSpan {
   link?: string;
 }
 
+/** A timing curve as CSS cubic-bezier control points (linear is 0, 0, 1, 1). */
+export type Easing = readonly [x1: number, y1: number, x2: number, y2: number];
+
+export type AnimatedProperty = 'x' | 'y' | 'width' | 'height' | 'rotation' | 'opacity' | 'scale';
+export type Edge = 'left' | 'right' | 'top' | 'bottom';
+
+export type SceneAnimation =
+  | { kind: 'keyframes'; property: AnimatedProperty; keyframes: { time: number; value: number }[]; easing: Easing }
+  | {
+      kind: 'fade_in' | 'fade_out' | 'slide_in' | 'slide_out' | 'scale_in' | 'reveal';
+      duration: number;
+      delay: number;
+      easing: Easing;
+      edge: Edge;
+      by: 'word' | 'line';
+    };
+
 interface SceneBase {
   name?: string;
   box: Rect;
   rotation: number;
   opacity: number;
+  /** Grows the object around the centre of its box (animations). */
+  scale: number;
+  /** Seconds on the timeline; end null = to the end of the video. */
+  start: number;
+  end: number | null;
+  animations: SceneAnimation[];
 }
 
 export interface SceneText extends SceneBase {
@@ -41,6 +64,8 @@ export interface SceneText extends SceneBase {
   letterSpacing: number;
   strategy: 'fit' | 'fixed-width';
   valign: 'top' | 'center' | 'bottom';
+  /** Part of the text shown by a reveal animation at the sampled time (layout keeps the full text's lines). */
+  reveal?: { by: 'word' | 'line'; progress: number };
 }
 
 export type MediaFit = 'cover' | 'contain' | 'fill';
@@ -119,6 +144,8 @@ export type SceneObject = SceneText | SceneImage | SceneShape | SceneChart | Sce
 export interface Scene {
   width: number;
   height: number;
+  /** Video length in seconds; null for a still design. */
+  duration: number | null;
   background: SceneFill;
   /** Visible objects in z-order (hidden ones are dropped here). */
   objects: SceneObject[];

@@ -47,32 +47,32 @@ function layoutObject(o: SceneObject, images: ImageSizes, fonts: FontSet): { gro
       const t = layoutText(o, fonts);
       const margin = t.report.font_size;
       const bounds = { x: -margin, y: -margin, width: t.box.width + 2 * margin, height: t.box.height + 2 * margin };
-      return { group: group(o.box, t.box, o.rotation, o.opacity, bounds, t.clip ? { kind: 'rect', rect: t.box } : null, t.items), report: t.report };
+      return { group: group(o.box, t.box, o.rotation, o.scale, o.opacity, bounds, t.clip ? { kind: 'rect', rect: t.box } : null, t.items), report: t.report };
     }
     case 'image': {
       const { src, dst } = placeMedia(o.fit, sizeOf(images, o.image), local);
-      return { group: group(o.box, local, o.rotation, o.opacity, local, null, [{ kind: 'image', image: imageRefKey(o.image), src, dst }]) };
+      return { group: group(o.box, local, o.rotation, o.scale, o.opacity, local, null, [{ kind: 'image', image: imageRefKey(o.image), src, dst }]) };
     }
     case 'shape':
-      return { group: group(o.box, local, o.rotation, o.opacity, local, null, shapeItems(o, local, images)) };
+      return { group: group(o.box, local, o.rotation, o.scale, o.opacity, local, null, shapeItems(o, local, images)) };
     case 'chart':
       // Clipped like mockups: labels near the edges never paint outside the chart's box.
-      return { group: group(o.box, local, o.rotation, o.opacity, local, { kind: 'rect', rect: local }, layoutChart(o, fonts)) };
+      return { group: group(o.box, local, o.rotation, o.scale, o.opacity, local, { kind: 'rect', rect: local }, layoutChart(o, fonts)) };
     case 'mockup':
-      return { group: group(o.box, local, o.rotation, o.opacity, local, { kind: 'rect', rect: local }, layoutMockup(o, (r) => sizeOf(images, r))) };
+      return { group: group(o.box, local, o.rotation, o.scale, o.opacity, local, { kind: 'rect', rect: local }, layoutMockup(o, (r) => sizeOf(images, r))) };
   }
 }
 
-function group(box: Rect, sized: Rect, rotation: number, opacity: number, bounds: Rect, clip: Geometry | null, items: DisplayItem[]): DisplayItem {
-  return { kind: 'group', transform: placement(box.x, box.y, sized.width, sized.height, rotation), opacity, bounds, clip, items };
+function group(box: Rect, sized: Rect, rotation: number, scale: number, opacity: number, bounds: Rect, clip: Geometry | null, items: DisplayItem[]): DisplayItem {
+  return { kind: 'group', transform: placement(box.x, box.y, sized.width, sized.height, rotation, scale), opacity, bounds, clip, items };
 }
 
-/** Translate to (x, y), then rotate clockwise by `degrees` around the centre of the box. */
-export function placement(x: number, y: number, width: number, height: number, degrees: number): Matrix {
-  if (degrees === 0) return [1, 0, 0, 1, x, y];
+/** Translate to (x, y), then rotate clockwise by `degrees` and scale, both around the centre of the box. */
+export function placement(x: number, y: number, width: number, height: number, degrees: number, scale = 1): Matrix {
+  if (degrees === 0 && scale === 1) return [1, 0, 0, 1, x, y];
   const r = (degrees * Math.PI) / 180;
-  const cos = Math.cos(r);
-  const sin = Math.sin(r);
+  const cos = Math.cos(r) * scale;
+  const sin = Math.sin(r) * scale;
   const cx = width / 2;
   const cy = height / 2;
   return [cos, sin, -sin, cos, x + cx - cos * cx + sin * cy, y + cy - sin * cx - cos * cy];

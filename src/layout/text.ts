@@ -60,8 +60,9 @@ export function layoutText(t: SceneText, fonts: FontSet): TextLayout {
   }
 
   const items: DisplayItem[] = [];
+  const reveal = t.reveal ? revealAlpha(t.reveal, fit.lines, paragraphs) : null;
   fit.lines.forEach((line, i) => {
-    placeLine(items, paragraphs[line.paragraph]!, line, t, size, top + i * lineHeightPx, baselineInLine, lineHeightPx);
+    placeLine(items, paragraphs[line.paragraph]!, line, t, size, top + i * lineHeightPx, baselineInLine, lineHeightPx, reveal ? (c) => reveal(i, c) : null);
   });
 
   return {
@@ -90,6 +91,31 @@ function missingCharacters(paragraphs: readonly ShapedParagraph[]): string[] {
   return [...missing];
 }
 
+/**
+ * A text reveal as an alpha per line and cluster: units (words or lines) appear one after another,
+ * each fading in over its share of the animation. Lines and breaks are those of the full text.
+ */
+function revealAlpha(reveal: NonNullable<SceneText['reveal']>, lines: readonly Line[], paragraphs: readonly ShapedParagraph[]): (line: number, cluster: number) => number {
+  const unitOf = new Map<string, number>();
+  let units = 0;
+  lines.forEach((line, li) => {
+    const para = paragraphs[line.paragraph]!;
+    let inWord = false;
+    for (let c = line.start; c < line.visibleEnd; c++) {
+      const space = para.clusters[c]!.whitespace;
+      if (reveal.by === 'word' && !space && !inWord) units++;
+      inWord = !space;
+      unitOf.set(`${li}:${c}`, reveal.by === 'line' ? li : Math.max(0, units - 1));
+    }
+    if (reveal.by === 'line') units = li + 1;
+  });
+  const shown = reveal.progress * units;
+  return (line, cluster) => {
+    const u = unitOf.get(`${line}:${cluster}`) ?? 0;
+    return Math.min(1, Math.max(0, shown - u));
+  };
+}
+
 function placeLine(
   items: DisplayItem[],
   para: ShapedParagraph,
@@ -99,6 +125,7 @@ function placeLine(
   lineTop: number,
   baselineInLine: number,
   lineHeightPx: number,
+  alphaOf: ((cluster: number) => number) | null,
 ): void {
   const widthPx = line.width * size;
   const free = t.box.width - widthPx;
@@ -111,19 +138,21 @@ function placeLine(
   }
   const baseline = lineTop + baselineInLine;
 
-  let run: { span: number; face: FontFace; glyphs: PositionedGlyph[]; textStart: number; textEnd: number; x0: number; x1: number } | null = null;
+  let run: { span: number; alpha: number; face: FontFace; glyphs: PositionedGlyph[]; textStart: number; textEnd: number; x0: number; x1: number } | null = null;
   const flush = (): void => {
-    if (!run || run.glyphs.length === 0) return;
-    const span = t.spans[run.span]!;
+    if (!run || run.glyphs.length === 0 || run.alpha <= 0) return;
+    const base = t.spans[run.span]!;
+    const span = run.alpha === 1 ? base : { ...base, color: [base.color[0], base.color[1], base.color[2], base.color[3] * run.alpha] as const };
     items.push({ kind: 'glyphs', face: run.face.key, size, color: span.color, glyphs: run.glyphs, text: para.text.slice(run.textStart, run.textEnd) });
     decorate(items, span, run.face, run.x0, run.x1, baseline, lineTop, lineHeightPx, size);
   };
 
   for (let i = line.start; i < line.visibleEnd; i++) {
     const c = para.clusters[i]!;
-    if (!run || run.span !== c.span) {
+    const alpha = alphaOf ? alphaOf(i) : 1;
+    if (!run || run.span !== c.span || run.alpha !== alpha) {
       flush();
-      run = { span: c.span, face: c.face, glyphs: [], textStart: c.start, textEnd: c.end, x0: x, x1: x };
+      run = { span: c.span, alpha, face: c.face, glyphs: [], textStart: c.start, textEnd: c.end, x0: x, x1: x };
     }
     let gx = x;
     let chars: string | undefined = para.text.slice(c.start, c.end);

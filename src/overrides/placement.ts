@@ -1,6 +1,7 @@
 // General placement overrides (x, y, width, height, rotation, opacity, hidden), valid on every object type.
 import { Placement } from '../design/schema.js';
-import type { DesignObject, Rect } from '../design/types.js';
+import { EASINGS, parseEasing } from '../design/easing.js';
+import type { DesignObject, SceneAnimation, SceneObject } from '../design/types.js';
 
 export const placementOverrideFields = {
   x: Placement.x.optional(),
@@ -12,12 +13,25 @@ export const placementOverrideFields = {
   hidden: Placement.hidden.optional(),
 };
 
-export function placementOf(o: DesignObject): { box: Rect; rotation: number; opacity: number; name?: string } {
+type SceneBaseFields = Pick<SceneObject, 'box' | 'rotation' | 'opacity' | 'name' | 'scale' | 'start' | 'end' | 'animations'>;
+
+/** Placement and timeline of any object, resolved (easings parsed; parse has checked them). */
+export function placementOf(o: DesignObject): SceneBaseFields {
   return {
     ...(o.name === undefined ? {} : { name: o.name }),
     box: { x: o.x, y: o.y, width: o.width, height: o.height },
     rotation: o.rotation ?? 0,
     opacity: o.opacity ?? 1,
+    scale: 1,
+    start: o.start ?? 0,
+    end: o.end ?? null,
+    animations: (o.animations ?? []).map((a): SceneAnimation => {
+      if (a.type === 'keyframes') {
+        return { kind: 'keyframes', property: a.property, keyframes: a.keyframes.map((k) => ({ ...k })), easing: parseEasing(a.easing ?? 'ease-in-out') ?? EASINGS.linear! };
+      }
+      const edge = a.type === 'slide_in' ? (a.from ?? 'left') : a.type === 'slide_out' ? (a.to ?? 'right') : 'left';
+      return { kind: a.type, duration: a.duration, delay: a.delay ?? 0, easing: parseEasing(a.easing ?? 'ease-out') ?? EASINGS.linear!, edge, by: a.type === 'reveal' ? (a.by ?? 'word') : 'word' };
+    }),
   };
 }
 

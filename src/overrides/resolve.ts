@@ -89,6 +89,7 @@ export function resolveScene(design: Design, overrides: unknown = {}, fonts: Fon
   return {
     width: design.width,
     height: design.height,
+    duration: design.duration ?? null,
     background: design.background ? fillOf(design.background, childPath(roots.design, 'background')) : { kind: 'color', color: [255, 255, 255, 1] },
     objects: objects.flatMap((o, i) => {
       if (o.hidden) return [];

@@ -1,0 +1,93 @@
+// Animation sampling: the scene as it stands at time t. Pure: objects outside their start/end are
+// dropped, keyframes and presets set each object's box, rotation, opacity, scale and text reveal.
+import { ease } from '../design/easing.js';
+import type { AnimatedProperty, Scene, SceneAnimation, SceneObject } from '../design/types.js';
+
+const clamp01 = (v: number): number => (v < 0 ? 0 : v > 1 ? 1 : v);
+
+function keyframeValue(a: Extract<SceneAnimation, { kind: 'keyframes' }>, t: number): number {
+  const ks = a.keyframes;
+  if (t <= ks[0]!.time) return ks[0]!.value;
+  for (let i = 1; i < ks.length; i++) {
+    const k = ks[i]!;
+    if (t <= k.time) {
+      const prev = ks[i - 1]!;
+      return prev.value + (k.value - prev.value) * ease(a.easing, (t - prev.time) / (k.time - prev.time));
+    }
+  }
+  return ks[ks.length - 1]!.value;
+}
+
+function setProperty(o: SceneObject, property: AnimatedProperty, value: number): void {
+  switch (property) {
+    case 'x':
+    case 'y':
+    case 'width':
+    case 'height':
+      o.box = { ...o.box, [property]: property === 'width' || property === 'height' ? Math.max(1e-3, value) : value };
+      return;
+    case 'rotation':
+      o.rotation = value;
+      return;
+    case 'opacity':
+      o.opacity = clamp01(value);
+      return;
+    case 'scale':
+      o.scale = Math.max(0, value);
+  }
+}
+
+/** The object at time t, or null when it is not on screen then. */
+export function sampleObject(o: SceneObject, t: number, scene: Pick<Scene, 'width' | 'height' | 'duration'>): SceneObject | null {
+  if (t < o.start || (o.end !== null && t >= o.end)) return null;
+  if (o.animations.length === 0) return o;
+  const s: SceneObject = { ...o, box: { ...o.box } };
+  const end = o.end ?? scene.duration ?? Number.POSITIVE_INFINITY;
+  for (const a of o.animations) {
+    if (a.kind === 'keyframes') {
+      setProperty(s, a.property, keyframeValue(a, t));
+      continue;
+    }
+    const out = a.kind === 'fade_out' || a.kind === 'slide_out';
+    const from = out ? end - a.delay - a.duration : o.start + a.delay;
+    const p = ease(a.easing, clamp01((t - from) / a.duration));
+    const { x, y, width, height } = s.box;
+    const offset = { left: -(x + width), right: scene.width - x, top: -(y + height), bottom: scene.height - y }[a.edge];
+    const horizontal = a.edge === 'left' || a.edge === 'right';
+    switch (a.kind) {
+      case 'fade_in':
+        s.opacity *= p;
+        break;
+      case 'fade_out':
+        s.opacity *= 1 - p;
+        break;
+      case 'slide_in':
+      case 'slide_out': {
+        const shift = offset * (a.kind === 'slide_in' ? 1 - p : p);
+        s.box = horizontal ? { ...s.box, x: x + shift } : { ...s.box, y: y + shift };
+        break;
+      }
+      case 'scale_in':
+        s.scale *= p;
+        break;
+      case 'reveal':
+        if (s.type === 'text') s.reveal = { by: a.by, progress: p };
+        break;
+    }
+  }
+  return s;
+}
+
+export function sampleScene(scene: Scene, t: number): Scene {
+  const objects: SceneObject[] = [];
+  for (const o of scene.objects) {
+    const s = sampleObject(o, t, scene);
+    if (s) objects.push(s);
+  }
+  return { ...scene, objects };
+}
+
+/** Whether an object looks the same at every time of the video (no animation, on screen throughout). */
+export function isStatic(o: SceneObject, duration: number): boolean {
+  return o.animations.length === 0 && o.start <= 0 && (o.end === null || o.end >= duration);
+}
