@@ -8,6 +8,10 @@ import { parseDesign } from './design/parse.js';
 import { issueToError } from './design/zod-error.js';
 import { encoder, MIME_TYPES, type ImageFormat, type JpgOptions, type PngOptions } from './encode/image.js';
 import { encodePdf } from './encode/pdf.js';
+import type { VideoProgress } from './encode/video.js';
+import { sampleScene } from './layout/timeline.js';
+import type { Scene } from './design/types.js';
+import { renderVideo } from './video.js';
 import { ImprintError } from './errors.js';
 import type { DisplayList } from './layout/display-list.js';
 import { layout, type FitReport } from './layout/layout.js';
@@ -16,7 +20,7 @@ import { rasterBackend } from './paint/raster.js';
 import { resolveScene } from './overrides/resolve.js';
 import { bundledFonts, type FontSet } from './text/fonts.js';
 
-export type OutputFormat = ImageFormat | 'pdf';
+export type OutputFormat = ImageFormat | 'pdf' | 'mp4';
 
 export interface PageInput {
   design: unknown;
@@ -39,6 +43,20 @@ export interface RenderOptions {
   assets?: AssetResolver;
   /** Folder for relative image paths when no `assets` resolver is given. */
   baseDir?: string;
+  /** png/jpg/pdf of an animated design: the second to show. Default 0. */
+  time?: number;
+  /** mp4: frames per second, 30 (default) or 60. */
+  fps?: 30 | 60;
+  /** mp4: output size: the design's (default), or interface B's sd (short side 720) or hd (1080). */
+  size?: 'design' | 'sd' | 'hd';
+  /** mp4: longest allowed duration in seconds. Default 15 (interface A's limit). */
+  maxDuration?: number;
+  /** mp4: also return a jpg poster of the frame at this time (interface B's screenshot). */
+  poster?: { time: number };
+  /** mp4: called as frames are encoded. */
+  onProgress?: (progress: VideoProgress) => void;
+  /** Stops the render: ffmpeg is killed, temporary files removed, the promise rejects with render_cancelled. */
+  signal?: AbortSignal;
 }
 
 export interface RenderResult {
@@ -50,6 +68,10 @@ export interface RenderResult {
   height: number;
   /** Text objects of every page; entries of a multi-page pdf carry their page index. */
   report: FitReport;
+  /** mp4: the number of frames. */
+  frames?: number;
+  /** mp4 with `poster`: the jpg of that frame. */
+  poster?: Buffer;
 }
 
 export interface RenderStream extends Omit<RenderResult, 'bytes'> {
@@ -78,14 +100,24 @@ const Options = z.strictObject({
     .min(1)
     .max(MAX_PAGES)
     .optional(),
-  format: z.enum(['png', 'jpg', 'pdf']),
+  format: z.enum(['png', 'jpg', 'pdf', 'mp4']),
+  time: z.number().finite().min(0).max(3600).optional(),
+  fps: z.union([z.literal(30), z.literal(60)], { error: 'expected fps 30 or 60' }).optional(),
+  size: z.enum(['design', 'sd', 'hd']).optional(),
+  maxDuration: z.number().finite().gt(0).max(3600).optional(),
+  poster: z.strictObject({ time: z.number().finite().min(0).max(3600) }).optional(),
+  onProgress: z.custom<(p: VideoProgress) => void>((v) => typeof v === 'function', { error: 'expected a function (progress) => void' }).optional(),
+  signal: z.custom<AbortSignal>((v) => v instanceof AbortSignal, { error: 'expected an AbortSignal' }).optional(),
   png: z.strictObject({ compressionLevel: z.int().min(0).max(9).optional() }).optional(),
   jpg: z.strictObject({ quality: z.int().min(1).max(100).optional() }).optional(),
   assets: z.custom<AssetResolver>((v) => typeof v === 'function', { error: 'expected a function (ref) => Promise<Uint8Array>' }).optional(),
   baseDir: z.string().min(1).optional(),
 });
 
-const MIME: Record<OutputFormat, string> = { ...MIME_TYPES, pdf: 'application/pdf' };
+const MIME: Record<OutputFormat, string> = { ...MIME_TYPES, pdf: 'application/pdf', mp4: 'video/mp4' };
+
+/** Interface A's longest video. */
+export const MAX_VIDEO_SECONDS = 15;
 
 /** jpg has no alpha channel: transparent areas are painted onto white. */
 const JPG_MATTE = [255, 255, 255, 1] as const;
@@ -102,8 +134,7 @@ function validateOptions(options: RenderOptions): void {
     const first = parsed.error.issues[0]!;
     if (first.path[0] === 'format' && first.code === 'invalid_value') {
       const got = (value as { format?: unknown }).format;
-      const later = got === 'mp4' ? ' (mp4 output is not part of this version)' : '';
-      throw new ImprintError('validation_error', '$.format', `expected "png", "jpg" or "pdf" but received ${got === undefined ? 'nothing' : JSON.stringify(got)}${later}`);
+      throw new ImprintError('validation_error', '$.format', `expected "png", "jpg", "pdf" or "mp4" but received ${got === undefined ? 'nothing' : JSON.stringify(got)}`);
     }
     throw issueToError(first, value, { schema: Options, describe: (p) => (p.length === 0 ? 'the render options' : undefined) });
   }
@@ -122,6 +153,11 @@ interface LaidOutPage {
   images: Map<string, LoadedImage>;
 }
 
+interface ScenePage {
+  scene: Scene;
+  images: Map<string, LoadedImage>;
+}
+
 export class Engine {
   readonly fonts: FontSet;
   private readonly images: ImageCache;
@@ -131,24 +167,56 @@ export class Engine {
     this.images = new ImageCache(options.imageCacheBytes ?? 256 * 1024 * 1024);
   }
 
-  /** parse → resolve → load → layout for one design; `at` roots its error paths. */
-  private async layoutPage(design: unknown, overrides: unknown, resolver: AssetResolver, at: { design: string; overrides: string }): Promise<LaidOutPage> {
+  /** parse → resolve → load for one design; `at` roots its error paths. */
+  private async scenePage(design: unknown, overrides: unknown, resolver: AssetResolver, at: { design: string; overrides: string }): Promise<ScenePage> {
     const parsed = parseDesign(design, this.fonts, at.design);
     const scene = resolveScene(parsed, overrides ?? {}, this.fonts, at);
-    const images = await loadImages(scene, resolver, this.images);
+    return { scene, images: await loadImages(scene, resolver, this.images) };
+  }
+
+  /** The scene at `time` laid out. */
+  private layoutAt({ scene, images }: ScenePage, time: number): LaidOutPage {
     const sizes = new Map([...images].map(([k, v]) => [k, { width: v.width, height: v.height, opaque: v.opaque }]));
-    const { displayList, report } = layout(scene, sizes, this.fonts);
+    const { displayList, report } = layout(sampleScene(scene, time), sizes, this.fonts);
     return { displayList, report, images };
   }
 
-  private pagesOf(options: RenderOptions): Promise<LaidOutPage[]> {
+  private scenesOf(options: RenderOptions): Promise<ScenePage[]> {
     const resolver = options.assets ?? (options.baseDir !== undefined ? fileAssetResolver({ baseDir: options.baseDir }) : noAssets);
     if (options.pages) {
       return Promise.all(
-        options.pages.map((p, i) => this.layoutPage(p.design, p.overrides, p.assets ?? resolver, { design: `$.pages[${i}].design`, overrides: `$.pages[${i}].overrides` })),
+        options.pages.map((p, i) => this.scenePage(p.design, p.overrides, p.assets ?? resolver, { design: `$.pages[${i}].design`, overrides: `$.pages[${i}].overrides` })),
       );
     }
-    return Promise.all([this.layoutPage(options.design, options.overrides, resolver, { design: '$', overrides: '$.objects_overrides' })]);
+    return Promise.all([this.scenePage(options.design, options.overrides, resolver, { design: '$', overrides: '$.objects_overrides' })]);
+  }
+
+  private async pagesOf(options: RenderOptions): Promise<LaidOutPage[]> {
+    return (await this.scenesOf(options)).map((p) => this.layoutAt(p, options.time ?? 0));
+  }
+
+  private async video(options: RenderOptions): Promise<RenderResult> {
+    const [page] = await this.scenesOf(options);
+    const { scene, images } = page!;
+    const max = options.maxDuration ?? MAX_VIDEO_SECONDS;
+    if (scene.duration === null) throw new ImprintError('validation_error', '$.duration', 'an mp4 needs the design\'s length: add "duration" in seconds');
+    if (scene.duration > max) throw new ImprintError('validation_error', '$.duration', `the video lasts ${scene.duration} s: at most ${max} s are allowed`);
+    const video = await renderVideo(
+      { scene, images, fonts: this.fonts, cache: this.images },
+      {
+        fps: options.fps ?? 30,
+        ...(options.size ? { size: options.size } : {}),
+        ...(options.signal ? { signal: options.signal } : {}),
+        ...(options.onProgress ? { onProgress: options.onProgress } : {}),
+      },
+    );
+    let poster: Buffer | undefined;
+    if (options.poster) {
+      const still = this.layoutAt(page!, Math.min(options.poster.time, scene.duration));
+      const image = await rasterBackend.paint(still.displayList, { images, fonts: this.fonts, cache: this.images }, { matte: JPG_MATTE });
+      poster = await encoder(image, 'jpg', options).toBuffer();
+    }
+    return { bytes: video.bytes, format: 'mp4', mimeType: MIME.mp4, width: video.width, height: video.height, report: video.report, frames: video.frames, ...(poster ? { poster } : {}) };
   }
 
   /** Raster formats up to encoding: validated, laid out and painted. */
@@ -164,6 +232,10 @@ export class Engine {
   }
 
   async render(options: RenderOptions): Promise<RenderResult> {
+    if (options?.format === 'mp4') {
+      validateOptions(options);
+      return guard(() => this.video(options));
+    }
     if (options?.format === 'pdf') {
       validateOptions(options);
       return guard(async () => {
@@ -182,7 +254,7 @@ export class Engine {
 
   /** Like render, but the bytes stream out (png/jpg as sharp encodes them). Input errors reject before any byte. */
   async renderStream(options: RenderOptions): Promise<RenderStream> {
-    if (options?.format === 'pdf') {
+    if (options?.format === 'pdf' || options?.format === 'mp4') {
       const { bytes, ...rest } = await this.render(options);
       return { ...rest, stream: Readable.from([bytes]) };
     }

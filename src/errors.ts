@@ -6,6 +6,8 @@ export const ERROR_CATALOGUE = {
   validation_error: { status: 400 },
   /** Something failed inside Imprint although the input was valid. */
   render_failed: { status: 500 },
+  /** The caller's AbortSignal stopped the render; nothing was produced. */
+  render_cancelled: { status: 499 },
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_CATALOGUE;

@@ -103,7 +103,12 @@ export class VideoEncoder {
       await rm(dir, { recursive: true, force: true });
       throw cancelled();
     }
-    return new VideoEncoder(options, dir, ffmpegPath);
+    try {
+      return new VideoEncoder(options, dir, ffmpegPath);
+    } catch (e) {
+      await rm(dir, { recursive: true, force: true });
+      throw e;
+    }
   }
 
   /** The ffmpeg process id (for tests and diagnostics); undefined if it could not be spawned. */
@@ -145,14 +150,16 @@ export class VideoEncoder {
       let onDrain: (() => void) | undefined;
       const drained = new Promise<void>((resolve) => { onDrain = resolve; stdin.once('drain', resolve); });
       try {
-        await Promise.race([drained, this.#failed]);
+        // #exited too: a stream that is ending or dead may never emit 'drain'.
+        await Promise.race([drained, this.#failed, this.#exited]);
       } finally {
         if (onDrain) stdin.off('drain', onDrain);
       }
     }
-    await new Promise<void>((resolve) => setImmediate(resolve));
     if (this.#failure) throw this.#failure;
     this.#framesWritten++;
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    if (this.#failure) throw this.#failure;
   }
 
   /** Closes stdin, waits for ffmpeg, returns the mp4 bytes and removes the temp dir. */

@@ -1,6 +1,6 @@
 // The paint contract: a backend turns a display list plus decoded images into its own output.
 // Backends only paint; every position and size was decided by layout.
-import type { ImageCache, LoadedImage } from '../assets/load.js';
+import type { DecodedImage, ImageCache, LoadedImage } from '../assets/load.js';
 import type { RGBA } from '../design/color.js';
 import type { DisplayList } from '../layout/display-list.js';
 import type { FontSet } from '../text/fonts.js';
@@ -11,6 +11,8 @@ export interface PaintResources {
   fonts: FontSet;
   /** Where a backend keeps images it derives (resampled, warped, tinted) between renders. */
   cache: ImageCache;
+  /** Images already decoded by the caller (e.g. a video's pre-painted static layers), by key. */
+  ready?: ReadonlyMap<string, DecodedImage>;
 }
 
 export interface PaintOptions {

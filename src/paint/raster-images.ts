@@ -141,12 +141,14 @@ export async function prepareRasterImages(
   list: DisplayList,
   images: ReadonlyMap<string, LoadedImage>,
   cache: ImageCache,
+  ready?: ReadonlyMap<string, DecodedImage>,
 ): Promise<{ list: DisplayList; images: Map<string, DecodedImage> }> {
   const jobs: Job[] = [];
   collect(list.items, 1, jobs);
-  const out = new Map<string, DecodedImage>();
+  const out = new Map<string, DecodedImage>(ready ?? []);
   const replace = new Map<ImageItem, PlainImage | null>();
   for (const { item, scale } of jobs) {
+    if (ready?.has(item.image)) continue;
     const image = images.get(item.image);
     if (!image) continue;
     const done = item.kind === 'image' ? await preparePlain(item, image, scale, cache) : await prepareQuad(item, image, scale, cache);

@@ -189,7 +189,7 @@ class RasterPainter {
 
 export const rasterBackend: PaintBackend<RasterImage> = {
   async paint(input: DisplayList, resources: PaintResources, options: PaintOptions = {}): Promise<RasterImage> {
-    const { list, images } = await prepareRasterImages(input, resources.images, resources.cache);
+    const { list, images } = await prepareRasterImages(input, resources.images, resources.cache, resources.ready);
     // From here on everything is synchronous, so the pooled canvas cannot be shared mid-render.
     const canvas = canvasFor(list.width, list.height);
     const ctx = canvas.getContext('2d');
