@@ -44,7 +44,7 @@ function defaultFfmpegPath(): Promise<string> {
 }
 
 function cancelled(): ImprintError {
-  return new ImprintError('render_failed', '$', 'render cancelled');
+  return new ImprintError('render_cancelled', '$', 'the render was cancelled');
 }
 
 export class VideoEncoder {
@@ -178,6 +178,11 @@ export class VideoEncoder {
       await this.#cleanup;
       throw e;
     }
+    // An abort can land between ffmpeg's exit and this line; it has already removed the dir.
+    if (this.#failure) {
+      await this.#cleanup;
+      throw this.#failure;
+    }
     if (result.failed) {
       await this.#fail(this.#ffmpegError(result));
       throw this.#failure;
@@ -192,7 +197,7 @@ export class VideoEncoder {
     }
   }
 
-  /** Kills ffmpeg (SIGKILL) and removes the temp dir; idempotent. Pending and later calls reject with 'render cancelled'. */
+  /** Kills ffmpeg (SIGKILL) and removes the temp dir; idempotent. Pending and later calls reject with render_cancelled. */
   async abort(): Promise<void> {
     if (this.#state === 'done') return;
     await this.#fail(cancelled());

@@ -91,8 +91,11 @@ function wholePixels(src: Rect, image: LoadedImage): Rect {
 async function preparePlain(item: PlainImage, image: LoadedImage, scale: number, cache: ImageCache): Promise<{ item: PlainImage; image: DecodedImage }> {
   const { src, dst } = item;
   // Decode at the painted size when downscaling; at full size when drawn about 1:1 or enlarged.
-  const kx = Math.min(1, (dst.width * scale) / src.width);
-  const ky = Math.min(1, (dst.height * scale) / src.height);
+  // Sizes are rounded up to steps of 2^(1/8) (9 %), so an animated zoom reuses a few decodes and
+  // Skia shrinks the rest of the way, instead of decoding anew for every frame.
+  const step = (k: number): number => Math.min(1, 2 ** (Math.ceil(Math.log2(k) * 8 - 1e-9) / 8));
+  const kx = step(Math.min(1, (dst.width * scale) / src.width));
+  const ky = step(Math.min(1, (dst.height * scale) / src.height));
   const full = kx >= 0.95 && ky >= 0.95;
   const ext = full ? { x: 0, y: 0, width: image.width, height: image.height } : wholePixels(src, image);
   const pixels = await source(image, ext, full ? ext.width : ext.width * kx, full ? ext.height : ext.height * ky, item.tint, cache);

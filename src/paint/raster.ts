@@ -120,11 +120,11 @@ class RasterPainter {
         const image = this.res.images.get(it.image);
         if (!image) throw new Error(`raster: image ${it.image} was not loaded`);
         const { src, dst } = it;
-        // At about 1:1 (images resampled ahead of painting) bilinear is exact enough and much cheaper
-        // than the cubic/mipmap filter that real downscaling needs.
+        // Images were decoded at (or up to 9 % above) the painted size, so bilinear is exact enough
+        // and much cheaper than the cubic/mipmap filter that real downscaling or enlarging needs.
         const m = ctx.getTransform();
         const k = (Math.sqrt(Math.abs(m.a * m.d - m.b * m.c)) * dst.width) / src.width;
-        ctx.imageSmoothingQuality = k > 0.95 && k < 1.05 ? 'low' : 'high';
+        ctx.imageSmoothingQuality = k > 0.9 && k < 1.05 ? 'low' : 'high';
         ctx.drawImage(imageCanvas(image), src.x, src.y, src.width, src.height, dst.x, dst.y, dst.width, dst.height);
         return;
       }
