@@ -9,6 +9,7 @@ export type { Design, DesignObject, Scene, SceneObject } from './design/types.js
 export type { ImageRef } from './design/image-ref.js';
 export { resolveScene } from './overrides/resolve.js';
 export { layout, type FitReport, type ImageSizes } from './layout/layout.js';
+export { sampleScene } from './layout/timeline.js';
 export type { TextFitReport } from './layout/text.js';
 export type { DisplayList, DisplayItem } from './layout/display-list.js';
 export { rasterBackend } from './paint/raster.js';
