@@ -77,7 +77,7 @@ export async function renderVideo(frames: Frames, options: VideoOptions): Promis
         const laid = layout(sampled, sizesOf(images), fonts);
         if (f === 0) report = laid.report;
         const list: DisplayList = background ? withBackground(laid.displayList, width, height) : laid.displayList;
-        const image = await rasterBackend.paint(cropped(list, width, height), { images, fonts, cache, ...(ready ? { ready } : {}) }, { matte: BLACK });
+        const image = await rasterBackend.paint(cropped(list, width, height), { images, fonts, cache, steppedSizes: true, ...(ready ? { ready } : {}) }, { matte: BLACK });
         previous = image.pixels;
         previousKey = key;
       }

@@ -13,6 +13,8 @@ export interface PaintResources {
   cache: ImageCache;
   /** Images already decoded by the caller (e.g. a video's pre-painted static layers), by key. */
   ready?: ReadonlyMap<string, DecodedImage>;
+  /** Video frames: decode images at sizes rounded up in 9 % steps, so an animated zoom reuses them. */
+  steppedSizes?: boolean;
 }
 
 export interface PaintOptions {

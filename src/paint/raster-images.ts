@@ -88,12 +88,12 @@ function wholePixels(src: Rect, image: LoadedImage): Rect {
   return { x, y, width: Math.max(1, Math.min(image.width, Math.ceil(src.x + src.width)) - x), height: Math.max(1, Math.min(image.height, Math.ceil(src.y + src.height)) - y) };
 }
 
-async function preparePlain(item: PlainImage, image: LoadedImage, scale: number, cache: ImageCache): Promise<{ item: PlainImage; image: DecodedImage }> {
+async function preparePlain(item: PlainImage, image: LoadedImage, scale: number, cache: ImageCache, stepped: boolean): Promise<{ item: PlainImage; image: DecodedImage }> {
   const { src, dst } = item;
   // Decode at the painted size when downscaling; at full size when drawn about 1:1 or enlarged.
-  // Sizes are rounded up to steps of 2^(1/8) (9 %), so an animated zoom reuses a few decodes and
-  // Skia shrinks the rest of the way, instead of decoding anew for every frame.
-  const step = (k: number): number => Math.min(1, 2 ** (Math.ceil(Math.log2(k) * 8 - 1e-9) / 8));
+  // For video frames sizes are rounded up to steps of 2^(1/8) (9 %), so an animated zoom reuses a
+  // few decodes and Skia shrinks the rest of the way, instead of decoding anew for every frame.
+  const step = (k: number): number => (stepped ? Math.min(1, 2 ** (Math.ceil(Math.log2(k) * 8 - 1e-9) / 8)) : k);
   const kx = step(Math.min(1, (dst.width * scale) / src.width));
   const ky = step(Math.min(1, (dst.height * scale) / src.height));
   const full = kx >= 0.95 && ky >= 0.95;
@@ -145,6 +145,7 @@ export async function prepareRasterImages(
   images: ReadonlyMap<string, LoadedImage>,
   cache: ImageCache,
   ready?: ReadonlyMap<string, DecodedImage>,
+  steppedSizes = false,
 ): Promise<{ list: DisplayList; images: Map<string, DecodedImage> }> {
   const jobs: Job[] = [];
   collect(list.items, 1, jobs);
@@ -154,7 +155,7 @@ export async function prepareRasterImages(
     if (ready?.has(item.image)) continue;
     const image = images.get(item.image);
     if (!image) continue;
-    const done = item.kind === 'image' ? await preparePlain(item, image, scale, cache) : await prepareQuad(item, image, scale, cache);
+    const done = item.kind === 'image' ? await preparePlain(item, image, scale, cache, steppedSizes) : await prepareQuad(item, image, scale, cache);
     if (done) {
       out.set(done.image.hash, done.image);
       replace.set(item, done.item);
