@@ -1,0 +1,153 @@
+// mp4 output through the public API: ffprobe checks the streams, frames pulled out of the video match
+// still renders of the scene sampled at the same time, cancellation leaves nothing behind, and bad
+// timeline input is refused with its path.
+import { execFileSync, spawnSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import ffmpegInstaller from '@ffmpeg-installer/ffmpeg';
+import ffprobeInstaller from '@ffprobe-installer/ffprobe';
+import sharp from 'sharp';
+import { describe, expect, it } from 'vitest';
+import { Engine, fileAssetResolver, ImprintError } from '../src/index.js';
+import { REPO_ROOT } from './support/golden-compare.js';
+
+const engine = new Engine();
+const tmp = mkdtempSync(join(tmpdir(), 'imprint-video-test-'));
+
+interface Probe {
+  streams: { codec_name: string; pix_fmt: string; width: number; height: number; r_frame_rate: string; nb_frames: string }[];
+  format: { duration: string };
+}
+
+function probe(bytes: Buffer, name: string): Probe {
+  const file = join(tmp, `${name}.mp4`);
+  writeFileSync(file, bytes);
+  return JSON.parse(execFileSync(ffprobeInstaller.path, ['-v', 'error', '-show_streams', '-show_format', '-of', 'json', file], { encoding: 'utf8' })) as Probe;
+}
+
+/** The frame shown at `time`, as png bytes. */
+function frameAt(bytes: Buffer, name: string, time: number): Buffer {
+  const file = join(tmp, `${name}.mp4`);
+  writeFileSync(file, bytes);
+  return execFileSync(ffmpegInstaller.path, ['-v', 'error', '-ss', String(time), '-i', file, '-frames:v', '1', '-f', 'image2pipe', '-vcodec', 'png', '-']);
+}
+
+/** Mean absolute difference per channel (0-255) between two images of one size. */
+async function meanDiff(a: Buffer, b: Buffer): Promise<number> {
+  const [x, y] = await Promise.all([a, b].map((i) => sharp(i).flatten({ background: '#000' }).removeAlpha().raw().toBuffer()));
+  let sum = 0;
+  for (let i = 0; i < x!.length; i++) sum += Math.abs(x![i]! - y![i]!);
+  return sum / x!.length;
+}
+
+const small = {
+  width: 320,
+  height: 180,
+  duration: 2,
+  background: { type: 'color', color: '#102030' },
+  objects: [
+    { type: 'shape', name: 'bar', x: 0, y: 0, width: 320, height: 30, background: { type: 'color', color: '#335577' } },
+    { type: 'text', name: 'title', x: 20, y: 50, width: 280, height: 60, font_size: 36, font_weight: 700, color: '#ffffff', text: 'Motion', animations: [{ type: 'slide_in', from: 'left', duration: 0.8 }] },
+    { type: 'shape', name: 'dot', x: 140, y: 120, width: 40, height: 40, shape: 'ellipse', background: { type: 'color', color: '#e4572e' }, animations: [{ type: 'keyframes', property: 'x', keyframes: [{ time: 0, value: 20 }, { time: 2, value: 260 }], easing: 'linear' }] },
+  ],
+};
+
+function promo() {
+  const dir = join(REPO_ROOT, 'examples', 'promo-15s');
+  return {
+    design: JSON.parse(readFileSync(join(dir, 'design.json'), 'utf8')) as unknown,
+    overrides: (JSON.parse(readFileSync(join(dir, 'overrides.json'), 'utf8')) as { objects_overrides: unknown }).objects_overrides,
+    assets: fileAssetResolver({ baseDir: dir }),
+  };
+}
+
+describe('mp4', () => {
+  it.each([30, 60] as const)('H.264, yuv420p, %d fps, the right frame count, duration and size', async (fps) => {
+    const { bytes, frames, mimeType } = await engine.render({ design: small, format: 'mp4', fps });
+    expect(mimeType).toBe('video/mp4');
+    const p = probe(bytes, `small-${fps}`);
+    expect(p.streams[0]).toMatchObject({ codec_name: 'h264', pix_fmt: 'yuv420p', width: 320, height: 180, r_frame_rate: `${fps}/1`, nb_frames: String(2 * fps) });
+    expect(frames).toBe(2 * fps);
+    expect(Number(p.format.duration)).toBeCloseTo(2, 2);
+    // +faststart: the index comes before the media data.
+    expect(bytes.indexOf('moov')).toBeLessThan(bytes.indexOf('mdat'));
+  });
+
+  it('the promo example: 15 s at 30 fps, 1080×1080, with a poster frame', async () => {
+    const { bytes, poster } = await engine.render({ ...promo(), format: 'mp4', poster: { time: 3 } });
+    const p = probe(bytes, 'promo');
+    expect(p.streams[0]).toMatchObject({ codec_name: 'h264', pix_fmt: 'yuv420p', width: 1080, height: 1080, r_frame_rate: '30/1', nb_frames: '450' });
+    expect(Number(p.format.duration)).toBeCloseTo(15, 1);
+    expect(await sharp(poster!).metadata()).toMatchObject({ format: 'jpeg', width: 1080, height: 1080 });
+  });
+
+  it('sd and hd keep the aspect ratio with even sizes', async () => {
+    const wide = { ...small, width: 640, height: 360 };
+    expect(probe((await engine.render({ design: wide, format: 'mp4', size: 'sd' })).bytes, 'sd').streams[0]).toMatchObject({ width: 1280, height: 720 });
+    expect(probe((await engine.render({ design: wide, format: 'mp4', size: 'hd' })).bytes, 'hd').streams[0]).toMatchObject({ width: 1920, height: 1080 });
+  });
+
+  it('frames match still renders of the scene sampled at the same times', async () => {
+    // H.264 at crf 20 in yuv420p: measured mean differences stay below 3 of 255 per channel; a frame
+    // from another time (the dot moved) differs by more than 4.
+    const { bytes } = await engine.render({ design: small, format: 'mp4' });
+    for (const time of [0.5, 1.0, 1.5]) {
+      const frame = frameAt(bytes, 'frames', time);
+      const still = (await engine.render({ design: small, format: 'png', time })).bytes;
+      expect(await meanDiff(frame, still), `frame at ${time} s`).toBeLessThan(3);
+    }
+    const other = (await engine.render({ design: small, format: 'png', time: 0.2 })).bytes;
+    expect(await meanDiff(frameAt(bytes, 'frames', 1.5), other)).toBeGreaterThan(4);
+  });
+
+  it('reports progress up to the last frame', async () => {
+    const seen: number[] = [];
+    await engine.render({ design: small, format: 'mp4', onProgress: (p) => seen.push(p.framesEncoded) });
+    expect(seen.length).toBeGreaterThan(0);
+    expect(seen[seen.length - 1]).toBe(60);
+    expect([...seen].sort((a, b) => a - b)).toEqual(seen);
+  });
+
+  it('cancelling halfway leaves no ffmpeg process and no temporary folder', async () => {
+    const before = new Set(readdirSync(tmpdir()).filter((f) => f.startsWith('imprint-video-')));
+    const controller = new AbortController();
+    const run = engine.render({
+      ...promo(),
+      format: 'mp4',
+      signal: controller.signal,
+      onProgress: (p) => p.framesWritten > 60 && controller.abort(),
+    });
+    await expect(run).rejects.toMatchObject({ code: 'render_cancelled', status: 499 });
+    const ffmpegs = spawnSync('pgrep', ['-f', ffmpegInstaller.path], { encoding: 'utf8' }).stdout.trim();
+    expect(ffmpegs).toBe('');
+    const after = readdirSync(tmpdir()).filter((f) => f.startsWith('imprint-video-') && !before.has(f));
+    expect(after).toEqual([]);
+  });
+
+  it('a corrupt asset is a validation error before ffmpeg starts', async () => {
+    const design = { ...small, objects: [{ type: 'image', x: 0, y: 0, width: 100, height: 100, path: 'asset:broken' }] };
+    const e = await engine
+      .render({ design, format: 'mp4', assets: async () => Buffer.from('not an image') })
+      .then(() => null, (err: unknown) => err);
+    expect(e).toBeInstanceOf(ImprintError);
+    expect(e).toMatchObject({ code: 'validation_error', path: '$.objects[0].path' });
+  });
+
+  it.each([
+    ['over 15 s', { ...small, duration: 16 }, {}, '$.duration', 'at most 15 s'],
+    ['no duration', { ...small, duration: undefined }, {}, '$.duration', 'add "duration"'],
+    ['fps 25', small, { fps: 25 }, '$.fps', 'fps 30 or 60'],
+    ['negative start', { ...small, objects: [{ ...small.objects[0], start: -1 }] }, {}, '$.objects[0].start', 'at least 0'],
+    ['end before start', { ...small, objects: [{ ...small.objects[0], start: 1, end: 0.5 }] }, {}, '$.objects[0].end', 'must come after start'],
+    ['keyframes out of order', { ...small, objects: [{ ...small.objects[2], animations: [{ type: 'keyframes', property: 'x', keyframes: [{ time: 1, value: 0 }, { time: 0.5, value: 10 }] }] }] }, {}, '$.objects[0].animations[0].keyframes[1].time', 'increasing time'],
+    ['unknown easing', { ...small, objects: [{ ...small.objects[1], animations: [{ type: 'fade_in', duration: 1, easing: 'bounce' }] }] }, {}, '$.objects[0].animations[0].easing', 'unknown easing "bounce"'],
+    ['unknown preset', { ...small, objects: [{ ...small.objects[1], animations: [{ type: 'spin', duration: 1 }] }] }, {}, '$.objects[0].animations[0].type', 'expected one of'],
+    ['reveal on a shape', { ...small, objects: [{ ...small.objects[0], animations: [{ type: 'reveal', duration: 1 }] }] }, {}, '$.objects[0].animations[0].type', 'text objects'],
+    ['a maximum of 10 s', small, { maxDuration: 1 }, '$.duration', 'at most 1 s'],
+  ])('refuses %s', async (_, design, extra, path, message) => {
+    const e = await engine.render({ design, format: 'mp4', ...extra } as never).then(() => null, (err: unknown) => err);
+    expect(e).toMatchObject({ code: 'validation_error', path });
+    expect((e as Error).message).toContain(message);
+  });
+});
