@@ -89,6 +89,19 @@ describe('imprint render', () => {
     expect(short.stderr).toMatch(/^validation_error at \$\.overrides: give --overrides once per design file/);
   });
 
+  it('writes an mp4 with progress lines when stderr is not a terminal, and refuses --fps 25', async () => {
+    const design = join(dir, 'anim.json');
+    await writeFile(design, JSON.stringify({ width: 160, height: 90, duration: 1, objects: [{ type: 'shape', x: 0, y: 0, width: 40, height: 40, animations: [{ type: 'slide_in', from: 'left', duration: 1 }] }] }));
+    const out = join(dir, 'anim.mp4');
+    const r = await run(['render', design, '--out', out, '--fps', '60']);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toMatch(/progress 100% \(frame 60\/60\)\n$/);
+    expect((await readFile(out)).subarray(4, 8).toString()).toBe('ftyp');
+    const bad = await run(['render', design, '--out', join(dir, 'x.mp4'), '--fps', '25']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/^validation_error at \$\.fps: expected --fps 30 or 60/);
+  });
+
   it('prints usage for help and exits 2 for unknown commands or flags', async () => {
     expect((await run(['--help'])).stdout).toMatch(/imprint render <design.json>/);
     expect((await run(['paint'])).code).toBe(2);

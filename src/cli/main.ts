@@ -5,23 +5,28 @@ import { dirname, extname, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { fileAssetResolver } from '../assets/resolver.js';
 import { parseJson } from '../design/parse.js';
+import type { VideoProgress } from '../encode/video.js';
 import { Engine, type OutputFormat } from '../engine.js';
 import { ImprintError, validationError } from '../errors.js';
 
 export interface CliIO {
   stdout: { write(s: string): unknown };
-  stderr: { write(s: string): unknown };
+  stderr: { write(s: string): unknown; isTTY?: boolean };
 }
 
 const USAGE = `Usage:
-  imprint render <design.json> [--overrides <file.json>] [--format png|jpg|pdf] --out <file>
-                 [--quality 1-100] [--compression 0-9] [--asset name=file]... [--report]
+  imprint render <design.json> [--overrides <file.json>] [--format png|jpg|pdf|mp4] --out <file>
+                 [--quality 1-100] [--compression 0-9] [--fps 30|60] [--size sd|hd] [--time s]
+                 [--asset name=file]... [--report]
   imprint render <a.json> <b.json>... [--overrides <a-overrides.json> --overrides <b-overrides.json>...]
                  --format pdf --out <file.pdf>        (one pdf, one page per design)
 
   --overrides    JSON file {"objects_overrides": {"<object name>": {...}}}; with several designs,
                  once per design in the same order
-  --format       png, jpg or pdf (default: from the --out extension)
+  --format       png, jpg, pdf or mp4 (default: from the --out extension)
+  --fps          mp4: 30 (default) or 60
+  --size         mp4: design (default), sd (short side 720) or hd (short side 1080)
+  --time         png/jpg/pdf of an animated design: the second to show (default 0)
   --quality      jpg quality (default 90)
   --compression  png zlib level (default 6)
   --asset        register an image for "asset:<name>" references (repeatable)
@@ -40,7 +45,22 @@ async function readJson(file: string, root: string, what: string): Promise<unkno
   return parseJson(text, root, `the ${what} "${file}"`);
 }
 
-const FORMATS: readonly OutputFormat[] = ['png', 'jpg', 'pdf'];
+const FORMATS: readonly OutputFormat[] = ['png', 'jpg', 'pdf', 'mp4'];
+
+/** A progress bar on a terminal; plain lines (every 10 %) when stderr is a file or a pipe. */
+function progressReporter(io: CliIO, tty: boolean): (p: VideoProgress) => void {
+  let lastDecile = -1;
+  return (p) => {
+    const pct = Math.floor(p.fraction * 100);
+    if (tty) {
+      const filled = Math.round(p.fraction * 30);
+      io.stderr.write(`\r[${'#'.repeat(filled)}${'.'.repeat(30 - filled)}] ${String(pct).padStart(3)}%  frame ${p.framesEncoded}/${p.totalFrames}${p.fraction >= 1 ? '\n' : ''}`);
+    } else if (Math.floor(pct / 10) > lastDecile) {
+      lastDecile = Math.floor(pct / 10);
+      io.stderr.write(`progress ${pct}% (frame ${p.framesEncoded}/${p.totalFrames})\n`);
+    }
+  };
+}
 
 /** An overrides file holds the render request's objects_overrides (and nothing else). */
 async function readOverrides(file: string, root: string): Promise<unknown> {
@@ -72,6 +92,9 @@ async function renderCommand(args: string[], io: CliIO): Promise<number> {
       compression: { type: 'string' },
       asset: { type: 'string', multiple: true },
       report: { type: 'boolean' },
+      fps: { type: 'string' },
+      size: { type: 'string' },
+      time: { type: 'string' },
     },
   });
   if (positionals.length === 0) throw validationError('$.design', 'give a design file: imprint render <design.json> --out <file>');
@@ -96,6 +119,13 @@ async function renderCommand(args: string[], io: CliIO): Promise<number> {
     assets[a.slice(0, eq)] = resolve(a.slice(eq + 1));
   }
 
+  const fps = values.fps === undefined ? undefined : values.fps === '30' || values.fps === '60' ? (Number(values.fps) as 30 | 60) : null;
+  if (fps === null) throw validationError('$.fps', `expected --fps 30 or 60 but received ${JSON.stringify(values.fps)}`);
+  if (values.size !== undefined && values.size !== 'sd' && values.size !== 'hd' && values.size !== 'design') {
+    throw validationError('$.size', `expected --size sd, hd or design but received ${JSON.stringify(values.size)}`);
+  }
+  const time = values.time === undefined ? undefined : Number(values.time);
+  if (time !== undefined && !(Number.isFinite(time) && time >= 0)) throw validationError('$.time', `expected --time in seconds (0 or more) but received ${JSON.stringify(values.time)}`);
   const quality = intOption(values.quality, '$.jpg.quality', 1, 100);
   const compressionLevel = intOption(values.compression, '$.png.compressionLevel', 0, 9);
   const pages = await Promise.all(
@@ -113,6 +143,10 @@ async function renderCommand(args: string[], io: CliIO): Promise<number> {
     format: format as OutputFormat,
     ...(quality === undefined ? {} : { jpg: { quality } }),
     ...(compressionLevel === undefined ? {} : { png: { compressionLevel } }),
+    ...(fps === undefined ? {} : { fps }),
+    ...(values.size === undefined ? {} : { size: values.size as 'sd' | 'hd' | 'design' }),
+    ...(time === undefined ? {} : { time }),
+    ...(format === 'mp4' ? { onProgress: progressReporter(io, io.stderr.isTTY === true) } : {}),
   };
   const result = await new Engine().render(pages.length > 1 ? { ...options, pages } : { ...options, ...pages[0]! });
   await writeFile(values.out, result.bytes);
