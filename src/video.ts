@@ -55,11 +55,14 @@ export async function renderVideo(frames: Frames, options: VideoOptions): Promis
   const { pixels: background, rest } = await staticLayers(frames, duration);
   const ready = background ? new Map([[STATIC_KEY, background]]) : undefined;
 
+  // Everything static: one frame, repeated by ffmpeg.
+  const still = rest.objects.length === 0 && background !== null;
   const encoder = await VideoEncoder.start({
     width,
     height,
     fps: options.fps,
     totalFrames,
+    ...(still ? { repeatFrames: totalFrames } : {}),
     ...(out.width !== width || out.height !== height ? { outputWidth: out.width, outputHeight: out.height } : {}),
     ...(options.signal ? { signal: options.signal } : {}),
     ...(options.onProgress ? { onProgress: options.onProgress } : {}),
@@ -68,7 +71,7 @@ export async function renderVideo(frames: Frames, options: VideoOptions): Promis
   try {
     let previousKey = '';
     let previous: Buffer | null = null;
-    for (let f = 0; f < totalFrames; f++) {
+    for (let f = 0; f < (still ? 1 : totalFrames); f++) {
       if (options.signal?.aborted) throw new ImprintError('render_cancelled', '$', 'the render was cancelled');
       const sampled = sampleScene(rest, f / options.fps);
       // Same sampled scene as the frame before: same pixels.

@@ -126,3 +126,13 @@ describe('sizeForType', () => {
     expect(() => sizeForType(0, 100, 'sd')).toThrow(RangeError);
   });
 });
+
+describe('ffmpegArgs repeatFrames', () => {
+  it('converts the one input frame to yuv420p first, then loops it to the frame count', () => {
+    const args = ffmpegArgs({ width: 1080, height: 1080, fps: 30, output: '/tmp/o.mp4', repeatFrames: 450 });
+    expect(args[args.indexOf('-vf') + 1]).toBe('format=yuv420p,loop=loop=449:size=1:start=0,setpts=N/30/TB');
+    const scaled = ffmpegArgs({ width: 1080, height: 1080, fps: 60, output: '/tmp/o.mp4', outputWidth: 720, outputHeight: 720, repeatFrames: 2 });
+    expect(scaled[scaled.indexOf('-vf') + 1]).toBe('scale=720:720:flags=lanczos,format=yuv420p,loop=loop=1:size=1:start=0,setpts=N/60/TB');
+    expect(() => ffmpegArgs({ width: 2, height: 2, fps: 30, output: 'o.mp4', repeatFrames: 0 })).toThrow(RangeError);
+  });
+});

@@ -82,6 +82,17 @@ describe('mp4', () => {
     expect(await sharp(poster!).metadata()).toMatchObject({ format: 'jpeg', width: 1080, height: 1080 });
   });
 
+  it('a design without animation is painted once and repeated by ffmpeg, still with every frame', async () => {
+    const still = { ...small, objects: small.objects.map(({ animations: _a, ...o }) => o) };
+    const seen: number[] = [];
+    const { bytes, frames } = await engine.render({ design: still, format: 'mp4', onProgress: (p) => seen.push(p.framesWritten) });
+    expect(frames).toBe(60);
+    expect(Math.max(...seen)).toBe(1);
+    expect(probe(bytes, 'still').streams[0]).toMatchObject({ nb_frames: '60', r_frame_rate: '30/1', pix_fmt: 'yuv420p' });
+    const frame = frameAt(bytes, 'still', 1.5);
+    expect(await meanDiff(frame, (await engine.render({ design: still, format: 'png' })).bytes)).toBeLessThan(3);
+  });
+
   it('sd and hd keep the aspect ratio with even sizes', async () => {
     const wide = { ...small, width: 640, height: 360 };
     expect(probe((await engine.render({ design: wide, format: 'mp4', size: 'sd' })).bytes, 'sd').streams[0]).toMatchObject({ width: 1280, height: 720 });
