@@ -49,7 +49,7 @@ export interface RenderOptions {
   fps?: 30 | 60;
   /** mp4: output size: the design's (default), or interface B's sd (short side 720) or hd (1080). */
   size?: 'design' | 'sd' | 'hd';
-  /** mp4: longest allowed duration in seconds. Default 15 (interface A's limit). */
+  /** mp4: longest allowed duration in seconds. Default 15 (interface A's limit); 300 for slide videos. */
   maxDuration?: number;
   /** mp4: also return a jpg poster of the frame at this time (interface B's screenshot). */
   poster?: { time: number };
@@ -118,6 +118,8 @@ const MIME: Record<OutputFormat, string> = { ...MIME_TYPES, pdf: 'application/pd
 
 /** Interface A's longest video. */
 export const MAX_VIDEO_SECONDS = 15;
+/** Longest slide video (interface B) unless `maxDuration` says otherwise. */
+export const MAX_SLIDE_VIDEO_SECONDS = 300;
 
 /** jpg has no alpha channel: transparent areas are painted onto white. */
 const JPG_MATTE = [255, 255, 255, 1] as const;
@@ -198,7 +200,7 @@ export class Engine {
   private async video(options: RenderOptions): Promise<RenderResult> {
     const [page] = await this.scenesOf(options);
     const { scene, images } = page!;
-    const max = options.maxDuration ?? MAX_VIDEO_SECONDS;
+    const max = options.maxDuration ?? (scene.slides ? MAX_SLIDE_VIDEO_SECONDS : MAX_VIDEO_SECONDS);
     if (scene.duration === null) throw new ImprintError('validation_error', '$.duration', 'an mp4 needs the design\'s length: add "duration" in seconds');
     if (scene.duration > max) throw new ImprintError('validation_error', '$.duration', `the video lasts ${scene.duration} s: at most ${max} s are allowed`);
     const video = await renderVideo(

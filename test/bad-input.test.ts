@@ -123,7 +123,7 @@ const rows: Row[] = [
     path: `${O}.objects_overrides`,
     message: 'no object named "objects_overrides"',
   },
-  { name: 'overrides is an array', overrides: [{ headline: { text: 'x' } }], path: O, message: 'expected objects_overrides to be an object' },
+  { name: 'overrides is a list without names (interface B form)', overrides: [{ headline: { text: 'x' } }], path: `${O}[0].headline`, message: 'an override has name and one of object or slide' },
   { name: 'overrides is a string (JSON text)', overrides: '{"headline": {"text": "x"}}', path: O, message: 'expected objects_overrides to be an object' },
   { name: 'override entry is a string', overrides: { headline: 'Hi there' }, path: `${O}.headline`, message: 'expected an object of fields' },
   { name: 'override entry is null', overrides: { headline: null }, path: `${O}.headline`, message: 'expected an object of fields' },

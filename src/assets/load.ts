@@ -5,7 +5,7 @@
 import { createHash } from 'node:crypto';
 import sharp, { type Metadata } from 'sharp';
 import { imageRefKey } from '../design/image-ref.js';
-import type { Scene, SceneImageRef } from '../design/types.js';
+import type { Scene, SceneImageRef, SceneObject } from '../design/types.js';
 import { ImprintError, validationError } from '../errors.js';
 import { AssetNotFoundError, type AssetResolver } from './resolver.js';
 
@@ -45,17 +45,21 @@ export interface DecodedImage {
 export function sceneImageRefs(scene: Scene): SceneImageRef[] {
   const refs: SceneImageRef[] = [];
   if (scene.background.kind === 'image') refs.push(scene.background.image);
-  for (const o of scene.objects) {
-    if (o.type === 'image') refs.push(o.image);
-    else if (o.type === 'shape' && o.fill?.kind === 'image') refs.push(o.fill.image);
-    else if (o.type === 'mockup') {
-      refs.push(o.base);
-      for (const l of o.layers) {
-        const ref = l.kind === 'color' ? l.mask : l.image;
-        if (ref) refs.push(ref);
+  const visit = (objects: readonly SceneObject[]): void => {
+    for (const o of objects) {
+      if (o.type === 'group') visit(o.objects);
+      else if (o.type === 'image') refs.push(o.image);
+      else if (o.type === 'shape' && o.fill?.kind === 'image') refs.push(o.fill.image);
+      else if (o.type === 'mockup') {
+        refs.push(o.base);
+        for (const l of o.layers) {
+          const ref = l.kind === 'color' ? l.mask : l.image;
+          if (ref) refs.push(ref);
+        }
       }
     }
-  }
+  };
+  visit(scene.objects);
   return refs;
 }
 

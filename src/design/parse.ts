@@ -6,7 +6,8 @@ import type { CheckContext } from '../overrides/handler.js';
 import { checkBackground } from '../overrides/shape.js';
 import { DEFAULT_FONT_FAMILY } from '../overrides/text.js';
 import { bundledFonts, type FontSet } from '../text/fonts.js';
-import { jsonPath, type PathSegment } from './json-path.js';
+import { childPath, jsonPath, type PathSegment } from './json-path.js';
+import { slotsOf } from './slots.js';
 import { checkTimeline } from './timeline-check.js';
 import { issueToError } from './zod-error.js';
 
@@ -53,18 +54,35 @@ export function parseDesign(input: unknown, fonts: FontSet = bundledFonts(), roo
   if (design.background) checkBackground(design.background, jsonPath(['background'], root));
 
   const ctx = checkContext(design, fonts);
-  const seen = new Map<string, number>();
-  design.objects.forEach((object, i) => {
-    const at = jsonPath(['objects', i], root);
+  if (design.slides && design.objects?.length) {
+    throw validationError(jsonPath(['objects'], root), 'a design has either objects or slides: move these objects into a slide');
+  }
+  if (!design.slides && !design.objects) throw validationError(jsonPath(['objects'], root), 'expected objects (or, for a slide video, slides)');
+  const seen = new Map<string, string>();
+  for (const { object, at, slide } of slotsOf(design, root)) {
     if (object.name !== undefined) {
       const first = seen.get(object.name);
       if (first !== undefined) {
-        throw validationError(`${at}.name`, `name "${object.name}" is already used by ${jsonPath(['objects', first], root)}: names must be unique so overrides address one object`);
+        throw validationError(`${at}.name`, `name "${object.name}" is already used by ${first}: names must be unique so overrides address one object`);
       }
-      seen.set(object.name, i);
+      seen.set(object.name, at);
     }
     handlerFor(object).check(object, at, ctx);
-    checkTimeline(object, at, design.duration);
+    checkTimeline(object, at, slide === null ? design.duration : design.slides![slide]!.duration);
+  }
+  const slideNames = new Set<string>();
+  design.slides?.forEach((s, i) => {
+    const at = jsonPath(['slides', i], root);
+    if (s.background) checkBackground(s.background, childPath(at, 'background'));
+    if (s.name !== undefined) {
+      if (slideNames.has(s.name)) throw validationError(childPath(at, 'name'), `slide name "${s.name}" is used twice: slide overrides need unique names`);
+      slideNames.add(s.name);
+    }
+    const next = design.slides![i + 1];
+    const d = s.transition && s.transition.type !== 'cut' ? (s.transition.duration ?? 0.5) : 0;
+    if (next && d > Math.min(s.duration, next.duration)) {
+      throw validationError(childPath(at, 'transition', 'duration'), `the transition (${d} s) must not be longer than this slide (${s.duration} s) or the next (${next.duration} s)`);
+    }
   });
   return design;
 }

@@ -66,6 +66,26 @@ export const Background = z
   })
   .meta({ description: 'Canvas background: a colour or a centre-cropped image. Default white.', examples: [{ type: 'color', color: '#fff8e1' }] });
 
+export const MAX_SLIDES = 100;
+
+export const Transition = z
+  .strictObject({
+    type: doc(z.enum(['cut', 'crossfade', 'slide', 'push']), 'cut (default), crossfade, slide (the next slide slides over this one) or push (it pushes this one out).', 'crossfade'),
+    duration: doc(z.number().finite().gt(0).max(10), 'Seconds; the next slide starts this long before this one ends. Default 0.5.', 0.6).optional(),
+    direction: doc(z.enum(['left', 'right', 'up', 'down']), 'slide and push: the way the next slide moves. Default left (it comes in from the right).', 'up').optional(),
+  })
+  .meta({ description: 'How the video passes to the next slide.', examples: [{ type: 'push', duration: 0.6, direction: 'left' }] });
+
+export const Slide = z
+  .strictObject({
+    name: doc(z.string().min(1).max(LIMITS.maxNameLength), 'Name for slide overrides (interface B: {name, slide: {path}}).', 'intro').optional(),
+    duration: doc(z.number().finite().gt(0).max(3600), 'Seconds the slide lasts, its transition in included.', 3),
+    background: Background.optional(),
+    objects: doc(z.array(DesignObject).max(LIMITS.maxObjects), 'Objects in z-order; their times are seconds from the start of the slide.', []),
+    transition: Transition.optional(),
+  })
+  .meta({ description: 'One slide of a slide video.' });
+
 export const Design = z
   .strictObject({
     schema: doc(z.literal('imprint/design@1'), 'Format version. Always "imprint/design@1" for this version.', 'imprint/design@1').optional(),
@@ -74,9 +94,12 @@ export const Design = z
     background: Background.optional(),
     fonts: doc(z.array(z.string().min(1)).max(16), 'Bundled font families the design uses. Default ["Inter"].', ['Inter', 'Lora']).optional(),
     duration: doc(z.number().finite().gt(0).max(3600), 'Length of the video in seconds (mp4). Interface A renders at most 15 s.', 15).optional(),
-    objects: doc(z.array(DesignObject).max(LIMITS.maxObjects), 'Objects in z-order: the first is painted first (bottom).', []),
+    objects: doc(z.array(DesignObject).max(LIMITS.maxObjects), 'Objects in z-order: the first is painted first (bottom). Give objects or slides.', []).optional(),
+    slides: doc(z.array(Slide).min(1).max(MAX_SLIDES), 'A slide video: slides in order, each with its own objects and a transition to the next. Give objects or slides.', []).optional(),
   })
   .meta({ title: 'Imprint design (template format v1)' });
+
+export type Slide = z.infer<typeof Slide>;
 
 export type Design = z.infer<typeof Design>;
 export type DesignObject = z.infer<typeof DesignObject>;

@@ -139,13 +139,21 @@ export interface SceneMockup extends SceneBase {
   layers: SceneMockupLayer[];
 }
 
-export type SceneObject = SceneText | SceneImage | SceneShape | SceneChart | SceneMockup;
+/** Objects moved, faded and timed together: a slide of a slide video. Children's times are relative to its start. */
+export interface SceneGroup extends SceneBase {
+  type: 'group';
+  objects: SceneObject[];
+}
+
+export type SceneObject = SceneText | SceneImage | SceneShape | SceneChart | SceneMockup | SceneGroup;
 
 export interface Scene {
   width: number;
   height: number;
   /** Video length in seconds; null for a still design. */
   duration: number | null;
+  /** A slide video (interface B's model; its longest default length is 300 s, not 15). */
+  slides: boolean;
   background: SceneFill;
   /** Visible objects in z-order (hidden ones are dropped here). */
   objects: SceneObject[];

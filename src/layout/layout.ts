@@ -33,6 +33,7 @@ export function layout(scene: Scene, images: ImageSizes, fonts: FontSet): Layout
   for (const object of scene.objects) {
     const placed = layoutObject(object, images, fonts);
     if (placed.report) report.push(placed.report);
+    if (placed.reports) report.push(...placed.reports);
     items.push(placed.group);
   }
   const bg = scene.background;
@@ -40,7 +41,7 @@ export function layout(scene: Scene, images: ImageSizes, fonts: FontSet): Layout
   return { displayList: { width: scene.width, height: scene.height, opaque, items }, report };
 }
 
-function layoutObject(o: SceneObject, images: ImageSizes, fonts: FontSet): { group: DisplayItem; report?: TextFitReport } {
+function layoutObject(o: SceneObject, images: ImageSizes, fonts: FontSet): { group: DisplayItem; report?: TextFitReport; reports?: TextFitReport[] } {
   const local: Rect = { x: 0, y: 0, width: o.box.width, height: o.box.height };
   switch (o.type) {
     case 'text': {
@@ -58,6 +59,13 @@ function layoutObject(o: SceneObject, images: ImageSizes, fonts: FontSet): { gro
     case 'chart':
       // Clipped like mockups: labels near the edges never paint outside the chart's box.
       return { group: group(o.box, local, o.rotation, o.scale, o.opacity, local, { kind: 'rect', rect: local }, layoutChart(o, fonts)) };
+    case 'group': {
+      const children = o.objects.map((c) => layoutObject(c, images, fonts));
+      return {
+        group: group(o.box, local, o.rotation, o.scale, o.opacity, local, { kind: 'rect', rect: local }, children.map((c) => c.group)),
+        ...(children.some((c) => c.report) ? { reports: children.flatMap((c) => (c.report ? [c.report] : c.reports ?? [])) } : {}),
+      };
+    }
     case 'mockup':
       return { group: group(o.box, local, o.rotation, o.scale, o.opacity, local, { kind: 'rect', rect: local }, layoutMockup(o, (r) => sizeOf(images, r))) };
   }

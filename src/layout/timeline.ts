@@ -40,7 +40,18 @@ function setProperty(o: SceneObject, property: AnimatedProperty, value: number):
 /** The object at time t, or null when it is not on screen then. */
 export function sampleObject(o: SceneObject, t: number, scene: Pick<Scene, 'width' | 'height' | 'duration'>): SceneObject | null {
   if (t < o.start || (o.end !== null && t >= o.end)) return null;
+  if (o.type === 'group') {
+    // Children live on the group's own clock.
+    const local = t - o.start;
+    const objects = o.objects.flatMap((c) => sampleObject(c, local, { ...scene, duration: o.end === null ? scene.duration : o.end - o.start }) ?? []);
+    if (o.animations.length === 0) return { ...o, objects };
+    return sampleAnimations({ ...o, objects }, t, scene);
+  }
   if (o.animations.length === 0) return o;
+  return sampleAnimations(o, t, scene);
+}
+
+function sampleAnimations(o: SceneObject, t: number, scene: Pick<Scene, 'width' | 'height' | 'duration'>): SceneObject {
   const s: SceneObject = { ...o, box: { ...o.box } };
   const end = o.end ?? scene.duration ?? Number.POSITIVE_INFINITY;
   for (const a of o.animations) {
@@ -89,5 +100,6 @@ export function sampleScene(scene: Scene, t: number): Scene {
 
 /** Whether an object looks the same at every time of the video (no animation, on screen throughout). */
 export function isStatic(o: SceneObject, duration: number): boolean {
-  return o.animations.length === 0 && o.start <= 0 && (o.end === null || o.end >= duration);
+  const always = o.animations.length === 0 && o.start <= 0 && (o.end === null || o.end >= duration);
+  return always && (o.type !== 'group' || o.objects.every((c) => isStatic(c, duration)));
 }

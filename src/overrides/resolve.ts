@@ -1,12 +1,17 @@
 // resolve: Design + objects_overrides → Scene. Pure: validates each override against its object's
 // type handler, merges it, and resolves every object into layout-ready values. No I/O.
-import { childPath, jsonPath } from '../design/json-path.js';
+import { childPath } from '../design/json-path.js';
 import { checkContext } from '../design/parse.js';
-import type { Design, DesignObject, Scene } from '../design/types.js';
+import type { Design, DesignObject, Scene, SceneFill, SceneObject } from '../design/types.js';
 import { validationError } from '../errors.js';
 import { bundledFonts, type FontSet } from '../text/fonts.js';
 import { issueToError } from '../design/zod-error.js';
 import { fillOf } from './shape.js';
+import { slidesOf } from './slides.js';
+import { slotsOf } from '../design/slots.js';
+import { parseImageRef } from '../design/image-ref.js';
+import { ImageRef } from '../design/fields.js';
+import { z } from 'zod';
 import { handlerFor } from './registry.js';
 
 /** Where the design and the overrides sit in the request, for error paths. */
@@ -48,19 +53,57 @@ function expandDottedKeys(entry: Record<string, unknown>, at: string): Record<st
   return out;
 }
 
-export function resolveScene(design: Design, overrides: unknown = {}, fonts: FontSet = bundledFonts(), roots: ResolveRoots = DEFAULT_ROOTS): Scene {
-  if (overrides === null || typeof overrides !== 'object' || Array.isArray(overrides)) {
-    throw validationError(roots.overrides, 'expected objects_overrides to be an object mapping object names to overrides');
+interface OverrideEntry {
+  name: string;
+  raw: unknown;
+  at: string;
+  kind: 'object' | 'slide';
+}
+
+/** Interface A's map { name: fields } or interface B's list [{ name, object } | { name, slide }]. */
+function entriesOf(overrides: unknown, root: string): OverrideEntry[] {
+  if (Array.isArray(overrides)) {
+    return overrides.map((item: unknown, i): OverrideEntry => {
+      const at = childPath(root, i);
+      if (item === null || typeof item !== 'object' || Array.isArray(item)) throw validationError(at, 'expected { "name": "…", "object": {…} } or { "name": "…", "slide": {…} }');
+      const { name, object, slide, ...extra } = item as Record<string, unknown>;
+      const unknown = Object.keys(extra)[0];
+      if (unknown !== undefined) throw validationError(childPath(at, unknown), `unknown field "${unknown}": an override has name and one of object or slide`);
+      if (typeof name !== 'string' || name === '') throw validationError(childPath(at, 'name'), 'expected the name of an object or slide');
+      if ((object === undefined) === (slide === undefined)) throw validationError(at, 'give exactly one of object or slide');
+      return object !== undefined ? { name, raw: object, at: childPath(at, 'object'), kind: 'object' } : { name, raw: slide, at: childPath(at, 'slide'), kind: 'slide' };
+    });
   }
+  if (overrides === null || typeof overrides !== 'object') {
+    throw validationError(root, 'expected objects_overrides to be an object mapping object names to overrides');
+  }
+  return Object.entries(overrides as Record<string, unknown>).map(([name, raw]) => ({ name, raw, at: childPath(root, name), kind: 'object' }));
+}
+
+const SlideOverride = z.strictObject({ path: ImageRef.meta({ description: 'Replaces the slide background with this image (centre-cropped).', examples: ['asset:photo'] }) });
+
+export function resolveScene(design: Design, overrides: unknown = {}, fonts: FontSet = bundledFonts(), roots: ResolveRoots = DEFAULT_ROOTS): Scene {
   const ctx = checkContext(design, fonts);
+  const slots = slotsOf(design, roots.design);
   const byName = new Map<string, number>();
-  design.objects.forEach((o, i) => o.name !== undefined && byName.set(o.name, i));
-
-  const objects: DesignObject[] = [...design.objects];
+  slots.forEach((s, i) => s.object.name !== undefined && byName.set(s.object.name, i));
+  const objects: DesignObject[] = slots.map((s) => s.object);
   const overridden: ({ at: string; fields: Set<string> } | undefined)[] = [];
+  const slideBackgrounds = new Map<number, { path: string; at: string }>();
 
-  for (const [name, raw] of Object.entries(overrides as Record<string, unknown>)) {
-    const at = childPath(roots.overrides, name);
+  for (const { name, raw, at, kind } of entriesOf(overrides, roots.overrides)) {
+    if (kind === 'slide') {
+      const index = (design.slides ?? []).findIndex((s) => s.name === name);
+      if (index < 0) {
+        const names = (design.slides ?? []).flatMap((s) => (s.name ? [JSON.stringify(s.name)] : []));
+        throw validationError(at.replace(/\.slide$/, '.name'), `the design has no slide named "${name}": use one of ${names.join(', ') || '(none: name the slides first)'}`);
+      }
+      const parsed = SlideOverride.safeParse(raw);
+      if (!parsed.success) throw issueToError(parsed.error.issues[0]!, raw, { root: at, schema: SlideOverride, describe: (p) => (p.length === 0 ? 'a slide override' : undefined) });
+      parseImageRef(parsed.data.path, childPath(at, 'path'));
+      slideBackgrounds.set(index, { path: parsed.data.path, at: childPath(at, 'path') });
+      continue;
+    }
     const index = byName.get(name);
     if (index === undefined) {
       const names = [...byName.keys()];
@@ -86,18 +129,27 @@ export function resolveScene(design: Design, overrides: unknown = {}, fonts: Fon
     overridden[index] = { at, fields: new Set(Object.keys(entry)) };
   }
 
+  const sceneOf = (i: number): SceneObject[] => {
+    const o = objects[i]!;
+    if (o.hidden) return [];
+    const fieldPath = (field: string): string => {
+      const ov = overridden[i];
+      return ov?.fields.has(field) ? childPath(ov.at, field) : childPath(slots[i]!.at, field);
+    };
+    return [handlerFor(o).toScene(o, fieldPath, ctx)];
+  };
+  const canvas = { width: design.width, height: design.height };
+  const background: SceneFill = design.background ? fillOf(design.background, childPath(roots.design, 'background')) : { kind: 'color', color: design.slides ? [0, 0, 0, 1] : [255, 255, 255, 1] };
+
+  if (design.slides) {
+    const slides = slidesOf(design.slides, canvas, (si) => slots.flatMap((s, i) => (s.slide === si ? sceneOf(i) : [])), slideBackgrounds, roots.design);
+    return { ...canvas, duration: slides.duration, slides: true, background, objects: slides.groups };
+  }
   return {
-    width: design.width,
-    height: design.height,
+    ...canvas,
     duration: design.duration ?? null,
-    background: design.background ? fillOf(design.background, childPath(roots.design, 'background')) : { kind: 'color', color: [255, 255, 255, 1] },
-    objects: objects.flatMap((o, i) => {
-      if (o.hidden) return [];
-      const fieldPath = (field: string): string => {
-        const ov = overridden[i];
-        return ov?.fields.has(field) ? childPath(ov.at, field) : jsonPath(['objects', i, field], roots.design);
-      };
-      return [handlerFor(o).toScene(o, fieldPath, ctx)];
-    }),
+    slides: false,
+    background,
+    objects: slots.flatMap((_, i) => sceneOf(i)),
   };
 }

@@ -1,0 +1,69 @@
+// Slide videos as scene data: each slide becomes a group on the timeline (its background first,
+// then its objects, timed from the slide's start), and transitions become the groups' animations.
+import { EASINGS } from '../design/easing.js';
+import { childPath, jsonPath } from '../design/json-path.js';
+import { parseImageRef } from '../design/image-ref.js';
+import type { Slide } from '../design/schema.js';
+import type { Edge, SceneAnimation, SceneGroup, SceneObject } from '../design/types.js';
+import { fillOf } from './shape.js';
+
+const EXIT_EDGE: Record<string, Edge> = { left: 'left', right: 'right', up: 'top', down: 'bottom' };
+const ENTRY_EDGE: Record<string, Edge> = { left: 'right', right: 'left', up: 'bottom', down: 'top' };
+
+function preset(kind: 'fade_in' | 'slide_in' | 'slide_out', duration: number, edge: Edge): SceneAnimation {
+  return { kind, duration, delay: 0, easing: EASINGS['ease-in-out']!, edge, by: 'word' };
+}
+
+/** Transition into the next slide: its type and seconds (a cut takes none). */
+function transitionOf(s: Slide): { type: 'cut' | 'crossfade' | 'slide' | 'push'; duration: number; direction: string } {
+  const t = s.transition ?? { type: 'cut' };
+  return { type: t.type, duration: t.type === 'cut' ? 0 : (t.duration ?? 0.5), direction: t.direction ?? 'left' };
+}
+
+export function slidesOf(
+  slides: readonly Slide[],
+  canvas: { width: number; height: number },
+  objectsOf: (slide: number) => SceneObject[],
+  backgrounds: ReadonlyMap<number, { path: string; at: string }>,
+  root: string,
+): { groups: SceneGroup[]; duration: number } {
+  const box = { x: 0, y: 0, ...canvas };
+  const groups: SceneGroup[] = [];
+  let start = 0;
+  slides.forEach((s, i) => {
+    const at = jsonPath(['slides', i], root);
+    const incoming = i > 0 ? transitionOf(slides[i - 1]!) : null;
+    const outgoing = i < slides.length - 1 ? transitionOf(s) : null;
+    const animations: SceneAnimation[] = [];
+    if (incoming?.type === 'crossfade') animations.push(preset('fade_in', incoming.duration, 'left'));
+    if (incoming && (incoming.type === 'slide' || incoming.type === 'push')) animations.push(preset('slide_in', incoming.duration, ENTRY_EDGE[incoming.direction]!));
+    if (outgoing?.type === 'push') animations.push(preset('slide_out', outgoing.duration, EXIT_EDGE[outgoing.direction]!));
+    const override = backgrounds.get(i);
+    const fill = override
+      ? ({ kind: 'image', image: { ...parseImageRef(override.path, override.at), at: override.at } } as const)
+      : s.background
+        ? fillOf(s.background, childPath(at, 'background'))
+        : null;
+    const base = { box, rotation: 0, opacity: 1, scale: 1, start: 0, end: null, animations: [] };
+    const background: SceneObject[] = !fill
+      ? []
+      : fill.kind === 'color'
+        ? [{ ...base, type: 'shape', shape: 'rect', cornerRadius: 0, fill, border: null }]
+        : [{ ...base, type: 'image', image: fill.image, fit: 'cover' }];
+    groups.push({
+      type: 'group',
+      ...(s.name === undefined ? {} : { name: s.name }),
+      box,
+      rotation: 0,
+      opacity: 1,
+      scale: 1,
+      start,
+      end: start + s.duration,
+      animations,
+      objects: [...background, ...objectsOf(i)],
+    });
+    start += s.duration - (outgoing?.duration ?? 0);
+  });
+  const last = groups[groups.length - 1]!;
+  return { groups, duration: last.end! };
+}
