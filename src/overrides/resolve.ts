@@ -68,7 +68,7 @@ function entriesOf(overrides: unknown, root: string): OverrideEntry[] {
       if (item === null || typeof item !== 'object' || Array.isArray(item)) throw validationError(at, 'expected { "name": "…", "object": {…} } or { "name": "…", "slide": {…} }');
       const { name, object, slide, ...extra } = item as Record<string, unknown>;
       const unknown = Object.keys(extra)[0];
-      if (unknown !== undefined) throw validationError(childPath(at, unknown), `unknown field "${unknown}": an override has name and one of object or slide`);
+      if (unknown !== undefined) throw validationError(childPath(at, unknown), `unknown field "${unknown}": remove it; an override has name and one of object or slide`);
       if (typeof name !== 'string' || name === '') throw validationError(childPath(at, 'name'), 'expected the name of an object or slide');
       if ((object === undefined) === (slide === undefined)) throw validationError(at, 'give exactly one of object or slide');
       return object !== undefined ? { name, raw: object, at: childPath(at, 'object'), kind: 'object' } : { name, raw: slide, at: childPath(at, 'slide'), kind: 'slide' };
