@@ -162,3 +162,77 @@ describe('mp4', () => {
     expect((e as Error).message).toContain(message);
   });
 });
+
+const slideDesign = {
+  width: 320,
+  height: 180,
+  slides: [
+    { name: 'one', duration: 1, background: { type: 'color', color: '#e4572e' }, objects: [{ type: 'text', name: 'first', x: 20, y: 60, width: 280, height: 60, font_size: 32, color: '#ffffff', text: 'One' }], transition: { type: 'crossfade', duration: 0.4 } },
+    { name: 'two', duration: 1, background: { type: 'color', color: '#2f6fed' }, objects: [], transition: { type: 'push', duration: 0.4, direction: 'left' } },
+    { name: 'three', duration: 1, background: { type: 'color', color: '#17bebb' }, objects: [] },
+  ],
+};
+
+async function meanColor(png: Buffer): Promise<[number, number, number]> {
+  const { channels } = await sharp(png).stats();
+  return [channels[0]!.mean, channels[1]!.mean, channels[2]!.mean];
+}
+
+describe('slide videos', () => {
+  it('lasts the slides minus the transitions, and a crossfade frame lies between the two slides', async () => {
+    const { bytes, frames } = await engine.render({ design: slideDesign, format: 'mp4' });
+    // 1 + 1 + 1 - 0.4 - 0.4 = 2.2 s
+    expect(frames).toBe(66);
+    const p = probe(bytes, 'slides');
+    expect(Number(p.format.duration)).toBeCloseTo(2.2, 1);
+    const before = await meanColor(frameAt(bytes, 'slides', 0.3));
+    const after = await meanColor(frameAt(bytes, 'slides', 1.2));
+    const mid = await meanColor(frameAt(bytes, 'slides', 0.8));
+    for (let c = 0; c < 3; c++) {
+      const lo = Math.min(before[c]!, after[c]!);
+      const hi = Math.max(before[c]!, after[c]!);
+      if (hi - lo > 20) expect(mid[c]!).toBeGreaterThan(lo + (hi - lo) * 0.2), expect(mid[c]!).toBeLessThan(hi - (hi - lo) * 0.2);
+    }
+  });
+
+  it('a push shows both slides side by side halfway', async () => {
+    const still = (await engine.render({ design: slideDesign, format: 'png', time: 1.4 })).bytes;
+    const { data } = await sharp(still).removeAlpha().raw().toBuffer({ resolveWithObject: true });
+    const at = (x: number): number[] => [...data.subarray((90 * 320 + x) * 3, (90 * 320 + x) * 3 + 3)];
+    expect(at(20)).toEqual([47, 111, 237]); // slide two, leaving to the left
+    expect(at(300)).toEqual([23, 190, 187]); // slide three, coming in from the right
+  });
+
+  it("takes interface B's overrides: { name, object } and { name, slide: { path } }", async () => {
+    const overrides = [
+      { name: 'first', object: { text: 'Uno' } },
+      { name: 'two', slide: { path: 'asset:photo' } },
+    ];
+    const photo = readFileSync(join(REPO_ROOT, 'golden', 'assets', 'photo.jpg'));
+    const { report } = await engine.render({ design: slideDesign, overrides, format: 'png', time: 0.1, assets: async () => photo });
+    expect(report[0]).toMatchObject({ name: 'first' });
+    const frame = (await engine.render({ design: slideDesign, overrides, format: 'png', time: 1.1, assets: async () => photo })).bytes;
+    const [r, g, b] = await meanColor(frame);
+    expect(Math.abs(r - 47) + Math.abs(g - 111) + Math.abs(b - 237)).toBeGreaterThan(60); // not the blue background any more
+  });
+
+  it.each([
+    ['an unknown slide', [{ name: 'four', slide: { path: 'x.png' } }], '$.objects_overrides[0].name', 'no slide named "four"'],
+    ['a slide override field', [{ name: 'two', slide: { path: 'x.png', color: '#fff' } }], '$.objects_overrides[0].slide.color', 'unknown field'],
+    ['both object and slide', [{ name: 'two', slide: { path: 'x.png' }, object: {} }], '$.objects_overrides[0]', 'exactly one of object or slide'],
+    ['an external slide image', [{ name: 'two', slide: { path: 'https://x.io/a.png' } }], '$.objects_overrides[0].slide.path', 'external image URLs'],
+  ])('refuses %s', async (_, overrides, path, message) => {
+    const e = await engine.render({ design: slideDesign, overrides, format: 'mp4' }).then(() => null, (err: unknown) => err);
+    expect(e).toMatchObject({ code: 'validation_error', path });
+    expect((e as Error).message).toContain(message);
+  });
+
+  it('allows 300 s by default for slide videos, and checks transitions and objects', async () => {
+    const long = { ...slideDesign, slides: [{ duration: 301, objects: [] }] };
+    await expect(engine.render({ design: long, format: 'mp4' })).rejects.toMatchObject({ path: '$.duration', message: expect.stringContaining('at most 300 s') });
+    const tooLong = { ...slideDesign, slides: [{ ...slideDesign.slides[0]!, transition: { type: 'crossfade', duration: 2 } }, slideDesign.slides[1]!] };
+    await expect(engine.render({ design: tooLong, format: 'mp4' })).rejects.toMatchObject({ path: '$.slides[0].transition.duration' });
+    const both = { ...slideDesign, objects: [{ type: 'shape', x: 0, y: 0, width: 1, height: 1 }] };
+    await expect(engine.render({ design: both, format: 'mp4' })).rejects.toMatchObject({ path: '$.objects', message: expect.stringContaining('either objects or slides') });
+  });
+});

@@ -62,15 +62,17 @@ function progressReporter(io: CliIO, tty: boolean): (p: VideoProgress) => void {
   };
 }
 
-/** An overrides file holds the render request's objects_overrides (and nothing else). */
+/** An overrides file holds interface A's objects_overrides map or interface B's overrides list. */
 async function readOverrides(file: string, root: string): Promise<unknown> {
   const doc = await readJson(file, root, 'overrides file');
   if (doc === null || typeof doc !== 'object' || Array.isArray(doc)) {
-    throw validationError(root, 'expected the overrides file to be a JSON object {"objects_overrides": {...}}');
+    throw validationError(root, 'expected the overrides file to be a JSON object {"objects_overrides": {...}} or {"overrides": [...]}');
   }
-  const extra = Object.keys(doc).find((k) => k !== 'objects_overrides');
-  if (extra !== undefined) throw validationError(`${root === '$' ? '$' : root}.${extra}`, `unknown field "${extra}" in the overrides file: it holds only "objects_overrides"`);
-  return (doc as { objects_overrides?: unknown }).objects_overrides ?? {};
+  const keys = Object.keys(doc);
+  const extra = keys.find((k) => k !== 'objects_overrides' && k !== 'overrides') ?? (keys.length > 1 ? keys[1] : undefined);
+  if (extra !== undefined) throw validationError(`${root}.${extra}`, `unknown field "${extra}" in the overrides file: it holds either "objects_overrides" (interface A) or "overrides" (interface B)`);
+  const d = doc as { objects_overrides?: unknown; overrides?: unknown };
+  return d.objects_overrides ?? d.overrides ?? {};
 }
 
 function intOption(value: string | undefined, path: string, min: number, max: number): number | undefined {
