@@ -44,7 +44,7 @@ describe('imprint render', () => {
     ['an unknown object name', { objects_overrides: { nope: { text: 'x' } } }, 'validation_error at $.objects_overrides.nope: the design has no object named "nope"'],
     ['a field the object lacks', { objects_overrides: { headline: { path: 'x.jpg' } } }, 'validation_error at $.objects_overrides.headline.path: unknown field "path"'],
     ['an external URL', { objects_overrides: { photo: { path: 'https://evil.example/x.jpg' } } }, 'validation_error at $.objects_overrides.photo.path: external image URLs are not allowed'],
-    ['a stray top-level field', { overrides: {} }, 'validation_error at $.overrides: unknown field "overrides"'],
+    ['a stray top-level field', { objects_override: {} }, 'validation_error at $.objects_override: unknown field "objects_override"'],
   ])('exits 2 with one line on stderr for %s', async (_, overrides, line) => {
     const file = join(dir, `o-${Math.random()}.json`);
     await writeFile(file, JSON.stringify(overrides));
