@@ -31,16 +31,16 @@ async function readJson(file) {
   }
 }
 
-/** The objects_overrides map of an overrides.json, or {} when the example has none. */
+/** The overrides of an overrides.json: interface A's objects_overrides map or interface B's list; {} when none. */
 async function readOverrides(file) {
   if (!existsSync(file)) return {};
   const data = await readJson(file);
   if (data === null || typeof data !== 'object' || Array.isArray(data)) {
-    throw new Error(`${relative(root, file)}: expected an object {"objects_overrides": {...}}`);
+    throw new Error(`${relative(root, file)}: expected an object {"objects_overrides": {...}} or {"overrides": [...]}`);
   }
-  const extra = Object.keys(data).find((k) => k !== 'objects_overrides');
-  if (extra !== undefined) throw new Error(`${relative(root, file)}: unknown field "${extra}" (the file holds only "objects_overrides")`);
-  return data.objects_overrides ?? {};
+  const extra = Object.keys(data).find((k) => k !== 'objects_overrides' && k !== 'overrides');
+  if (extra !== undefined) throw new Error(`${relative(root, file)}: unknown field "${extra}" (the file holds "objects_overrides" or "overrides")`);
+  return data.objects_overrides ?? data.overrides ?? {};
 }
 
 const kb = (bytes) => `${(bytes / 1024).toFixed(1)} KB`;
@@ -77,14 +77,18 @@ for (const name of examples) {
     const design = await readJson(join(dir, 'design.json'));
     const overrides = await readOverrides(join(dir, 'overrides.json'));
     const assets = fileAssetResolver({ baseDir: dir });
+    // Videos (a duration or slides) render as mp4 too; stills of them show their first second.
+    const video = design.duration !== undefined || design.slides !== undefined;
     const jobs = [
-      { file: `${name}.png`, format: 'png', overrides },
-      { file: `${name}.jpg`, format: 'jpg', overrides },
-      { file: `${name}.template.png`, format: 'png', overrides: {} },
+      { file: `${name}.png`, format: 'png', overrides, ...(video ? { time: 1 } : {}) },
+      { file: `${name}.jpg`, format: 'jpg', overrides, ...(video ? { time: 1 } : {}) },
+      { file: `${name}.template.png`, format: 'png', overrides: {}, ...(video ? { time: 1 } : {}) },
+      ...(video ? [{ file: `${name}.mp4`, format: 'mp4', overrides, ...(design.slides ? { size: 'sd' } : {}) }] : []),
     ];
     for (const job of jobs) {
       const t0 = performance.now();
-      const result = await engine.render({ design, overrides: job.overrides, format: job.format, assets });
+      const { file: _file, ...options } = job;
+      const result = await engine.render({ design, ...options, assets });
       await writeFile(join(outDir, job.file), result.bytes);
       const took = performance.now() - t0;
       written++;
