@@ -8,6 +8,7 @@ import { createCanvas, GlobalFonts, ImageData } from '@napi-rs/canvas';
 import sharp from 'sharp';
 import { Engine, fileAssetResolver, parseDesign, resolveScene, layout, bundledFonts, encodeImage, ENCODE_DEFAULTS, sampleScene } from '../dist/index.js';
 import { VideoEncoder } from '../dist/encode/video.js';
+import { drawRaw as drawRawList } from './raw-canvas.mjs';
 
 const ROOT = new URL('..', import.meta.url).pathname;
 const CARD = join(ROOT, 'examples', 'card-1080');
@@ -44,10 +45,6 @@ async function time(...fns) {
 // Scene facts (lines, sizes, crops) come from one layout run outside the timing, so the baseline
 // paints exactly what Imprint paints, minus Imprint's own parse/resolve/layout/display-list work.
 const fonts = bundledFonts();
-for (const fam of ['Inter', 'Lora']) for (const w of [400, 700]) {
-  const face = fonts.face(fam, w);
-  GlobalFonts.registerFromPath(join(ROOT, 'fonts', face.file), `${fam}${w}`);
-}
 const scene = resolveScene(parseDesign(design), overrides);
 const decoded = new Map();
 for (const o of [scene.background, ...scene.objects]) {
@@ -62,41 +59,7 @@ for (const o of [scene.background, ...scene.objects]) {
 const sizes = new Map([...decoded].map(([k, c]) => [k, { width: c.width, height: c.height }]));
 const { displayList } = layout(scene, sizes, fonts);
 
-const rgba = ([r, g, b, a]) => `rgba(${r},${g},${b},${a})`;
-function drawRaw(list = displayList, images = decoded) {
-  const canvas = createCanvas(list.width, list.height);
-  const ctx = canvas.getContext('2d');
-  ctx.imageSmoothingQuality = 'high';
-  const shape = (g) => {
-    const { x, y, width, height } = g.rect;
-    ctx.beginPath();
-    if (g.kind === 'ellipse') ctx.ellipse(x + width / 2, y + height / 2, width / 2, height / 2, 0, 0, 2 * Math.PI);
-    else if (g.kind === 'round_rect') ctx.roundRect(x, y, width, height, g.radius);
-    else ctx.rect(x, y, width, height);
-  };
-  const draw = (it) => {
-    if (it.kind === 'group') {
-      ctx.save();
-      ctx.transform(...it.transform);
-      ctx.globalAlpha *= it.opacity;
-      if (it.clip) { shape(it.clip); ctx.clip(); }
-      it.items.forEach(draw);
-      ctx.restore();
-    } else if (it.kind === 'fill') { ctx.fillStyle = rgba(it.color); shape(it.geometry); ctx.fill(); }
-    else if (it.kind === 'stroke') { ctx.strokeStyle = rgba(it.color); ctx.lineWidth = it.width; ctx.setLineDash(it.dash ?? []); shape(it.geometry); ctx.stroke(); }
-    else if (it.kind === 'image') { const { src: s, dst: d } = it; ctx.drawImage(images.get(it.image), s.x, s.y, s.width, s.height, d.x, d.y, d.width, d.height); }
-    else if (it.kind === 'glyphs') {
-      // fillText with the same font file, at the run's first glyph origin.
-      const [fam, w] = it.face.split('-');
-      ctx.font = `${it.size}px ${fam}${w}`;
-      ctx.fillStyle = rgba(it.color);
-      ctx.fillText(it.text, it.glyphs[0].x, it.glyphs[0].y);
-    }
-  };
-  list.items.forEach(draw);
-  // The card's background is an opaque colour, which a hand-written renderer knows as well.
-  return { width: canvas.width, height: canvas.height, pixels: canvas.data(), opaque: list.opaque };
-}
+const drawRaw = (list = displayList, images = decoded) => drawRawList(list, images);
 
 // ── run ───────────────────────────────────────────────────────────────────────────────────────
 const engine = new Engine();
@@ -146,9 +109,10 @@ for (const format of ['png', 'jpg']) {
 // "cold engine" gives every render a new Engine: every image is decoded and prepared again.
 const example = (name) => {
   const dir = join(ROOT, 'examples', name);
+  const file = JSON.parse(readFileSync(join(dir, 'overrides.json'), 'utf8'));
   return {
     design: JSON.parse(readFileSync(join(dir, 'design.json'), 'utf8')),
-    overrides: JSON.parse(readFileSync(join(dir, 'overrides.json'), 'utf8')).objects_overrides,
+    overrides: file.objects_overrides ?? file.overrides,
     assets: fileAssetResolver({ baseDir: dir }),
     format: 'png',
   };
@@ -197,46 +161,13 @@ for (const [name, t, base, baseName] of [
   console.log(`${name}: p50 ${entry.p50} ms  p95 ${entry.p95} ms  | ${baseName.replace('render ', '')} p50 ${entry.baseline_p50} ms  ratio ${entry.ratio_to_baseline}`);
 }
 
-// Video: examples/promo-15s (15 s, 1080×1080) at 30 and 60 fps and as a static design, each against a
-// raw baseline in the same run: the same frames (display lists sampled beforehand) drawn with plain
-// @napi-rs/canvas calls and piped to the same ffmpeg settings.
+// Video runs in its own process, so its peak RSS is its own (bench/video.mjs).
 {
-  const dir = join(ROOT, 'examples', 'promo-15s');
-  const promo = example('promo-15s');
-  const stillDesign = { ...promo.design, objects: promo.design.objects.filter((o) => o.name !== 'fade').map(({ animations, start, ...o }) => o) };
-  const promoScene = resolveScene(parseDesign(promo.design), promo.overrides);
-  const promoImages = new Map();
-  for (const name of ['city-night.jpg', 'lake-sunset.jpg']) {
-    const { data, info } = await sharp(join(dir, name)).ensureAlpha().raw().toBuffer({ resolveWithObject: true });
-    const c = createCanvas(info.width, info.height);
-    c.getContext('2d').putImageData(new ImageData(new Uint8ClampedArray(data.buffer, data.byteOffset, data.length), info.width, info.height), 0, 0);
-    promoImages.set(name, c);
-  }
-  const promoSizes = new Map([...promoImages].map(([k, c]) => [k, { width: c.width, height: c.height }]));
-  const video = async (name, render, rawFrames, fps) => {
-    const measure = async (fn) => {
-      const t = performance.now();
-      const frames = await fn();
-      return { ms: performance.now() - t, frames };
-    };
-    const ours = await measure(async () => (await render()).frames);
-    const raw = await measure(async () => {
-      const enc = await VideoEncoder.start({ width: 1080, height: 1080, fps, totalFrames: rawFrames.length });
-      for (const list of rawFrames) await enc.writeFrame(drawRaw(list, promoImages).pixels);
-      await enc.finish();
-      return rawFrames.length;
-    });
-    const fpsOurs = (ours.frames / ours.ms) * 1000;
-    const fpsRaw = (raw.frames / raw.ms) * 1000;
-    const entry = { name, unit: 'fps', p50: +fpsOurs.toFixed(1), p95: null, baseline_p50: +fpsRaw.toFixed(1), ratio_to_baseline: +(fpsOurs / fpsRaw).toFixed(3), peak_rss_mb: +rss().toFixed(1), wall_ms: +ours.ms.toFixed(0), realtime_factor: +((ours.frames / fps) / (ours.ms / 1000)).toFixed(2), baseline: 'plain @napi-rs/canvas frames, same ffmpeg' };
-    entries.push(entry);
-    console.log(`${name}: ${entry.p50} fps, ${entry.realtime_factor}× real time, ${(ours.ms / 1000).toFixed(2)} s | raw baseline ${entry.baseline_p50} fps | ratio ${entry.ratio_to_baseline} | peak RSS ${entry.peak_rss_mb} MB`);
-  };
-  const framesOf = (scene, fps) => Array.from({ length: Math.round(15 * fps) }, (_, f) => layout(sampleScene(scene, f / fps), promoSizes, fonts).displayList);
-  await video('video promo-15s 1080x1080 30 fps', () => engine.render({ ...promo, format: 'mp4', fps: 30 }), framesOf(promoScene, 30), 30);
-  await video('video promo-15s 1080x1080 60 fps', () => engine.render({ ...promo, format: 'mp4', fps: 60 }), framesOf(promoScene, 60), 60);
-  const stillScene = resolveScene(parseDesign(stillDesign), promo.overrides);
-  await video('video static design 1080x1080 30 fps', () => engine.render({ ...promo, design: stillDesign, format: 'mp4', fps: 30 }), framesOf(stillScene, 30), 30);
+  const { execFileSync } = await import('node:child_process');
+  const out = execFileSync(process.execPath, [join(ROOT, 'bench', 'video.mjs')], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'], maxBuffer: 1 << 24 });
+  const lines = out.trim().split('\n');
+  entries.push(...JSON.parse(lines.pop()));
+  for (const line of lines) console.log(line);
 }
 
 // Encoder choice: the same pixels through each candidate (informational entries).
