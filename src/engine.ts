@@ -12,6 +12,8 @@ import type { VideoProgress } from './encode/video.js';
 import { sampleScene } from './layout/timeline.js';
 import type { Scene } from './design/types.js';
 import { renderVideo } from './video.js';
+import { Watermark, withWatermark, type WatermarkOptions } from './overrides/watermark.js';
+import { imageRefKey, parseImageRef } from './design/image-ref.js';
 import { ImprintError } from './errors.js';
 import type { DisplayList } from './layout/display-list.js';
 import { layout, type FitReport } from './layout/layout.js';
@@ -53,6 +55,8 @@ export interface RenderOptions {
   maxDuration?: number;
   /** mp4: also return a jpg poster of the frame at this time (interface B's screenshot). */
   poster?: { time: number };
+  /** A logo on top of every frame or page (interface B's demo mode): `{ image, position?, opacity?, width? }`. */
+  watermark?: WatermarkOptions;
   /** mp4: called as frames are encoded. */
   onProgress?: (progress: VideoProgress) => void;
   /** Stops the render: ffmpeg is killed, temporary files removed, the promise rejects with render_cancelled. */
@@ -108,6 +112,7 @@ const Options = z.strictObject({
   poster: z.strictObject({ time: z.number().finite().min(0).max(3600) }).optional(),
   onProgress: z.custom<(p: VideoProgress) => void>((v) => typeof v === 'function', { error: 'expected a function (progress) => void' }).optional(),
   signal: z.custom<AbortSignal>((v) => v instanceof AbortSignal, { error: 'expected an AbortSignal' }).optional(),
+  watermark: Watermark.optional(),
   png: z.strictObject({ compressionLevel: z.int().min(0).max(9).optional() }).optional(),
   jpg: z.strictObject({ quality: z.int().min(1).max(100).optional() }).optional(),
   assets: z.custom<AssetResolver>((v) => typeof v === 'function', { error: 'expected a function (ref) => Promise<Uint8Array>' }).optional(),
@@ -170,9 +175,16 @@ export class Engine {
   }
 
   /** parse → resolve → load for one design; `at` roots its error paths. */
-  private async scenePage(design: unknown, overrides: unknown, resolver: AssetResolver, at: { design: string; overrides: string }): Promise<ScenePage> {
+  private async scenePage(design: unknown, overrides: unknown, resolver: AssetResolver, at: { design: string; overrides: string }, watermark?: WatermarkOptions): Promise<ScenePage> {
     const parsed = parseDesign(design, this.fonts, at.design);
-    const scene = resolveScene(parsed, overrides ?? {}, this.fonts, at);
+    let scene = resolveScene(parsed, overrides ?? {}, this.fonts, at);
+    if (watermark) {
+      // The logo's size decides its box, so it is loaded first.
+      const ref = { ...parseImageRef(watermark.image, '$.watermark.image'), at: '$.watermark.image' };
+      const probe: Scene = { ...scene, background: { kind: 'image', image: ref }, objects: [] };
+      const logo = (await loadImages(probe, resolver, this.images)).get(imageRefKey(ref))!;
+      scene = withWatermark(scene, watermark, logo, '$.watermark');
+    }
     return { scene, images: await loadImages(scene, resolver, this.images) };
   }
 
@@ -187,10 +199,10 @@ export class Engine {
     const resolver = options.assets ?? (options.baseDir !== undefined ? fileAssetResolver({ baseDir: options.baseDir }) : noAssets);
     if (options.pages) {
       return Promise.all(
-        options.pages.map((p, i) => this.scenePage(p.design, p.overrides, p.assets ?? resolver, { design: `$.pages[${i}].design`, overrides: `$.pages[${i}].overrides` })),
+        options.pages.map((p, i) => this.scenePage(p.design, p.overrides, p.assets ?? resolver, { design: `$.pages[${i}].design`, overrides: `$.pages[${i}].overrides` }, options.watermark)),
       );
     }
-    return Promise.all([this.scenePage(options.design, options.overrides, resolver, { design: '$', overrides: '$.objects_overrides' })]);
+    return Promise.all([this.scenePage(options.design, options.overrides, resolver, { design: '$', overrides: '$.objects_overrides' }, options.watermark)]);
   }
 
   private async pagesOf(options: RenderOptions): Promise<LaidOutPage[]> {

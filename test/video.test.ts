@@ -236,3 +236,26 @@ describe('slide videos', () => {
     await expect(engine.render({ design: both, format: 'mp4' })).rejects.toMatchObject({ path: '$.objects', message: expect.stringContaining('either objects or slides') });
   });
 });
+
+describe('watermark', () => {
+  const logo = sharp({ create: { width: 100, height: 50, channels: 4, background: '#ffc914' } }).png().toBuffer();
+  const still = { width: 320, height: 180, duration: 1, background: { type: 'color', color: '#102030' }, objects: [] };
+
+  it('puts the logo in the corner, at the given share of the width and opacity, on videos and stills', async () => {
+    const assets = async () => logo;
+    const watermark = { image: 'asset:logo', position: 'bottom-right' as const, opacity: 1, width: 0.25 };
+    const png = (await engine.render({ design: still, format: 'png', watermark, assets })).bytes;
+    const { data } = await sharp(png).removeAlpha().raw().toBuffer({ resolveWithObject: true });
+    const px = (x: number, y: number): number[] => [...data.subarray((y * 320 + x) * 3, (y * 320 + x) * 3 + 3)];
+    // 80×40 logo, 5.4 px from the right and bottom edges.
+    expect(px(280, 150)).toEqual([255, 201, 20]);
+    expect(px(200, 150)).toEqual([16, 32, 48]);
+    expect(px(280, 120)).toEqual([16, 32, 48]);
+    const video = (await engine.render({ design: still, format: 'mp4', watermark, assets })).bytes;
+    expect(await meanDiff(frameAt(video, 'wm', 0.5), png)).toBeLessThan(3);
+  });
+
+  it('refuses an external logo URL at its path', async () => {
+    await expect(engine.render({ design: still, format: 'png', watermark: { image: 'https://x.io/logo.png' } })).rejects.toMatchObject({ code: 'validation_error', path: '$.watermark.image' });
+  });
+});
