@@ -12,6 +12,7 @@ import type { VideoProgress } from './encode/video.js';
 import { sampleScene } from './layout/timeline.js';
 import type { Scene } from './design/types.js';
 import { renderVideo } from './video.js';
+import { prepareAudio } from './encode/audio.js';
 import { Watermark, withWatermark, type WatermarkOptions } from './overrides/watermark.js';
 import { imageRefKey, parseImageRef } from './design/image-ref.js';
 import { ImprintError } from './errors.js';
@@ -195,8 +196,12 @@ export class Engine {
     return { displayList, report, images };
   }
 
+  private resolverOf(options: RenderOptions): AssetResolver {
+    return options.assets ?? (options.baseDir !== undefined ? fileAssetResolver({ baseDir: options.baseDir }) : noAssets);
+  }
+
   private scenesOf(options: RenderOptions): Promise<ScenePage[]> {
-    const resolver = options.assets ?? (options.baseDir !== undefined ? fileAssetResolver({ baseDir: options.baseDir }) : noAssets);
+    const resolver = this.resolverOf(options);
     if (options.pages) {
       return Promise.all(
         options.pages.map((p, i) => this.scenePage(p.design, p.overrides, p.assets ?? resolver, { design: `$.pages[${i}].design`, overrides: `$.pages[${i}].overrides` }, options.watermark)),
@@ -215,6 +220,7 @@ export class Engine {
     const max = options.maxDuration ?? (scene.slides ? MAX_SLIDE_VIDEO_SECONDS : MAX_VIDEO_SECONDS);
     if (scene.duration === null) throw new ImprintError('validation_error', '$.duration', 'an mp4 needs the design\'s length: add "duration" in seconds');
     if (scene.duration > max) throw new ImprintError('validation_error', '$.duration', `the video lasts ${scene.duration} s: at most ${max} s are allowed`);
+    const audio = scene.audio ? await prepareAudio(scene.audio.file, this.resolverOf(options)) : null;
     const video = await renderVideo(
       { scene, images, fonts: this.fonts, cache: this.images },
       {
@@ -222,8 +228,9 @@ export class Engine {
         ...(options.size ? { size: options.size } : {}),
         ...(options.signal ? { signal: options.signal } : {}),
         ...(options.onProgress ? { onProgress: options.onProgress } : {}),
+        ...(audio && scene.audio ? { audio: { path: audio.path, start: scene.audio.start, duration: scene.duration, fadeOut: Math.min(scene.audio.fadeOut, scene.duration) } } : {}),
       },
-    );
+    ).finally(() => audio?.remove());
     let poster: Buffer | undefined;
     if (options.poster) {
       const still = this.layoutAt(page!, Math.min(options.poster.time, scene.duration));

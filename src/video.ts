@@ -3,7 +3,7 @@
 // equals the previous one is not painted again; ffmpeg encodes frame n while frame n+1 is painted.
 import type { DecodedImage, ImageCache, LoadedImage } from './assets/load.js';
 import type { Scene } from './design/types.js';
-import { evenSize, sizeForType } from './encode/ffmpeg-args.js';
+import { evenSize, sizeForType, type VideoAudio } from './encode/ffmpeg-args.js';
 import { VideoEncoder, type VideoProgress } from './encode/video.js';
 import { ImprintError } from './errors.js';
 import type { DisplayItem, DisplayList } from './layout/display-list.js';
@@ -14,6 +14,8 @@ import type { FontSet } from './text/fonts.js';
 
 export interface VideoOptions {
   fps: 30 | 60;
+  /** A soundtrack file ffmpeg reads, trimmed to the video with a fade-out. */
+  audio?: VideoAudio;
   /** Output size: the design's (rounded down to even) or interface B's sd / hd. */
   size?: 'design' | 'sd' | 'hd';
   signal?: AbortSignal;
@@ -63,6 +65,7 @@ export async function renderVideo(frames: Frames, options: VideoOptions): Promis
     fps: options.fps,
     totalFrames,
     ...(still ? { repeatFrames: totalFrames } : {}),
+    ...(options.audio ? { audio: options.audio } : {}),
     ...(out.width !== width || out.height !== height ? { outputWidth: out.width, outputHeight: out.height } : {}),
     ...(options.signal ? { signal: options.signal } : {}),
     ...(options.onProgress ? { onProgress: options.onProgress } : {}),

@@ -259,3 +259,23 @@ describe('watermark', () => {
     await expect(engine.render({ design: still, format: 'png', watermark: { image: 'https://x.io/logo.png' } })).rejects.toMatchObject({ code: 'validation_error', path: '$.watermark.image' });
   });
 });
+
+describe('soundtrack', () => {
+  const tone = join(tmp, 'tone.wav');
+  execFileSync(ffmpegInstaller.path, ['-v', 'error', '-f', 'lavfi', '-i', 'sine=frequency=440:duration=5', '-y', tone]);
+  const withAudio = { ...small, audio: { path: 'asset:tone', start: 1, fade_out: 0.5 } };
+
+  it('is trimmed to the video, as AAC beside the H.264 stream', async () => {
+    const { bytes } = await engine.render({ design: withAudio, format: 'mp4', assets: async () => readFileSync(tone) });
+    const p = probe(bytes, 'audio');
+    expect(p.streams.map((s) => s.codec_name).sort()).toEqual(['aac', 'h264']);
+    expect(Number(p.format.duration)).toBeCloseTo(2, 1);
+  });
+
+  it('a file that is not sound is a validation error at $.audio.path, and leaves no temporary files', async () => {
+    const before = readdirSync(tmpdir()).filter((f) => f.startsWith('imprint-audio-')).length;
+    await expect(engine.render({ design: withAudio, format: 'mp4', assets: async () => Buffer.from('no sound here') })).rejects.toMatchObject({ code: 'validation_error', path: '$.audio.path' });
+    expect(readdirSync(tmpdir()).filter((f) => f.startsWith('imprint-audio-')).length).toBe(before);
+    await expect(engine.render({ design: { ...small, audio: { path: 'https://x.io/a.mp3' } }, format: 'mp4' })).rejects.toMatchObject({ path: '$.audio.path' });
+  });
+});

@@ -8,6 +8,7 @@ import { DEFAULT_FONT_FAMILY } from '../overrides/text.js';
 import { bundledFonts, type FontSet } from '../text/fonts.js';
 import { childPath, jsonPath, type PathSegment } from './json-path.js';
 import { slotsOf } from './slots.js';
+import { parseImageRef } from './image-ref.js';
 import { checkTimeline } from './timeline-check.js';
 import { issueToError } from './zod-error.js';
 
@@ -52,6 +53,7 @@ export function parseDesign(input: unknown, fonts: FontSet = bundledFonts(), roo
     }
   });
   if (design.background) checkBackground(design.background, jsonPath(['background'], root));
+  if (design.audio) parseImageRef(design.audio.path, jsonPath(['audio', 'path'], root));
 
   const ctx = checkContext(design, fonts);
   if (design.slides && design.objects?.length) {

@@ -94,6 +94,14 @@ export const Design = z
     background: Background.optional(),
     fonts: doc(z.array(z.string().min(1)).max(16), 'Bundled font families the design uses. Default ["Inter"].', ['Inter', 'Lora']).optional(),
     duration: doc(z.number().finite().gt(0).max(3600), 'Length of the video in seconds (mp4). Interface A renders at most 15 s.', 15).optional(),
+    audio: z
+      .strictObject({
+        path: doc(ImageRef, 'The sound file (mp3, m4a, wav, ogg…) from the template\'s assets: a relative path or "asset:<name>".', 'music/upbeat.mp3'),
+        start: doc(z.number().finite().min(0).max(3600), 'Second of the file to start from. Default 0.', 12).optional(),
+        fade_out: doc(z.number().finite().min(0).max(30), 'Seconds of fade-out at the end of the video. Default 1.', 1.5).optional(),
+      })
+      .meta({ description: 'mp4: a soundtrack, trimmed to the video and faded out at its end.', examples: [{ path: 'music/upbeat.mp3', fade_out: 1.5 }] })
+      .optional(),
     objects: doc(z.array(DesignObject).max(LIMITS.maxObjects), 'Objects in z-order: the first is painted first (bottom). Give objects or slides.', []).optional(),
     slides: doc(z.array(Slide).min(1).max(MAX_SLIDES), 'A slide video: slides in order, each with its own objects and a transition to the next. Give objects or slides.', []).optional(),
   })

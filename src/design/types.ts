@@ -154,6 +154,8 @@ export interface Scene {
   duration: number | null;
   /** A slide video (interface B's model; its longest default length is 300 s, not 15). */
   slides: boolean;
+  /** mp4 soundtrack. */
+  audio: { file: SceneImageRef; start: number; fadeOut: number } | null;
   background: SceneFill;
   /** Visible objects in z-order (hidden ones are dropped here). */
   objects: SceneObject[];

@@ -139,16 +139,19 @@ export function resolveScene(design: Design, overrides: unknown = {}, fonts: Fon
     return [handlerFor(o).toScene(o, fieldPath, ctx)];
   };
   const canvas = { width: design.width, height: design.height };
+  const audioAt = childPath(roots.design, 'audio', 'path');
+  const audio = design.audio ? { file: { ...parseImageRef(design.audio.path, audioAt), at: audioAt }, start: design.audio.start ?? 0, fadeOut: design.audio.fade_out ?? 1 } : null;
   const background: SceneFill = design.background ? fillOf(design.background, childPath(roots.design, 'background')) : { kind: 'color', color: design.slides ? [0, 0, 0, 1] : [255, 255, 255, 1] };
 
   if (design.slides) {
     const slides = slidesOf(design.slides, canvas, (si) => slots.flatMap((s, i) => (s.slide === si ? sceneOf(i) : [])), slideBackgrounds, roots.design);
-    return { ...canvas, duration: slides.duration, slides: true, background, objects: slides.groups };
+    return { ...canvas, duration: slides.duration, slides: true, audio, background, objects: slides.groups };
   }
   return {
     ...canvas,
     duration: design.duration ?? null,
     slides: false,
+    audio,
     background,
     objects: slots.flatMap((_, i) => sceneOf(i)),
   };
