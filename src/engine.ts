@@ -2,7 +2,8 @@
 // a fit report. Runs parse → resolve → load images → layout → paint → encode; each stage its own module.
 import { Readable } from 'node:stream';
 import { z } from 'zod';
-import { ImageCache, loadImages, type LoadedImage } from './assets/load.js';
+import { clipSeconds, decodeClipFrame, loadClips, sceneVideos, type Clips } from './assets/clips.js';
+import { ImageCache, loadImages, type DecodedImage, type LoadedImage } from './assets/load.js';
 import { AssetNotFoundError, fileAssetResolver, type AssetResolver } from './assets/resolver.js';
 import { parseDesign } from './design/parse.js';
 import { issueToError } from './design/zod-error.js';
@@ -14,7 +15,8 @@ import type { Scene } from './design/types.js';
 import { renderVideo } from './video.js';
 import { prepareAudio } from './encode/audio.js';
 import { Watermark, withWatermark, type WatermarkOptions } from './overrides/watermark.js';
-import { imageRefKey, parseImageRef } from './design/image-ref.js';
+import { clipFrameKey, imageRefKey, parseImageRef } from './design/image-ref.js';
+import type { ImageSize } from './layout/layout.js';
 import { ImprintError } from './errors.js';
 import type { DisplayList } from './layout/display-list.js';
 import { layout, type FitReport } from './layout/layout.js';
@@ -159,12 +161,17 @@ interface LaidOutPage {
   displayList: DisplayList;
   report: FitReport;
   images: Map<string, LoadedImage>;
+  /** Frames of the video objects at the page's time. */
+  ready: Map<string, DecodedImage>;
 }
 
 interface ScenePage {
   scene: Scene;
   images: Map<string, LoadedImage>;
+  clips: Clips;
 }
+
+const STILL_CLIP_FPS = 30;
 
 export class Engine {
   readonly fonts: FontSet;
@@ -186,14 +193,33 @@ export class Engine {
       const logo = (await loadImages(probe, resolver, this.images)).get(imageRefKey(ref))!;
       scene = withWatermark(scene, watermark, logo, '$.watermark');
     }
-    return { scene, images: await loadImages(scene, resolver, this.images) };
+    const images = await loadImages(scene, resolver, this.images);
+    return { scene, images, clips: await loadClips(scene, resolver) };
   }
 
-  /** The scene at `time` laid out. */
-  private layoutAt({ scene, images }: ScenePage, time: number): LaidOutPage {
-    const sizes = new Map([...images].map(([k, v]) => [k, { width: v.width, height: v.height, opaque: v.opaque }]));
-    const { displayList, report } = layout(sampleScene(scene, time), sizes, this.fonts);
-    return { displayList, report, images };
+  /** The scene at `time` laid out, with its video objects' frames at that time. */
+  private async layoutAt({ scene, images, clips }: ScenePage, time: number): Promise<LaidOutPage> {
+    const sizes = new Map<string, ImageSize>([...images].map(([k, v]) => [k, { width: v.width, height: v.height, opaque: v.opaque }]));
+    for (const [k, c] of clips.byKey) sizes.set(k, { width: c.width, height: c.height, opaque: true });
+    const sampled = sampleScene(scene, time);
+    const { displayList, report } = layout(sampled, sizes, this.fonts);
+    const ready = new Map<string, DecodedImage>();
+    for (const v of sceneVideos(sampled.objects)) {
+      const clip = clips.byKey.get(imageRefKey(v.clip))!;
+      const key = clipFrameKey(v);
+      if (!ready.has(key)) ready.set(key, await decodeClipFrame(clip, clipSeconds(v, clip, v.playTime, STILL_CLIP_FPS), key));
+    }
+    return { displayList, report, images, ready };
+  }
+
+  /** Runs `work` on the request's scenes, then removes their clips' temporary files. */
+  private async withScenes<T>(options: RenderOptions, work: (pages: ScenePage[]) => Promise<T>): Promise<T> {
+    const pages = await this.scenesOf(options);
+    try {
+      return await work(pages);
+    } finally {
+      await Promise.all(pages.map((p) => p.clips.remove()));
+    }
   }
 
   private resolverOf(options: RenderOptions): AssetResolver {
@@ -210,19 +236,14 @@ export class Engine {
     return Promise.all([this.scenePage(options.design, options.overrides, resolver, { design: '$', overrides: '$.objects_overrides' }, options.watermark)]);
   }
 
-  private async pagesOf(options: RenderOptions): Promise<LaidOutPage[]> {
-    return (await this.scenesOf(options)).map((p) => this.layoutAt(p, options.time ?? 0));
-  }
-
-  private async video(options: RenderOptions): Promise<RenderResult> {
-    const [page] = await this.scenesOf(options);
-    const { scene, images } = page!;
+  private async video(options: RenderOptions, [page]: ScenePage[]): Promise<RenderResult> {
+    const { scene, images, clips } = page!;
     const max = options.maxDuration ?? (scene.slides ? MAX_SLIDE_VIDEO_SECONDS : MAX_VIDEO_SECONDS);
     if (scene.duration === null) throw new ImprintError('validation_error', '$.duration', 'an mp4 needs the design\'s length: add "duration" in seconds');
     if (scene.duration > max) throw new ImprintError('validation_error', '$.duration', `the video lasts ${scene.duration} s: at most ${max} s are allowed`);
     const audio = scene.audio ? await prepareAudio(scene.audio.file, this.resolverOf(options)) : null;
     const video = await renderVideo(
-      { scene, images, fonts: this.fonts, cache: this.images },
+      { scene, images, clips, fonts: this.fonts, cache: this.images },
       {
         fps: options.fps ?? 30,
         ...(options.size ? { size: options.size } : {}),
@@ -233,8 +254,8 @@ export class Engine {
     ).finally(() => audio?.remove());
     let poster: Buffer | undefined;
     if (options.poster) {
-      const still = this.layoutAt(page!, Math.min(options.poster.time, scene.duration));
-      const image = await rasterBackend.paint(still.displayList, { images, fonts: this.fonts, cache: this.images }, { matte: JPG_MATTE });
+      const still = await this.layoutAt(page!, Math.min(options.poster.time, scene.duration));
+      const image = await rasterBackend.paint(still.displayList, { images, fonts: this.fonts, cache: this.images, ready: still.ready }, { matte: JPG_MATTE });
       poster = await encoder(image, 'jpg', options).toBuffer();
     }
     return { bytes: video.bytes, format: 'mp4', mimeType: MIME.mp4, width: video.width, height: video.height, report: video.report, frames: video.frames, ...(poster ? { poster } : {}) };
@@ -243,29 +264,32 @@ export class Engine {
   /** Raster formats up to encoding: validated, laid out and painted. */
   async rasterize(options: RenderOptions): Promise<{ image: RasterImage; report: FitReport }> {
     validateOptions(options);
-    return guard(async () => {
-      const [page] = await this.pagesOf(options);
-      const { displayList, report, images } = page!;
-      const matte = options.format === 'jpg' ? JPG_MATTE : undefined;
-      const image = await rasterBackend.paint(displayList, { images, fonts: this.fonts, cache: this.images }, matte ? { matte } : {});
-      return { image, report };
-    });
+    return guard(() =>
+      this.withScenes(options, async ([scene]) => {
+        const { displayList, report, images, ready } = await this.layoutAt(scene!, options.time ?? 0);
+        const matte = options.format === 'jpg' ? JPG_MATTE : undefined;
+        const image = await rasterBackend.paint(displayList, { images, fonts: this.fonts, cache: this.images, ready }, matte ? { matte } : {});
+        return { image, report };
+      }),
+    );
   }
 
   async render(options: RenderOptions): Promise<RenderResult> {
     if (options?.format === 'mp4') {
       validateOptions(options);
-      return guard(() => this.video(options));
+      return guard(() => this.withScenes(options, (pages) => this.video(options, pages)));
     }
     if (options?.format === 'pdf') {
       validateOptions(options);
-      return guard(async () => {
-        const pages = await this.pagesOf(options);
-        const bytes = await encodePdf(pages.map((p) => ({ list: p.displayList, images: p.images })), this.fonts, this.images);
-        const first = pages[0]!.displayList;
-        const report = pages.length > 1 ? pages.flatMap((p, page) => p.report.map((r) => ({ ...r, page }))) : pages[0]!.report;
-        return { bytes, format: 'pdf', mimeType: MIME.pdf, width: first.width, height: first.height, report };
-      });
+      return guard(() =>
+        this.withScenes(options, async (scenes) => {
+          const pages = await Promise.all(scenes.map((s) => this.layoutAt(s, options.time ?? 0)));
+          const bytes = await encodePdf(pages.map((p) => ({ list: p.displayList, images: p.images, ready: p.ready })), this.fonts, this.images);
+          const first = pages[0]!.displayList;
+          const report = pages.length > 1 ? pages.flatMap((p, page) => p.report.map((r) => ({ ...r, page }))) : pages[0]!.report;
+          return { bytes, format: 'pdf' as const, mimeType: MIME.pdf, width: first.width, height: first.height, report };
+        }),
+      );
     }
     const { image, report } = await this.rasterize(options);
     const format = options.format as ImageFormat;

@@ -1,7 +1,9 @@
 // The mp4 frame loop: samples the scene at each frame time, lays it out, paints it and pipes the
 // pixels to ffmpeg. Objects that never change are painted once into a background image; a frame that
 // equals the previous one is not painted again; ffmpeg encodes frame n while frame n+1 is painted.
+import { ClipReader, clipSeconds, sceneVideos, type Clips } from './assets/clips.js';
 import type { DecodedImage, ImageCache, LoadedImage } from './assets/load.js';
+import { clipFrameKey, imageRefKey } from './design/image-ref.js';
 import type { Scene } from './design/types.js';
 import { evenSize, sizeForType, type VideoAudio } from './encode/ffmpeg-args.js';
 import { VideoEncoder, type VideoProgress } from './encode/video.js';
@@ -28,34 +30,67 @@ const STATIC_KEY = '\u0000static-layers';
 interface Frames {
   scene: Scene;
   images: ReadonlyMap<string, LoadedImage>;
+  clips: Clips;
   fonts: FontSet;
   cache: ImageCache;
 }
 
 /** The bottom objects that look the same all video long, painted once (with the background). */
-async function staticLayers({ scene, images, fonts, cache }: Frames, duration: number): Promise<{ pixels: DecodedImage | null; rest: Scene }> {
+async function staticLayers({ scene, images, clips, fonts, cache }: Frames, duration: number): Promise<{ pixels: DecodedImage | null; rest: Scene }> {
   let n = 0;
   while (n < scene.objects.length && isStatic(scene.objects[n]!, duration)) n++;
   if (n === 0) return { pixels: null, rest: scene };
-  const { displayList } = layout({ ...scene, objects: scene.objects.slice(0, n) }, sizesOf(images), fonts);
+  const { displayList } = layout({ ...scene, objects: scene.objects.slice(0, n) }, sizesOf(images, clips), fonts);
   const image = await rasterBackend.paint(displayList, { images, fonts, cache }, { matte: BLACK });
   const pixels: DecodedImage = { kind: 'pixels', width: image.width, height: image.height, rgba: image.pixels, hash: STATIC_KEY, opaque: true };
   return { pixels, rest: { ...scene, objects: scene.objects.slice(n) } };
 }
 
-function sizesOf(images: ReadonlyMap<string, LoadedImage>) {
-  return new Map([...images].map(([k, v]) => [k, { width: v.width, height: v.height, opaque: v.opaque }]));
+function sizesOf(images: ReadonlyMap<string, LoadedImage>, clips: Clips) {
+  const sizes = new Map([...images].map(([k, v]) => [k, { width: v.width, height: v.height, opaque: v.opaque }]));
+  for (const [k, c] of clips.byKey) sizes.set(k, { width: c.width, height: c.height, opaque: true });
+  return sizes;
+}
+
+/**
+ * The frames of the video objects on screen at one frame of the render. One sequential decoder per
+ * clip placement (clip + trim start) follows the render's frame clock, so a clip plays at the video's
+ * frame rate whatever its own.
+ */
+class ClipFrames {
+  private readers = new Map<string, ClipReader>();
+  constructor(private readonly clips: Clips, private readonly fps: number) {}
+
+  async at(scene: Scene): Promise<Map<string, DecodedImage>> {
+    const ready = new Map<string, DecodedImage>();
+    for (const v of sceneVideos(scene.objects)) {
+      const key = clipFrameKey(v);
+      if (ready.has(key)) continue;
+      const clip = this.clips.byKey.get(imageRefKey(v.clip))!;
+      const id = `${imageRefKey(v.clip)}:${v.trimStart}`;
+      let reader = this.readers.get(id);
+      if (!reader) this.readers.set(id, (reader = new ClipReader(clip, this.fps, v.trimStart)));
+      const index = Math.round((clipSeconds(v, clip, v.playTime, this.fps) - v.trimStart) * this.fps);
+      ready.set(key, await reader.frame(index, key));
+    }
+    return ready;
+  }
+
+  close(): void {
+    for (const r of this.readers.values()) r.close();
+  }
 }
 
 /** Renders `scene` (which has a duration) to H.264 mp4 bytes, plus the fit report of its first frame. */
 export async function renderVideo(frames: Frames, options: VideoOptions): Promise<{ bytes: Buffer; report: FitReport; width: number; height: number; frames: number }> {
-  const { scene, images, fonts, cache } = frames;
+  const { scene, images, clips, fonts, cache } = frames;
   const duration = scene.duration!;
   const totalFrames = Math.max(1, Math.round(duration * options.fps));
   const { width, height } = evenSize(scene.width, scene.height);
   const out = options.size === 'sd' || options.size === 'hd' ? sizeForType(width, height, options.size) : { width, height };
   const { pixels: background, rest } = await staticLayers(frames, duration);
-  const ready = background ? new Map([[STATIC_KEY, background]]) : undefined;
+  const clipFrames = new ClipFrames(clips, options.fps);
+  const sizes = sizesOf(images, clips);
 
   // Everything static: one frame, repeated by ffmpeg.
   const still = rest.objects.length === 0 && background !== null;
@@ -80,10 +115,12 @@ export async function renderVideo(frames: Frames, options: VideoOptions): Promis
       // Same sampled scene as the frame before: same pixels.
       const key = JSON.stringify(sampled.objects);
       if (previous === null || key !== previousKey) {
-        const laid = layout(sampled, sizesOf(images), fonts);
+        const laid = layout(sampled, sizes, fonts);
         if (f === 0) report = laid.report;
         const list: DisplayList = background ? withBackground(laid.displayList, width, height) : laid.displayList;
-        const image = await rasterBackend.paint(cropped(list, width, height), { images, fonts, cache, steppedSizes: true, ...(ready ? { ready } : {}) }, { matte: BLACK });
+        const ready = await clipFrames.at(sampled);
+        if (background) ready.set(STATIC_KEY, background);
+        const image = await rasterBackend.paint(cropped(list, width, height), { images, fonts, cache, steppedSizes: true, ready }, { matte: BLACK });
         previous = image.pixels;
         previousKey = key;
       }
@@ -93,6 +130,8 @@ export async function renderVideo(frames: Frames, options: VideoOptions): Promis
   } catch (e) {
     await encoder.abort();
     throw e;
+  } finally {
+    clipFrames.close();
   }
 }
 

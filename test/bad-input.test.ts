@@ -266,7 +266,7 @@ const rows: Row[] = [
   { name: 'missing canvas background image file', design: edit((d) => (d.background = { type: 'image', path: 'missing.png' })), path: '$.background.path', message: 'no image file at "missing.png"' },
 
   // ── design: objects ─────────────────────────────────────────────────────────────────────────
-  { name: 'unknown object type', design: edit((d) => (T(d).type = 'video')), path: '$.objects[0].type', message: '"shape"' },
+  { name: 'unknown object type', design: edit((d) => (T(d).type = 'sticker')), path: '$.objects[0].type', message: '"shape"' },
   { name: 'missing object type', design: edit((d) => delete S(d).type), path: '$.objects[2].type', message: '"text", "image", "shape"' },
   { name: 'text on an image (template)', design: edit((d) => (I(d).text = 'x')), path: '$.objects[1].text', message: 'unknown field "text" on an image object' },
   { name: 'path on a text (template)', design: edit((d) => (T(d).path = 'photo.png')), path: '$.objects[0].path', message: 'unknown field "path" on a text object' },

@@ -32,6 +32,7 @@ const assets = fileAssetResolver({
     'backdrop-mask': 'examples/mockup-phone/backdrop-mask.png',
     screen: 'examples/mockup-phone/screen-home.png',
     promo: 'examples/mockup-phone/screen-promo.png',
+    clip: 'golden/assets/clip-testsrc.mp4',
   },
 });
 

@@ -34,3 +34,8 @@ export function parseImageRef(ref: string, at: string): ImageRef {
 export function imageRefKey(ref: ImageRef): string {
   return ref.kind === 'asset' ? `asset:${ref.name}` : ref.path;
 }
+
+/** Display-list key of a video object's frame at its sampled play time. */
+export function clipFrameKey(v: { clip: ImageRef; playTime: number; trimStart: number }): string {
+  return `clip:${imageRefKey(v.clip)}:${v.trimStart}:${v.playTime.toFixed(4)}`;
+}

@@ -24,7 +24,7 @@ type JsonSchema = {
 const toJson = (schema: z.ZodType): JsonSchema & Record<string, unknown> =>
   z.toJSONSchema(schema, { target: 'draft-2020-12', unrepresentable: 'any' }) as JsonSchema & Record<string, unknown>;
 
-export const OBJECT_TYPES = ['text', 'image', 'shape', 'chart', 'mockup'] as const;
+export const OBJECT_TYPES = ['text', 'image', 'shape', 'chart', 'mockup', 'video'] as const;
 
 export function designJsonSchema(): Record<string, unknown> {
   return { $id: 'https://imprint.dev/schema/design-1.json', ...toJson(Design) };
@@ -45,6 +45,7 @@ export function overridesJsonSchema(): Record<string, unknown> {
 }
 
 function typeOf(s: JsonSchema): string {
+  if ((s as { not?: unknown }).not !== undefined && s.type === undefined) return 'not accepted';
   if (s.const !== undefined) return JSON.stringify(s.const);
   if (s.enum) return s.enum.map((v) => JSON.stringify(v)).join(' \\| ');
   if (s.type === 'array') return s.items?.oneOf ? 'array of objects' : `array of ${s.items ? typeOf(s.items) : 'any'}`;

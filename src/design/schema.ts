@@ -45,6 +45,19 @@ export const ImageObject = z
   })
   .meta({ description: 'A picture placed into its box.' });
 
+export const VideoObject = z
+  .strictObject({
+    type: doc(z.literal('video'), 'Object type: a clip from the template\'s own assets (it cannot be replaced by an upload).', 'video'),
+    ...common,
+    path: doc(ImageRef, 'The clip (mp4, mov, webm…): a relative path or "asset:<name>".', 'clips/waves.mp4'),
+    trim_start: doc(z.number().finite().min(0).max(3600), 'Second of the clip to start from. Default 0.', 1.5).optional(),
+    trim_end: doc(z.number().finite().gt(0).max(3600), 'Second of the clip to stop at. Default: its end.', 6).optional(),
+    loop: doc(z.boolean(), 'Start again from trim_start when the trimmed clip ends; otherwise its last frame stays. Default false.', true).optional(),
+    muted: doc(z.literal(true), 'Clips play without their sound (the design\'s audio is the soundtrack). Only true is accepted in this version.', true).optional(),
+    config: MediaConfig.optional(),
+  })
+  .meta({ description: 'A video clip placed into its box.' });
+
 export const ShapeObject = z
   .strictObject({
     type: doc(z.literal('shape'), 'Object type: a filled and/or bordered shape.', 'shape'),
@@ -56,7 +69,7 @@ export const ShapeObject = z
   })
   .meta({ description: 'A filled and/or bordered shape.' });
 
-export const DesignObject = z.discriminatedUnion('type', [TextObject, ImageObject, ShapeObject, ChartObject, MockupObject]);
+export const DesignObject = z.discriminatedUnion('type', [TextObject, ImageObject, ShapeObject, ChartObject, MockupObject, VideoObject]);
 
 export const Background = z
   .strictObject({
@@ -114,4 +127,5 @@ export type DesignObject = z.infer<typeof DesignObject>;
 export type TextObject = z.infer<typeof TextObject>;
 export type ImageObject = z.infer<typeof ImageObject>;
 export type ShapeObject = z.infer<typeof ShapeObject>;
+export type VideoObject = z.infer<typeof VideoObject>;
 export type ObjectType = DesignObject['type'];

@@ -3,7 +3,7 @@
 import type { RGBA } from './color.js';
 import type { ImageRef } from './image-ref.js';
 
-export type { Design, DesignObject, TextObject, ImageObject, ShapeObject, ChartObject, MockupObject, ObjectType } from './schema.js';
+export type { Design, DesignObject, TextObject, ImageObject, ShapeObject, ChartObject, MockupObject, VideoObject, ObjectType } from './schema.js';
 
 export interface Rect {
   x: number;
@@ -139,13 +139,26 @@ export interface SceneMockup extends SceneBase {
   layers: SceneMockupLayer[];
 }
 
+export interface SceneVideo extends SceneBase {
+  type: 'video';
+  /** JSON path of the object, for errors found once the clip is probed. */
+  at: string;
+  clip: SceneImageRef;
+  trimStart: number;
+  trimEnd: number | null;
+  loop: boolean;
+  fit: MediaFit;
+  /** Seconds the object has been on screen at the sampled time (set by sampling); the clip position follows from it. */
+  playTime: number;
+}
+
 /** Objects moved, faded and timed together: a slide of a slide video. Children's times are relative to its start. */
 export interface SceneGroup extends SceneBase {
   type: 'group';
   objects: SceneObject[];
 }
 
-export type SceneObject = SceneText | SceneImage | SceneShape | SceneChart | SceneMockup | SceneGroup;
+export type SceneObject = SceneText | SceneImage | SceneShape | SceneChart | SceneMockup | SceneGroup | SceneVideo;
 
 export interface Scene {
   width: number;

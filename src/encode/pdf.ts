@@ -1,7 +1,7 @@
 // encode: pages of display lists → one PDF through pdfkit. Fixed dates, producer and document id,
 // so the same request always gives the same bytes; fonts are registered from the bundled set only.
 import PDFDocument from 'pdfkit';
-import type { ImageCache, LoadedImage } from '../assets/load.js';
+import type { DecodedImage, ImageCache, LoadedImage } from '../assets/load.js';
 import type { DisplayList } from '../layout/display-list.js';
 import { PdfPainter, PdfResources, preparePdfPage, PT_PER_PX, type PdfInternals } from '../paint/pdf.js';
 import type { FontSet } from '../text/fonts.js';
@@ -12,11 +12,13 @@ export const PDF_FIXED_DATE = new Date('2000-01-01T00:00:00Z');
 export interface PdfPageInput {
   list: DisplayList;
   images: ReadonlyMap<string, LoadedImage>;
+  /** Images already decoded (video frames), by key. */
+  ready?: ReadonlyMap<string, DecodedImage>;
 }
 
 export async function encodePdf(pages: readonly PdfPageInput[], fonts: FontSet, cache: ImageCache): Promise<Buffer> {
   // pdfkit draws synchronously; everything that needs decoding is decoded first.
-  const prepared = await Promise.all(pages.map((p) => preparePdfPage(p.list, p.images, cache)));
+  const prepared = await Promise.all(pages.map(async (p) => ({ ...(await preparePdfPage(p.list, p.images, cache)), ready: p.ready ?? new Map() })));
   const doc = new PDFDocument({
     autoFirstPage: false,
     compress: true,

@@ -1,7 +1,7 @@
 // layout: Scene (+ intrinsic image sizes) → DisplayList and fit report. Pure and deterministic:
 // no I/O, no pixels; every object becomes one group placed by its box, rotation and opacity.
 import type { Rect, Scene, SceneFill, SceneImageRef, SceneObject, SceneShape } from '../design/types.js';
-import { imageRefKey } from '../design/image-ref.js';
+import { clipFrameKey, imageRefKey } from '../design/image-ref.js';
 import type { FontSet } from '../text/fonts.js';
 import { placeMedia } from './boxes.js';
 import { IDENTITY, type BoxGeometry, type DisplayItem, type DisplayList, type Geometry, type Matrix } from './display-list.js';
@@ -59,6 +59,10 @@ function layoutObject(o: SceneObject, images: ImageSizes, fonts: FontSet): { gro
     case 'chart':
       // Clipped like mockups: labels near the edges never paint outside the chart's box.
       return { group: group(o.box, local, o.rotation, o.scale, o.opacity, local, { kind: 'rect', rect: local }, layoutChart(o, fonts)) };
+    case 'video': {
+      const { src, dst } = placeMedia(o.fit, sizeOf(images, o.clip), local);
+      return { group: group(o.box, local, o.rotation, o.scale, o.opacity, local, null, [{ kind: 'image', image: clipFrameKey(o), src, dst }]) };
+    }
     case 'group': {
       const children = o.objects.map((c) => layoutObject(c, images, fonts));
       return {

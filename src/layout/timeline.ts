@@ -47,6 +47,10 @@ export function sampleObject(o: SceneObject, t: number, scene: Pick<Scene, 'widt
     if (o.animations.length === 0) return { ...o, objects };
     return sampleAnimations({ ...o, objects }, t, scene);
   }
+  if (o.type === 'video') {
+    const playing = { ...o, playTime: t - o.start };
+    return o.animations.length === 0 ? playing : sampleAnimations(playing, t, scene);
+  }
   if (o.animations.length === 0) return o;
   return sampleAnimations(o, t, scene);
 }
@@ -100,6 +104,6 @@ export function sampleScene(scene: Scene, t: number): Scene {
 
 /** Whether an object looks the same at every time of the video (no animation, on screen throughout). */
 export function isStatic(o: SceneObject, duration: number): boolean {
-  const always = o.animations.length === 0 && o.start <= 0 && (o.end === null || o.end >= duration);
+  const always = o.type !== 'video' && o.animations.length === 0 && o.start <= 0 && (o.end === null || o.end >= duration);
   return always && (o.type !== 'group' || o.objects.every((c) => isStatic(c, duration)));
 }

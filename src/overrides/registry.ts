@@ -6,6 +6,7 @@ import { imageHandler } from './image.js';
 import { mockupHandler } from './mockup.js';
 import { shapeHandler } from './shape.js';
 import { textHandler } from './text.js';
+import { videoHandler } from './video.js';
 
 const HANDLERS = {
   text: textHandler,
@@ -13,6 +14,7 @@ const HANDLERS = {
   shape: shapeHandler,
   chart: chartHandler,
   mockup: mockupHandler,
+  video: videoHandler,
 } satisfies { [K in DesignObject['type']]: ObjectHandler<Extract<DesignObject, { type: K }>> };
 
 export function handlerFor<T extends DesignObject>(object: T): ObjectHandler<T> {

@@ -124,6 +124,8 @@ export interface PdfPagePixels {
   quads: Map<DisplayItem, { image: DecodedImage; dst: Rect } | null>;
   /** Full-resolution pixels of images not embedded as their own jpg bytes, and of every mask, by hash. */
   sources: Map<string, DecodedImage>;
+  /** Images decoded by the caller (video frames), by display-list key. */
+  ready?: ReadonlyMap<string, DecodedImage>;
 }
 
 export async function preparePdfPage(list: DisplayList, images: ReadonlyMap<string, LoadedImage>, cache: ImageCache): Promise<PdfPagePixels> {
@@ -141,7 +143,8 @@ export async function preparePdfPage(list: DisplayList, images: ReadonlyMap<stri
         quads.set(it, done ? { image: done.image, dst: done.item.dst } : null);
       } else if (it.kind === 'image') {
         const source = images.get(it.image);
-        if (source && (it.tint || !isJpeg(source.bytes) || source.oriented)) await decodeSource(source);
+        if (!source) continue; // decoded by the caller (video frames)
+        if (it.tint || !isJpeg(source.bytes) || source.oriented) await decodeSource(source);
       }
     }
   };
@@ -319,6 +322,8 @@ export class PdfPainter {
 
   /** The image `src` part drawn into `dst`: the whole image is embedded once and clipped to `dst`. */
   private image(key: string, src: Rect, dst: Rect, tint?: RGBA): void {
+    const decoded = this.prepared.ready?.get(key);
+    if (decoded) return this.pixels(decoded, src, dst);
     const image = this.images.get(key);
     if (!image) throw new Error(`pdf: image ${key} was not loaded`);
     const name = tint ? this.tintedXObject(image, tint) : this.xobject(image);

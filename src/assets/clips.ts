@@ -1,0 +1,193 @@
+// Video clips of a scene: bytes from the asset resolver, written where ffmpeg can read them, probed
+// (size, duration) by ffmpeg itself, and read back as RGBA frames: sequentially for a video render,
+// one at a time for a still.
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import ffmpegInstaller from '@ffmpeg-installer/ffmpeg';
+import { execa, type ResultPromise } from 'execa';
+import { imageRefKey } from '../design/image-ref.js';
+import type { Scene, SceneImageRef, SceneObject, SceneVideo } from '../design/types.js';
+import { ImprintError, validationError } from '../errors.js';
+import type { DecodedImage } from './load.js';
+import { AssetNotFoundError, type AssetResolver } from './resolver.js';
+
+/** Clips larger than this on their long side are decoded scaled down (a template clip fills a design). */
+const MAX_CLIP_SIDE = 1920;
+
+export interface Clip {
+  file: string;
+  width: number;
+  height: number;
+  duration: number;
+}
+
+export interface Clips {
+  byKey: Map<string, Clip>;
+  remove(): Promise<void>;
+}
+
+export function sceneVideos(objects: readonly SceneObject[]): SceneVideo[] {
+  return objects.flatMap((o) => (o.type === 'video' ? [o] : o.type === 'group' ? sceneVideos(o.objects) : []));
+}
+
+const DURATION = /Duration: (\d+):(\d+):(\d+(?:\.\d+)?)/;
+const SIZE = /Stream #\S+.*Video: .*?(\d{2,5})x(\d{2,5})/;
+
+async function probe(file: string, ref: SceneImageRef): Promise<Omit<Clip, 'file'>> {
+  const r = await execa(ffmpegInstaller.path, ['-hide_banner', '-i', file], { reject: false, timeout: 20_000 });
+  const d = DURATION.exec(r.stderr);
+  const s = SIZE.exec(r.stderr);
+  if (!d || !s) {
+    const reason = r.stderr.trim().split('\n').pop() ?? 'no video stream';
+    throw validationError(ref.at, `"${imageRefKey(ref)}" is not a readable video (${reason}): use an mp4, mov or webm clip`);
+  }
+  let width = Number(s[1]);
+  let height = Number(s[2]);
+  const k = Math.min(1, MAX_CLIP_SIDE / Math.max(width, height));
+  width = Math.max(2, Math.round((width * k) / 2) * 2);
+  height = Math.max(2, Math.round((height * k) / 2) * 2);
+  return { width, height, duration: Number(d[1]) * 3600 + Number(d[2]) * 60 + Number(d[3]) };
+}
+
+export async function loadClips(scene: Scene, resolver: AssetResolver): Promise<Clips> {
+  const videos = sceneVideos(scene.objects);
+  const dir = videos.length ? await mkdtemp(join(tmpdir(), 'imprint-clips-')) : null;
+  const remove = async (): Promise<void> => {
+    if (dir) await rm(dir, { recursive: true, force: true });
+  };
+  const byKey = new Map<string, Clip>();
+  try {
+    for (const v of videos) {
+      const key = imageRefKey(v.clip);
+      if (byKey.has(key)) continue;
+      let bytes: Uint8Array;
+      try {
+        bytes = await resolver(v.clip);
+      } catch (e) {
+        if (e instanceof ImprintError) throw e;
+        if (e instanceof AssetNotFoundError) throw validationError(v.clip.at, e.message);
+        throw new ImprintError('render_failed', v.clip.at, `could not read the clip: ${(e as Error).message}`, { cause: e });
+      }
+      const file = join(dir!, `clip-${byKey.size}`);
+      await writeFile(file, bytes);
+      byKey.set(key, { file, ...(await probe(file, v.clip)) });
+    }
+    for (const v of videos) {
+      const { duration } = byKey.get(imageRefKey(v.clip))!;
+      if (v.trimStart >= duration) throw validationError(`${v.at}.trim_start`, `the clip lasts ${duration.toFixed(2)} s: trim_start (${v.trimStart} s) must be earlier`);
+    }
+  } catch (e) {
+    await remove();
+    throw e;
+  }
+  return { byKey, remove };
+}
+
+/** Where each video is in its clip at its sampled time: trimmed, looped, or held on the last frame. */
+export function clipSeconds(v: SceneVideo, clip: Clip, local: number, fps: number): number {
+  const end = Math.min(v.trimEnd ?? clip.duration, clip.duration);
+  const length = Math.max(1 / fps, end - v.trimStart);
+  const into = v.loop ? ((local % length) + length) % length : Math.min(local, length - 1 / fps);
+  return v.trimStart + Math.max(0, into);
+}
+
+function frameOf(clip: Clip, rgba: Buffer, key: string): DecodedImage {
+  return { kind: 'pixels', width: clip.width, height: clip.height, rgba, hash: key, opaque: true };
+}
+
+/** One frame at `seconds` (for stills). */
+export async function decodeClipFrame(clip: Clip, seconds: number, key: string): Promise<DecodedImage> {
+  const r = await execa(
+    ffmpegInstaller.path,
+    ['-v', 'error', '-ss', seconds.toFixed(3), '-i', clip.file, '-frames:v', '1', '-vf', `scale=${clip.width}:${clip.height}`, '-f', 'rawvideo', '-pix_fmt', 'rgba', 'pipe:1'],
+    { encoding: 'buffer', reject: false, timeout: 20_000 },
+  );
+  const size = clip.width * clip.height * 4;
+  const out = Buffer.from(r.stdout as Uint8Array);
+  if (r.exitCode !== 0 || out.length < size) throw new ImprintError('render_failed', '$', `could not decode a frame of a clip: ${String(r.stderr).slice(-500)}`);
+  return frameOf(clip, out.subarray(0, size), key);
+}
+
+/**
+ * Sequential frames of one clip at the video's frame rate, from `start` seconds on (looping when
+ * asked). Frames are asked for in increasing clip time, or from the start again after a loop.
+ */
+export class ClipReader {
+  private proc: ResultPromise<{ buffer: false; stdout: 'pipe'; stderr: 'pipe'; reject: false }> | null = null;
+  private pending: Buffer = Buffer.alloc(0);
+  private index = -1;
+  private last: DecodedImage | null = null;
+  private ended = false;
+  private waiters: (() => void)[] = [];
+
+  constructor(private readonly clip: Clip, private readonly fps: number, private readonly start: number) {}
+
+  private open(): void {
+    const proc = execa(ffmpegInstaller.path, ['-v', 'error', '-ss', this.start.toFixed(3), '-i', this.clip.file, '-vf', `fps=${this.fps},scale=${this.clip.width}:${this.clip.height}`, '-f', 'rawvideo', '-pix_fmt', 'rgba', 'pipe:1'], {
+      buffer: false,
+      stdout: 'pipe',
+      stderr: 'pipe',
+      reject: false,
+    });
+    this.proc = proc;
+    this.pending = Buffer.alloc(0);
+    this.index = -1;
+    this.ended = false;
+    // A closed decoder may still deliver buffered output: only the current one feeds the reader.
+    proc.stdout.on('data', (chunk: Buffer) => {
+      if (this.proc !== proc) return;
+      this.pending = this.pending.length ? Buffer.concat([this.pending, chunk]) : chunk;
+      // Backpressure: pause ffmpeg while two frames wait.
+      if (this.pending.length >= 2 * this.frameBytes) this.proc?.stdout.pause();
+      this.wake();
+    });
+    proc.stdout.on('end', () => {
+      if (this.proc !== proc) return;
+      this.ended = true;
+      this.wake();
+    });
+  }
+
+  private get frameBytes(): number {
+    return this.clip.width * this.clip.height * 4;
+  }
+
+  private wake(): void {
+    const w = this.waiters;
+    this.waiters = [];
+    for (const f of w) f();
+  }
+
+  private async next(key: string): Promise<DecodedImage | null> {
+    while (this.pending.length < this.frameBytes) {
+      if (this.ended) return null;
+      this.proc?.stdout.resume();
+      await new Promise<void>((r) => this.waiters.push(r));
+    }
+    const rgba = Buffer.from(this.pending.subarray(0, this.frameBytes));
+    this.pending = this.pending.subarray(this.frameBytes);
+    this.index++;
+    return frameOf(this.clip, rgba, key);
+  }
+
+  /** The frame `frame` (0 = the reader's start); the last decoded frame once the clip has ended. */
+  async frame(frame: number, key: string): Promise<DecodedImage> {
+    if (!this.proc || frame < this.index) {
+      this.close();
+      this.open();
+    }
+    while (this.index < frame) {
+      const f = await this.next(key);
+      if (!f) break;
+      this.last = f;
+    }
+    if (!this.last) throw new ImprintError('render_failed', '$', 'a clip gave no frames');
+    return { ...this.last, hash: key };
+  }
+
+  close(): void {
+    this.proc?.kill('SIGKILL');
+    this.proc = null;
+  }
+}

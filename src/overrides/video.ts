@@ -1,0 +1,50 @@
+// Video objects: only placement can be overridden. The interface's limits say a video on the canvas
+// cannot be replaced by an upload, so an override with path (or any clip field) is refused clearly.
+import { z } from 'zod';
+import { doc } from '../design/fields.js';
+import { childPath } from '../design/json-path.js';
+import { parseImageRef } from '../design/image-ref.js';
+import type { SceneVideo, VideoObject } from '../design/types.js';
+import { validationError } from '../errors.js';
+import type { ObjectHandler } from './handler.js';
+import { MEDIA_ALIASES } from './image.js';
+import { mergeFields, placementOf, placementOverrideFields } from './placement.js';
+
+const CLIP_FIELDS = ['path', 'trim_start', 'trim_end', 'loop', 'muted', 'config'] as const;
+const REFUSED = 'expected no such field (a video on the canvas cannot be replaced or changed by a request: only x, y, width, height, rotation, opacity and hidden can be overridden)';
+
+// The clip fields are named (as never-valid) so the refusal says why, instead of "unknown field".
+const refused = doc(z.never({ error: REFUSED }), 'Not accepted: the clip of a video object comes from the template only.', null).optional();
+const override = z.strictObject({
+  ...placementOverrideFields,
+  ...Object.fromEntries(CLIP_FIELDS.map((f) => [f, refused])),
+});
+
+export const videoHandler: ObjectHandler<VideoObject> = {
+  type: 'video',
+  what: 'a video object',
+  override,
+  merge(o, ov) {
+    return mergeFields(o, ov);
+  },
+  check(o, at) {
+    parseImageRef(o.path, childPath(at, 'path'));
+    if (o.trim_end !== undefined && o.trim_end <= (o.trim_start ?? 0)) {
+      throw validationError(childPath(at, 'trim_end'), `trim_end (${o.trim_end} s) must come after trim_start (${o.trim_start ?? 0} s)`);
+    }
+  },
+  toScene(o, fieldPath): SceneVideo {
+    const at = fieldPath('path');
+    return {
+      type: 'video',
+      at: at.replace(/\.path$/, ''),
+      ...placementOf(o),
+      clip: { ...parseImageRef(o.path, at), at },
+      trimStart: o.trim_start ?? 0,
+      trimEnd: o.trim_end ?? null,
+      loop: o.loop ?? false,
+      fit: MEDIA_ALIASES[o.config?.media_replacement_strategy ?? 'cover'],
+      playTime: 0,
+    };
+  },
+};

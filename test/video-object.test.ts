@@ -1,0 +1,135 @@
+// Video objects (clips placed on the canvas): the clip plays in the mp4 at the video's frame rate,
+// trimmed, looped or held on its last frame; stills show the clip at their time; overrides cannot
+// swap the clip; unreadable clips and impossible trims are refused with their JSON path.
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import ffmpegInstaller from '@ffmpeg-installer/ffmpeg';
+import sharp from 'sharp';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { Engine, ImprintError } from '../src/index.js';
+
+const engine = new Engine();
+const dir = mkdtempSync(join(tmpdir(), 'imprint-clip-test-'));
+const baseDir = dir;
+
+// A 3 s clip: red, then blue, then green, one second each (at its own 25 fps).
+beforeAll(() => {
+  const inputs = ['red', 'blue', 'lime'].flatMap((c) => ['-f', 'lavfi', '-i', `color=c=${c}:s=160x120:r=25:d=1`]);
+  execFileSync(ffmpegInstaller.path, ['-v', 'error', '-y', ...inputs, '-filter_complex', 'concat=n=3:v=1:a=0,format=yuv420p', join(dir, 'rgb.mp4')]);
+  writeFileSync(join(dir, 'broken.mp4'), 'this is not a video');
+});
+
+function design(video: Record<string, unknown>, duration = 4) {
+  return {
+    width: 320,
+    height: 180,
+    duration,
+    background: { type: 'color', color: '#000000' },
+    objects: [{ type: 'video', name: 'clip', path: 'rgb.mp4', x: 80, y: 30, width: 160, height: 120, ...video }],
+  };
+}
+
+/** Centre pixel of the frame shown at `time`. */
+async function colourAt(mp4: Buffer, time: number): Promise<string> {
+  const file = join(dir, `v-${time}-${mp4.length}.mp4`);
+  writeFileSync(file, mp4);
+  const png = execFileSync(ffmpegInstaller.path, ['-v', 'error', '-ss', String(time), '-i', file, '-frames:v', '1', '-f', 'image2pipe', '-vcodec', 'png', '-']);
+  return centre(png);
+}
+
+async function centre(image: Buffer): Promise<string> {
+  const { data, info } = await sharp(image).removeAlpha().raw().toBuffer({ resolveWithObject: true });
+  const i = (Math.floor(info.height / 2) * info.width + Math.floor(info.width / 2)) * 3;
+  const [r, g, b] = [data[i]!, data[i + 1]!, data[i + 2]!];
+  const names: [string, number[]][] = [['red', [255, 0, 0]], ['blue', [0, 0, 255]], ['green', [0, 255, 0]], ['black', [0, 0, 0]]];
+  const near = names.find(([, c]) => Math.abs(c[0]! - r) + Math.abs(c[1]! - g) + Math.abs(c[2]! - b) < 90);
+  return near ? near[0] : `rgb(${r},${g},${b})`;
+}
+
+async function mp4(d: unknown, overrides?: unknown): Promise<Buffer> {
+  return (await engine.render({ design: d, format: 'mp4', baseDir, ...(overrides ? { overrides } : {}) })).bytes;
+}
+
+async function refusal(promise: Promise<unknown>): Promise<ImprintError> {
+  const e = await promise.then(() => null, (x: unknown) => x);
+  expect(e).toBeInstanceOf(ImprintError);
+  return e as ImprintError;
+}
+
+describe('video object in an mp4', () => {
+  it('plays the clip in time and holds its last frame once it ends', async () => {
+    const video = await mp4(design({}));
+    expect(await Promise.all([0.5, 1.5, 2.5, 3.5].map((t) => colourAt(video, t)))).toEqual(['red', 'blue', 'green', 'green']);
+  });
+
+  it('loops the clip from trim_start when loop is on', async () => {
+    const video = await mp4(design({ loop: true }));
+    expect(await colourAt(video, 3.5)).toBe('red');
+  });
+
+  it('trims: trim_start skips the start, trim_end shortens the loop', async () => {
+    const video = await mp4(design({ trim_start: 1, trim_end: 2, loop: true }));
+    expect(await Promise.all([0.5, 1.5, 2.5].map((t) => colourAt(video, t)))).toEqual(['blue', 'blue', 'blue']);
+    const from = await mp4(design({ trim_start: 1 }));
+    expect(await Promise.all([0.5, 1.5, 3.5].map((t) => colourAt(from, t)))).toEqual(['blue', 'green', 'green']);
+  });
+
+  it('starts playing when the object comes on screen', async () => {
+    const video = await mp4(design({ start: 1 }));
+    expect(await Promise.all([0.5, 1.5, 2.5].map((t) => colourAt(video, t)))).toEqual(['black', 'red', 'blue']);
+  });
+
+  it('leaves no decoder or temporary clip behind', async () => {
+    const before = readdirSync(tmpdir()).filter((f) => f.startsWith('imprint-clips-')).length;
+    await mp4(design({ loop: true }, 1));
+    expect(readdirSync(tmpdir()).filter((f) => f.startsWith('imprint-clips-')).length).toBe(before);
+  });
+});
+
+describe('video object in stills', () => {
+  it('shows the clip at the render time', async () => {
+    const at = async (time: number) => centre((await engine.render({ design: design({}), format: 'png', time, baseDir })).bytes);
+    expect([await at(0.5), await at(1.5), await at(2.5)]).toEqual(['red', 'blue', 'green']);
+  });
+
+  it('puts the clip frame into a pdf as an image', async () => {
+    const pdf = await engine.render({ design: design({}), format: 'pdf', time: 1.5, baseDir });
+    expect(pdf.bytes.subarray(0, 5).toString()).toBe('%PDF-');
+    expect(pdf.bytes.toString('latin1')).toMatch(/\/Subtype\s*\/Image/);
+  });
+});
+
+describe('video object: bad input', () => {
+  it('refuses an override that replaces the clip', async () => {
+    const e = await refusal(mp4(design({}), { clip: { path: 'other.mp4' } }));
+    expect(e.code).toBe('validation_error');
+    expect(e.path).toBe('$.objects_overrides.clip.path');
+    expect(e.message).toMatch(/cannot be replaced/);
+  });
+
+  it('still lets an override move the clip', async () => {
+    const video = await mp4(design({}, 1), { clip: { x: 0 } });
+    expect(await colourAt(video, 0.5)).toBe('black'); // the centre is now the background, the clip is left of it
+  });
+
+  it('refuses a file that is not a video, at its path', async () => {
+    const e = await refusal(mp4(design({ path: 'broken.mp4' })));
+    expect(e.code).toBe('validation_error');
+    expect(e.path).toBe('$.objects[0].path');
+    expect(e.message).toMatch(/not a readable video/);
+  });
+
+  it('refuses a missing clip, a trim past its end and a trim_end before trim_start', async () => {
+    expect((await refusal(mp4(design({ path: 'missing.mp4' })))).path).toBe('$.objects[0].path');
+    const late = await refusal(mp4(design({ trim_start: 5 })));
+    expect([late.path, late.message]).toEqual(['$.objects[0].trim_start', 'the clip lasts 3.00 s: trim_start (5 s) must be earlier']);
+    expect((await refusal(mp4(design({ trim_start: 2, trim_end: 1 })))).path).toBe('$.objects[0].trim_end');
+  });
+
+  it('refuses clip sound (muted: false)', async () => {
+    const e = await refusal(mp4(design({ muted: false })));
+    expect(e.path).toBe('$.objects[0].muted');
+  });
+});
