@@ -1,7 +1,7 @@
 // The mp4 frame loop: samples the scene at each frame time, lays it out, paints it and pipes the
 // pixels to ffmpeg. Objects that never change are painted once into a background image; a frame that
 // equals the previous one is not painted again; ffmpeg encodes frame n while frame n+1 is painted.
-import { ClipReader, clipSeconds, sceneVideos, type Clips } from './assets/clips.js';
+import { ClipReader, clipSeconds, clipSounds, sceneVideos, type Clips } from './assets/clips.js';
 import type { DecodedImage, ImageCache, LoadedImage } from './assets/load.js';
 import { clipFrameKey, imageRefKey } from './design/image-ref.js';
 import type { Scene } from './design/types.js';
@@ -94,6 +94,7 @@ export async function renderVideo(frames: Frames, options: VideoOptions): Promis
 
   // Everything static: one frame, repeated by ffmpeg.
   const still = rest.objects.length === 0 && background !== null;
+  const sounds = clipSounds(scene, clips, duration);
   const encoder = await VideoEncoder.start({
     width,
     height,
@@ -101,6 +102,7 @@ export async function renderVideo(frames: Frames, options: VideoOptions): Promis
     totalFrames,
     ...(still ? { repeatFrames: totalFrames } : {}),
     ...(options.audio ? { audio: options.audio } : {}),
+    ...(sounds.length ? { clipSounds: sounds, duration } : {}),
     ...(out.width !== width || out.height !== height ? { outputWidth: out.width, outputHeight: out.height } : {}),
     ...(options.signal ? { signal: options.signal } : {}),
     ...(options.onProgress ? { onProgress: options.onProgress } : {}),

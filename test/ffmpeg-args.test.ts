@@ -53,6 +53,36 @@ describe('ffmpegArgs', () => {
     expect(args).toContain('afade=t=out:st=0.5:d=0.5');
   });
 
+  it('clip sounds: one filter graph placing each clip on the timeline and summing it with the soundtrack', () => {
+    const args = ffmpegArgs({
+      width: 2, height: 2, fps: 30, output: 'o.mp4', duration: 6,
+      audio: { path: 'music.mp3', start: 0, duration: 6, fadeOut: 1 },
+      clipSounds: [
+        { path: 'a.mp4', trimStart: 0.5, trimEnd: 2.5, loop: true, from: 1, until: 6 },
+        { path: 'b.mov', trimStart: 0, trimEnd: 3, loop: false, from: 0, until: 2 },
+      ],
+    });
+    const inputs = args.flatMap((a, i) => (a === '-i' ? [args[i + 1]] : []));
+    expect(inputs).toEqual(['pipe:0', 'music.mp3', 'a.mp4', 'b.mov']);
+    const graph = args[args.indexOf('-filter_complex') + 1]!.split(';');
+    const norm = 'aresample=48000,aformat=sample_fmts=fltp:channel_layouts=stereo';
+    expect(graph).toEqual([
+      `[1:a:0]${norm},afade=t=out:st=5:d=1,apad,atrim=end=6[a0]`,
+      `[2:a:0]${norm},atrim=start=0.5:end=2.5,asetpts=PTS-STARTPTS,aloop=loop=-1:size=96000,atrim=end=5,adelay=1000|1000,apad,atrim=end=6[c0]`,
+      `[3:a:0]${norm},atrim=start=0:end=3,asetpts=PTS-STARTPTS,atrim=end=2,adelay=0|0,apad,atrim=end=6[c1]`,
+      '[a0][c0][c1]amix=inputs=3:duration=longest:dropout_transition=0,volume=3[aout]',
+    ]);
+    expect(args.slice(args.indexOf('-map'), args.indexOf('-map') + 4)).toEqual(['-map', '0:v:0', '-map', '[aout]']);
+    expect(args).not.toContain('-af');
+    expect(args).toContain('aac');
+  });
+
+  it('a clip sound alone passes straight through', () => {
+    const args = ffmpegArgs({ width: 2, height: 2, fps: 30, output: 'o.mp4', duration: 2, clipSounds: [{ path: 'a.mp4', trimStart: 0, trimEnd: 2, loop: false, from: 0, until: 2 }] });
+    expect(args[args.indexOf('-filter_complex') + 1]).toMatch(/\[c0\]anull\[aout\]$/);
+    expect(args).not.toContain('-an');
+  });
+
   const base: VideoEncodeSettings = { width: 100, height: 100, fps: 30, output: 'o.mp4' };
   const bad: [string, Partial<VideoEncodeSettings> & Record<string, unknown>, RegExp][] = [
     ['fps 25', { fps: 25 as 30 }, /fps must be 30 or 60, got 25/],
@@ -76,6 +106,10 @@ describe('ffmpegArgs', () => {
     ['infinite audio duration', { audio: { path: 'a.mp3', start: 0, duration: Infinity, fadeOut: 0 } }, /audio duration must be > 0/],
     ['fade longer than the audio', { audio: { path: 'a.mp3', start: 0, duration: 2, fadeOut: 3 } }, /fadeOut must be between 0 and the duration \(2 s\), got 3/],
     ['negative fade', { audio: { path: 'a.mp3', start: 0, duration: 2, fadeOut: -1 } }, /fadeOut must be between 0/],
+    ['clip sounds without duration', { clipSounds: [{ path: 'a.mp4', trimStart: 0, trimEnd: 1, loop: false, from: 0, until: 1 }] }, /duration must be > 0 seconds with clip sounds/],
+    ['clip sound trim backwards', { duration: 2, clipSounds: [{ path: 'a.mp4', trimStart: 2, trimEnd: 1, loop: false, from: 0, until: 1 }] }, /clipSounds\[0\] must have 0 <= trimStart < trimEnd, got 2..1/],
+    ['clip sound ending before it starts', { duration: 2, clipSounds: [{ path: 'a.mp4', trimStart: 0, trimEnd: 1, loop: false, from: 1, until: 1 }] }, /clipSounds\[0\] must have 0 <= from < until/],
+    ['clip sound without path', { duration: 2, clipSounds: [{ path: '', trimStart: 0, trimEnd: 1, loop: false, from: 0, until: 1 }] }, /clipSounds\[0\] path must be a non-empty string/],
   ];
   it.each(bad)('rejects %s with a RangeError', (_name, patch, message) => {
     const call = () => ffmpegArgs({ ...base, ...patch } as VideoEncodeSettings);

@@ -8,6 +8,7 @@ import ffmpegInstaller from '@ffmpeg-installer/ffmpeg';
 import { execa, type ResultPromise } from 'execa';
 import { imageRefKey } from '../design/image-ref.js';
 import type { Scene, SceneImageRef, SceneObject, SceneVideo } from '../design/types.js';
+import type { ClipSound } from '../encode/ffmpeg-args.js';
 import { ImprintError, validationError } from '../errors.js';
 import type { DecodedImage } from './load.js';
 import { AssetNotFoundError, type AssetResolver } from './resolver.js';
@@ -20,6 +21,8 @@ export interface Clip {
   width: number;
   height: number;
   duration: number;
+  /** Whether the clip has a sound track to mix in. */
+  hasAudio: boolean;
 }
 
 export interface Clips {
@@ -33,6 +36,7 @@ export function sceneVideos(objects: readonly SceneObject[]): SceneVideo[] {
 
 const DURATION = /Duration: (\d+):(\d+):(\d+(?:\.\d+)?)/;
 const SIZE = /Stream #\S+.*Video: .*?(\d{2,5})x(\d{2,5})/;
+const AUDIO = /Stream #\S+.*Audio: /;
 
 async function probe(file: string, ref: SceneImageRef): Promise<Omit<Clip, 'file'>> {
   const r = await execa(ffmpegInstaller.path, ['-hide_banner', '-i', file], { reject: false, timeout: 20_000 });
@@ -47,7 +51,7 @@ async function probe(file: string, ref: SceneImageRef): Promise<Omit<Clip, 'file
   const k = Math.min(1, MAX_CLIP_SIDE / Math.max(width, height));
   width = Math.max(2, Math.round((width * k) / 2) * 2);
   height = Math.max(2, Math.round((height * k) / 2) * 2);
-  return { width, height, duration: Number(d[1]) * 3600 + Number(d[2]) * 60 + Number(d[3]) };
+  return { width, height, duration: Number(d[1]) * 3600 + Number(d[2]) * 60 + Number(d[3]), hasAudio: AUDIO.test(r.stderr) };
 }
 
 export async function loadClips(scene: Scene, resolver: AssetResolver): Promise<Clips> {
@@ -82,6 +86,28 @@ export async function loadClips(scene: Scene, resolver: AssetResolver): Promise<
     throw e;
   }
   return { byKey, remove };
+}
+
+/**
+ * The sounds of the unmuted clips on the video's timeline. Times inside groups (slides) count from
+ * the group's start, and a group's end cuts its children.
+ */
+export function clipSounds(scene: Scene, clips: Clips, duration: number): ClipSound[] {
+  const out: ClipSound[] = [];
+  const walk = (objects: readonly SceneObject[], offset: number, limit: number): void => {
+    for (const o of objects) {
+      const from = offset + o.start;
+      const until = Math.min(limit, o.end === null ? limit : offset + o.end);
+      if (until <= from) continue;
+      if (o.type === 'group') walk(o.objects, from, until);
+      if (o.type !== 'video' || o.muted) continue;
+      const clip = clips.byKey.get(imageRefKey(o.clip))!;
+      if (!clip.hasAudio) continue;
+      out.push({ path: clip.file, trimStart: o.trimStart, trimEnd: Math.min(o.trimEnd ?? clip.duration, clip.duration), loop: o.loop, from, until });
+    }
+  };
+  walk(scene.objects, 0, duration);
+  return out;
 }
 
 /** Where each video is in its clip at its sampled time: trimmed, looped, or held on the last frame. */

@@ -53,7 +53,7 @@ export const VideoObject = z
     trim_start: doc(z.number().finite().min(0).max(3600), 'Second of the clip to start from. Default 0.', 1.5).optional(),
     trim_end: doc(z.number().finite().gt(0).max(3600), 'Second of the clip to stop at. Default: its end.', 6).optional(),
     loop: doc(z.boolean(), 'Start again from trim_start when the trimmed clip ends; otherwise its last frame stays. Default false.', true).optional(),
-    muted: doc(z.literal(true), 'Clips play without their sound (the design\'s audio is the soundtrack). Only true is accepted in this version.', true).optional(),
+    muted: doc(z.boolean(), 'true silences the clip; otherwise its sound is mixed over the design\'s audio while the object is on screen. Default false.', true).optional(),
     config: MediaConfig.optional(),
   })
   .meta({ description: 'A video clip placed into its box.' });

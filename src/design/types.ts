@@ -147,6 +147,7 @@ export interface SceneVideo extends SceneBase {
   trimStart: number;
   trimEnd: number | null;
   loop: boolean;
+  muted: boolean;
   fit: MediaFit;
   /** Seconds the object has been on screen at the sampled time (set by sampling); the clip position follows from it. */
   playTime: number;

@@ -15,6 +15,22 @@ export interface VideoAudio {
   fadeOut: number;
 }
 
+/** The sound of a video object's clip, mixed in while the object is on screen. */
+export interface ClipSound {
+  /** The clip file (its first audio stream is used). */
+  path: string;
+  /** The part of the clip that plays, in clip seconds. */
+  trimStart: number;
+  trimEnd: number;
+  /** Play the part again and again while on screen; otherwise once, then silence. */
+  loop: boolean;
+  /** Seconds into the video when the object appears and disappears. */
+  from: number;
+  until: number;
+}
+
+const MIX_RATE = 48_000;
+
 export interface VideoEncodeSettings {
   /** Size of the raw input frames (rgba). */
   width: number;
@@ -31,6 +47,10 @@ export interface VideoEncodeSettings {
   preset?: VideoPreset;
   /** Trimmed to `duration` seconds with a fade-out at the end; AAC 128k. */
   audio?: VideoAudio;
+  /** Clip sounds mixed over the soundtrack (or alone); needs `duration`, the video's length. */
+  clipSounds?: readonly ClipSound[];
+  /** Seconds: the length of the mixed audio when there are clip sounds. */
+  duration?: number;
   /** A still video: one input frame, repeated by ffmpeg to this many output frames after its
    *  conversion to yuv420p (measured: 1080² × 450 frames in 1.1 s instead of 3 s piped). */
   repeatFrames?: number;
@@ -61,6 +81,11 @@ export function ffmpegArgs(s: VideoEncodeSettings): string[] {
     throw new RangeError(`video preset must be one of ${VIDEO_PRESETS.join(', ')}, got ${String(preset)}`);
   }
   if (s.audio !== undefined) checkAudio(s.audio);
+  const sounds = s.clipSounds ?? [];
+  if (sounds.length) {
+    if (!(s.duration !== undefined && Number.isFinite(s.duration) && s.duration > 0)) throw new RangeError(`video duration must be > 0 seconds with clip sounds, got ${String(s.duration)}`);
+    sounds.forEach(checkClipSound);
+  }
 
   const fps = String(s.fps);
   const args = [
@@ -70,6 +95,11 @@ export function ffmpegArgs(s: VideoEncodeSettings): string[] {
   if (s.audio) {
     // Input options: seeking before -i is exact for audio and skips decoding the part before `start`.
     args.push('-ss', seconds(s.audio.start), '-t', seconds(s.audio.duration), '-i', s.audio.path);
+  }
+  for (const c of sounds) args.push('-i', c.path);
+  if (sounds.length) {
+    args.push('-filter_complex', mixGraph(s.audio, sounds, s.duration!), '-map', '0:v:0', '-map', '[aout]');
+  } else if (s.audio) {
     // Explicit maps: an mp3 with cover art has a video stream that ffmpeg's default selection could pick.
     args.push('-map', '0:v:0', '-map', '1:a:0');
   }
@@ -81,7 +111,9 @@ export function ffmpegArgs(s: VideoEncodeSettings): string[] {
   }
   if (filters.length) args.push('-vf', filters.join(','));
   args.push('-c:v', 'libx264', '-preset', preset, '-crf', String(crf), '-pix_fmt', 'yuv420p', '-r', fps, '-movflags', '+faststart');
-  if (s.audio) {
+  if (sounds.length) {
+    args.push('-c:a', 'aac', '-b:a', '128k');
+  } else if (s.audio) {
     args.push('-c:a', 'aac', '-b:a', '128k');
     if (s.audio.fadeOut > 0) {
       args.push('-af', `afade=t=out:st=${seconds(s.audio.duration - s.audio.fadeOut)}:d=${seconds(s.audio.fadeOut)}`);
@@ -92,6 +124,46 @@ export function ffmpegArgs(s: VideoEncodeSettings): string[] {
   }
   args.push('-y', s.output);
   return args;
+}
+
+/**
+ * The audio graph with clip sounds: every input brought to 48 kHz stereo, placed on the video's
+ * timeline (trimmed, looped, delayed to when its object appears) and padded to the video's length, then
+ * summed. amix divides by the number of inputs; the volume filter after it undoes that, so each sound
+ * keeps its own level as in the editors users know.
+ */
+function mixGraph(audio: VideoAudio | undefined, sounds: readonly ClipSound[], duration: number): string {
+  const common = `aresample=${MIX_RATE},aformat=sample_fmts=fltp:channel_layouts=stereo`;
+  const end = `apad,atrim=end=${seconds(duration)}`;
+  const parts: string[] = [];
+  const labels: string[] = [];
+  if (audio) {
+    const fade = audio.fadeOut > 0 ? `,afade=t=out:st=${seconds(audio.duration - audio.fadeOut)}:d=${seconds(audio.fadeOut)}` : '';
+    parts.push(`[1:a:0]${common}${fade},${end}[a0]`);
+    labels.push('[a0]');
+  }
+  const first = audio ? 2 : 1;
+  sounds.forEach((c, k) => {
+    const length = c.trimEnd - c.trimStart;
+    const loop = c.loop ? `,aloop=loop=-1:size=${Math.max(1, Math.round(length * MIX_RATE))}` : '';
+    const delay = Math.round(c.from * 1000);
+    const label = `[c${k}]`;
+    parts.push(`[${first + k}:a:0]${common},atrim=start=${seconds(c.trimStart)}:end=${seconds(c.trimEnd)},asetpts=PTS-STARTPTS${loop},atrim=end=${seconds(c.until - c.from)},adelay=${delay}|${delay},${end}${label}`);
+    labels.push(label);
+  });
+  parts.push(labels.length === 1 ? `${labels[0]}anull[aout]` : `${labels.join('')}amix=inputs=${labels.length}:duration=longest:dropout_transition=0,volume=${labels.length}[aout]`);
+  return parts.join(';');
+}
+
+function checkClipSound(c: ClipSound, k: number): void {
+  const at = `video clipSounds[${k}]`;
+  if (typeof c.path !== 'string' || c.path === '') throw new RangeError(`${at} path must be a non-empty string`);
+  if (!(Number.isFinite(c.trimStart) && c.trimStart >= 0 && Number.isFinite(c.trimEnd) && c.trimEnd > c.trimStart)) {
+    throw new RangeError(`${at} must have 0 <= trimStart < trimEnd, got ${String(c.trimStart)}..${String(c.trimEnd)}`);
+  }
+  if (!(Number.isFinite(c.from) && c.from >= 0 && Number.isFinite(c.until) && c.until > c.from)) {
+    throw new RangeError(`${at} must have 0 <= from < until, got ${String(c.from)}..${String(c.until)}`);
+  }
 }
 
 /** Rounds each side down to even (x264 with yuv420p needs even sizes), at least 2. */

@@ -43,6 +43,7 @@ export const videoHandler: ObjectHandler<VideoObject> = {
       trimStart: o.trim_start ?? 0,
       trimEnd: o.trim_end ?? null,
       loop: o.loop ?? false,
+      muted: o.muted ?? false,
       fit: MEDIA_ALIASES[o.config?.media_replacement_strategy ?? 'cover'],
       playTime: 0,
     };
