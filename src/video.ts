@@ -6,7 +6,8 @@ import type { DecodedImage, ImageCache, LoadedImage } from './assets/load.js';
 import { clipFrameKey, imageRefKey } from './design/image-ref.js';
 import type { Scene } from './design/types.js';
 import { evenSize, sizeForType, type VideoAudio } from './encode/ffmpeg-args.js';
-import { VideoEncoder, type VideoProgress } from './encode/video.js';
+import { encodeStillVideo } from './encode/still-video.js';
+import { VideoEncoder, type VideoEncoderOptions, type VideoProgress } from './encode/video.js';
 import { ImprintError } from './errors.js';
 import type { DisplayItem, DisplayList } from './layout/display-list.js';
 import { layout, type FitReport } from './layout/layout.js';
@@ -36,14 +37,14 @@ interface Frames {
 }
 
 /** The bottom objects that look the same all video long, painted once (with the background). */
-async function staticLayers({ scene, images, clips, fonts, cache }: Frames, duration: number): Promise<{ pixels: DecodedImage | null; rest: Scene }> {
+async function staticLayers({ scene, images, clips, fonts, cache }: Frames, duration: number): Promise<{ pixels: DecodedImage | null; rest: Scene; report: FitReport }> {
   let n = 0;
   while (n < scene.objects.length && isStatic(scene.objects[n]!, duration)) n++;
-  if (n === 0) return { pixels: null, rest: scene };
-  const { displayList } = layout({ ...scene, objects: scene.objects.slice(0, n) }, sizesOf(images, clips), fonts);
+  if (n === 0) return { pixels: null, rest: scene, report: [] };
+  const { displayList, report } = layout({ ...scene, objects: scene.objects.slice(0, n) }, sizesOf(images, clips), fonts);
   const image = await rasterBackend.paint(displayList, { images, fonts, cache }, { matte: BLACK });
   const pixels: DecodedImage = { kind: 'pixels', width: image.width, height: image.height, rgba: image.pixels, hash: STATIC_KEY, opaque: true };
-  return { pixels, rest: { ...scene, objects: scene.objects.slice(n) } };
+  return { pixels, rest: { ...scene, objects: scene.objects.slice(n) }, report };
 }
 
 function sizesOf(images: ReadonlyMap<string, LoadedImage>, clips: Clips) {
@@ -88,47 +89,59 @@ export async function renderVideo(frames: Frames, options: VideoOptions): Promis
   const totalFrames = Math.max(1, Math.round(duration * options.fps));
   const { width, height } = evenSize(scene.width, scene.height);
   const out = options.size === 'sd' || options.size === 'hd' ? sizeForType(width, height, options.size) : { width, height };
-  const { pixels: background, rest } = await staticLayers(frames, duration);
+  const { pixels: background, rest, report: staticReport } = await staticLayers(frames, duration);
   const clipFrames = new ClipFrames(clips, options.fps);
   const sizes = sizesOf(images, clips);
 
-  // Everything static: one frame, repeated by ffmpeg.
-  const still = rest.objects.length === 0 && background !== null;
   const sounds = clipSounds(scene, clips, duration);
-  const encoder = await VideoEncoder.start({
+  const settings: VideoEncoderOptions = {
     width,
     height,
     fps: options.fps,
     totalFrames,
-    ...(still ? { repeatFrames: totalFrames } : {}),
     ...(options.audio ? { audio: options.audio } : {}),
     ...(sounds.length ? { clipSounds: sounds, duration } : {}),
     ...(out.width !== width || out.height !== height ? { outputWidth: out.width, outputHeight: out.height } : {}),
     ...(options.signal ? { signal: options.signal } : {}),
     ...(options.onProgress ? { onProgress: options.onProgress } : {}),
-  });
+  };
+  const result = (bytes: Buffer, report: FitReport) => ({ bytes, report, width: out.width, height: out.height, frames: totalFrames });
+
+  /** The pixels of `sampled` (objects above the static layers at one time) and its fit report. */
+  const paintFrame = async (sampled: Scene) => {
+    const laid = layout(sampled, sizes, fonts);
+    const list: DisplayList = background ? withBackground(laid.displayList, width, height) : laid.displayList;
+    const ready = await clipFrames.at(sampled);
+    if (background) ready.set(STATIC_KEY, background);
+    const image = await rasterBackend.paint(cropped(list, width, height), { images, fonts, cache, steppedSizes: true, ready }, { matte: BLACK });
+    return { pixels: image.pixels, report: laid.report };
+  };
+
+  // Everything static: one frame, repeated without painting or encoding it again.
+  if (rest.objects.length === 0 && background !== null) {
+    const { pixels } = await paintFrame(rest);
+    return result(await encodeStillVideo(pixels, settings), staticReport);
+  }
+
+  const encoder = await VideoEncoder.start(settings);
   let report: FitReport = [];
   try {
     let previousKey = '';
     let previous: Buffer | null = null;
-    for (let f = 0; f < (still ? 1 : totalFrames); f++) {
+    for (let f = 0; f < totalFrames; f++) {
       if (options.signal?.aborted) throw new ImprintError('render_cancelled', '$', 'the render was cancelled');
       const sampled = sampleScene(rest, f / options.fps);
       // Same sampled scene as the frame before: same pixels.
       const key = JSON.stringify(sampled.objects);
       if (previous === null || key !== previousKey) {
-        const laid = layout(sampled, sizes, fonts);
-        if (f === 0) report = laid.report;
-        const list: DisplayList = background ? withBackground(laid.displayList, width, height) : laid.displayList;
-        const ready = await clipFrames.at(sampled);
-        if (background) ready.set(STATIC_KEY, background);
-        const image = await rasterBackend.paint(cropped(list, width, height), { images, fonts, cache, steppedSizes: true, ready }, { matte: BLACK });
-        previous = image.pixels;
+        const frame = await paintFrame(sampled);
+        if (f === 0) report = [...staticReport, ...frame.report];
+        previous = frame.pixels;
         previousKey = key;
       }
       await encoder.writeFrame(previous);
     }
-    return { bytes: await encoder.finish(), report, width: out.width, height: out.height, frames: totalFrames };
+    return result(await encoder.finish(), report);
   } catch (e) {
     await encoder.abort();
     throw e;

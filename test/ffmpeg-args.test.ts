@@ -1,7 +1,7 @@
 // The ffmpeg command line as data: exact argument arrays for representative settings, the validation
 // that keeps bad settings from reaching ffmpeg, and the size helpers. No ffmpeg is run here.
 import { describe, expect, it } from 'vitest';
-import { evenSize, ffmpegArgs, sizeForType, type VideoEncodeSettings } from '../src/encode/ffmpeg-args.js';
+import { concatArgs, evenSize, ffmpegArgs, sizeForType, type VideoEncodeSettings } from '../src/encode/ffmpeg-args.js';
 
 const INPUT = ['-hide_banner', '-loglevel', 'error', '-nostats', '-progress', 'pipe:1', '-f', 'rawvideo', '-pix_fmt', 'rgba'];
 
@@ -81,6 +81,20 @@ describe('ffmpegArgs', () => {
     const args = ffmpegArgs({ width: 2, height: 2, fps: 30, output: 'o.mp4', duration: 2, clipSounds: [{ path: 'a.mp4', trimStart: 0, trimEnd: 2, loop: false, from: 0, until: 2 }] });
     expect(args[args.indexOf('-filter_complex') + 1]).toMatch(/\[c0\]anull\[aout\]$/);
     expect(args).not.toContain('-an');
+  });
+
+  it('concat: segments copied without re-encoding, soundtrack added as in a normal encode', () => {
+    expect(concatArgs({ list: '/t/list.txt', output: '/t/o.mp4' })).toEqual([
+      '-hide_banner', '-loglevel', 'error', '-nostats', '-f', 'concat', '-safe', '0', '-i', '/t/list.txt',
+      '-c:v', 'copy', '-movflags', '+faststart', '-an', '-y', '/t/o.mp4',
+    ]);
+    const args = concatArgs({ list: 'l.txt', output: 'o.mp4', audio: { path: 'a.mp3', start: 2, duration: 15, fadeOut: 1 } });
+    expect(args.slice(args.indexOf('-ss'))).toEqual([
+      '-ss', '2', '-t', '15', '-i', 'a.mp3', '-map', '0:v:0', '-map', '1:a:0',
+      '-c:v', 'copy', '-movflags', '+faststart', '-c:a', 'aac', '-b:a', '128k', '-af', 'afade=t=out:st=14:d=1', '-shortest', '-y', 'o.mp4',
+    ]);
+    expect(() => concatArgs({ list: '', output: 'o.mp4' })).toThrow(/concat list must be a non-empty path/);
+    expect(() => concatArgs({ list: 'l.txt', output: 'o.mp4', audio: { path: 'a.mp3', start: 0, duration: 1, fadeOut: 2 } })).toThrow(RangeError);
   });
 
   const base: VideoEncodeSettings = { width: 100, height: 100, fps: 30, output: 'o.mp4' };

@@ -93,6 +93,35 @@ describe('mp4', () => {
     expect(await meanDiff(frame, (await engine.render({ design: still, format: 'png' })).bytes)).toBeLessThan(3);
   });
 
+  it('a long still is a short segment joined to itself: every frame, the soundtrack, the fit report, progress to 1', async () => {
+    const still = { ...small, duration: 5, objects: small.objects.map(({ animations: _a, ...o }) => o), audio: { path: 'asset:tone', fade_out: 0 } };
+    const tone = join(tmp, 'still-tone.wav');
+    execFileSync(ffmpegInstaller.path, ['-v', 'error', '-f', 'lavfi', '-i', 'sine=frequency=440:duration=6', '-y', tone]);
+    const fractions: number[] = [];
+    const { bytes, frames, report } = await engine.render({ design: still, format: 'mp4', size: 'sd', assets: async () => readFileSync(tone), onProgress: (p) => fractions.push(p.fraction) });
+    expect(frames).toBe(150); // 2 s segment twice + 1 s
+    const p = probe(bytes, 'long-still');
+    const video = p.streams.find((x) => x.codec_name === 'h264')!;
+    expect(video).toMatchObject({ nb_frames: '150', r_frame_rate: '30/1', pix_fmt: 'yuv420p', width: 1280, height: 720 });
+    expect(p.streams.map((x) => x.codec_name).sort()).toEqual(['aac', 'h264']);
+    expect(Number(p.format.duration)).toBeCloseTo(5, 1);
+    expect(fractions.at(-1)).toBe(1);
+    expect(report.map((r) => r.name)).toContain('title');
+    const png = await sharp((await engine.render({ design: { ...still, audio: undefined }, format: 'png' })).bytes).resize(1280, 720).png().toBuffer();
+    for (const time of [0.5, 4.5]) expect(await meanDiff(frameAt(bytes, 'long-still', time), png), `frame at ${time} s`).toBeLessThan(4);
+  });
+
+  it('cancelling a long still leaves no ffmpeg process and no temporary folder', async () => {
+    const still = { ...small, duration: 15, objects: [] };
+    const dirs = () => readdirSync(tmpdir()).filter((f) => f.startsWith('imprint-video-') || f.startsWith('imprint-still-'));
+    const before = new Set(dirs());
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(), 50);
+    await expect(engine.render({ design: still, format: 'mp4', size: 'hd', signal: controller.signal })).rejects.toMatchObject({ code: 'render_cancelled' });
+    expect(spawnSync('pgrep', ['-f', ffmpegInstaller.path], { encoding: 'utf8' }).stdout.trim()).toBe('');
+    expect(dirs().filter((f) => !before.has(f))).toEqual([]);
+  });
+
   it('sd and hd keep the aspect ratio with even sizes', async () => {
     const wide = { ...small, width: 640, height: 360 };
     expect(probe((await engine.render({ design: wide, format: 'mp4', size: 'sd' })).bytes, 'sd').streams[0]).toMatchObject({ width: 1280, height: 720 });

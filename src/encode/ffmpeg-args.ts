@@ -92,10 +92,7 @@ export function ffmpegArgs(s: VideoEncodeSettings): string[] {
     '-hide_banner', '-loglevel', 'error', '-nostats', '-progress', 'pipe:1',
     '-f', 'rawvideo', '-pix_fmt', 'rgba', '-s', `${s.width}x${s.height}`, '-framerate', fps, '-i', 'pipe:0',
   ];
-  if (s.audio) {
-    // Input options: seeking before -i is exact for audio and skips decoding the part before `start`.
-    args.push('-ss', seconds(s.audio.start), '-t', seconds(s.audio.duration), '-i', s.audio.path);
-  }
+  if (s.audio) args.push(...soundtrackInput(s.audio));
   for (const c of sounds) args.push('-i', c.path);
   if (sounds.length) {
     args.push('-filter_complex', mixGraph(s.audio, sounds, s.duration!), '-map', '0:v:0', '-map', '[aout]');
@@ -111,19 +108,21 @@ export function ffmpegArgs(s: VideoEncodeSettings): string[] {
   }
   if (filters.length) args.push('-vf', filters.join(','));
   args.push('-c:v', 'libx264', '-preset', preset, '-crf', String(crf), '-pix_fmt', 'yuv420p', '-r', fps, '-movflags', '+faststart');
-  if (sounds.length) {
-    args.push('-c:a', 'aac', '-b:a', '128k');
-  } else if (s.audio) {
-    args.push('-c:a', 'aac', '-b:a', '128k');
-    if (s.audio.fadeOut > 0) {
-      args.push('-af', `afade=t=out:st=${seconds(s.audio.duration - s.audio.fadeOut)}:d=${seconds(s.audio.fadeOut)}`);
-    }
-    args.push('-shortest');
-  } else {
-    args.push('-an');
-  }
+  if (sounds.length) args.push('-c:a', 'aac', '-b:a', '128k');
+  else args.push(...soundtrackOutput(s.audio));
   args.push('-y', s.output);
   return args;
+}
+
+// Input options: seeking before -i is exact for audio and skips decoding the part before `start`.
+function soundtrackInput(a: VideoAudio): string[] {
+  return ['-ss', seconds(a.start), '-t', seconds(a.duration), '-i', a.path];
+}
+
+function soundtrackOutput(a: VideoAudio | undefined): string[] {
+  if (!a) return ['-an'];
+  const fade = a.fadeOut > 0 ? ['-af', `afade=t=out:st=${seconds(a.duration - a.fadeOut)}:d=${seconds(a.fadeOut)}`] : [];
+  return ['-c:a', 'aac', '-b:a', '128k', ...fade, '-shortest'];
 }
 
 /**
@@ -164,6 +163,28 @@ function checkClipSound(c: ClipSound, k: number): void {
   if (!(Number.isFinite(c.from) && c.from >= 0 && Number.isFinite(c.until) && c.until > c.from)) {
     throw new RangeError(`${at} must have 0 <= from < until, got ${String(c.from)}..${String(c.until)}`);
   }
+}
+
+export interface ConcatSettings {
+  /** A concat-demuxer list file naming the mp4 segments, in order. */
+  list: string;
+  output: string;
+  /** Added while copying the video: trimmed, faded and encoded as in ffmpegArgs. */
+  audio?: VideoAudio;
+}
+
+/**
+ * Joins h264 mp4 segments without re-encoding (a still video: a short segment repeated), adding the
+ * soundtrack if any. Segments must share size, fps and codec settings.
+ */
+export function concatArgs(s: ConcatSettings): string[] {
+  if (typeof s.list !== 'string' || s.list === '') throw new RangeError('video concat list must be a non-empty path');
+  if (typeof s.output !== 'string' || s.output === '') throw new RangeError('video output path must be a non-empty string');
+  if (s.audio !== undefined) checkAudio(s.audio);
+  const args = ['-hide_banner', '-loglevel', 'error', '-nostats', '-f', 'concat', '-safe', '0', '-i', s.list];
+  if (s.audio) args.push(...soundtrackInput(s.audio), '-map', '0:v:0', '-map', '1:a:0');
+  args.push('-c:v', 'copy', '-movflags', '+faststart', ...soundtrackOutput(s.audio), '-y', s.output);
+  return args;
 }
 
 /** Rounds each side down to even (x264 with yuv420p needs even sizes), at least 2. */

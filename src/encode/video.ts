@@ -37,7 +37,7 @@ type FfmpegProcess = ReturnType<typeof spawnFfmpeg>;
 type FfmpegResult = Awaited<FfmpegProcess>;
 
 let defaultPath: Promise<string> | undefined;
-function defaultFfmpegPath(): Promise<string> {
+export function defaultFfmpegPath(): Promise<string> {
   // Imported lazily: the installer resolves its binary at import time, which image-only users don't need.
   defaultPath ??= import('@ffmpeg-installer/ffmpeg').then((m) => m.default.path);
   return defaultPath;
