@@ -18,6 +18,7 @@ const MAX_CLIP_SIDE = 1920;
 
 export interface Clip {
   file: string;
+  /** The size frames are decoded at (the source's, at most MAX_CLIP_SIDE), which layout places. */
   width: number;
   height: number;
   duration: number;
@@ -46,12 +47,9 @@ async function probe(file: string, ref: SceneImageRef): Promise<Omit<Clip, 'file
     const reason = r.stderr.trim().split('\n').pop() ?? 'no video stream';
     throw validationError(ref.at, `"${imageRefKey(ref)}" is not a readable video (${reason}): use an mp4, mov or webm clip`);
   }
-  let width = Number(s[1]);
-  let height = Number(s[2]);
-  const k = Math.min(1, MAX_CLIP_SIDE / Math.max(width, height));
-  width = Math.max(2, Math.round((width * k) / 2) * 2);
-  height = Math.max(2, Math.round((height * k) / 2) * 2);
-  return { width, height, duration: Number(d[1]) * 3600 + Number(d[2]) * 60 + Number(d[3]), hasAudio: AUDIO.test(r.stderr) };
+  const k = Math.min(1, MAX_CLIP_SIDE / Math.max(Number(s[1]), Number(s[2])));
+  const even = (n: number) => Math.max(2, Math.round(n / 2) * 2);
+  return { width: even(Number(s[1]) * k), height: even(Number(s[2]) * k), duration: Number(d[1]) * 3600 + Number(d[2]) * 60 + Number(d[3]), hasAudio: AUDIO.test(r.stderr) };
 }
 
 export async function loadClips(scene: Scene, resolver: AssetResolver): Promise<Clips> {
@@ -141,7 +139,9 @@ export async function decodeClipFrame(clip: Clip, seconds: number, key: string):
  */
 export class ClipReader {
   private proc: ResultPromise<{ buffer: false; stdout: 'pipe'; stderr: 'pipe'; reject: false }> | null = null;
-  private pending: Buffer = Buffer.alloc(0);
+  /** Decoded bytes not yet taken, as ffmpeg delivered them (joined once per frame, not per chunk). */
+  private chunks: Buffer[] = [];
+  private pending = 0;
   private index = -1;
   private last: DecodedImage | null = null;
   private ended = false;
@@ -157,15 +157,17 @@ export class ClipReader {
       reject: false,
     });
     this.proc = proc;
-    this.pending = Buffer.alloc(0);
+    this.chunks = [];
+    this.pending = 0;
     this.index = -1;
     this.ended = false;
     // A closed decoder may still deliver buffered output: only the current one feeds the reader.
     proc.stdout.on('data', (chunk: Buffer) => {
       if (this.proc !== proc) return;
-      this.pending = this.pending.length ? Buffer.concat([this.pending, chunk]) : chunk;
+      this.chunks.push(chunk);
+      this.pending += chunk.length;
       // Backpressure: pause ffmpeg while two frames wait.
-      if (this.pending.length >= 2 * this.frameBytes) this.proc?.stdout.pause();
+      if (this.pending >= 2 * this.frameBytes) this.proc?.stdout.pause();
       this.wake();
     });
     proc.stdout.on('end', () => {
@@ -186,13 +188,22 @@ export class ClipReader {
   }
 
   private async next(key: string): Promise<DecodedImage | null> {
-    while (this.pending.length < this.frameBytes) {
+    while (this.pending < this.frameBytes) {
       if (this.ended) return null;
       this.proc?.stdout.resume();
       await new Promise<void>((r) => this.waiters.push(r));
     }
-    const rgba = Buffer.from(this.pending.subarray(0, this.frameBytes));
-    this.pending = this.pending.subarray(this.frameBytes);
+    const rgba = Buffer.allocUnsafe(this.frameBytes);
+    let filled = 0;
+    while (filled < this.frameBytes) {
+      const chunk = this.chunks[0]!;
+      const n = Math.min(chunk.length, this.frameBytes - filled);
+      chunk.copy(rgba, filled, 0, n);
+      filled += n;
+      if (n === chunk.length) this.chunks.shift();
+      else this.chunks[0] = chunk.subarray(n);
+    }
+    this.pending -= this.frameBytes;
     this.index++;
     return frameOf(this.clip, rgba, key);
   }
