@@ -1,9 +1,12 @@
 // Video bench (spawned by bench/render.mjs, or run alone): examples/promo-15s at 30 and 60 fps and as
 // a static design against a raw baseline in the same process (the same frames, sampled beforehand,
 // drawn with plain @napi-rs/canvas calls and piped to the same ffmpeg settings), and the 5-slide video
-// at sd and hd. Prints one line per case, then the entries as JSON on the last line.
-import { readFileSync } from 'node:fs';
+// at sd and hd, and a full-frame video clip. Prints one line per case, then the entries as JSON on the last line.
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import ffmpegInstaller from '@ffmpeg-installer/ffmpeg';
 import { createCanvas, ImageData } from '@napi-rs/canvas';
 import sharp from 'sharp';
 import { Engine, fileAssetResolver, parseDesign, resolveScene, layout, bundledFonts, sampleScene } from '../dist/index.js';
@@ -75,18 +78,22 @@ const example = (name) => {
   }
 }
 
-// A video object: a 3 s clip looped full-frame under an animated title, 15 s at 1080×1080. No raw
-// baseline: the cost on top of a plain video is the clip's decoding and scaling.
+// A video object: a 3 s 1920×1080 clip (ffmpeg's testsrc2, made here) looped full-frame under an
+// animated title, 15 s at 1080×1080. No raw baseline: the cost on top of a plain video is the clip's
+// decoding, cutting and scaling, and x264 encoding full-frame motion.
 {
+  const dir = mkdtempSync(join(tmpdir(), 'imprint-bench-clip-'));
+  execFileSync(ffmpegInstaller.path, ['-v', 'error', '-f', 'lavfi', '-i', 'testsrc2=s=1920x1080:r=30:d=3', '-pix_fmt', 'yuv420p', '-y', join(dir, 'clip-hd.mp4')]);
   const design = {
     width: 1080, height: 1080, duration: 15, background: { type: 'color', color: '#000000' },
     objects: [
-      { type: 'video', name: 'clip', path: 'clip-testsrc.mp4', x: 0, y: 0, width: 1080, height: 1080, loop: true },
+      { type: 'video', name: 'clip', path: 'clip-hd.mp4', x: 0, y: 0, width: 1080, height: 1080, loop: true },
       { type: 'text', name: 'title', x: 80, y: 820, width: 920, height: 160, font_size: 96, font_weight: 700, color: '#ffffff', text: 'Clip behind text', animations: [{ type: 'slide_in', from: 'left', duration: 1 }] },
     ],
   };
   const t = performance.now();
-  const r = await engine.render({ design, format: 'mp4', fps: 30, baseDir: join(ROOT, 'golden', 'assets') });
+  const r = await engine.render({ design, format: 'mp4', fps: 30, baseDir: dir });
+  rmSync(dir, { recursive: true, force: true });
   const ms = performance.now() - t;
   const entry = { name: 'video clip object 1080x1080 30 fps', unit: 'fps', p50: +((r.frames / ms) * 1000).toFixed(1), p95: null, baseline_p50: null, ratio_to_baseline: null, peak_rss_mb: +rss().toFixed(1), wall_ms: +ms.toFixed(0), realtime_factor: +(r.frames / 30 / (ms / 1000)).toFixed(2) };
   entries.push(entry);

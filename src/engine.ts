@@ -205,7 +205,7 @@ export class Engine {
     const { displayList, report } = layout(sampled, sizes, this.fonts);
     const ready = new Map<string, DecodedImage>();
     for (const v of sceneVideos(sampled.objects)) {
-      const clip = clips.byKey.get(imageRefKey(v.clip))!;
+      const clip = clips.byKey.get(v.decodeKey)!;
       const key = clipFrameKey(v);
       if (!ready.has(key)) ready.set(key, await decodeClipFrame(clip, clipSeconds(v, clip, v.playTime, STILL_CLIP_FPS), key));
     }

@@ -3,7 +3,7 @@
 // equals the previous one is not painted again; ffmpeg encodes frame n while frame n+1 is painted.
 import { ClipReader, clipSeconds, clipSounds, sceneVideos, type Clips } from './assets/clips.js';
 import type { DecodedImage, ImageCache, LoadedImage } from './assets/load.js';
-import { clipFrameKey, imageRefKey } from './design/image-ref.js';
+import { clipFrameKey } from './design/image-ref.js';
 import type { Scene } from './design/types.js';
 import { evenSize, sizeForType, type VideoAudio } from './encode/ffmpeg-args.js';
 import { encodeStillVideo } from './encode/still-video.js';
@@ -67,8 +67,8 @@ class ClipFrames {
     for (const v of sceneVideos(scene.objects)) {
       const key = clipFrameKey(v);
       if (ready.has(key)) continue;
-      const clip = this.clips.byKey.get(imageRefKey(v.clip))!;
-      const id = `${imageRefKey(v.clip)}:${v.trimStart}`;
+      const clip = this.clips.byKey.get(v.decodeKey)!;
+      const id = `${v.decodeKey}:${v.trimStart}`;
       let reader = this.readers.get(id);
       if (!reader) this.readers.set(id, (reader = new ClipReader(clip, this.fps, v.trimStart)));
       const index = Math.round((clipSeconds(v, clip, v.playTime, this.fps) - v.trimStart) * this.fps);

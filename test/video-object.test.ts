@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import ffmpegInstaller from '@ffmpeg-installer/ffmpeg';
 import sharp from 'sharp';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { decodeGeometry } from '../src/assets/clips.js';
 import { Engine, ImprintError } from '../src/index.js';
 
 const engine = new Engine();
@@ -152,10 +153,44 @@ describe('video object in stills', () => {
     expect([await at(0.5), await at(1.5), await at(2.5)]).toEqual(['red', 'blue', 'green']);
   });
 
+  it('places the clip exactly as an image of the same frame, for cover, contain and fill', async () => {
+    const frame = join(dir, 'frame-1.5.png');
+    execFileSync(ffmpegInstaller.path, ['-v', 'error', '-y', '-ss', '1.5', '-i', join(dir, 'tone.mp4'), '-frames:v', '1', frame]);
+    for (const strategy of ['contain', 'fill', 'cover'] as const) {
+      const box = { y: 10, width: 300, height: 100, config: { media_replacement_strategy: strategy } };
+      const side = {
+        width: 640, height: 120, background: { type: 'color', color: '#000000' },
+        objects: [{ type: 'video', name: 'clip', path: 'tone.mp4', x: 10, ...box }, { type: 'image', name: 'image', path: 'frame-1.5.png', x: 330, ...box }],
+      };
+      const png = (await engine.render({ design: side, format: 'png', time: 1.5, baseDir })).bytes;
+      const half = (left: number) => sharp(png).extract({ left, top: 10, width: 300, height: 100 }).png().toBuffer();
+      const [a, b] = await Promise.all([half(10), half(330)]);
+      const [x, y] = await Promise.all([a, b].map((i) => sharp(i).removeAlpha().raw().toBuffer()));
+      let sum = 0;
+      for (let i = 0; i < x!.length; i++) sum += Math.abs(x![i]! - y![i]!);
+      // ffmpeg's bicubic vs sharp's lanczos on testsrc's hard edges: measured 2.7-4.4; the frame
+      // stretched instead of cut (cover) measures far above.
+      expect(sum / x!.length, strategy).toBeLessThan(6);
+    }
+  });
+
   it('puts the clip frame into a pdf as an image', async () => {
     const pdf = await engine.render({ design: design({}), format: 'pdf', time: 1.5, baseDir });
     expect(pdf.bytes.subarray(0, 5).toString()).toBe('%PDF-');
     expect(pdf.bytes.toString('latin1')).toMatch(/\/Subtype\s*\/Image/);
+  });
+});
+
+describe('decodeGeometry', () => {
+  it('cuts the centre to the box aspect for cover and scales to the box', () => {
+    expect(decodeGeometry({ width: 1920, height: 1080 }, { box: { x: 0, y: 0, width: 1080, height: 1080 }, fit: 'cover' })).toEqual({ width: 1080, height: 1080, filter: 'crop=1080:1080:420:0,scale=1080:1080:flags=bicubic' });
+    expect(decodeGeometry({ width: 320, height: 180 }, { box: { x: 0, y: 0, width: 640, height: 360 }, fit: 'cover' })).toEqual({ width: 640, height: 360, filter: 'scale=640:360:flags=bicubic' });
+  });
+
+  it('keeps the whole frame for contain and stretches for fill; never above 3840 px', () => {
+    expect(decodeGeometry({ width: 1920, height: 1080 }, { box: { x: 0, y: 0, width: 500, height: 500 }, fit: 'contain' })).toMatchObject({ width: 500, height: 282 });
+    expect(decodeGeometry({ width: 1920, height: 1080 }, { box: { x: 0, y: 0, width: 500, height: 500 }, fit: 'fill' })).toMatchObject({ width: 500, height: 500 });
+    expect(decodeGeometry({ width: 320, height: 180 }, { box: { x: 0, y: 0, width: 8000, height: 4500 }, fit: 'cover' })).toMatchObject({ width: 3840, height: 2160 });
   });
 });
 

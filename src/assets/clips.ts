@@ -1,6 +1,6 @@
 // Video clips of a scene: bytes from the asset resolver, written where ffmpeg can read them, probed
-// (size, duration) by ffmpeg itself, and read back as RGBA frames: sequentially for a video render,
-// one at a time for a still.
+// (size, duration) by ffmpeg itself, and read back as RGBA frames cut and scaled to each placement's
+// box: sequentially for a video render, one at a time for a still.
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -13,14 +13,17 @@ import { ImprintError, validationError } from '../errors.js';
 import type { DecodedImage } from './load.js';
 import { AssetNotFoundError, type AssetResolver } from './resolver.js';
 
-/** Clips larger than this on their long side are decoded scaled down (a template clip fills a design). */
-const MAX_CLIP_SIDE = 1920;
+/** Longest side a clip is decoded at, whatever its box: bounds the bytes piped per frame. */
+const MAX_CLIP_SIDE = 3840;
 
+/** A clip as one placement decodes it. */
 export interface Clip {
   file: string;
-  /** The size frames are decoded at (the source's, at most MAX_CLIP_SIDE), which layout places. */
+  /** The size frames are decoded at (the box's, see decodeGeometry), which layout places. */
   width: number;
   height: number;
+  /** ffmpeg filters that cut and scale a source frame to width × height. */
+  filter: string;
   duration: number;
   /** Whether the clip has a sound track to mix in. */
   hasAudio: boolean;
@@ -39,7 +42,43 @@ const DURATION = /Duration: (\d+):(\d+):(\d+(?:\.\d+)?)/;
 const SIZE = /Stream #\S+.*Video: .*?(\d{2,5})x(\d{2,5})/;
 const AUDIO = /Stream #\S+.*Audio: /;
 
-async function probe(file: string, ref: SceneImageRef): Promise<Omit<Clip, 'file'>> {
+interface Probed {
+  width: number;
+  height: number;
+  duration: number;
+  hasAudio: boolean;
+}
+
+const even = (n: number) => Math.max(2, Math.round(n / 2) * 2);
+
+/**
+ * How a placement decodes its clip: cut to the box's aspect (cover) and scaled to the size the box
+ * paints it, by ffmpeg once per frame, so Skia draws it 1:1 with a cheap filter instead of resampling
+ * a whole source frame every frame. The picture is the same as placing the source with that fit.
+ */
+export function decodeGeometry(source: { width: number; height: number }, v: Pick<SceneVideo, 'box' | 'fit'>): { width: number; height: number; filter: string } {
+  const { width: sw, height: sh } = source;
+  const { width: bw, height: bh } = v.box;
+  let crop = '';
+  let w = bw;
+  let h = bh;
+  if (v.fit === 'cover') {
+    // The centred part of the source with the box's aspect.
+    const cw = Math.min(sw, Math.round(sh * (bw / bh)));
+    const ch = Math.min(sh, Math.round(sw * (bh / bw)));
+    if (cw < sw || ch < sh) crop = `crop=${cw}:${ch}:${Math.floor((sw - cw) / 2)}:${Math.floor((sh - ch) / 2)},`;
+  } else if (v.fit === 'contain') {
+    const k = Math.min(bw / sw, bh / sh);
+    w = sw * k;
+    h = sh * k;
+  }
+  const k = Math.min(1, MAX_CLIP_SIDE / Math.max(w, h));
+  const width = even(w * k);
+  const height = even(h * k);
+  return { width, height, filter: `${crop}scale=${width}:${height}:flags=bicubic` };
+}
+
+async function probe(file: string, ref: SceneImageRef): Promise<Probed> {
   const r = await execa(ffmpegInstaller.path, ['-hide_banner', '-i', file], { reject: false, timeout: 20_000 });
   const d = DURATION.exec(r.stderr);
   const s = SIZE.exec(r.stderr);
@@ -47,9 +86,7 @@ async function probe(file: string, ref: SceneImageRef): Promise<Omit<Clip, 'file
     const reason = r.stderr.trim().split('\n').pop() ?? 'no video stream';
     throw validationError(ref.at, `"${imageRefKey(ref)}" is not a readable video (${reason}): use an mp4, mov or webm clip`);
   }
-  const k = Math.min(1, MAX_CLIP_SIDE / Math.max(Number(s[1]), Number(s[2])));
-  const even = (n: number) => Math.max(2, Math.round(n / 2) * 2);
-  return { width: even(Number(s[1]) * k), height: even(Number(s[2]) * k), duration: Number(d[1]) * 3600 + Number(d[2]) * 60 + Number(d[3]), hasAudio: AUDIO.test(r.stderr) };
+  return { width: Number(s[1]), height: Number(s[2]), duration: Number(d[1]) * 3600 + Number(d[2]) * 60 + Number(d[3]), hasAudio: AUDIO.test(r.stderr) };
 }
 
 export async function loadClips(scene: Scene, resolver: AssetResolver): Promise<Clips> {
@@ -58,11 +95,12 @@ export async function loadClips(scene: Scene, resolver: AssetResolver): Promise<
   const remove = async (): Promise<void> => {
     if (dir) await rm(dir, { recursive: true, force: true });
   };
+  const files = new Map<string, Probed & { file: string }>();
   const byKey = new Map<string, Clip>();
   try {
     for (const v of videos) {
       const key = imageRefKey(v.clip);
-      if (byKey.has(key)) continue;
+      if (files.has(key)) continue;
       let bytes: Uint8Array;
       try {
         bytes = await resolver(v.clip);
@@ -71,13 +109,14 @@ export async function loadClips(scene: Scene, resolver: AssetResolver): Promise<
         if (e instanceof AssetNotFoundError) throw validationError(v.clip.at, e.message);
         throw new ImprintError('render_failed', v.clip.at, `could not read the clip: ${(e as Error).message}`, { cause: e });
       }
-      const file = join(dir!, `clip-${byKey.size}`);
+      const file = join(dir!, `clip-${files.size}`);
       await writeFile(file, bytes);
-      byKey.set(key, { file, ...(await probe(file, v.clip)) });
+      files.set(key, { file, ...(await probe(file, v.clip)) });
     }
     for (const v of videos) {
-      const { duration } = byKey.get(imageRefKey(v.clip))!;
-      if (v.trimStart >= duration) throw validationError(`${v.at}.trim_start`, `the clip lasts ${duration.toFixed(2)} s: trim_start (${v.trimStart} s) must be earlier`);
+      const source = files.get(imageRefKey(v.clip))!;
+      if (v.trimStart >= source.duration) throw validationError(`${v.at}.trim_start`, `the clip lasts ${source.duration.toFixed(2)} s: trim_start (${v.trimStart} s) must be earlier`);
+      byKey.set(v.decodeKey, { file: source.file, duration: source.duration, hasAudio: source.hasAudio, ...decodeGeometry(source, v) });
     }
   } catch (e) {
     await remove();
@@ -99,7 +138,7 @@ export function clipSounds(scene: Scene, clips: Clips, duration: number): ClipSo
       if (until <= from) continue;
       if (o.type === 'group') walk(o.objects, from, until);
       if (o.type !== 'video' || o.muted) continue;
-      const clip = clips.byKey.get(imageRefKey(o.clip))!;
+      const clip = clips.byKey.get(o.decodeKey)!;
       if (!clip.hasAudio) continue;
       out.push({ path: clip.file, trimStart: o.trimStart, trimEnd: Math.min(o.trimEnd ?? clip.duration, clip.duration), loop: o.loop, from, until });
     }
@@ -124,7 +163,7 @@ function frameOf(clip: Clip, rgba: Buffer, key: string): DecodedImage {
 export async function decodeClipFrame(clip: Clip, seconds: number, key: string): Promise<DecodedImage> {
   const r = await execa(
     ffmpegInstaller.path,
-    ['-v', 'error', '-ss', seconds.toFixed(3), '-i', clip.file, '-frames:v', '1', '-vf', `scale=${clip.width}:${clip.height}`, '-f', 'rawvideo', '-pix_fmt', 'rgba', 'pipe:1'],
+    ['-v', 'error', '-ss', seconds.toFixed(3), '-i', clip.file, '-frames:v', '1', '-vf', clip.filter, '-f', 'rawvideo', '-pix_fmt', 'rgba', 'pipe:1'],
     { encoding: 'buffer', reject: false, timeout: 20_000 },
   );
   const size = clip.width * clip.height * 4;
@@ -150,7 +189,7 @@ export class ClipReader {
   constructor(private readonly clip: Clip, private readonly fps: number, private readonly start: number) {}
 
   private open(): void {
-    const proc = execa(ffmpegInstaller.path, ['-v', 'error', '-ss', this.start.toFixed(3), '-i', this.clip.file, '-vf', `fps=${this.fps},scale=${this.clip.width}:${this.clip.height}`, '-f', 'rawvideo', '-pix_fmt', 'rgba', 'pipe:1'], {
+    const proc = execa(ffmpegInstaller.path, ['-v', 'error', '-ss', this.start.toFixed(3), '-i', this.clip.file, '-vf', `fps=${this.fps},${this.clip.filter}`, '-f', 'rawvideo', '-pix_fmt', 'rgba', 'pipe:1'], {
       buffer: false,
       stdout: 'pipe',
       stderr: 'pipe',

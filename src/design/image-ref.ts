@@ -36,6 +36,6 @@ export function imageRefKey(ref: ImageRef): string {
 }
 
 /** Display-list key of a video object's frame at its sampled play time. */
-export function clipFrameKey(v: { clip: ImageRef; playTime: number; trimStart: number }): string {
-  return `clip:${imageRefKey(v.clip)}:${v.trimStart}:${v.playTime.toFixed(4)}`;
+export function clipFrameKey(v: { decodeKey: string; playTime: number; trimStart: number }): string {
+  return `clip:${v.decodeKey}:${v.trimStart}:${v.playTime.toFixed(4)}`;
 }

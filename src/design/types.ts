@@ -144,6 +144,8 @@ export interface SceneVideo extends SceneBase {
   /** JSON path of the object, for errors found once the clip is probed. */
   at: string;
   clip: SceneImageRef;
+  /** The clip as this placement decodes it (clip, box size, fit): frames are cut and scaled to the box by ffmpeg. */
+  decodeKey: string;
   trimStart: number;
   trimEnd: number | null;
   loop: boolean;

@@ -60,7 +60,9 @@ function layoutObject(o: SceneObject, images: ImageSizes, fonts: FontSet): { gro
       // Clipped like mockups: labels near the edges never paint outside the chart's box.
       return { group: group(o.box, local, o.rotation, o.scale, o.opacity, local, { kind: 'rect', rect: local }, layoutChart(o, fonts)) };
     case 'video': {
-      const { src, dst } = placeMedia(o.fit, sizeOf(images, o.clip), local);
+      const size = images.get(o.decodeKey);
+      if (!size) throw new Error(`layout: no size for clip ${o.decodeKey} (the engine probes every clip before layout)`);
+      const { src, dst } = placeMedia(o.fit, size, local);
       return { group: group(o.box, local, o.rotation, o.scale, o.opacity, local, null, [{ kind: 'image', image: clipFrameKey(o), src, dst }]) };
     }
     case 'group': {

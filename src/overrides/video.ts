@@ -3,7 +3,7 @@
 import { z } from 'zod';
 import { doc } from '../design/fields.js';
 import { childPath } from '../design/json-path.js';
-import { parseImageRef } from '../design/image-ref.js';
+import { imageRefKey, parseImageRef } from '../design/image-ref.js';
 import type { SceneVideo, VideoObject } from '../design/types.js';
 import { validationError } from '../errors.js';
 import type { ObjectHandler } from './handler.js';
@@ -35,16 +35,20 @@ export const videoHandler: ObjectHandler<VideoObject> = {
   },
   toScene(o, fieldPath): SceneVideo {
     const at = fieldPath('path');
+    const clip = parseImageRef(o.path, at);
+    const placement = placementOf(o);
+    const fit = MEDIA_ALIASES[o.config?.media_replacement_strategy ?? 'cover'];
     return {
       type: 'video',
       at: at.replace(/\.path$/, ''),
-      ...placementOf(o),
-      clip: { ...parseImageRef(o.path, at), at },
+      ...placement,
+      clip: { ...clip, at },
+      decodeKey: `${imageRefKey(clip)}@${placement.box.width}x${placement.box.height}:${fit}`,
       trimStart: o.trim_start ?? 0,
       trimEnd: o.trim_end ?? null,
       loop: o.loop ?? false,
       muted: o.muted ?? false,
-      fit: MEDIA_ALIASES[o.config?.media_replacement_strategy ?? 'cover'],
+      fit,
       playTime: 0,
     };
   },
