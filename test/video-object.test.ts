@@ -174,6 +174,15 @@ describe('video object in stills', () => {
     }
   });
 
+  it('places a phone clip (stored sideways with a rotation tag) upright', async () => {
+    execFileSync(ffmpegInstaller.path, ['-v', 'error', '-y', '-i', join(dir, 'rgb.mp4'), '-c', 'copy', '-metadata:s:v:0', 'rotate=90', join(dir, 'sideways.mp4')]);
+    // 160×120 stored, 120×160 shown: contained in a 300×300 box it is 225 wide, with background beside it.
+    const d = { width: 300, height: 300, background: { type: 'color', color: '#000000' }, objects: [{ type: 'video', name: 'clip', path: 'sideways.mp4', x: 0, y: 0, width: 300, height: 300, config: { media_replacement_strategy: 'contain' } }] };
+    const png = (await engine.render({ design: d, format: 'png', baseDir })).bytes;
+    const at = async (left: number) => centre(await sharp(png).extract({ left, top: 140, width: 20, height: 20 }).png().toBuffer());
+    expect([await at(10), await at(140), await at(270)]).toEqual(['black', 'red', 'black']);
+  });
+
   it('puts the clip frame into a pdf as an image', async () => {
     const pdf = await engine.render({ design: design({}), format: 'pdf', time: 1.5, baseDir });
     expect(pdf.bytes.subarray(0, 5).toString()).toBe('%PDF-');

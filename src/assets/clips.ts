@@ -41,6 +41,8 @@ export function sceneVideos(objects: readonly SceneObject[]): SceneVideo[] {
 const DURATION = /Duration: (\d+):(\d+):(\d+(?:\.\d+)?)/;
 const SIZE = /Stream #\S+.*Video: .*?(\d{2,5})x(\d{2,5})/;
 const AUDIO = /Stream #\S+.*Audio: /;
+// Phone clips store their pixels sideways with a rotation tag; ffmpeg turns them upright when decoding.
+const ROTATION = /rotation of (-?\d+(?:\.\d+)?) degrees|rotate\s*:\s*(-?\d+)/;
 
 interface Probed {
   width: number;
@@ -86,7 +88,10 @@ async function probe(file: string, ref: SceneImageRef): Promise<Probed> {
     const reason = r.stderr.trim().split('\n').pop() ?? 'no video stream';
     throw validationError(ref.at, `"${imageRefKey(ref)}" is not a readable video (${reason}): use an mp4, mov or webm clip`);
   }
-  return { width: Number(s[1]), height: Number(s[2]), duration: Number(d[1]) * 3600 + Number(d[2]) * 60 + Number(d[3]), hasAudio: AUDIO.test(r.stderr) };
+  const turn = ROTATION.exec(r.stderr);
+  const sideways = turn !== null && Math.abs(Math.round(Number(turn[1] ?? turn[2]) / 90)) % 2 === 1;
+  const [width, height] = sideways ? [Number(s[2]), Number(s[1])] : [Number(s[1]), Number(s[2])];
+  return { width, height, duration: Number(d[1]) * 3600 + Number(d[2]) * 60 + Number(d[3]), hasAudio: AUDIO.test(r.stderr) };
 }
 
 export async function loadClips(scene: Scene, resolver: AssetResolver): Promise<Clips> {
