@@ -12,11 +12,10 @@ import { encodePdf } from './encode/pdf.js';
 import type { VideoProgress } from './encode/video.js';
 import { sampleScene } from './layout/timeline.js';
 import type { Scene } from './design/types.js';
-import { renderVideo } from './video.js';
+import { renderVideo, sizesOf } from './video.js';
 import { prepareAudio } from './encode/audio.js';
 import { Watermark, withWatermark, type WatermarkOptions } from './overrides/watermark.js';
 import { clipFrameKey, imageRefKey, parseImageRef } from './design/image-ref.js';
-import type { ImageSize } from './layout/layout.js';
 import { ImprintError } from './errors.js';
 import type { DisplayList } from './layout/display-list.js';
 import { layout, type FitReport } from './layout/layout.js';
@@ -199,10 +198,8 @@ export class Engine {
 
   /** The scene at `time` laid out, with its video objects' frames at that time. */
   private async layoutAt({ scene, images, clips }: ScenePage, time: number): Promise<LaidOutPage> {
-    const sizes = new Map<string, ImageSize>([...images].map(([k, v]) => [k, { width: v.width, height: v.height, opaque: v.opaque }]));
-    for (const [k, c] of clips.byKey) sizes.set(k, { width: c.width, height: c.height, opaque: true });
     const sampled = sampleScene(scene, time);
-    const { displayList, report } = layout(sampled, sizes, this.fonts);
+    const { displayList, report } = layout(sampled, sizesOf(images, clips), this.fonts);
     const ready = new Map<string, DecodedImage>();
     for (const v of sceneVideos(sampled.objects)) {
       const clip = clips.byKey.get(v.decodeKey)!;

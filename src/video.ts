@@ -10,7 +10,7 @@ import { encodeStillVideo } from './encode/still-video.js';
 import { VideoEncoder, type VideoEncoderOptions, type VideoProgress } from './encode/video.js';
 import { ImprintError } from './errors.js';
 import type { DisplayItem, DisplayList } from './layout/display-list.js';
-import { layout, type FitReport } from './layout/layout.js';
+import { layout, type FitReport, type ImageSize } from './layout/layout.js';
 import { isStatic, sampleScene } from './layout/timeline.js';
 import { rasterBackend } from './paint/raster.js';
 import type { FontSet } from './text/fonts.js';
@@ -47,7 +47,8 @@ async function staticLayers({ scene, images, clips, fonts, cache }: Frames, dura
   return { pixels, rest: { ...scene, objects: scene.objects.slice(n) }, report };
 }
 
-function sizesOf(images: ReadonlyMap<string, LoadedImage>, clips: Clips) {
+/** Intrinsic sizes layout places images and clips by (clips at their decode size). */
+export function sizesOf(images: ReadonlyMap<string, LoadedImage>, clips: Clips): Map<string, ImageSize> {
   const sizes = new Map([...images].map(([k, v]) => [k, { width: v.width, height: v.height, opaque: v.opaque }]));
   for (const [k, c] of clips.byKey) sizes.set(k, { width: c.width, height: c.height, opaque: true });
   return sizes;
