@@ -8,6 +8,20 @@ export const ERROR_CATALOGUE = {
   render_failed: { status: 500 },
   /** The caller's AbortSignal stopped the render; nothing was produced. */
   render_cancelled: { status: 499 },
+  /** Service: no API key, or one that is not known. */
+  unauthorized: { status: 401 },
+  /** Service: the key is known but its role may not do this (a member key on an admin-only call). */
+  forbidden: { status: 403 },
+  /** Service: no such account (or not one the caller may see). */
+  account_not_found: { status: 404 },
+  /** Service: no such design or video design in this account. */
+  design_not_found: { status: 404 },
+  /** Service: no such task in this account. */
+  task_not_found: { status: 404 },
+  /** Service: the value must be unique (an account name, an API key) and is already taken. */
+  conflict: { status: 409 },
+  /** Service: the account already has as many queued and running tasks as its plan allows. */
+  queue_full: { status: 429 },
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_CATALOGUE;

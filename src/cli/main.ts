@@ -8,6 +8,9 @@ import { parseJson } from '../design/parse.js';
 import type { VideoProgress } from '../encode/video.js';
 import { Engine, type OutputFormat } from '../engine.js';
 import { ImprintError, validationError } from '../errors.js';
+import { ConfigError } from '../service/config.js';
+import { adminCommand } from './admin.js';
+import { serveCommand } from './serve.js';
 
 export interface CliIO {
   stdout: { write(s: string): unknown };
@@ -15,6 +18,9 @@ export interface CliIO {
 }
 
 const USAGE = `Usage:
+  imprint serve      the render service with its worker (embedded default: ./data); see docs/operations.md
+  imprint worker     a worker only, sharing the stores of a running service (scale-out)
+  imprint admin ...  accounts, keys, plans, designs: imprint admin --help
   imprint render <design.json> [--overrides <file.json>] [--format png|jpg|pdf|mp4] --out <file>
                  [--quality 1-100] [--compression 0-9] [--fps 30|60] [--size sd|hd] [--time s]
                  [--asset name=file]... [--report]
@@ -160,6 +166,8 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
   const [command, ...rest] = argv;
   try {
     if (command === 'render') return await renderCommand(rest, io);
+    if (command === 'serve' || command === 'worker') return await serveCommand(io, command);
+    if (command === 'admin') return await adminCommand(rest, io);
     if (command === undefined || command === '--help' || command === '-h' || command === 'help') {
       io.stdout.write(USAGE);
       return command === undefined ? 2 : 0;
@@ -169,13 +177,18 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
   } catch (e) {
     if (e instanceof ImprintError) {
       io.stderr.write(`${e.toString()}\n`);
-      return e.code === 'validation_error' ? 2 : 1;
+      // Client errors (the input, an unknown id, a duplicate) exit 2; failures and cancellation 1.
+      return e.status < 499 ? 2 : 1;
+    }
+    if (e instanceof ConfigError) {
+      io.stderr.write(`config_error: ${e.message}\n`);
+      return 2;
     }
     if ((e as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
       io.stderr.write(`usage_error: ${(e as Error).message}\n`);
       return 2;
     }
-    io.stderr.write(`render_failed at $: ${(e as Error).message}\n`);
+    io.stderr.write(`${command === 'render' ? 'render_failed at $' : 'error'}: ${(e as Error).message}\n`);
     return 1;
   }
 }

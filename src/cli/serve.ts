@@ -1,0 +1,87 @@
+// `imprint serve` (the service with its in-process worker; seeds an empty embedded store with the
+// examples and a demo key) and `imprint worker` (worker only, for scale-out). Both stop gracefully on
+// SIGTERM/SIGINT: no new tasks, running ones finish or go back to the queue.
+import { relative } from 'node:path';
+import { configFromEnv, type ServiceConfig } from '../service/config.js';
+import { startSweeper } from '../service/retention.js';
+import { seedIfEmpty, type SeedResult } from '../service/seed.js';
+import { Service } from '../service/service.js';
+import { TaskWorker, type CompletionHook } from '../worker/worker.js';
+import type { CliIO } from './main.js';
+
+export interface RunningService {
+  service: Service;
+  worker: TaskWorker;
+  seeded: SeedResult | undefined;
+  stop(): Promise<void>;
+}
+
+export async function startService(config: ServiceConfig, opts: { seed: boolean; onComplete?: CompletionHook }): Promise<RunningService> {
+  const service = await Service.open(config);
+  try {
+    const seeded = opts.seed ? await seedIfEmpty(service) : undefined;
+    const worker = new TaskWorker(service.ctx, opts.onComplete ? { onComplete: opts.onComplete } : {});
+    worker.start();
+    const sweeper = startSweeper(service.ctx);
+    let stopping: Promise<void> | undefined;
+    return {
+      service,
+      worker,
+      seeded,
+      stop: () =>
+        (stopping ??= (async () => {
+          await worker.stop();
+          await sweeper.stop();
+          await service.close();
+        })()),
+    };
+  } catch (e) {
+    await service.close();
+    throw e;
+  }
+}
+
+function describeStores(config: ServiceConfig): string {
+  const rel = (p: string) => (p.startsWith('/') ? relative(process.cwd(), p) || '.' : p);
+  const db = /^postgres/i.test(config.databaseUrl) ? 'PostgreSQL' : `SQLite ${rel(config.databaseUrl)}`;
+  const blobs = /^s3:/i.test(config.blobsUrl) ? config.blobsUrl.split('?')[0] : `folder ${rel(config.blobsUrl)}`;
+  return `metadata: ${db}; blobs: ${blobs}; queue: ${config.queueUrl ? 'BullMQ on Redis' : 'in-process'}`;
+}
+
+function printSeed(io: CliIO, s: SeedResult): void {
+  io.stdout.write(
+    [
+      `Demo account ${s.accountId} created. Its admin API key, shown only this once:`,
+      '',
+      `    ${s.apiKey}`,
+      '',
+      'Example designs (design_id  kind    example):',
+      ...s.designs.map((d) => `    ${String(d.id).padEnd(10)} ${d.kind.padEnd(7)} ${d.example}`),
+      '',
+    ].join('\n'),
+  );
+}
+
+/** Resolves when the process is asked to stop (SIGTERM or SIGINT). */
+function untilSignal(): Promise<string> {
+  return new Promise((resolve) => {
+    const on = (sig: string) => {
+      process.off('SIGTERM', on);
+      process.off('SIGINT', on);
+      resolve(sig);
+    };
+    process.once('SIGTERM', on);
+    process.once('SIGINT', on);
+  });
+}
+
+export async function serveCommand(io: CliIO, role: 'serve' | 'worker'): Promise<number> {
+  const config = configFromEnv();
+  const running = await startService(config, { seed: role === 'serve' });
+  if (running.seeded) printSeed(io, running.seeded);
+  io.stdout.write(`imprint ${role}: ${describeStores(config)}; ${config.workerConcurrency} render slot(s). Stop with Ctrl-C or SIGTERM.\n`);
+  const sig = await untilSignal();
+  running.service.ctx.log.info({ signal: sig }, 'shutting down');
+  await running.stop();
+  return 0;
+}

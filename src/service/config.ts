@@ -1,0 +1,89 @@
+// Service configuration from environment variables (documented in docs/operations.md): where the
+// three stores live, the port, and the worker's limits. Every bad value is refused with its name.
+import { availableParallelism } from 'node:os';
+import { join, resolve } from 'node:path';
+
+export interface ServiceConfig {
+  port: number;
+  host: string;
+  dataDir: string;
+  /** SQLite file path or postgres://… */
+  databaseUrl: string;
+  /** undefined = in-process queue; redis://… = BullMQ. */
+  queueUrl: string | undefined;
+  /** A folder or s3://bucket?endpoint=… */
+  blobsUrl: string;
+  /** Public address of interface A, used in upload and status URLs. */
+  baseUrl: string;
+  /** Uploads and results are deleted this long after they were made. */
+  retentionMs: number;
+  sweepIntervalMs: number;
+  /** Render slots of this process's worker. */
+  workerConcurrency: number;
+  renderTimeoutMs: number;
+  /** V8 heap limit of one render thread. */
+  renderMemoryMb: number;
+  /** A pending task whose worker has not renewed it for this long is stalled. */
+  leaseMs: number;
+  shutdownGraceMs: number;
+  logLevel: string;
+}
+
+export class ConfigError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ConfigError';
+  }
+}
+
+type Env = Readonly<Record<string, string | undefined>>;
+
+function int(env: Env, name: string, fallback: number, min: number, max: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < min || n > max) throw new ConfigError(`Expected an integer between ${min} and ${max} for ${name} but received "${raw}"`);
+  return n;
+}
+
+function num(env: Env, name: string, fallback: number, min: number, max: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const n = Number(raw);
+  if (!Number.isFinite(n) || n < min || n > max) throw new ConfigError(`Expected a number between ${min} and ${max} for ${name} but received "${raw}"`);
+  return n;
+}
+
+const DAY_MS = 86_400_000;
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+
+export function configFromEnv(env: Env = process.env): ServiceConfig {
+  const port = int(env, 'IMPRINT_PORT', 3000, 0, 65535);
+  const host = env.IMPRINT_HOST || '0.0.0.0';
+  const dataDir = resolve(env.IMPRINT_DATA_DIR || './data');
+  const queueUrl = env.IMPRINT_QUEUE_URL || undefined;
+  if (queueUrl !== undefined && !/^rediss?:\/\//i.test(queueUrl)) {
+    throw new ConfigError(`Expected a redis://host:port URL (or nothing, for the in-process queue) for IMPRINT_QUEUE_URL but received "${queueUrl}"`);
+  }
+  const baseUrl = (env.IMPRINT_BASE_URL || `http://localhost:${port}`).replace(/\/+$/, '');
+  if (!/^https?:\/\/[^/]+/i.test(baseUrl)) throw new ConfigError(`Expected an http(s):// address for IMPRINT_BASE_URL but received "${env.IMPRINT_BASE_URL}"`);
+  const logLevel = env.IMPRINT_LOG_LEVEL || 'info';
+  if (!LOG_LEVELS.includes(logLevel)) throw new ConfigError(`Expected one of ${LOG_LEVELS.join(', ')} for IMPRINT_LOG_LEVEL but received "${logLevel}"`);
+  return {
+    port,
+    host,
+    dataDir,
+    databaseUrl: env.IMPRINT_DATABASE_URL || join(dataDir, 'imprint.db'),
+    queueUrl,
+    blobsUrl: env.IMPRINT_BLOBS_URL || join(dataDir, 'blobs'),
+    baseUrl,
+    retentionMs: num(env, 'IMPRINT_RETENTION_DAYS', 30, 0.0001, 3650) * DAY_MS,
+    sweepIntervalMs: int(env, 'IMPRINT_SWEEP_INTERVAL_S', 3600, 1, 86_400) * 1000,
+    workerConcurrency: int(env, 'IMPRINT_WORKER_CONCURRENCY', Math.max(1, availableParallelism()), 1, 64),
+    renderTimeoutMs: int(env, 'IMPRINT_RENDER_TIMEOUT_S', 120, 1, 3600) * 1000,
+    renderMemoryMb: int(env, 'IMPRINT_RENDER_MEMORY_MB', 2048, 64, 65_536),
+    leaseMs: int(env, 'IMPRINT_TASK_LEASE_S', 30, 1, 3600) * 1000,
+    shutdownGraceMs: int(env, 'IMPRINT_SHUTDOWN_GRACE_S', 30, 0, 3600) * 1000,
+    logLevel,
+  };
+}

@@ -1,0 +1,124 @@
+// Designs and video designs of an account: imported (validated, with their files stored in blobs),
+// replaced, listed and deleted. Integer ids; a design with slides is a video design.
+import { createHash } from 'node:crypto';
+import { AssetNotFoundError, fileAssetResolver } from '../assets/resolver.js';
+import { parseDesign, parseJson } from '../design/parse.js';
+import { ImprintError, validationError } from '../errors.js';
+import type { DesignKind, DesignRecord, DesignSummary } from '../store/metadata/records.js';
+import { checkId, getAccount } from './accounts.js';
+import type { ServiceContext } from './context.js';
+import { designAssetRefs } from './design-assets.js';
+import { newToken } from './keys.js';
+import { sniffImageType } from './sniff.js';
+
+/** Bytes of all files of one design together. */
+export const MAX_DESIGN_ASSET_BYTES = 500 * 1024 * 1024;
+
+export interface DesignSource {
+  /** Folder that the template's relative paths are read from. */
+  baseDir?: string;
+  /** Or the files themselves, by relative path. */
+  files?: ReadonlyMap<string, Uint8Array>;
+  /** Shown in listings; default: "design <id>". */
+  name?: string;
+}
+
+function readTemplate(template: unknown): unknown {
+  return typeof template === 'string' ? parseJson(template, '$', 'the design') : template;
+}
+
+/** Validates the template and stores its files; nothing is stored when anything is wrong. */
+async function storeTemplate(ctx: ServiceContext, template: unknown, source: DesignSource): Promise<{ doc: unknown; kind: DesignKind; assets: Record<string, string> }> {
+  const doc = readTemplate(template);
+  const design = parseDesign(doc);
+  const refs = designAssetRefs(doc);
+  const resolver = source.baseDir ? fileAssetResolver({ baseDir: source.baseDir }) : undefined;
+  const files: { path: string; bytes: Uint8Array }[] = [];
+  let total = 0;
+  for (const ref of refs) {
+    let bytes = source.files?.get(ref.path);
+    if (!bytes && resolver) {
+      try {
+        bytes = await resolver({ kind: 'path', path: ref.path });
+      } catch (e) {
+        if (e instanceof AssetNotFoundError) throw validationError(ref.at, `${e.message} (files are read from the design's folder when it is imported)`);
+        throw e;
+      }
+    }
+    if (!bytes) throw validationError(ref.at, `no file "${ref.path}" was given with the design: import it from its folder, or pass the file`);
+    total += bytes.byteLength;
+    if (total > MAX_DESIGN_ASSET_BYTES) throw validationError(ref.at, `the design's files exceed ${MAX_DESIGN_ASSET_BYTES / 1024 / 1024} MB together: use smaller images or clips`);
+    files.push({ path: ref.path, bytes });
+  }
+  // A fresh folder per import: replacing a design never overwrites files a running render reads.
+  const folder = `designs/${newToken()}`;
+  const assets: Record<string, string> = {};
+  try {
+    for (const f of files) {
+      const key = `${folder}/${createHash('sha256').update(f.bytes).digest('hex').slice(0, 32)}`;
+      if (!Object.values(assets).includes(key)) await ctx.blobs.put(key, f.bytes, sniffImageType(f.bytes) ?? 'application/octet-stream');
+      assets[f.path] = key;
+    }
+  } catch (e) {
+    await deleteAssets(ctx, assets);
+    throw e;
+  }
+  return { doc, kind: design.slides ? 'video' : 'design', assets };
+}
+
+async function deleteAssets(ctx: ServiceContext, assets: Record<string, string>): Promise<void> {
+  await Promise.all([...new Set(Object.values(assets))].map((k) => ctx.blobs.delete(k)));
+}
+
+export async function importDesign(ctx: ServiceContext, accountId: unknown, template: unknown, source: DesignSource = {}): Promise<DesignRecord> {
+  const account = await getAccount(ctx, accountId);
+  const { doc, kind, assets } = await storeTemplate(ctx, template, source);
+  try {
+    const record = await ctx.meta.insertDesign({ accountId: account.id, kind, name: source.name ?? '', template: doc, assets, now: ctx.clock() });
+    ctx.log.info({ account_id: account.id, design_id: record.id, kind, files: Object.keys(assets).length }, 'design imported');
+    return record;
+  } catch (e) {
+    await deleteAssets(ctx, assets);
+    throw e;
+  }
+}
+
+export async function getDesign(ctx: ServiceContext, accountId: number, designId: unknown): Promise<DesignRecord> {
+  const id = checkId(designId, 'design_id');
+  const design = await ctx.meta.getDesign(accountId, id);
+  if (!design) throw new ImprintError('design_not_found', '$.design_id', `no design with id ${id} in this account: list them with imprint admin list-designs`);
+  return design;
+}
+
+export async function replaceDesign(ctx: ServiceContext, accountId: unknown, designId: unknown, template: unknown, source: DesignSource = {}): Promise<DesignRecord> {
+  const account = await getAccount(ctx, accountId);
+  const old = await getDesign(ctx, account.id, designId);
+  const { doc, kind, assets } = await storeTemplate(ctx, template, source);
+  const record = await ctx.meta.replaceDesign({ accountId: account.id, id: old.id, kind, name: source.name ?? old.name, template: doc, assets, now: ctx.clock() });
+  if (!record) {
+    await deleteAssets(ctx, assets);
+    throw new ImprintError('design_not_found', '$.design_id', `design ${old.id} was deleted meanwhile`);
+  }
+  await deleteAssets(ctx, old.assets);
+  ctx.log.info({ account_id: account.id, design_id: record.id }, 'design replaced');
+  return record;
+}
+
+export async function listDesigns(ctx: ServiceContext, accountId: unknown): Promise<DesignSummary[]> {
+  const account = await getAccount(ctx, accountId);
+  return ctx.meta.listDesigns(account.id);
+}
+
+/** Deletes the design and its files; tasks already queued for it end in error. */
+export async function deleteDesign(ctx: ServiceContext, accountId: unknown, designId: unknown): Promise<void> {
+  const account = await getAccount(ctx, accountId);
+  const id = checkId(designId, 'design_id');
+  const deleted = await ctx.meta.deleteDesign(account.id, id);
+  if (!deleted) throw new ImprintError('design_not_found', '$.design_id', `no design with id ${id} in this account: list them with imprint admin list-designs`);
+  await deleteAssets(ctx, deleted.assets);
+  ctx.log.info({ account_id: account.id, design_id: id }, 'design deleted');
+}
+
+export function designJson(d: DesignSummary) {
+  return { design_id: d.id, kind: d.kind, name: d.name, created_at: new Date(d.createdAt).toISOString(), updated_at: new Date(d.updatedAt).toISOString() };
+}

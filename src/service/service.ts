@@ -1,0 +1,128 @@
+// The service core as one object: opens the three stores named by the configuration and offers
+// what the HTTP adapters, the CLI and tests call. Framework-free; no HTTP here.
+import { hostname } from 'node:os';
+import { randomBytes } from 'node:crypto';
+import { pino, type Logger } from 'pino';
+import { openBlobStore } from '../store/blobs/open.js';
+import type { BlobStore } from '../store/blobs/blob-store.js';
+import { openMetadata } from '../store/metadata/connect.js';
+import { MetadataStore } from '../store/metadata/metadata-store.js';
+import type { Role } from '../store/metadata/records.js';
+import { BullmqQueue } from '../store/queue/bullmq.js';
+import { LocalQueue } from '../store/queue/local.js';
+import type { TaskQueue } from '../store/queue/task-queue.js';
+import * as accounts from './accounts.js';
+import type { ServiceConfig } from './config.js';
+import type { ServiceContext } from './context.js';
+import * as designs from './designs.js';
+import { Metrics } from './metrics.js';
+import { sweep } from './retention.js';
+import * as tasks from './tasks.js';
+import * as uploads from './uploads.js';
+
+export interface OpenOptions {
+  clock?: () => number;
+  log?: Logger;
+  /** Poll interval of the queue for work committed by other processes. */
+  queuePollMs?: number;
+}
+
+/** Logs go to stderr, so commands can print their result on stdout. */
+export function createLogger(level: string): Logger {
+  return pino({ level, base: { pid: process.pid } }, pino.destination({ fd: 2, sync: false }));
+}
+
+export class Service {
+  private constructor(readonly ctx: ServiceContext) {}
+
+  static async open(config: ServiceConfig, opts: OpenOptions = {}): Promise<Service> {
+    const log = opts.log ?? createLogger(config.logLevel);
+    const clock = opts.clock ?? Date.now;
+    const workerId = `${hostname()}:${process.pid}:${randomBytes(3).toString('hex')}`;
+    const meta = new MetadataStore(await openMetadata(config.databaseUrl));
+    let blobs: BlobStore | undefined;
+    try {
+      blobs = openBlobStore(config.blobsUrl, config.dataDir);
+      const queueOpts = { workerId, clock, leaseMs: config.leaseMs, ...(opts.queuePollMs ? { pollMs: opts.queuePollMs } : {}) };
+      const queue: TaskQueue = config.queueUrl ? new BullmqQueue(config.queueUrl, meta, queueOpts) : new LocalQueue(meta, queueOpts);
+      log.debug({ metadata: meta.conn.describe, blobs: blobs.describe, queue: queue.kind }, 'stores opened');
+      return new Service({ meta, blobs, queue, clock, config, log, metrics: new Metrics(), workerId });
+    } catch (e) {
+      await blobs?.close();
+      await meta.close();
+      throw e;
+    }
+  }
+
+  // accounts and keys
+  createAccount(input: { name: unknown; plan?: string; balance?: number }) {
+    return accounts.createAccount(this.ctx, input);
+  }
+  getAccount(id: unknown) {
+    return accounts.getAccount(this.ctx, id);
+  }
+  createKey(accountId: unknown, role: unknown) {
+    return accounts.createKey(this.ctx, accountId, role);
+  }
+  authenticate(apiKey: string): ReturnType<typeof accounts.authenticate> {
+    return accounts.authenticate(this.ctx, apiKey);
+  }
+  setBalance(accountId: unknown, amount: unknown) {
+    return accounts.setBalance(this.ctx, accountId, amount);
+  }
+  setPlan(accountId: unknown, patch: unknown) {
+    return accounts.setPlan(this.ctx, accountId, patch);
+  }
+
+  // designs
+  importDesign(accountId: unknown, template: unknown, source?: designs.DesignSource) {
+    return designs.importDesign(this.ctx, accountId, template, source);
+  }
+  replaceDesign(accountId: unknown, designId: unknown, template: unknown, source?: designs.DesignSource) {
+    return designs.replaceDesign(this.ctx, accountId, designId, template, source);
+  }
+  getDesign(accountId: number, designId: unknown) {
+    return designs.getDesign(this.ctx, accountId, designId);
+  }
+  listDesigns(accountId: unknown) {
+    return designs.listDesigns(this.ctx, accountId);
+  }
+  deleteDesign(accountId: unknown, designId: unknown) {
+    return designs.deleteDesign(this.ctx, accountId, designId);
+  }
+
+  // uploads and tasks
+  createUpload(accountId: number, bytes: Uint8Array) {
+    return uploads.createUpload(this.ctx, accountId, bytes);
+  }
+  createTask(accountId: number, req: tasks.TaskRequest) {
+    return tasks.createTask(this.ctx, accountId, req);
+  }
+  getTask(accountId: number, taskId: unknown) {
+    return tasks.getTask(this.ctx, accountId, taskId);
+  }
+  /** The stored result of a done task, or undefined once it has expired. */
+  async resultBytes(accountId: number, taskId: unknown): Promise<Buffer | undefined> {
+    const t = await this.getTask(accountId, taskId);
+    return t.state === 'done' && t.resultKey && t.resultExpiredAt === null ? this.ctx.blobs.get(t.resultKey) : undefined;
+  }
+
+  sweep() {
+    return sweep(this.ctx);
+  }
+
+  async metricsText(): Promise<string> {
+    return this.ctx.metrics.render({ tasksByState: await this.ctx.meta.countTasksByState() });
+  }
+
+  /** True for a key that may use admin-only calls (all of interface A). */
+  static isAdmin(role: Role): boolean {
+    return role === 'admin';
+  }
+
+  async close(): Promise<void> {
+    await this.ctx.queue.close();
+    await this.ctx.blobs.close();
+    await this.ctx.meta.close();
+  }
+}

@@ -1,0 +1,82 @@
+// Render tasks: validated and queued here (the same validation_error rules as the engine, at queue
+// time), taken by workers, read back by the adapters. States: queued → pending → done | error.
+import { z } from 'zod';
+import { parseDesign } from '../design/parse.js';
+import { issueToError } from '../design/zod-error.js';
+import { ImprintError, validationError } from '../errors.js';
+import { resolveScene } from '../overrides/resolve.js';
+import type { TaskRecord } from '../store/metadata/records.js';
+import type { ServiceContext } from './context.js';
+import { getDesign } from './designs.js';
+import { prepareOverrides } from './uploads.js';
+
+export const TASK_FORMATS = ['png', 'jpg', 'pdf', 'mp4'] as const;
+export type TaskFormat = (typeof TASK_FORMATS)[number];
+export const RESULT_TYPES: Record<TaskFormat, string> = { png: 'image/png', jpg: 'image/jpeg', pdf: 'application/pdf', mp4: 'video/mp4' };
+
+/** Render options a task may carry beyond its format; the adapters fill them from their requests. */
+export const TaskOptions = z.strictObject({
+  fps: z.union([z.literal(30), z.literal(60)]).optional(),
+  size: z.enum(['design', 'sd', 'hd']).optional(),
+  /** Longest video in seconds (interface A: 15). */
+  max_duration: z.number().gt(0).max(300).optional(),
+  /** Also store a jpg of the frame at this second (interface B's screenshot). */
+  poster_time: z.number().min(0).max(300).optional(),
+});
+export type TaskOptions = z.infer<typeof TaskOptions>;
+
+export interface TaskRequest {
+  designId: unknown;
+  format: unknown;
+  overrides?: unknown;
+  webhookUrl?: string | null;
+  options?: TaskOptions;
+  /** JSON path of the overrides in the caller's request, for errors. Default `$.objects_overrides`. */
+  overridesRoot?: string;
+}
+
+export async function createTask(ctx: ServiceContext, accountId: number, req: TaskRequest): Promise<TaskRecord> {
+  if (!TASK_FORMATS.includes(req.format as TaskFormat)) {
+    throw validationError('$.format', `Expected one of ${TASK_FORMATS.join(', ')} for format but received ${JSON.stringify(req.format)}`);
+  }
+  const format = req.format as TaskFormat;
+  const parsedOptions = TaskOptions.safeParse(req.options ?? {});
+  if (!parsedOptions.success) throw issueToError(parsedOptions.error.issues[0]!, req.options, { root: '$.options' });
+  const options = parsedOptions.data;
+  const design = await getDesign(ctx, accountId, req.designId);
+  const root = req.overridesRoot ?? '$.objects_overrides';
+  const overrides = await prepareOverrides(ctx, accountId, req.overrides ?? {}, root);
+  // Resolving is pure and catches every override error before anything is queued.
+  const scene = resolveScene(parseDesign(design.template), overrides, undefined, { design: '$', overrides: root });
+  if (format === 'mp4' && options.max_duration !== undefined && scene.duration !== null && scene.duration > options.max_duration) {
+    throw validationError('$.format', `the design lasts ${scene.duration} s: videos are limited to ${options.max_duration} s, shorten the design's duration`);
+  }
+  const inserted = await ctx.meta.insertTask({ accountId, designId: design.id, format, options, overrides, webhookUrl: req.webhookUrl ?? null, now: ctx.clock() });
+  if (inserted === 'queue_full') {
+    const account = await ctx.meta.getAccount(accountId);
+    throw new ImprintError('queue_full', '$', `the account already has ${account?.plan.queueSize ?? 'the most'} tasks queued or rendering: wait for some to finish, or raise the plan's queue size`);
+  }
+  await ctx.queue.push(inserted.id);
+  ctx.metrics.inc('imprint_tasks_created_total', { format });
+  ctx.log.info({ task_id: inserted.id, account_id: accountId, design_id: design.id, format }, 'task queued');
+  return inserted;
+}
+
+export async function getTask(ctx: ServiceContext, accountId: number, taskId: unknown): Promise<TaskRecord> {
+  const id = typeof taskId === 'string' && /^\d{1,15}$/.test(taskId) ? Number(taskId) : taskId;
+  if (typeof id !== 'number' || !Number.isSafeInteger(id) || id < 1) throw new ImprintError('task_not_found', '$.task_id', `no task ${JSON.stringify(taskId)}: task ids are positive integers`);
+  const task = await ctx.meta.getTask(id, accountId);
+  if (!task) throw new ImprintError('task_not_found', '$.task_id', `no task ${id} in this account: use the task_id the render request returned`);
+  return task;
+}
+
+/** Seconds between two times, or null when the later one has not happened yet. */
+export const secondsBetween = (from: number | null, to: number | null): number | null => (from === null || to === null ? null : (to - from) / 1000);
+
+export function resultKeyOf(task: Pick<TaskRecord, 'id' | 'accountId' | 'format'>): string {
+  return `results/${task.accountId}/${task.id}.${task.format}`;
+}
+
+export function posterKeyOf(task: Pick<TaskRecord, 'id' | 'accountId'>): string {
+  return `results/${task.accountId}/${task.id}-poster.jpg`;
+}

@@ -1,0 +1,100 @@
+// Uploaded images: stored per account with the content type sniffed from their bytes, usable in
+// overrides by the URL they were given until they expire. The engine never sees a URL: an upload
+// URL of the same account becomes an `asset:upload-<token>` reference that the worker resolves.
+import sharp from 'sharp';
+import { childPath } from '../design/json-path.js';
+import { ImprintError, validationError } from '../errors.js';
+import type { UploadRecord } from '../store/metadata/records.js';
+import type { ServiceContext } from './context.js';
+import { newToken } from './keys.js';
+import { IMAGE_EXTENSIONS, sniffImageType } from './sniff.js';
+
+export const MAX_UPLOAD_BYTES = 10 * 1024 * 1024;
+/** Decoded size limit, against images that are small files but huge bitmaps. */
+export const MAX_UPLOAD_PIXELS = 50_000_000;
+const UPLOAD_ASSET = 'upload-';
+/** Override fields that take an image (interface A: path, background.path, image_url; B: path); dotted keys count by their last part. */
+const IMAGE_KEYS = new Set(['path', 'image_url']);
+
+export function uploadUrl(ctx: ServiceContext, u: Pick<UploadRecord, 'token' | 'contentType'>): string {
+  const ext = IMAGE_EXTENSIONS[u.contentType as keyof typeof IMAGE_EXTENSIONS] ?? 'bin';
+  return `${ctx.config.baseUrl}/public/v2/uploads/${u.token}.${ext}`;
+}
+
+export async function createUpload(ctx: ServiceContext, accountId: number, bytes: Uint8Array): Promise<{ upload: UploadRecord; url: string }> {
+  if (bytes.byteLength === 0) throw validationError('$.file', 'the file is empty: upload a png, jpeg, webp or gif image');
+  if (bytes.byteLength > MAX_UPLOAD_BYTES) throw validationError('$.file', `the file is ${(bytes.byteLength / 1048576).toFixed(1)} MB: uploads are limited to 10 MB`);
+  const contentType = sniffImageType(bytes);
+  if (!contentType) throw validationError('$.file', 'the file is not a png, jpeg, webp or gif image (checked from its content, not its name)');
+  try {
+    const meta = await sharp(bytes, { limitInputPixels: MAX_UPLOAD_PIXELS }).metadata();
+    if (!meta.width || !meta.height) throw new Error('no image size');
+    if (meta.width * meta.height > MAX_UPLOAD_PIXELS) throw new Error('too many pixels');
+  } catch (e) {
+    const tooBig = /pixel/i.test((e as Error).message);
+    throw validationError('$.file', tooBig ? `the image has more than ${MAX_UPLOAD_PIXELS / 1e6} megapixels: scale it down before uploading` : `the image cannot be read (${(e as Error).message}): upload an undamaged file`);
+  }
+  const now = ctx.clock();
+  const token = newToken();
+  const blobKey = `uploads/${accountId}/${token}.${IMAGE_EXTENSIONS[contentType]}`;
+  await ctx.blobs.put(blobKey, bytes, contentType);
+  const upload = await ctx.meta.insertUpload({ accountId, token, blobKey, contentType, size: bytes.byteLength, createdAt: now, expiresAt: now + ctx.config.retentionMs });
+  ctx.metrics.inc('imprint_uploads_total');
+  ctx.log.info({ account_id: accountId, upload_id: upload.id, content_type: contentType, size: bytes.byteLength }, 'upload stored');
+  return { upload, url: uploadUrl(ctx, upload) };
+}
+
+/** The upload an asset name refers to, if it is usable by this account now; otherwise why not. */
+export async function usableUpload(ctx: ServiceContext, accountId: number, assetName: string): Promise<UploadRecord | string> {
+  const token = assetName.startsWith(UPLOAD_ASSET) ? assetName.slice(UPLOAD_ASSET.length) : '';
+  const upload = /^[0-9a-f]{32}$/.test(token) ? await ctx.meta.getUploadByToken(token) : undefined;
+  if (!upload || upload.accountId !== accountId) return 'this is not an image uploaded by this account: upload it first and use the URL you get back';
+  if (upload.expiredAt !== null || upload.expiresAt <= ctx.clock()) return 'this upload has expired (uploads are kept 30 days): upload the image again';
+  return upload;
+}
+
+const UPLOAD_PATH = /^\/public\/v2\/uploads\/([0-9a-f]{32})(?:\.[a-z]{3,4})?$/;
+
+async function uploadRef(ctx: ServiceContext, accountId: number, value: string, at: string): Promise<string> {
+  if (value.startsWith(ctx.config.baseUrl + '/')) {
+    const m = UPLOAD_PATH.exec(value.slice(ctx.config.baseUrl.length).split(/[?#]/)[0]!);
+    if (m) {
+      const found = await usableUpload(ctx, accountId, UPLOAD_ASSET + m[1]);
+      if (typeof found === 'string') throw validationError(at, found);
+      return `asset:${UPLOAD_ASSET}${found.token}`;
+    }
+  }
+  if (/^asset:/i.test(value)) throw validationError(at, 'expected the URL returned by the upload endpoint, not an "asset:" reference');
+  if (/^[a-z][a-z0-9+.-]*:/i.test(value)) {
+    throw validationError(at, `external image URLs are not allowed: upload the image (POST ${ctx.config.baseUrl}/public/v2/upload) and use the url it returns`);
+  }
+  // A relative path names one of the design's own files; the engine checks it like any path.
+  return value;
+}
+
+/**
+ * A copy of the overrides with this account's upload URLs turned into references the worker can
+ * resolve. Another account's upload, an expired one or an unknown one is a validation error here,
+ * at queue time.
+ */
+export async function prepareOverrides(ctx: ServiceContext, accountId: number, overrides: unknown, root: string): Promise<unknown> {
+  const walk = async (v: unknown, at: string): Promise<unknown> => {
+    if (Array.isArray(v)) return Promise.all(v.map((x, i) => walk(x, childPath(at, i))));
+    if (v === null || typeof v !== 'object') return v;
+    const out: Record<string, unknown> = {};
+    for (const [k, x] of Object.entries(v)) {
+      const here = childPath(at, k);
+      out[k] = IMAGE_KEYS.has(k.split('.').pop()!) && typeof x === 'string' ? await uploadRef(ctx, accountId, x, here) : await walk(x, here);
+    }
+    return out;
+  };
+  return walk(overrides, root);
+}
+
+export async function getUpload(ctx: ServiceContext, accountId: number, token: string): Promise<UploadRecord> {
+  const found = await usableUpload(ctx, accountId, UPLOAD_ASSET + token);
+  if (typeof found === 'string') throw new ImprintError('validation_error', '$.upload', found);
+  return found;
+}
+
+export { UPLOAD_ASSET };

@@ -1,0 +1,37 @@
+// The blob store interface: uploads, render results and design assets as bytes under string keys.
+// Two backends: a local folder (the embedded default) and an S3-compatible bucket.
+
+export interface BlobInfo {
+  size: number;
+  contentType: string;
+}
+
+export interface BlobStore {
+  /** `folder` or `s3`, for logs and metrics. */
+  readonly kind: string;
+  /** Where it is, without credentials. */
+  readonly describe: string;
+  put(key: string, bytes: Uint8Array, contentType: string): Promise<void>;
+  /** The bytes, or undefined when nothing is stored under the key. */
+  get(key: string): Promise<Buffer | undefined>;
+  head(key: string): Promise<BlobInfo | undefined>;
+  /** Deleting a missing key is not an error. */
+  delete(key: string): Promise<void>;
+  /** Keys under a prefix, in lexical order. */
+  list(prefix: string): Promise<string[]>;
+  close(): Promise<void>;
+}
+
+/** Keys are `/`-separated; each segment is limited to a safe alphabet so no backend sees `..` or odd bytes. */
+const SEGMENT = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
+
+export function checkBlobKey(key: string): void {
+  const parts = key.split('/');
+  if (parts.length > 8 || !parts.every((p) => SEGMENT.test(p) && p !== '.' && !p.includes('..'))) {
+    throw new Error(`invalid blob key "${key}": use up to 8 segments of letters, digits, ".", "_" and "-"`);
+  }
+  // The folder backend keeps content types and half-written files under these endings.
+  if (/\.(tmp|content-type)$/.test(key)) {
+    throw new Error(`invalid blob key "${key}": keys cannot end in .tmp or .content-type`);
+  }
+}

@@ -1,0 +1,467 @@
+// Every query of the service, written once for SQLite and PostgreSQL. Task claims and the queue-size
+// check are single statements, so they stay atomic on both; PostgreSQL also takes an advisory lock
+// so concurrent claims cannot overrun an account's concurrency.
+import { sql, type Kysely, type Selectable, type Transaction } from 'kysely';
+import { ImprintError } from '../../errors.js';
+import type { MetadataConnection } from './connect.js';
+import type { Account, ApiKeyRecord, DesignKind, DesignRecord, DesignSummary, Plan, Role, TaskRecord, TaskState, UploadRecord } from './records.js';
+import type { AccountsTable, DesignsTable, Tables, TasksTable, UploadsTable } from './tables.js';
+
+const MICROS = 1_000_000;
+export const toMicros = (amount: number): number => Math.round(amount * MICROS);
+const fromMicros = (micros: number): number => micros / MICROS;
+
+/** Any advisory-lock id will do as long as every claim uses the same one. */
+const CLAIM_LOCK = 727_001;
+
+type AccountRow = Selectable<AccountsTable>;
+type DesignRow = Selectable<DesignsTable>;
+type UploadRow = Selectable<UploadsTable>;
+type TaskRow = Selectable<TasksTable>;
+
+function toAccount(r: AccountRow): Account {
+  return {
+    id: r.id,
+    name: r.name,
+    createdAt: r.created_at,
+    balance: fromMicros(r.balance_micros),
+    webhookSecret: r.webhook_secret,
+    plan: {
+      name: r.plan,
+      requestsPerMinute: r.requests_per_minute,
+      concurrency: r.concurrency,
+      queueSize: r.queue_size,
+      dailyRenders: r.daily_renders,
+      dailyDemoRenders: r.daily_demo_renders,
+      videoRates: JSON.parse(r.video_rates) as Plan['videoRates'],
+    },
+  };
+}
+
+function planColumns(p: Plan) {
+  return {
+    plan: p.name,
+    requests_per_minute: p.requestsPerMinute,
+    concurrency: p.concurrency,
+    queue_size: p.queueSize,
+    daily_renders: p.dailyRenders,
+    daily_demo_renders: p.dailyDemoRenders,
+    video_rates: JSON.stringify(p.videoRates),
+  };
+}
+
+const toSummary = (r: Omit<DesignRow, 'template' | 'assets'>): DesignSummary => ({
+  id: r.id,
+  accountId: r.account_id,
+  kind: r.kind as DesignKind,
+  name: r.name,
+  createdAt: r.created_at,
+  updatedAt: r.updated_at,
+});
+
+const toDesign = (r: DesignRow): DesignRecord => ({ ...toSummary(r), template: JSON.parse(r.template), assets: JSON.parse(r.assets) as Record<string, string> });
+
+const toUpload = (r: UploadRow): UploadRecord => ({
+  id: r.id,
+  accountId: r.account_id,
+  token: r.token,
+  blobKey: r.blob_key,
+  contentType: r.content_type,
+  size: r.size,
+  createdAt: r.created_at,
+  expiresAt: r.expires_at,
+  expiredAt: r.expired_at,
+});
+
+function toTask(r: TaskRow): TaskRecord {
+  // Rows from raw `sql` on PostgreSQL come through the same int8 parser; SQLite gives numbers.
+  return {
+    id: Number(r.id),
+    accountId: Number(r.account_id),
+    designId: Number(r.design_id),
+    format: r.format,
+    options: JSON.parse(r.options) as Record<string, unknown>,
+    overrides: JSON.parse(r.overrides),
+    webhookUrl: r.webhook_url,
+    state: r.state as TaskState,
+    resultKey: r.result_key,
+    posterKey: r.poster_key,
+    resultExpiredAt: r.result_expired_at,
+    error: r.error,
+    createdAt: r.created_at,
+    startedAt: r.started_at,
+    finishedAt: r.finished_at,
+    stateAt: r.state_at,
+    attempts: r.attempts,
+    workerId: r.worker_id,
+    leaseUntil: r.lease_until,
+    billedDuration: r.billed_duration,
+    billedPrice: r.billed_price_micros === null ? null : fromMicros(r.billed_price_micros),
+  };
+}
+
+/** Unique-constraint violations of either database, as the service's `conflict` error. */
+function uniqueViolation(e: unknown): boolean {
+  const err = e as { code?: string };
+  return err.code === '23505' || err.code === 'SQLITE_CONSTRAINT_UNIQUE' || err.code === 'SQLITE_CONSTRAINT_PRIMARYKEY';
+}
+
+export interface NewTask {
+  accountId: number;
+  designId: number;
+  format: string;
+  options: Record<string, unknown>;
+  overrides: unknown;
+  webhookUrl: string | null;
+  now: number;
+}
+
+export interface TaskOutcome {
+  state: 'done' | 'error';
+  resultKey?: string | null;
+  posterKey?: string | null;
+  error?: string | null;
+  billedDuration?: number | null;
+}
+
+export type ClaimResult = { claimed: TaskRecord } | { waiting: true } | { gone: true };
+
+export class MetadataStore {
+  readonly db: Kysely<Tables>;
+  constructor(readonly conn: MetadataConnection) {
+    this.db = conn.db;
+  }
+
+  get dialect() {
+    return this.conn.dialect;
+  }
+
+  close(): Promise<void> {
+    return this.conn.close();
+  }
+
+  private async serialized<T>(fn: (trx: Transaction<Tables>) => Promise<T>): Promise<T> {
+    return this.db.transaction().execute(async (trx) => {
+      if (this.conn.dialect === 'postgres') await sql`select pg_advisory_xact_lock(${CLAIM_LOCK})`.execute(trx);
+      return fn(trx);
+    });
+  }
+
+  // ── accounts ────────────────────────────────────────────────────────────────────────────────
+  async insertAccount(a: { name: string; plan: Plan; webhookSecret: string; balance: number; now: number }): Promise<Account> {
+    try {
+      const row = await this.db
+        .insertInto('accounts')
+        .values({ name: a.name, created_at: a.now, balance_micros: toMicros(a.balance), webhook_secret: a.webhookSecret, ...planColumns(a.plan) })
+        .returningAll()
+        .executeTakeFirstOrThrow();
+      return toAccount(row);
+    } catch (e) {
+      if (uniqueViolation(e)) throw new ImprintError('conflict', '$.name', `an account named "${a.name}" already exists: choose another name`);
+      throw e;
+    }
+  }
+
+  async getAccount(id: number): Promise<Account | undefined> {
+    const row = await this.db.selectFrom('accounts').selectAll().where('id', '=', id).executeTakeFirst();
+    return row && toAccount(row);
+  }
+
+  async countAccounts(): Promise<number> {
+    const r = await this.db.selectFrom('accounts').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    return Number(r.n);
+  }
+
+  async setBalance(id: number, balance: number): Promise<Account | undefined> {
+    const row = await this.db.updateTable('accounts').set({ balance_micros: toMicros(balance) }).where('id', '=', id).returningAll().executeTakeFirst();
+    return row && toAccount(row);
+  }
+
+  async setPlan(id: number, plan: Plan): Promise<Account | undefined> {
+    const row = await this.db.updateTable('accounts').set(planColumns(plan)).where('id', '=', id).returningAll().executeTakeFirst();
+    return row && toAccount(row);
+  }
+
+  // ── API keys ────────────────────────────────────────────────────────────────────────────────
+  async insertKey(k: { accountId: number; role: Role; keyHash: string; keyPrefix: string; now: number }): Promise<ApiKeyRecord> {
+    try {
+      const row = await this.db
+        .insertInto('api_keys')
+        .values({ account_id: k.accountId, role: k.role, key_hash: k.keyHash, key_prefix: k.keyPrefix, created_at: k.now })
+        .returningAll()
+        .executeTakeFirstOrThrow();
+      return { id: row.id, accountId: row.account_id, role: row.role as Role, keyPrefix: row.key_prefix, createdAt: row.created_at };
+    } catch (e) {
+      if (uniqueViolation(e)) throw new ImprintError('conflict', '$.api_key', 'this API key already exists: create a new key instead of reusing one');
+      throw e;
+    }
+  }
+
+  async findKey(keyHash: string): Promise<{ role: Role; account: Account } | undefined> {
+    const row = await this.db
+      .selectFrom('api_keys')
+      .innerJoin('accounts', 'accounts.id', 'api_keys.account_id')
+      .selectAll('accounts')
+      .select('api_keys.role as key_role')
+      .where('api_keys.key_hash', '=', keyHash)
+      .executeTakeFirst();
+    if (!row) return undefined;
+    const { key_role, ...account } = row;
+    return { role: key_role as Role, account: toAccount(account) };
+  }
+
+  async listKeys(accountId: number): Promise<ApiKeyRecord[]> {
+    const rows = await this.db.selectFrom('api_keys').selectAll().where('account_id', '=', accountId).orderBy('id').execute();
+    return rows.map((row) => ({ id: row.id, accountId: row.account_id, role: row.role as Role, keyPrefix: row.key_prefix, createdAt: row.created_at }));
+  }
+
+  // ── designs ─────────────────────────────────────────────────────────────────────────────────
+  async insertDesign(d: { accountId: number; kind: DesignKind; name: string; template: unknown; assets: Record<string, string>; now: number }): Promise<DesignRecord> {
+    const row = await this.db
+      .insertInto('designs')
+      .values({ account_id: d.accountId, kind: d.kind, name: d.name, template: JSON.stringify(d.template), assets: JSON.stringify(d.assets), created_at: d.now, updated_at: d.now })
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    return toDesign(row);
+  }
+
+  async replaceDesign(d: { accountId: number; id: number; kind: DesignKind; name: string; template: unknown; assets: Record<string, string>; now: number }): Promise<DesignRecord | undefined> {
+    const row = await this.db
+      .updateTable('designs')
+      .set({ kind: d.kind, name: d.name, template: JSON.stringify(d.template), assets: JSON.stringify(d.assets), updated_at: d.now })
+      .where('id', '=', d.id)
+      .where('account_id', '=', d.accountId)
+      .returningAll()
+      .executeTakeFirst();
+    return row && toDesign(row);
+  }
+
+  async getDesign(accountId: number, id: number): Promise<DesignRecord | undefined> {
+    const row = await this.db.selectFrom('designs').selectAll().where('id', '=', id).where('account_id', '=', accountId).executeTakeFirst();
+    return row && toDesign(row);
+  }
+
+  async listDesigns(accountId: number): Promise<DesignSummary[]> {
+    const rows = await this.db
+      .selectFrom('designs')
+      .select(['id', 'account_id', 'kind', 'name', 'created_at', 'updated_at'])
+      .where('account_id', '=', accountId)
+      .orderBy('id')
+      .execute();
+    return rows.map(toSummary);
+  }
+
+  async deleteDesign(accountId: number, id: number): Promise<DesignRecord | undefined> {
+    const row = await this.db.deleteFrom('designs').where('id', '=', id).where('account_id', '=', accountId).returningAll().executeTakeFirst();
+    return row && toDesign(row);
+  }
+
+  // ── uploads ─────────────────────────────────────────────────────────────────────────────────
+  async insertUpload(u: Omit<UploadRecord, 'id' | 'expiredAt'>): Promise<UploadRecord> {
+    const row = await this.db
+      .insertInto('uploads')
+      .values({ account_id: u.accountId, token: u.token, blob_key: u.blobKey, content_type: u.contentType, size: u.size, created_at: u.createdAt, expires_at: u.expiresAt })
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    return toUpload(row);
+  }
+
+  async getUploadByToken(token: string): Promise<UploadRecord | undefined> {
+    const row = await this.db.selectFrom('uploads').selectAll().where('token', '=', token).executeTakeFirst();
+    return row && toUpload(row);
+  }
+
+  /** Marks uploads past their expiry as expired and returns them, so their bytes can be deleted. */
+  async expireUploads(now: number, limit = 500): Promise<UploadRecord[]> {
+    const rows = await sql<UploadRow>`
+      update uploads set expired_at = ${now}
+      where id in (select id from uploads where expired_at is null and expires_at <= ${now} order by id limit ${limit})
+      returning *`.execute(this.db);
+    return rows.rows.map(toUpload);
+  }
+
+  // ── tasks ───────────────────────────────────────────────────────────────────────────────────
+  /**
+   * Queues a task unless the account already has `queue_size` tasks queued or running: one
+   * INSERT … SELECT, so the count and the insert cannot be split by another request.
+   */
+  async insertTask(t: NewTask): Promise<TaskRecord | 'queue_full'> {
+    return this.serialized(async (trx) => {
+      const r = await sql<TaskRow>`
+        insert into tasks (account_id, design_id, format, options, overrides, webhook_url, state, created_at, state_at, attempts, parked)
+        select cast(${t.accountId} as integer), cast(${t.designId} as integer), cast(${t.format} as text), cast(${JSON.stringify(t.options)} as text),
+               cast(${JSON.stringify(t.overrides)} as text), cast(${t.webhookUrl} as text), 'queued', cast(${t.now} as bigint), cast(${t.now} as bigint), 0, 0
+        where (select count(*) from tasks where account_id = ${t.accountId} and state in ('queued', 'pending'))
+            < (select queue_size from accounts where id = ${t.accountId})
+        returning *`.execute(trx);
+      const row = r.rows[0];
+      return row ? toTask(row) : 'queue_full';
+    });
+  }
+
+  async getTask(id: number, accountId?: number): Promise<TaskRecord | undefined> {
+    let q = this.db.selectFrom('tasks').selectAll().where('id', '=', id);
+    if (accountId !== undefined) q = q.where('account_id', '=', accountId);
+    const row = await q.executeTakeFirst();
+    return row && toTask(row);
+  }
+
+  /** Tasks of an account in id order (tests and admin). */
+  async listTasks(accountId: number): Promise<TaskRecord[]> {
+    const rows = await this.db.selectFrom('tasks').selectAll().where('account_id', '=', accountId).orderBy('id').execute();
+    return rows.map(toTask);
+  }
+
+  /**
+   * Takes the oldest queued task whose account has a free render slot (in-process queue): FIFO
+   * overall, and an account at its concurrency limit does not hold up the others.
+   */
+  async claimNext(workerId: string, now: number, leaseUntil: number): Promise<TaskRecord | undefined> {
+    return this.serialized(async (trx) => {
+      const r = await sql<TaskRow>`
+        update tasks set state = 'pending', started_at = ${now}, state_at = ${now}, worker_id = ${workerId},
+                         lease_until = ${leaseUntil}, attempts = attempts + 1, parked = 0
+        where state = 'queued' and id = (
+          select t.id from tasks t
+          where t.state = 'queued' and t.account_id not in (${busyAccounts()})
+          order by t.id limit 1)
+        returning *`.execute(trx);
+      const row = r.rows[0];
+      return row && toTask(row);
+    });
+  }
+
+  /**
+   * Takes one given task (queue backends that deliver ids): only if its account has a free slot and
+   * no older task of the same account is still queued, so each account's tasks start in order.
+   */
+  async claimTask(id: number, workerId: string, now: number, leaseUntil: number): Promise<ClaimResult> {
+    return this.serialized(async (trx) => {
+      const r = await sql<TaskRow>`
+        update tasks set state = 'pending', started_at = ${now}, state_at = ${now}, worker_id = ${workerId},
+                         lease_until = ${leaseUntil}, attempts = attempts + 1, parked = 0
+        where id = ${id} and state = 'queued'
+          and account_id not in (${busyAccounts()})
+          and not exists (select 1 from tasks o where o.account_id = tasks.account_id and o.state = 'queued' and o.id < tasks.id)
+        returning *`.execute(trx);
+      const row = r.rows[0];
+      if (row) return { claimed: toTask(row) };
+      const state = await trx.selectFrom('tasks').select('state').where('id', '=', id).executeTakeFirst();
+      return state?.state === 'queued' ? { waiting: true } : { gone: true };
+    });
+  }
+
+  /** A delivered task that had to wait for its account: its id is handed out again by `unpark`. */
+  async park(id: number): Promise<void> {
+    await this.db.updateTable('tasks').set({ parked: 1 }).where('id', '=', id).where('state', '=', 'queued').execute();
+  }
+
+  /**
+   * Un-parks the oldest parked task of every account that has a free slot; returns the ids to
+   * deliver again.
+   */
+  async unpark(): Promise<number[]> {
+    return this.serialized(async (trx) => {
+      const r = await sql<{ id: number }>`
+        update tasks set parked = 0
+        where id in (
+          select min(t.id) from tasks t
+          where t.state = 'queued' and t.parked = 1 and t.account_id not in (${busyAccounts()})
+          group by t.account_id)
+        returning id`.execute(trx);
+      return r.rows.map((x) => Number(x.id));
+    });
+  }
+
+  async renewLeases(workerId: string, leaseUntil: number): Promise<void> {
+    await this.db.updateTable('tasks').set({ lease_until: leaseUntil }).where('worker_id', '=', workerId).where('state', '=', 'pending').execute();
+  }
+
+  /** Records the end of a render; undefined when this worker no longer holds the task (its lease ran out). */
+  async finishTask(id: number, workerId: string, o: TaskOutcome, now: number): Promise<TaskRecord | undefined> {
+    const row = await this.db
+      .updateTable('tasks')
+      .set({
+        state: o.state,
+        result_key: o.resultKey ?? null,
+        poster_key: o.posterKey ?? null,
+        error: o.error ?? null,
+        billed_duration: o.billedDuration ?? null,
+        finished_at: now,
+        state_at: now,
+        worker_id: null,
+        lease_until: null,
+      })
+      .where('id', '=', id)
+      .where('state', '=', 'pending')
+      .where('worker_id', '=', workerId)
+      .returningAll()
+      .executeTakeFirst();
+    return row && toTask(row);
+  }
+
+  /** Gives a task back to the queue without counting the attempt (graceful shutdown). */
+  async releaseTask(id: number, workerId: string, now: number): Promise<TaskRecord | undefined> {
+    const row = await this.db
+      .updateTable('tasks')
+      .set((eb) => ({ state: 'queued', attempts: eb('attempts', '-', 1), worker_id: null, lease_until: null, state_at: now, parked: 0 }))
+      .where('id', '=', id)
+      .where('state', '=', 'pending')
+      .where('worker_id', '=', workerId)
+      .returningAll()
+      .executeTakeFirst();
+    return row && toTask(row);
+  }
+
+  /**
+   * Pending tasks whose worker stopped renewing the lease: requeued while they have been taken fewer
+   * than `maxAttempts` times, otherwise put in `error` with `reason`.
+   */
+  async recoverStalled(now: number, maxAttempts: number, reason: string): Promise<{ requeued: TaskRecord[]; failed: TaskRecord[] }> {
+    return this.serialized(async (trx) => {
+      const failed = await trx
+        .updateTable('tasks')
+        .set({ state: 'error', error: reason, finished_at: now, state_at: now, worker_id: null, lease_until: null })
+        .where('state', '=', 'pending')
+        .where('lease_until', '<', now)
+        .where('attempts', '>=', maxAttempts)
+        .returningAll()
+        .execute();
+      const requeued = await trx
+        .updateTable('tasks')
+        .set({ state: 'queued', worker_id: null, lease_until: null, state_at: now, parked: 0 })
+        .where('state', '=', 'pending')
+        .where('lease_until', '<', now)
+        .returningAll()
+        .execute();
+      return { requeued: requeued.map(toTask), failed: failed.map(toTask) };
+    });
+  }
+
+  /** Marks results finished before `before` as expired and returns them, so their bytes can be deleted. */
+  async expireResults(before: number, now: number, limit = 500): Promise<TaskRecord[]> {
+    const rows = await sql<TaskRow>`
+      update tasks set result_expired_at = ${now}
+      where id in (select id from tasks where result_expired_at is null and result_key is not null and finished_at <= ${before} order by id limit ${limit})
+      returning *`.execute(this.db);
+    return rows.rows.map(toTask);
+  }
+
+  async countTasksByState(): Promise<Record<TaskState, number>> {
+    const rows = await this.db.selectFrom('tasks').select(['state', (eb) => eb.fn.countAll<number>().as('n')]).groupBy('state').execute();
+    const out: Record<TaskState, number> = { queued: 0, pending: 0, done: 0, error: 0 };
+    for (const r of rows) out[r.state as TaskState] = Number(r.n);
+    return out;
+  }
+
+  async queuedIds(): Promise<number[]> {
+    const rows = await this.db.selectFrom('tasks').select('id').where('state', '=', 'queued').orderBy('id').execute();
+    return rows.map((r) => r.id);
+  }
+}
+
+/** Accounts whose running tasks already fill their plan's concurrency. */
+function busyAccounts() {
+  return sql`select p.account_id from tasks p inner join accounts a on a.id = p.account_id
+             where p.state = 'pending' group by p.account_id, a.concurrency having count(*) >= a.concurrency`;
+}

@@ -1,0 +1,99 @@
+// Schema migrations, one list for SQLite and PostgreSQL; only the id column differs by dialect.
+// Append new migrations; never edit one that has shipped.
+import { Migrator, type ColumnDefinitionBuilder, type CreateTableBuilder, type Kysely, type Migration } from 'kysely';
+import type { Dialect } from './connect.js';
+
+type IdColumn = <T extends string>(t: CreateTableBuilder<T, never>) => CreateTableBuilder<T, 'id'>;
+
+function idColumn(dialect: Dialect): IdColumn {
+  const build = (c: ColumnDefinitionBuilder) => (dialect === 'postgres' ? c.primaryKey().generatedByDefaultAsIdentity() : c.primaryKey().autoIncrement());
+  return (t) => t.addColumn('id', 'integer', build);
+}
+
+function migrations(dialect: Dialect): Record<string, Migration> {
+  const id = idColumn(dialect);
+  return {
+    '0001_service_core': {
+      async up(db: Kysely<unknown>) {
+        await id(db.schema.createTable('accounts'))
+          .addColumn('name', 'text', (c) => c.notNull().unique())
+          .addColumn('created_at', 'bigint', (c) => c.notNull())
+          .addColumn('balance_micros', 'bigint', (c) => c.notNull().defaultTo(0))
+          .addColumn('webhook_secret', 'text', (c) => c.notNull())
+          .addColumn('plan', 'text', (c) => c.notNull())
+          .addColumn('requests_per_minute', 'integer', (c) => c.notNull())
+          .addColumn('concurrency', 'integer', (c) => c.notNull())
+          .addColumn('queue_size', 'integer', (c) => c.notNull())
+          .addColumn('daily_renders', 'integer', (c) => c.notNull())
+          .addColumn('daily_demo_renders', 'integer', (c) => c.notNull())
+          .addColumn('video_rates', 'text', (c) => c.notNull())
+          .execute();
+        await id(db.schema.createTable('api_keys'))
+          .addColumn('account_id', 'integer', (c) => c.notNull().references('accounts.id').onDelete('cascade'))
+          .addColumn('role', 'text', (c) => c.notNull())
+          .addColumn('key_hash', 'text', (c) => c.notNull().unique())
+          .addColumn('key_prefix', 'text', (c) => c.notNull())
+          .addColumn('created_at', 'bigint', (c) => c.notNull())
+          .execute();
+        await id(db.schema.createTable('designs'))
+          .addColumn('account_id', 'integer', (c) => c.notNull().references('accounts.id').onDelete('cascade'))
+          .addColumn('kind', 'text', (c) => c.notNull())
+          .addColumn('name', 'text', (c) => c.notNull())
+          .addColumn('template', 'text', (c) => c.notNull())
+          .addColumn('assets', 'text', (c) => c.notNull())
+          .addColumn('created_at', 'bigint', (c) => c.notNull())
+          .addColumn('updated_at', 'bigint', (c) => c.notNull())
+          .execute();
+        await db.schema.createIndex('designs_account').on('designs').columns(['account_id', 'id']).execute();
+        await id(db.schema.createTable('uploads'))
+          .addColumn('account_id', 'integer', (c) => c.notNull().references('accounts.id').onDelete('cascade'))
+          .addColumn('token', 'text', (c) => c.notNull().unique())
+          .addColumn('blob_key', 'text', (c) => c.notNull())
+          .addColumn('content_type', 'text', (c) => c.notNull())
+          .addColumn('size', 'integer', (c) => c.notNull())
+          .addColumn('created_at', 'bigint', (c) => c.notNull())
+          .addColumn('expires_at', 'bigint', (c) => c.notNull())
+          .addColumn('expired_at', 'bigint')
+          .execute();
+        await db.schema.createIndex('uploads_expiry').on('uploads').columns(['expired_at', 'expires_at']).execute();
+        await id(db.schema.createTable('tasks'))
+          .addColumn('account_id', 'integer', (c) => c.notNull().references('accounts.id').onDelete('cascade'))
+          .addColumn('design_id', 'integer', (c) => c.notNull())
+          .addColumn('format', 'text', (c) => c.notNull())
+          .addColumn('options', 'text', (c) => c.notNull())
+          .addColumn('overrides', 'text', (c) => c.notNull())
+          .addColumn('webhook_url', 'text')
+          .addColumn('state', 'text', (c) => c.notNull())
+          .addColumn('result_key', 'text')
+          .addColumn('poster_key', 'text')
+          .addColumn('result_expired_at', 'bigint')
+          .addColumn('error', 'text')
+          .addColumn('created_at', 'bigint', (c) => c.notNull())
+          .addColumn('started_at', 'bigint')
+          .addColumn('finished_at', 'bigint')
+          .addColumn('state_at', 'bigint', (c) => c.notNull())
+          .addColumn('attempts', 'integer', (c) => c.notNull().defaultTo(0))
+          .addColumn('worker_id', 'text')
+          .addColumn('lease_until', 'bigint')
+          .addColumn('parked', 'integer', (c) => c.notNull().defaultTo(0))
+          .addColumn('billed_duration', 'double precision')
+          .addColumn('billed_price_micros', 'bigint')
+          .execute();
+        // The claim query walks queued tasks in id order; concurrency counts pending ones per account.
+        await db.schema.createIndex('tasks_state_id').on('tasks').columns(['state', 'id']).execute();
+        await db.schema.createIndex('tasks_account_state').on('tasks').columns(['account_id', 'state', 'id']).execute();
+        await db.schema.createIndex('tasks_finished').on('tasks').columns(['finished_at']).execute();
+      },
+    },
+  };
+}
+
+export async function migrate(db: Kysely<unknown>, dialect: Dialect): Promise<void> {
+  const all = migrations(dialect);
+  const migrator = new Migrator({ db, provider: { getMigrations: async () => all } });
+  const { error, results } = await migrator.migrateToLatest();
+  if (error) {
+    const failed = results?.find((r) => r.status === 'Error')?.migrationName ?? 'unknown';
+    throw new Error(`metadata migration ${failed} failed: ${(error as Error).message}`, { cause: error });
+  }
+}

@@ -1,0 +1,96 @@
+// Plain records the metadata store reads and writes: what the service core and workers pass around.
+
+export type Role = 'admin' | 'member';
+export type DesignKind = 'design' | 'video';
+export type TaskState = 'queued' | 'pending' | 'done' | 'error';
+export const TASK_STATES: readonly TaskState[] = ['queued', 'pending', 'done', 'error'];
+
+/** Price per second of rendered video, by interface B's size_type and fps. */
+export interface VideoRates {
+  sd_30: number;
+  sd_60: number;
+  hd_30: number;
+  hd_60: number;
+}
+
+export interface Plan {
+  name: string;
+  requestsPerMinute: number;
+  /** Renders of one account running at once. */
+  concurrency: number;
+  /** Queued plus running tasks one account may have. */
+  queueSize: number;
+  /** Successful paid renders per UTC day (interface B). */
+  dailyRenders: number;
+  /** Free (demo) renders per UTC day (interface B). */
+  dailyDemoRenders: number;
+  videoRates: VideoRates;
+}
+
+export interface Account {
+  id: number;
+  name: string;
+  createdAt: number;
+  balance: number;
+  webhookSecret: string;
+  plan: Plan;
+}
+
+export interface ApiKeyRecord {
+  id: number;
+  accountId: number;
+  role: Role;
+  keyPrefix: string;
+  createdAt: number;
+}
+
+export interface DesignSummary {
+  id: number;
+  accountId: number;
+  kind: DesignKind;
+  name: string;
+  createdAt: number;
+  updatedAt: number;
+}
+
+export interface DesignRecord extends DesignSummary {
+  template: unknown;
+  /** Relative path in the template → blob key of its bytes. */
+  assets: Record<string, string>;
+}
+
+export interface UploadRecord {
+  id: number;
+  accountId: number;
+  token: string;
+  blobKey: string;
+  contentType: string;
+  size: number;
+  createdAt: number;
+  expiresAt: number;
+  expiredAt: number | null;
+}
+
+export interface TaskRecord {
+  id: number;
+  accountId: number;
+  designId: number;
+  format: string;
+  options: Record<string, unknown>;
+  overrides: unknown;
+  webhookUrl: string | null;
+  state: TaskState;
+  resultKey: string | null;
+  posterKey: string | null;
+  resultExpiredAt: number | null;
+  error: string | null;
+  createdAt: number;
+  startedAt: number | null;
+  finishedAt: number | null;
+  stateAt: number;
+  attempts: number;
+  workerId: string | null;
+  leaseUntil: number | null;
+  billedDuration: number | null;
+  billedPrice: number | null;
+}

@@ -1,0 +1,97 @@
+// The metadata tables as Kysely sees them: one description for SQLite and PostgreSQL. Times are
+// milliseconds since the epoch, money is integer millionths, JSON documents are text.
+import type { Generated } from 'kysely';
+
+export interface AccountsTable {
+  id: Generated<number>;
+  name: string;
+  created_at: number;
+  /** Balance in millionths of the currency unit, so charges are exact integers. */
+  balance_micros: number;
+  webhook_secret: string;
+  plan: string;
+  requests_per_minute: number;
+  concurrency: number;
+  queue_size: number;
+  daily_renders: number;
+  daily_demo_renders: number;
+  /** JSON: price per second of video by size and fps, `{"sd_30": 0.01, …}`. */
+  video_rates: string;
+}
+
+export interface ApiKeysTable {
+  id: Generated<number>;
+  account_id: number;
+  role: string;
+  /** sha256 of the key (hex); the key itself is shown once and never stored. */
+  key_hash: string;
+  /** First characters of the key, so a holder can tell their keys apart. */
+  key_prefix: string;
+  created_at: number;
+}
+
+export interface DesignsTable {
+  id: Generated<number>;
+  account_id: number;
+  kind: string;
+  name: string;
+  /** The template as imported (JSON text). */
+  template: string;
+  /** JSON: relative path in the template → blob key of that asset. */
+  assets: string;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface UploadsTable {
+  id: Generated<number>;
+  account_id: number;
+  /** Unguessable part of the upload's URL. */
+  token: string;
+  blob_key: string;
+  content_type: string;
+  size: number;
+  created_at: number;
+  expires_at: number;
+  /** When the sweeper deleted the bytes; null while usable. */
+  expired_at: number | null;
+}
+
+export interface TasksTable {
+  id: Generated<number>;
+  account_id: number;
+  design_id: number;
+  format: string;
+  /** JSON: render options beyond the format (fps, size, demo, …). */
+  options: string;
+  /** JSON: the overrides as validated at queue time (upload URLs already turned into references). */
+  overrides: string;
+  webhook_url: string | null;
+  state: string;
+  result_key: string | null;
+  poster_key: string | null;
+  /** When the sweeper deleted the result; null while it can be downloaded. */
+  result_expired_at: number | null;
+  error: string | null;
+  created_at: number;
+  started_at: number | null;
+  finished_at: number | null;
+  state_at: number;
+  /** How many times a worker has taken the task (a stalled task is requeued once). */
+  attempts: number;
+  worker_id: string | null;
+  /** A pending task whose lease has run out belongs to a worker that died. */
+  lease_until: number | null;
+  /** Queue backends that deliver ids (BullMQ): 1 while the task waits for a free slot of its account. */
+  parked: number;
+  billed_duration: number | null;
+  billed_price_micros: number | null;
+}
+
+export interface Tables {
+  accounts: AccountsTable;
+  api_keys: ApiKeysTable;
+  designs: DesignsTable;
+  uploads: UploadsTable;
+  tasks: TasksTable;
+}

@@ -1,0 +1,56 @@
+// The embedded queue: the tasks table is the FIFO, so queued tasks survive a restart by construction.
+// Workers in this process are woken on push and release; a slow poll picks up tasks that another
+// process (`imprint admin`, a test) committed.
+import type { MetadataStore } from '../metadata/metadata-store.js';
+import type { TaskRecord } from '../metadata/records.js';
+import type { QueueOptions, TaskQueue } from './task-queue.js';
+
+export class LocalQueue implements TaskQueue {
+  readonly kind = 'local';
+  private waiters = new Set<() => void>();
+  private closed = false;
+  private readonly pollMs: number;
+
+  constructor(private readonly meta: MetadataStore, private readonly opts: QueueOptions) {
+    this.pollMs = opts.pollMs ?? 500;
+  }
+
+  async push(): Promise<void> {
+    this.wake();
+  }
+
+  released(): void {
+    this.wake();
+  }
+
+  private wake(): void {
+    const ws = [...this.waiters];
+    this.waiters.clear();
+    for (const w of ws) w();
+  }
+
+  async take(signal: AbortSignal): Promise<TaskRecord | undefined> {
+    while (!signal.aborted && !this.closed) {
+      const now = this.opts.clock();
+      const task = await this.meta.claimNext(this.opts.workerId, now, now + this.opts.leaseMs);
+      if (task) return task;
+      await new Promise<void>((done) => {
+        const finish = () => {
+          clearTimeout(timer);
+          signal.removeEventListener('abort', finish);
+          this.waiters.delete(finish);
+          done();
+        };
+        const timer = setTimeout(finish, this.pollMs);
+        signal.addEventListener('abort', finish, { once: true });
+        this.waiters.add(finish);
+      });
+    }
+    return undefined;
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    this.wake();
+  }
+}

@@ -1,0 +1,65 @@
+// A render thread: runs the engine for one job at a time, asking the worker for asset bytes. Renders
+// run off the worker's event loop so a timeout or a heap overflow can stop one without the process.
+import { parentPort } from 'node:worker_threads';
+import { AssetNotFoundError, type AssetResolver } from '../assets/resolver.js';
+import { Engine } from '../engine.js';
+import { isImprintError } from '../errors.js';
+import type { FromThread, RenderJob, ToThread } from './render-protocol.js';
+
+const port = parentPort;
+if (!port) throw new Error('render-thread.js runs inside a worker thread');
+
+const engine = new Engine();
+const pendingAssets = new Map<number, { resolve: (b: Uint8Array) => void; reject: (e: Error) => void }>();
+const aborts = new Map<number, AbortController>();
+let nextReq = 1;
+
+const send = (m: FromThread, transfer: ArrayBuffer[] = []): void => port.postMessage(m, transfer);
+
+function resolverFor(id: number): AssetResolver {
+  return (ref) =>
+    new Promise<Uint8Array>((resolve, reject) => {
+      const req = nextReq++;
+      pendingAssets.set(req, { resolve, reject });
+      send({ type: 'asset', id, req, ref });
+    });
+}
+
+async function render(id: number, job: RenderJob): Promise<void> {
+  const controller = new AbortController();
+  aborts.set(id, controller);
+  try {
+    const r = await engine.render({
+      design: job.template,
+      overrides: job.overrides,
+      format: job.format,
+      assets: resolverFor(id),
+      signal: controller.signal,
+      ...(job.fps ? { fps: job.fps } : {}),
+      ...(job.size ? { size: job.size } : {}),
+      ...(job.maxDuration ? { maxDuration: job.maxDuration } : {}),
+      ...(job.posterTime !== undefined ? { poster: { time: job.posterTime } } : {}),
+    });
+    const bytes = new Uint8Array(r.bytes.buffer, r.bytes.byteOffset, r.bytes.byteLength);
+    send({ type: 'done', id, output: { bytes, ...(r.poster ? { poster: new Uint8Array(r.poster) } : {}), width: r.width, height: r.height, ...(r.frames ? { frames: r.frames } : {}) } });
+  } catch (e) {
+    const error = isImprintError(e) ? { code: e.code, path: e.path, message: e.message } : { code: 'internal' as const, path: '$', message: (e as Error)?.message ?? String(e) };
+    send({ type: 'failed', id, error });
+  } finally {
+    aborts.delete(id);
+  }
+}
+
+port.on('message', (m: ToThread) => {
+  if (m.type === 'render') void render(m.id, m.job);
+  else if (m.type === 'abort') aborts.get(m.id)?.abort();
+  else if (m.type === 'asset') {
+    const p = pendingAssets.get(m.req);
+    pendingAssets.delete(m.req);
+    if (!p) return;
+    if (m.bytes) p.resolve(m.bytes);
+    else p.reject(m.error?.notFound ? new AssetNotFoundError(m.error.message) : new Error(m.error?.message ?? 'asset unavailable'));
+  }
+});
+
+send({ type: 'ready' });

@@ -1,0 +1,176 @@
+// The worker: takes claimed tasks from the queue, renders them in the thread pool, stores the
+// result, records done or error, then calls the completion hook. It also renews its leases and
+// recovers tasks whose worker died (requeued once, then error), so no task stays pending forever.
+import type { Logger } from 'pino';
+import type { ServiceContext } from '../service/context.js';
+import { posterKeyOf, RESULT_TYPES, resultKeyOf, type TaskFormat } from '../service/tasks.js';
+import type { TaskRecord } from '../store/metadata/records.js';
+import { RenderFailure, RenderPool } from './render-pool.js';
+import type { RenderJob } from './render-protocol.js';
+import { taskAssetResolver } from './task-assets.js';
+
+/** Called once per task that reached done or error (interface A sends its webhook from here). */
+export type CompletionHook = (task: TaskRecord) => Promise<void> | void;
+
+/** A task is taken at most this many times: a stalled task is requeued once, then put in error. */
+export const MAX_ATTEMPTS = 2;
+export const STALLED_REASON = 'the worker rendering this task stopped twice (killed, crashed or out of memory): retry the render; if that does not help, contact support';
+
+export interface WorkerOptions {
+  /** Renders at once in this process. Default: the configuration's workerConcurrency. */
+  slots?: number;
+  onComplete?: CompletionHook;
+}
+
+export class TaskWorker {
+  private readonly pool: RenderPool;
+  private readonly slots: number;
+  private readonly takeController = new AbortController();
+  private readonly renderController = new AbortController();
+  private readonly running = new Set<Promise<void>>();
+  private loops: Promise<void>[] = [];
+  private leaseTimer: NodeJS.Timeout | undefined;
+  private leaseRun: Promise<void> = Promise.resolve();
+  private stopping = false;
+  private readonly log: Logger;
+
+  constructor(private readonly ctx: ServiceContext, private readonly opts: WorkerOptions = {}) {
+    this.slots = opts.slots ?? ctx.config.workerConcurrency;
+    this.pool = new RenderPool({ size: this.slots, timeoutMs: ctx.config.renderTimeoutMs, memoryMb: ctx.config.renderMemoryMb });
+    this.log = ctx.log.child({ worker: ctx.workerId });
+  }
+
+  start(): void {
+    this.loops = Array.from({ length: this.slots }, () => this.loop());
+    const beat = () => {
+      this.leaseRun = this.leases().catch((e: unknown) => this.log.error({ err: e }, 'lease check failed'));
+    };
+    beat();
+    this.leaseTimer = setInterval(beat, Math.max(50, Math.floor(this.ctx.config.leaseMs / 3)));
+    this.log.info({ slots: this.slots, queue: this.ctx.queue.kind }, 'worker started');
+  }
+
+  private async loop(): Promise<void> {
+    while (!this.stopping) {
+      let task: TaskRecord | undefined;
+      try {
+        task = await this.ctx.queue.take(this.takeController.signal);
+      } catch (e) {
+        this.log.error({ err: e }, 'could not take a task; retrying');
+        await new Promise((r) => setTimeout(r, 1000));
+        continue;
+      }
+      if (!task) break;
+      const run = this.execute(task);
+      this.running.add(run);
+      await run;
+      this.running.delete(run);
+    }
+  }
+
+  /** Renews this worker's leases, then recovers tasks whose worker stopped renewing. */
+  private async leases(): Promise<void> {
+    const now = this.ctx.clock();
+    await this.ctx.meta.renewLeases(this.ctx.workerId, now + this.ctx.config.leaseMs);
+    const { requeued, failed } = await this.ctx.meta.recoverStalled(now, MAX_ATTEMPTS, STALLED_REASON);
+    for (const t of requeued) {
+      this.log.warn({ task_id: t.id, attempts: t.attempts }, 'stalled task requeued');
+      this.ctx.metrics.inc('imprint_tasks_requeued_total');
+      await this.ctx.queue.push(t.id);
+    }
+    for (const t of failed) {
+      this.log.error({ task_id: t.id }, 'stalled task failed');
+      await this.completed(t);
+    }
+  }
+
+  private async execute(task: TaskRecord): Promise<void> {
+    const log = this.log.child({ task_id: task.id, account_id: task.accountId });
+    const started = this.ctx.clock();
+    log.info({ design_id: task.designId, format: task.format, attempt: task.attempts }, 'render started');
+    let outcome: Parameters<typeof this.ctx.meta.finishTask>[2];
+    try {
+      const design = await this.ctx.meta.getDesign(task.accountId, task.designId);
+      if (!design) throw new RenderFailure('render', `design ${task.designId} was deleted before the render: queue the task again with an existing design`);
+      const o = task.options;
+      const job: RenderJob = {
+        template: design.template,
+        overrides: task.overrides,
+        format: task.format as TaskFormat,
+        ...(o.fps === 30 || o.fps === 60 ? { fps: o.fps } : {}),
+        ...(o.size === 'design' || o.size === 'sd' || o.size === 'hd' ? { size: o.size } : {}),
+        ...(typeof o.max_duration === 'number' ? { maxDuration: o.max_duration } : {}),
+        ...(typeof o.poster_time === 'number' ? { posterTime: o.poster_time } : {}),
+      };
+      const out = await this.pool.run(job, taskAssetResolver(this.ctx, task, design), this.renderController.signal);
+      const resultKey = resultKeyOf(task);
+      await this.ctx.blobs.put(resultKey, out.bytes, RESULT_TYPES[task.format as TaskFormat]);
+      let posterKey: string | null = null;
+      if (out.poster) {
+        posterKey = posterKeyOf(task);
+        await this.ctx.blobs.put(posterKey, out.poster, 'image/jpeg');
+      }
+      const seconds = (this.ctx.clock() - started) / 1000;
+      this.ctx.metrics.observeRender(task.format, seconds);
+      outcome = { state: 'done', resultKey, posterKey, billedDuration: out.frames && job.fps ? out.frames / job.fps : null };
+    } catch (e) {
+      if (e instanceof RenderFailure && e.kind === 'cancelled' && this.stopping) {
+        await this.ctx.meta.releaseTask(task.id, this.ctx.workerId, this.ctx.clock());
+        await this.ctx.queue.push(task.id);
+        log.info('render interrupted by shutdown; task requeued');
+        return;
+      }
+      outcome = { state: 'error', error: describeFailure(e) };
+      log.warn({ reason: outcome.error }, 'render failed');
+    }
+    const finished = await this.ctx.meta.finishTask(task.id, this.ctx.workerId, outcome, this.ctx.clock());
+    if (!finished) {
+      log.warn('the task was taken over after this worker lost its lease; result discarded');
+      return;
+    }
+    log.info({ state: finished.state, ms: this.ctx.clock() - started }, 'render finished');
+    await this.completed(finished);
+  }
+
+  private async completed(task: TaskRecord): Promise<void> {
+    this.ctx.metrics.inc('imprint_tasks_finished_total', { state: task.state });
+    this.ctx.queue.released();
+    if (!this.opts.onComplete) return;
+    try {
+      await this.opts.onComplete(task);
+    } catch (e) {
+      this.ctx.metrics.inc('imprint_completion_hook_failures_total');
+      this.log.warn({ task_id: task.id, err: e }, 'completion hook failed; the task is unaffected');
+    }
+  }
+
+  /** Number of renders in progress. */
+  get busy(): number {
+    return this.running.size;
+  }
+
+  /**
+   * Stops taking tasks, lets running renders finish for `graceMs`, then stops them and gives their
+   * tasks back to the queue (without counting the attempt).
+   */
+  async stop(graceMs = this.ctx.config.shutdownGraceMs): Promise<void> {
+    if (this.stopping) return;
+    this.stopping = true;
+    this.takeController.abort();
+    clearInterval(this.leaseTimer);
+    let timer: NodeJS.Timeout | undefined;
+    const graceOver = new Promise<void>((r) => (timer = setTimeout(r, graceMs)));
+    await Promise.race([Promise.all(this.running), graceOver]);
+    clearTimeout(timer);
+    this.renderController.abort();
+    await Promise.all(this.loops);
+    await this.leaseRun;
+    await this.pool.close();
+    this.log.info('worker stopped');
+  }
+}
+
+function describeFailure(e: unknown): string {
+  if (e instanceof RenderFailure) return e.kind === 'render' && e.code !== 'internal' && e.code !== 'render_failed' ? `${e.code} at ${e.path}: ${e.message}` : e.message;
+  return `the render failed: ${(e as Error)?.message ?? String(e)}`;
+}
