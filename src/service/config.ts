@@ -11,6 +11,8 @@ export interface ServiceConfig {
   databaseUrl: string;
   /** undefined = in-process queue; redis://… = BullMQ. */
   queueUrl: string | undefined;
+  /** The BullMQ queue name: processes sharing a Redis and a name share the work. */
+  queueName: string;
   /** A folder or s3://bucket?endpoint=… */
   blobsUrl: string;
   /** Public address of interface A, used in upload and status URLs. */
@@ -65,6 +67,10 @@ export function configFromEnv(env: Env = process.env): ServiceConfig {
   if (queueUrl !== undefined && !/^rediss?:\/\//i.test(queueUrl)) {
     throw new ConfigError(`Expected a redis://host:port URL (or nothing, for the in-process queue) for IMPRINT_QUEUE_URL but received "${queueUrl}"`);
   }
+  const queueName = env.IMPRINT_QUEUE_NAME || 'imprint-tasks';
+  if (!/^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/.test(queueName)) {
+    throw new ConfigError(`Expected up to 100 letters, digits, ".", "_" and "-" for IMPRINT_QUEUE_NAME but received "${queueName}"`);
+  }
   const baseUrl = (env.IMPRINT_BASE_URL || `http://localhost:${port}`).replace(/\/+$/, '');
   if (!/^https?:\/\/[^/]+/i.test(baseUrl)) throw new ConfigError(`Expected an http(s):// address for IMPRINT_BASE_URL but received "${env.IMPRINT_BASE_URL}"`);
   const logLevel = env.IMPRINT_LOG_LEVEL || 'info';
@@ -75,6 +81,7 @@ export function configFromEnv(env: Env = process.env): ServiceConfig {
     dataDir,
     databaseUrl: env.IMPRINT_DATABASE_URL || join(dataDir, 'imprint.db'),
     queueUrl,
+    queueName,
     blobsUrl: env.IMPRINT_BLOBS_URL || join(dataDir, 'blobs'),
     baseUrl,
     retentionMs: num(env, 'IMPRINT_RETENTION_DAYS', 30, 0.0001, 3650) * DAY_MS,

@@ -44,7 +44,7 @@ export class Service {
     try {
       blobs = openBlobStore(config.blobsUrl, config.dataDir);
       const queueOpts = { workerId, clock, leaseMs: config.leaseMs, ...(opts.queuePollMs ? { pollMs: opts.queuePollMs } : {}) };
-      const queue: TaskQueue = config.queueUrl ? new BullmqQueue(config.queueUrl, meta, queueOpts) : new LocalQueue(meta, queueOpts);
+      const queue: TaskQueue = config.queueUrl ? new BullmqQueue(config.queueUrl, meta, { ...queueOpts, name: config.queueName }) : new LocalQueue(meta, queueOpts);
       log.debug({ metadata: meta.conn.describe, blobs: blobs.describe, queue: queue.kind }, 'stores opened');
       return new Service({ meta, blobs, queue, clock, config, log, metrics: new Metrics(), workerId });
     } catch (e) {

@@ -122,7 +122,8 @@ export class RenderPool {
   }
 
   private acquire(): Promise<Thread> {
-    const t = this.free.shift();
+    // Most recently used first: its engine has the fonts and images of recent renders cached.
+    const t = this.free.pop();
     return t ? Promise.resolve(t) : new Promise((resolve) => this.waiting.push(resolve));
   }
 

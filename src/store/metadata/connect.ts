@@ -35,6 +35,9 @@ export async function openMetadata(url: string): Promise<MetadataConnection> {
   let conn: MetadataConnection;
   if (isPostgresUrl(url)) {
     const pool = new pg.Pool({ connectionString: url, max: 10, types });
+    // An idle connection that the server closes (restart, failover) must not crash the process:
+    // the pool drops it and the next query opens a new one.
+    pool.on('error', () => undefined);
     const db = new Kysely<Tables>({ dialect: new PostgresDialect({ pool }) });
     conn = { db, dialect: 'postgres', describe: url.replace(/\/\/[^@/]*@/, '//***@'), close: () => db.destroy() };
   } else {

@@ -1,0 +1,233 @@
+// The metadata store's contract, run against both backends: SQLite (the embedded default) and
+// PostgreSQL (127.0.0.1:5432; skipped with a message when absent, required with CI=true).
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { openMetadata } from '../src/store/metadata/connect.js';
+import { MetadataStore } from '../src/store/metadata/metadata-store.js';
+import type { Plan } from '../src/store/metadata/records.js';
+import { freshPostgresDatabase, postgres } from './support/services.js';
+
+const plan = (concurrency = 1, queueSize = 100): Plan => ({
+  name: 'basic',
+  requestsPerMinute: 50,
+  concurrency,
+  queueSize,
+  dailyRenders: 1000,
+  dailyDemoRenders: 30,
+  videoRates: { sd_30: 0.01, sd_60: 0.015, hd_30: 0.02, hd_60: 0.03 },
+});
+
+interface Backend {
+  name: string;
+  skip: boolean;
+  open(): Promise<{ url: string; cleanup: () => Promise<void> }>;
+}
+
+const backends: Backend[] = [
+  {
+    name: 'SQLite',
+    skip: false,
+    async open() {
+      const dir = mkdtempSync(join(tmpdir(), 'imprint-meta-'));
+      return { url: join(dir, 'imprint.db'), cleanup: async () => rmSync(dir, { recursive: true, force: true }) };
+    },
+  },
+  {
+    name: 'PostgreSQL',
+    skip: !postgres.available,
+    async open() {
+      const db = await freshPostgresDatabase();
+      return { url: db.url, cleanup: db.drop };
+    },
+  },
+];
+
+describe.each(backends)('metadata store on $name', (backend) => {
+  let store: MetadataStore;
+  let cleanup: () => Promise<void>;
+  let url: string;
+  const W = 'worker-a';
+
+  beforeEach(async (t) => {
+    if (backend.skip) return t.skip();
+    const opened = await backend.open();
+    cleanup = opened.cleanup;
+    url = opened.url;
+    store = new MetadataStore(await openMetadata(opened.url));
+  });
+  afterEach(async () => {
+    if (backend.skip) return;
+    await store.close();
+    await cleanup();
+  });
+
+  const account = (name: string, concurrency = 1, queueSize = 100) => store.insertAccount({ name, plan: plan(concurrency, queueSize), webhookSecret: 's', balance: 12.5, now: 1000 });
+  const task = (accountId: number, now = 2000) => store.insertTask({ accountId, designId: 1, format: 'png', options: {}, overrides: { t: { text: 'x' } }, webhookUrl: null, now });
+  const queued = async (accountId: number, now?: number) => {
+    const t = await task(accountId, now);
+    if (t === 'queue_full') throw new Error('queue full');
+    return t;
+  };
+
+  it('opens an existing database from a second connection and sees the same data', async () => {
+    await account('a');
+    const again = new MetadataStore(await openMetadata(url));
+    expect(await again.countAccounts()).toBe(1);
+    await again.close();
+  });
+
+  it('stores accounts with integer ids, exact balances and plans; names are unique', async () => {
+    const a = await account('alpha');
+    const b = await account('beta');
+    expect(b.id).toBe(a.id + 1);
+    expect(a).toMatchObject({ name: 'alpha', balance: 12.5, plan: plan() });
+    await expect(account('alpha')).rejects.toMatchObject({ code: 'conflict', status: 409 });
+    expect(await store.countAccounts()).toBe(2);
+    expect((await store.setBalance(a.id, 0.000001))!.balance).toBe(0.000001);
+    expect((await store.setPlan(a.id, { ...plan(3), name: 'pro' }))!.plan).toMatchObject({ name: 'pro', concurrency: 3 });
+    expect(await store.getAccount(999)).toBeUndefined();
+    expect(await store.setBalance(999, 1)).toBeUndefined();
+  });
+
+  it('finds keys by hash with their role; a duplicate key is refused', async () => {
+    const a = await account('alpha');
+    await store.insertKey({ accountId: a.id, role: 'member', keyHash: 'h1', keyPrefix: 'imp_abc', now: 1 });
+    expect(await store.findKey('h1')).toMatchObject({ role: 'member', account: { id: a.id, name: 'alpha' } });
+    expect(await store.findKey('nope')).toBeUndefined();
+    await expect(store.insertKey({ accountId: a.id, role: 'admin', keyHash: 'h1', keyPrefix: 'imp_abc', now: 1 })).rejects.toMatchObject({ code: 'conflict' });
+    expect(await store.listKeys(a.id)).toHaveLength(1);
+  });
+
+  it('keeps designs per account: another account cannot read, replace or delete them', async () => {
+    const a = await account('alpha');
+    const b = await account('beta');
+    const d = await store.insertDesign({ accountId: a.id, kind: 'design', name: 'card', template: { width: 10 }, assets: { 'p.png': 'designs/x/1' }, now: 5 });
+    expect(await store.getDesign(a.id, d.id)).toMatchObject({ template: { width: 10 }, assets: { 'p.png': 'designs/x/1' } });
+    expect(await store.getDesign(b.id, d.id)).toBeUndefined();
+    expect(await store.replaceDesign({ accountId: b.id, id: d.id, kind: 'design', name: 'x', template: {}, assets: {}, now: 6 })).toBeUndefined();
+    expect(await store.deleteDesign(b.id, d.id)).toBeUndefined();
+    const replaced = await store.replaceDesign({ accountId: a.id, id: d.id, kind: 'video', name: 'v', template: { width: 20 }, assets: {}, now: 7 });
+    expect(replaced).toMatchObject({ id: d.id, kind: 'video', template: { width: 20 }, createdAt: 5, updatedAt: 7 });
+    expect((await store.listDesigns(a.id)).map((x) => x.id)).toEqual([d.id]);
+    expect(await store.deleteDesign(a.id, d.id)).toMatchObject({ id: d.id });
+    expect(await store.listDesigns(a.id)).toEqual([]);
+  });
+
+  it('expires uploads once, after their expiry time', async () => {
+    const a = await account('alpha');
+    const u = await store.insertUpload({ accountId: a.id, token: 't1', blobKey: 'uploads/1/t1.png', contentType: 'image/png', size: 3, createdAt: 0, expiresAt: 100 });
+    expect(await store.getUploadByToken('t1')).toMatchObject({ id: u.id, expiredAt: null });
+    expect(await store.expireUploads(99)).toEqual([]);
+    expect((await store.expireUploads(100)).map((x) => x.token)).toEqual(['t1']);
+    expect(await store.expireUploads(200)).toEqual([]);
+    expect((await store.getUploadByToken('t1'))!.expiredAt).toBe(100);
+  });
+
+  it('refuses a task beyond the plan queue size (queued + pending)', async () => {
+    const a = await account('alpha', 1, 2);
+    await queued(a.id);
+    await queued(a.id);
+    expect(await task(a.id)).toBe('queue_full');
+    await store.claimNext(W, 3000, 9000);
+    expect(await task(a.id)).toBe('queue_full');
+    const running = (await store.listTasks(a.id)).find((t) => t.state === 'pending')!;
+    await store.finishTask(running.id, W, { state: 'done', resultKey: 'r' }, 4000);
+    expect(await task(a.id)).not.toBe('queue_full');
+  });
+
+  it('claims FIFO, at most the account concurrency, without starving other accounts', async () => {
+    const a = await account('alpha', 2);
+    const b = await account('beta', 1);
+    const a1 = await queued(a.id);
+    const a2 = await queued(a.id);
+    const a3 = await queued(a.id);
+    const b1 = await queued(b.id);
+    const c1 = await store.claimNext(W, 3000, 9000);
+    const c2 = await store.claimNext(W, 3000, 9000);
+    const c3 = await store.claimNext(W, 3000, 9000);
+    expect([c1!.id, c2!.id, c3!.id]).toEqual([a1.id, a2.id, b1.id]);
+    expect(c1).toMatchObject({ state: 'pending', workerId: W, leaseUntil: 9000, attempts: 1, startedAt: 3000 });
+    expect(await store.claimNext(W, 3000, 9000)).toBeUndefined();
+    await store.finishTask(a1.id, W, { state: 'done', resultKey: 'r1' }, 3500);
+    expect((await store.claimNext(W, 3600, 9000))!.id).toBe(a3.id);
+    expect(await store.countTasksByState()).toEqual({ queued: 0, pending: 3, done: 1, error: 0 });
+  });
+
+  it('claims a given task only in its account order and within its concurrency', async () => {
+    const a = await account('alpha', 1);
+    const a1 = await queued(a.id);
+    const a2 = await queued(a.id);
+    expect(await store.claimTask(a2.id, W, 3000, 9000)).toEqual({ waiting: true });
+    const first = await store.claimTask(a1.id, W, 3000, 9000);
+    expect('claimed' in first && first.claimed.id).toBe(a1.id);
+    expect(await store.claimTask(a1.id, W, 3000, 9000)).toEqual({ gone: true });
+    expect(await store.claimTask(a2.id, W, 3000, 9000)).toEqual({ waiting: true });
+    await store.park(a2.id);
+    expect(await store.unpark()).toEqual([]);
+    await store.finishTask(a1.id, W, { state: 'done' }, 3500);
+    expect(await store.unpark()).toEqual([a2.id]);
+    expect(await store.unpark()).toEqual([]);
+    expect('claimed' in (await store.claimTask(a2.id, W, 3600, 9000))).toBe(true);
+    expect(await store.claimTask(12345, W, 1, 2)).toEqual({ gone: true });
+  });
+
+  it('only the worker holding a task can finish or release it', async () => {
+    const a = await account('alpha');
+    const t = await queued(a.id);
+    await store.claimNext(W, 3000, 9000);
+    expect(await store.finishTask(t.id, 'other-worker', { state: 'done' }, 4000)).toBeUndefined();
+    expect(await store.releaseTask(t.id, 'other-worker', 4000)).toBeUndefined();
+    const released = await store.releaseTask(t.id, W, 4000);
+    expect(released).toMatchObject({ state: 'queued', attempts: 0, workerId: null });
+    await store.claimNext(W, 5000, 9000);
+    const done = await store.finishTask(t.id, W, { state: 'error', error: 'why' }, 6000);
+    expect(done).toMatchObject({ state: 'error', error: 'why', finishedAt: 6000, stateAt: 6000, workerId: null, resultKey: null });
+  });
+
+  it('requeues a stalled task once, then puts it in error', async () => {
+    const a = await account('alpha');
+    const t = await queued(a.id);
+    await store.claimNext(W, 3000, 4000);
+    await store.renewLeases(W, 5000);
+    expect(await store.recoverStalled(4500, 2, 'stalled')).toEqual({ requeued: [], failed: [] });
+    const first = await store.recoverStalled(5001, 2, 'stalled');
+    expect(first.requeued.map((x) => [x.id, x.state, x.attempts])).toEqual([[t.id, 'queued', 1]]);
+    await store.claimNext('worker-b', 6000, 7000);
+    const second = await store.recoverStalled(7001, 2, 'stalled');
+    expect(second.requeued).toEqual([]);
+    expect(second.failed.map((x) => [x.id, x.state, x.error, x.attempts])).toEqual([[t.id, 'error', 'stalled', 2]]);
+  });
+
+  it('expires results finished before the cut-off, once', async () => {
+    const a = await account('alpha');
+    const t1 = await queued(a.id);
+    await store.claimNext(W, 1, 100);
+    await store.finishTask(t1.id, W, { state: 'done', resultKey: 'results/1/1.png' }, 10);
+    const t2 = await queued(a.id);
+    await store.claimNext(W, 1, 100);
+    await store.finishTask(t2.id, W, { state: 'error', error: 'x' }, 10);
+    expect(await store.expireResults(9, 50)).toEqual([]);
+    expect((await store.expireResults(10, 50)).map((x) => x.id)).toEqual([t1.id]);
+    expect(await store.expireResults(10, 60)).toEqual([]);
+    expect((await store.getTask(t1.id))!.resultExpiredAt).toBe(50);
+  });
+
+  it('reads tasks only within their account', async () => {
+    const a = await account('alpha');
+    const b = await account('beta');
+    const t = await queued(a.id);
+    expect(await store.getTask(t.id, a.id)).toMatchObject({ id: t.id, overrides: { t: { text: 'x' } }, options: {} });
+    expect(await store.getTask(t.id, b.id)).toBeUndefined();
+  });
+
+  it('never overruns an account concurrency under concurrent claims', async () => {
+    const a = await account('alpha', 2);
+    for (let i = 0; i < 10; i++) await queued(a.id);
+    // Twelve claimers at once (PostgreSQL: ten pooled connections in parallel).
+    const claims = await Promise.all(Array.from({ length: 12 }, (_, i) => store.claimNext(`w${i}`, 3000, 9000)));
+    expect(claims.filter(Boolean)).toHaveLength(2);
+    expect((await store.countTasksByState()).pending).toBe(2);
+  });
+});
