@@ -9,8 +9,6 @@ import type { VideoProgress } from '../encode/video.js';
 import { Engine, type OutputFormat } from '../engine.js';
 import { ImprintError, validationError } from '../errors.js';
 import { ConfigError } from '../service/config.js';
-import { adminCommand } from './admin.js';
-import { serveCommand } from './serve.js';
 
 export interface CliIO {
   stdout: { write(s: string): unknown };
@@ -166,8 +164,9 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
   const [command, ...rest] = argv;
   try {
     if (command === 'render') return await renderCommand(rest, io);
-    if (command === 'serve' || command === 'worker') return await serveCommand(io, command);
-    if (command === 'admin') return await adminCommand(rest, io);
+    // The service commands load the stores' drivers; `render` does not need them.
+    if (command === 'serve' || command === 'worker') return await (await import('./serve.js')).serveCommand(io, command);
+    if (command === 'admin') return await (await import('./admin.js')).adminCommand(rest, io);
     if (command === undefined || command === '--help' || command === '-h' || command === 'help') {
       io.stdout.write(USAGE);
       return command === undefined ? 2 : 0;

@@ -8,7 +8,6 @@ import type { BlobStore } from '../store/blobs/blob-store.js';
 import { openMetadata } from '../store/metadata/connect.js';
 import { MetadataStore } from '../store/metadata/metadata-store.js';
 import type { Role } from '../store/metadata/records.js';
-import { BullmqQueue } from '../store/queue/bullmq.js';
 import { LocalQueue } from '../store/queue/local.js';
 import type { TaskQueue } from '../store/queue/task-queue.js';
 import * as accounts from './accounts.js';
@@ -44,7 +43,9 @@ export class Service {
     try {
       blobs = openBlobStore(config.blobsUrl, config.dataDir);
       const queueOpts = { workerId, clock, leaseMs: config.leaseMs, ...(opts.queuePollMs ? { pollMs: opts.queuePollMs } : {}) };
-      const queue: TaskQueue = config.queueUrl ? new BullmqQueue(config.queueUrl, meta, { ...queueOpts, name: config.queueName }) : new LocalQueue(meta, queueOpts);
+      // BullMQ (and its Redis client) load only when configured: admin commands start faster without.
+      const BullmqQueue = config.queueUrl ? (await import('../store/queue/bullmq.js')).BullmqQueue : undefined;
+      const queue: TaskQueue = config.queueUrl && BullmqQueue ? new BullmqQueue(config.queueUrl, meta, { ...queueOpts, name: config.queueName }) : new LocalQueue(meta, queueOpts);
       log.debug({ metadata: meta.conn.describe, blobs: blobs.describe, queue: queue.kind }, 'stores opened');
       return new Service({ meta, blobs, queue, clock, config, log, metrics: new Metrics(), workerId });
     } catch (e) {

@@ -27,6 +27,8 @@ type TaskJob = Job<TaskJobData, void, 'task'>;
 interface Fetched {
   job: TaskJob;
   token: string;
+  /** Called once the job is acknowledged or given back; close() waits for it. */
+  handled: () => void;
 }
 
 interface Waiter {
@@ -112,7 +114,12 @@ export class BullmqQueue implements TaskQueue {
       while (!signal.aborted && !this.closed) {
         const fetched = await this.nextJob(signal);
         if (!fetched) continue;
-        const task = await this.track(this.handle(fetched, signal));
+        let task: TaskRecord | undefined;
+        try {
+          task = await this.handle(fetched, signal);
+        } finally {
+          fetched.handled();
+        }
         if (task) return task;
       }
       return undefined;
@@ -170,8 +177,8 @@ export class BullmqQueue implements TaskQueue {
         }
         if (!job) continue;
         const waiter = this.waiters.shift();
-        if (waiter) waiter.deliver({ job, token });
-        else await this.track(this.giveBack({ job, token }).catch((e) => this.report(e)));
+        if (waiter) waiter.deliver({ job, token, handled: this.track() });
+        else await this.giveBack({ job, token }).catch((e) => this.report(e));
       }
     })().finally(() => {
       this.pumping = undefined;
@@ -224,20 +231,22 @@ export class BullmqQueue implements TaskQueue {
     return 'claimed' in result ? result.claimed : undefined;
   }
 
-  private async ack({ job, token }: Fetched): Promise<void> {
+  private async ack({ job, token }: Pick<Fetched, 'job' | 'token'>): Promise<void> {
     await job.moveToCompleted(undefined, token, false);
   }
 
   /** Back to the head of the wait list, so the id keeps its place in line. */
-  private async giveBack({ job, token }: Fetched): Promise<void> {
+  private async giveBack({ job, token }: Pick<Fetched, 'job' | 'token'>): Promise<void> {
     await job.moveToWait(token);
   }
 
-  private track<T>(p: Promise<T>): Promise<T> {
+  /** Counts a delivered job as in hand from the moment it leaves the fetch loop until `handled()`. */
+  private track(): () => void {
+    let handled!: () => void;
+    const p = new Promise<void>((done) => (handled = done));
     this.handling.add(p);
-    const untrack = () => this.handling.delete(p);
-    p.then(untrack, untrack);
-    return p;
+    void p.then(() => this.handling.delete(p));
+    return handled;
   }
 
   // ── redelivery of parked tasks ──────────────────────────────────────────────────────────────

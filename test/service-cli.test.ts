@@ -1,0 +1,162 @@
+// `imprint admin`, `imprint serve` and `imprint worker` as a user runs them (built dist/): the admin
+// walk-through of docs/operations.md is executed line by line, and a server started with `serve`
+// seeds the examples, renders beside admin commands and stops cleanly on SIGTERM.
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { pino } from 'pino';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { configFromEnv } from '../src/service/config.js';
+import { Service } from '../src/service/service.js';
+
+const ROOT = join(import.meta.dirname, '..');
+const BIN = join(ROOT, 'bin', 'imprint.js');
+
+let dir: string;
+let env: NodeJS.ProcessEnv;
+const children: ChildProcess[] = [];
+
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'imprint-cli-svc-'));
+  env = { ...process.env, IMPRINT_DATA_DIR: dir, IMPRINT_LOG_LEVEL: 'warn', IMPRINT_WORKER_CONCURRENCY: '1' };
+});
+afterEach(() => {
+  for (const c of children.splice(0)) if (c.exitCode === null) c.kill('SIGKILL');
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const run = (args: string[]) =>
+  promisify(execFile)(process.execPath, [BIN, ...args], { cwd: ROOT, env }).then(
+    (r) => ({ code: 0, stdout: r.stdout, stderr: r.stderr }),
+    (e: { code: number; stdout: string; stderr: string }) => ({ code: e.code, stdout: e.stdout, stderr: e.stderr }),
+  );
+
+/** Splits a documented command line like a shell would (double quotes only). */
+function argv(line: string): string[] {
+  return [...line.matchAll(/"([^"]*)"|(\S+)/g)].map((m) => m[1] ?? m[2]!);
+}
+
+describe('imprint admin', () => {
+  const doc = readFileSync(join(ROOT, 'docs', 'operations.md'), 'utf8');
+  const block = /```sh example=admin\n([\s\S]*?)```/.exec(doc)![1]!;
+  const steps: { command: string; expect?: string }[] = [];
+  for (const line of block.split('\n')) {
+    if (line.startsWith('npx imprint admin ')) steps.push({ command: line });
+    else if (line.startsWith('# ')) steps[steps.length - 1]!.expect = line.slice(2);
+  }
+
+  it('runs the walk-through of docs/operations.md, each command printing one JSON object', async () => {
+    expect(steps.length).toBeGreaterThanOrEqual(10);
+    for (const step of steps) {
+      const r = await run(argv(step.command).slice(2));
+      expect({ command: step.command, code: r.code, stderr: r.stderr }).toEqual({ command: step.command, code: 0, stderr: '' });
+      const lines = r.stdout.trim().split('\n');
+      expect(lines).toHaveLength(1);
+      JSON.parse(lines[0]!);
+      // Every concrete "key":value pair of the documented output appears in the real one.
+      for (const pair of step.expect?.matchAll(/"\w+":(?:"[^"…]*"|-?[\d.]+)(?=[,}])/g) ?? []) expect(lines[0]).toContain(pair[0]);
+    }
+    const account = JSON.parse((await run(['admin', 'get-account', '--account', '1'])).stdout);
+    expect(account).toMatchObject({ account_id: 1, name: 'Acme Studio', balance: 25.5, plan: { concurrency: 2, queue_size: 500, video_rates: { hd_60: 0.05 } } });
+    expect(JSON.parse((await run(['admin', 'list-designs', '--account', '1'])).stdout).designs.map((d: { design_id: number }) => d.design_id)).toEqual([1]);
+  }, 60_000);
+
+  it.each([
+    [['get-account', '--account', '9'], /^account_not_found at \$\.account_id: no account with id 9/],
+    [['get-account', '--account', 'abc'], /^validation_error at \$\.account: Expected a positive integer for --account but received "abc"/],
+    [['set-balance', '--account', '1', '--amount=-5'], /^validation_error at \$\.amount: a balance cannot be negative/],
+    [['set-balance', '--account', '1', '--amount', 'lots'], /^validation_error at \$\.amount: Expected a number for --amount but received "lots"/],
+    [['create-key', '--account', '1', '--role', 'root'], /^validation_error at \$\.role: Expected admin or member for role but received "root"/],
+    [['create-account', '--name', 'first'], /^conflict at \$\.name: an account named "first" already exists/],
+    [['set-plan', '--account', '1', '--concurrency', '0'], /^validation_error at \$\.concurrency: /],
+    [['set-plan', '--account', '1'], /^validation_error at \$: give at least one of --plan/],
+    [['import-design', 'test/fixtures-missing.json', '--account', '1'], /^validation_error at \$\.file: cannot read the design file/],
+    [['import-design', 'package.json', '--account', '1'], /^validation_error at \$\.\w+/],
+    [['frobnicate'], /^usage_error: unknown admin command "frobnicate"/],
+  ])('refuses admin %j with one line on stderr, exit 2, and changes nothing', async (args, message) => {
+    const service = await Service.open(configFromEnv({ IMPRINT_DATA_DIR: dir }), { log: pino({ level: 'silent' }) });
+    try {
+      await service.createAccount({ name: 'first', balance: 3 });
+      const r = await run(['admin', ...args]);
+      expect(r.code).toBe(2);
+      expect(r.stdout).toBe('');
+      expect(r.stderr.trim().split('\n')[0]).toMatch(message);
+      expect(await service.getAccount(1)).toMatchObject({ balance: 3, plan: { concurrency: 1 } });
+      expect(await service.ctx.meta.countAccounts()).toBe(1);
+      expect(await service.listDesigns(1)).toEqual([]);
+    } finally {
+      await service.close();
+    }
+  }, 30_000);
+
+  it('refuses a bad configuration with the variable name', async () => {
+    env.IMPRINT_QUEUE_URL = 'amqp://localhost';
+    const r = await run(['admin', 'sweep']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/^config_error: Expected a redis:\/\/host:port URL .* for IMPRINT_QUEUE_URL but received "amqp:\/\/localhost"/);
+  });
+});
+
+/** Starts a long-running command and resolves once its stdout matches. */
+function start(args: string[], ready: RegExp): Promise<{ child: ChildProcess; stdout: () => string }> {
+  const child = spawn(process.execPath, [BIN, ...args], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  children.push(child);
+  let out = '';
+  let err = '';
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`not ready in 30 s: ${out}${err}`)), 30_000);
+    child.stdout!.on('data', (d: Buffer) => {
+      out += d;
+      if (ready.test(out)) {
+        clearTimeout(timer);
+        resolve({ child, stdout: () => out });
+      }
+    });
+    child.stderr!.on('data', (d: Buffer) => (err += d));
+    child.on('exit', (code) => reject(new Error(`exited ${code}: ${out}${err}`)));
+  });
+}
+
+const exited = (c: ChildProcess) => new Promise<number | null>((r) => (c.exitCode !== null ? r(c.exitCode) : c.once('exit', (code) => r(code))));
+
+describe('imprint serve', () => {
+  it('seeds the examples and a demo key once, renders beside admin commands, and stops on SIGTERM', async () => {
+    const first = await start(['serve'], /Stop with Ctrl-C/);
+    const key = /\n {4}(imp_[A-Za-z0-9_-]+)\n/.exec(first.stdout())?.[1];
+    expect(key).toBeDefined();
+    expect(first.stdout()).toMatch(/card-1080/);
+    expect(first.stdout()).toMatch(/video\s+slides-video/);
+
+    const designs = JSON.parse((await run(['admin', 'list-designs', '--account', '1'])).stdout).designs as { design_id: number; name: string }[];
+    const card = designs.find((d) => d.name === 'card-1080')!;
+    expect(designs.length).toBeGreaterThanOrEqual(7);
+
+    // Another process (this test) queues a task on the same data; the server's worker renders it.
+    const service = await Service.open(configFromEnv({ IMPRINT_DATA_DIR: dir }), { log: pino({ level: 'silent' }) });
+    try {
+      const auth = await service.authenticate(key!);
+      expect(auth).toMatchObject({ role: 'admin', account: { id: 1, name: 'demo' } });
+      const task = await service.createTask(1, { designId: card.design_id, format: 'png', overrides: { headline: { text: 'Beside the server' } } });
+      const deadline = Date.now() + 30_000;
+      let state = task.state;
+      while (state !== 'done' && state !== 'error' && Date.now() < deadline) {
+        await new Promise((r) => setTimeout(r, 100));
+        state = (await service.getTask(1, task.id)).state;
+      }
+      expect(await service.getTask(1, task.id)).toMatchObject({ state: 'done', error: null });
+      expect((await service.resultBytes(1, task.id))!.subarray(1, 4).toString()).toBe('PNG');
+    } finally {
+      await service.close();
+    }
+
+    first.child.kill('SIGTERM');
+    expect(await exited(first.child)).toBe(0);
+
+    const second = await start(['serve'], /Stop with Ctrl-C/);
+    expect(second.stdout()).not.toMatch(/imp_/);
+    second.child.kill('SIGTERM');
+    expect(await exited(second.child)).toBe(0);
+  }, 90_000);
+});
