@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// `npm start`: renders every example in examples/ with the built library (dist/).
+// `npm run examples`: renders every example in examples/ with the built library (dist/).
 // For each folder holding a design.json:
 //   out/<example>.png           design.json + overrides.json
 //   out/<example>.jpg           the same, as jpg

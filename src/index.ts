@@ -18,3 +18,9 @@ export { encodeImage, ENCODE_DEFAULTS, type PngOptions, type JpgOptions, type Im
 export { fileAssetResolver, AssetNotFoundError, type AssetResolver, type FileAssetOptions } from './assets/resolver.js';
 export { bundledFonts, FontSet } from './text/fonts.js';
 export { designJsonSchema, overridesJsonSchema, fieldReferenceMarkdown } from './design/json-schema.js';
+// The render service core (no HTTP): stores, accounts, designs, uploads, tasks and the worker.
+export { Service, type OpenOptions } from './service/service.js';
+export { configFromEnv, ConfigError, type ServiceConfig } from './service/config.js';
+export { TaskWorker, type CompletionHook, type WorkerOptions } from './worker/worker.js';
+export { PLANS } from './service/plans.js';
+export type { Account, Plan, Role, TaskRecord, TaskState, DesignRecord, DesignSummary, UploadRecord } from './store/metadata/records.js';

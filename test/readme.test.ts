@@ -23,3 +23,16 @@ it('the README library example writes a jpg and logs the headline fit report', a
   expect(stdout).toMatch(/name: 'headline'/);
   expect((await sharp(await readFile(join(dir, 'card.jpg'))).metadata()).format).toBe('jpeg');
 });
+
+it('the README service example renders a task through the worker', async () => {
+  const readme = await readFile(join(ROOT, 'README.md'), 'utf8');
+  const code = /```js readme-service\n([\s\S]*?)```/.exec(readme)?.[1];
+  expect(code).toBeDefined();
+  const dir = await mkdtemp(join(tmpdir(), 'imprint-readme-svc-'));
+  await mkdir(join(dir, 'node_modules'));
+  await symlink(ROOT, join(dir, 'node_modules', 'imprint'));
+  await symlink(join(ROOT, 'examples'), join(dir, 'examples'));
+  await writeFile(join(dir, 'service.mjs'), code!);
+  const { stdout } = await promisify(execFile)(process.execPath, ['service.mjs'], { cwd: dir });
+  expect(stdout).toBe('task 1: done\nadmin true\n');
+}, 60_000);
