@@ -31,6 +31,22 @@ export function createLogger(level: string): Logger {
   return pino({ level, base: { pid: process.pid } }, pino.destination({ fd: 2, sync: false }));
 }
 
+/** Redis errors repeat on every reconnect attempt: log the first, then at most one a minute. */
+function redisErrorLog(log: Logger): (e: Error) => void {
+  let last = 0;
+  let dropped = 0;
+  return (e) => {
+    const now = Date.now();
+    if (now - last < 60_000) {
+      dropped++;
+      return;
+    }
+    log.error({ err: e, repeated: dropped }, 'queue backend (Redis) error');
+    last = now;
+    dropped = 0;
+  };
+}
+
 export class Service {
   private constructor(readonly ctx: ServiceContext) {}
 
@@ -45,7 +61,7 @@ export class Service {
       const queueOpts = { workerId, clock, leaseMs: config.leaseMs, ...(opts.queuePollMs ? { pollMs: opts.queuePollMs } : {}) };
       // BullMQ (and its Redis client) load only when configured: admin commands start faster without.
       const BullmqQueue = config.queueUrl ? (await import('../store/queue/bullmq.js')).BullmqQueue : undefined;
-      const queue: TaskQueue = config.queueUrl && BullmqQueue ? new BullmqQueue(config.queueUrl, meta, { ...queueOpts, name: config.queueName }) : new LocalQueue(meta, queueOpts);
+      const queue: TaskQueue = config.queueUrl && BullmqQueue ? new BullmqQueue(config.queueUrl, meta, { ...queueOpts, name: config.queueName, onError: redisErrorLog(log) }) : new LocalQueue(meta, queueOpts);
       log.debug({ metadata: meta.conn.describe, blobs: blobs.describe, queue: queue.kind }, 'stores opened');
       return new Service({ meta, blobs, queue, clock, config, log, metrics: new Metrics(), workerId });
     } catch (e) {

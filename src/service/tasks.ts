@@ -56,7 +56,9 @@ export async function createTask(ctx: ServiceContext, accountId: number, req: Ta
     const account = await ctx.meta.getAccount(accountId);
     throw new ImprintError('queue_full', '$', `the account already has ${account?.plan.queueSize ?? 'the most'} tasks queued or rendering: wait for some to finish, or raise the plan's queue size`);
   }
-  await ctx.queue.push(inserted.id);
+  // The task is committed: if the queue backend cannot be reached now, it parks the task and delivers
+  // it later, so the caller still gets its task id (a retry would only render twice).
+  await ctx.queue.push(inserted.id).catch((e: unknown) => ctx.log.warn({ task_id: inserted.id, err: e }, 'queue push failed; the task will be delivered later'));
   ctx.metrics.inc('imprint_tasks_created_total', { format });
   ctx.log.info({ task_id: inserted.id, account_id: accountId, design_id: design.id, format }, 'task queued');
   return inserted;

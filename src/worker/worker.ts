@@ -76,7 +76,8 @@ export class TaskWorker {
     for (const t of requeued) {
       this.log.warn({ task_id: t.id, attempts: t.attempts }, 'stalled task requeued');
       this.ctx.metrics.inc('imprint_tasks_requeued_total');
-      await this.ctx.queue.push(t.id);
+      // Requeued tasks are parked too: if this push fails, un-parking delivers them.
+      await this.ctx.queue.push(t.id).catch((e: unknown) => this.log.warn({ task_id: t.id, err: e }, 'push of a requeued task failed; it stays parked'));
     }
     for (const t of failed) {
       this.log.error({ task_id: t.id }, 'stalled task failed');
@@ -116,7 +117,7 @@ export class TaskWorker {
     } catch (e) {
       if (e instanceof RenderFailure && e.kind === 'cancelled' && this.stopping) {
         await this.ctx.meta.releaseTask(task.id, this.ctx.workerId, this.ctx.clock());
-        await this.ctx.queue.push(task.id);
+        await this.ctx.queue.push(task.id).catch((e: unknown) => log.warn({ err: e }, 'push of a released task failed; it stays parked'));
         log.info('render interrupted by shutdown; task requeued');
         return;
       }

@@ -404,7 +404,8 @@ export class MetadataStore {
   async releaseTask(id: number, workerId: string, now: number): Promise<TaskRecord | undefined> {
     const row = await this.db
       .updateTable('tasks')
-      .set((eb) => ({ state: 'queued', attempts: eb('attempts', '-', 1), worker_id: null, lease_until: null, state_at: now, parked: 0 }))
+      // Parked, so queue backends that deliver ids hand it out again even if the push that follows fails.
+      .set((eb) => ({ state: 'queued', attempts: eb('attempts', '-', 1), worker_id: null, lease_until: null, state_at: now, parked: 1 }))
       .where('id', '=', id)
       .where('state', '=', 'pending')
       .where('worker_id', '=', workerId)
@@ -429,7 +430,7 @@ export class MetadataStore {
         .execute();
       const requeued = await trx
         .updateTable('tasks')
-        .set({ state: 'queued', worker_id: null, lease_until: null, state_at: now, parked: 0 })
+        .set({ state: 'queued', worker_id: null, lease_until: null, state_at: now, parked: 1 })
         .where('state', '=', 'pending')
         .where('lease_until', '<', now)
         .returningAll()
