@@ -11,6 +11,7 @@ import sharp from 'sharp';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { configFromEnv, type ServiceConfig } from '../src/service/config.js';
 import { hashApiKey } from '../src/service/keys.js';
+import { taskTimings } from '../src/service/tasks.js';
 import { Service } from '../src/service/service.js';
 import type { TaskRecord } from '../src/store/metadata/records.js';
 import { TaskWorker, type CompletionHook } from '../src/worker/worker.js';
@@ -364,6 +365,8 @@ describe('tasks and the worker', () => {
     const card = await importCard(a.id);
     const t = await service.createTask(a.id, { designId: card.id, format: 'png' });
     expect((await service.getTask(a.id, String(t.id))).state).toBe('queued');
+    expect(taskTimings(t)).toEqual({ waitTime: null, execTime: null });
+    expect(taskTimings({ createdAt: 1000, startedAt: 3500, finishedAt: 4250 })).toEqual({ waitTime: 2.5, execTime: 0.75 });
     await expect(service.getTask(b.id, t.id)).rejects.toMatchObject({ code: 'task_not_found', status: 404 });
     await expect(service.getTask(a.id, '1; drop table tasks')).rejects.toMatchObject({ code: 'task_not_found' });
   });

@@ -75,6 +75,11 @@ export async function getTask(ctx: ServiceContext, accountId: number, taskId: un
 /** Seconds between two times, or null when the later one has not happened yet. */
 export const secondsBetween = (from: number | null, to: number | null): number | null => (from === null || to === null ? null : (to - from) / 1000);
 
+/** Time in the queue and render time in seconds (null until known); exec time counts from queued → pending. */
+export function taskTimings(t: Pick<TaskRecord, 'createdAt' | 'startedAt' | 'finishedAt'>): { waitTime: number | null; execTime: number | null } {
+  return { waitTime: secondsBetween(t.createdAt, t.startedAt), execTime: secondsBetween(t.startedAt, t.finishedAt) };
+}
+
 export function resultKeyOf(task: Pick<TaskRecord, 'id' | 'accountId' | 'format'>): string {
   return `results/${task.accountId}/${task.id}.${task.format}`;
 }
