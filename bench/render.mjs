@@ -195,3 +195,6 @@ const previous = existsSync(out) ? JSON.parse(readFileSync(out, 'utf8')) : [];
 const names = new Set(entries.map((e) => e.name));
 writeFileSync(out, `${JSON.stringify([...previous.filter((e) => !names.has(e.name)), ...entries], null, 2)}\n`);
 console.log(`wrote ${out}`);
+
+// Queue overhead (bench/queue.mjs) in its own process, after the render cases; it merges its own entries.
+(await import('node:child_process')).execFileSync(process.execPath, [join(ROOT, 'bench', 'queue.mjs')], { stdio: 'inherit' });

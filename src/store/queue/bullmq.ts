@@ -44,6 +44,8 @@ const BLOCK_SECONDS = 0.5;
 const RELEASE_DEBOUNCE_MS = 20;
 // Ids are pointers into the metadata store: nothing is worth keeping once a job is acknowledged.
 const JOB_OPTS = { removeOnComplete: true, removeOnFail: true } as const;
+// Un-parked ids waited their turn already: they go to the head of the line, not behind newer tasks.
+const REDELIVERY_OPTS = { ...JOB_OPTS, lifo: true } as const;
 // A job is in `active` only for the span of one claim query; a lock that lapses means its process
 // died, and the stalled check of any other worker puts the id back. Never moving it to `failed`
 // (where removeOnFail would drop it) keeps the task deliverable however often that happens.
@@ -105,6 +107,8 @@ export class BullmqQueue implements TaskQueue {
       this.redeliver();
     }, RELEASE_DEBOUNCE_MS);
   }
+
+  private claims: Promise<unknown> = Promise.resolve();
 
   async take(signal: AbortSignal): Promise<TaskRecord | undefined> {
     if (this.closed) return undefined;
@@ -215,12 +219,19 @@ export class BullmqQueue implements TaskQueue {
       await this.ack(f);
       return undefined;
     }
-    const now = this.opts.clock();
     let result: ClaimResult;
     try {
-      result = await this.meta.claimTask(taskId, this.opts.workerId, now, now + this.opts.leaseMs);
-      // Parked before the ack: if this process dies in between, the id is still owed a delivery.
-      if ('waiting' in result) await this.meta.park(taskId);
+      // Claims run one after another in delivery order: slots racing each other would let task k+1
+      // of an account be tried before task k, park it, and make every later task of the account park.
+      const claim = this.claims.then(async () => {
+        const now = this.opts.clock();
+        const r = await this.meta.claimTask(taskId, this.opts.workerId, now, now + this.opts.leaseMs);
+        // Parked before the ack: if this process dies in between, the id is still owed a delivery.
+        if ('waiting' in r) await this.meta.park(taskId);
+        return r;
+      });
+      this.claims = claim.catch(() => undefined);
+      result = await claim;
     } catch (e) {
       await this.giveBack(f).catch((err) => this.report(err));
       throw e;
@@ -291,7 +302,7 @@ export class BullmqQueue implements TaskQueue {
       const ids = await this.meta.unpark();
       if (ids.length === 0) return;
       try {
-        await this.redis(this.queue.addBulk(ids.map((taskId) => ({ name: 'task' as const, data: { taskId }, opts: JOB_OPTS }))), `redeliver tasks ${ids.join(', ')}`);
+        await this.redis(this.queue.addBulk(ids.map((taskId) => ({ name: 'task' as const, data: { taskId }, opts: REDELIVERY_OPTS }))), `redeliver tasks ${ids.join(', ')}`);
       } catch (e) {
         // Unparked but not in Redis, these tasks would never be delivered: park them again.
         await Promise.all(ids.map((id) => this.meta.park(id).catch(() => undefined)));

@@ -16,14 +16,20 @@ export class LocalQueue implements TaskQueue {
   }
 
   async push(): Promise<void> {
-    this.wake();
+    this.wakeOne();
   }
 
   released(): void {
-    this.wake();
+    this.wakeOne();
   }
 
-  private wake(): void {
+  /** One task can be claimed by one slot: waking every idle slot only runs empty claims. */
+  private wakeOne(): void {
+    const first = this.waiters.values().next();
+    if (!first.done) first.value();
+  }
+
+  private wakeAll(): void {
     const ws = [...this.waiters];
     this.waiters.clear();
     for (const w of ws) w();
@@ -51,6 +57,6 @@ export class LocalQueue implements TaskQueue {
 
   async close(): Promise<void> {
     this.closed = true;
-    this.wake();
+    this.wakeAll();
   }
 }
