@@ -49,7 +49,7 @@ const REDELIVERY_OPTS = { ...JOB_OPTS, lifo: true } as const;
 // A job is in `active` only for the span of one claim query; a lock that lapses means its process
 // died, and the stalled check of any other worker puts the id back. Never moving it to `failed`
 // (where removeOnFail would drop it) keeps the task deliverable however often that happens.
-const LOCK_MS = 30_000;
+const LOCK_MS_MIN = 1_000;
 const MAX_STALLED = 1_000_000;
 
 const asError = (e: unknown): Error => (e instanceof Error ? e : new Error(String(e)));
@@ -197,7 +197,10 @@ export class BullmqQueue implements TaskQueue {
         connection: { ...this.connection, maxRetriesPerRequest: null },
         autorun: false,
         drainDelay: BLOCK_SECONDS,
-        lockDuration: LOCK_MS,
+        // An id taken by a process that died before claiming it comes back after one lease, like a
+        // stalled render does (the lock only spans one claim query, so it never lapses while alive).
+        lockDuration: Math.max(LOCK_MS_MIN, this.opts.leaseMs),
+        stalledInterval: Math.max(LOCK_MS_MIN, this.opts.leaseMs),
         maxStalledCount: MAX_STALLED,
       });
       this.worker.on('error', (e) => this.report(e));
