@@ -33,9 +33,14 @@ it('runs as many renders at once as it has threads', async () => {
   pool = new RenderPool({ size: 2, timeoutMs: 60_000, memoryMb: 512 });
   let inFlight = 0;
   let most = 0;
+  let release: () => void = () => undefined;
+  const bothIn = new Promise<void>((r) => (release = r));
+  // Each render's first asset request waits until two are in flight (or 10 s pass): with two
+  // threads both get there; with one, the second never would and `most` stays 1.
   const slowAssets: typeof assets = async (ref) => {
     most = Math.max(most, ++inFlight);
-    await new Promise((r) => setTimeout(r, 300));
+    if (inFlight >= 2) release();
+    await Promise.race([bothIn, new Promise((r) => setTimeout(r, 10_000))]);
     inFlight--;
     return assets(ref);
   };
