@@ -29,6 +29,17 @@ export interface ServiceConfig {
   leaseMs: number;
   shutdownGraceMs: number;
   logLevel: string;
+  /** Webhooks may target private, loopback and link-local addresses (tests, private networks). */
+  webhookAllowPrivate: boolean;
+  webhookTimeoutMs: number;
+  /** One status address may be polled once per this interval. */
+  pollIntervalMs: number;
+  /** Polling too fast this many times within a minute blocks the key … */
+  pollStrikes: number;
+  /** … for this long. */
+  pollBlockMs: number;
+  /** Largest JSON request body. */
+  bodyLimitBytes: number;
 }
 
 export class ConfigError extends Error {
@@ -54,6 +65,13 @@ function num(env: Env, name: string, fallback: number, min: number, max: number)
   const n = Number(raw);
   if (!Number.isFinite(n) || n < min || n > max) throw new ConfigError(`Expected a number between ${min} and ${max} for ${name} but received "${raw}"`);
   return n;
+}
+
+function flag(env: Env, name: string): boolean {
+  const raw = env[name];
+  if (raw === undefined || raw === '' || raw === '0' || raw === 'false') return false;
+  if (raw === '1' || raw === 'true') return true;
+  throw new ConfigError(`Expected 1, true, 0 or false for ${name} but received "${raw}"`);
 }
 
 const DAY_MS = 86_400_000;
@@ -92,5 +110,11 @@ export function configFromEnv(env: Env = process.env): ServiceConfig {
     leaseMs: int(env, 'IMPRINT_TASK_LEASE_S', 30, 1, 3600) * 1000,
     shutdownGraceMs: int(env, 'IMPRINT_SHUTDOWN_GRACE_S', 30, 0, 3600) * 1000,
     logLevel,
+    webhookAllowPrivate: flag(env, 'IMPRINT_WEBHOOK_ALLOW_PRIVATE'),
+    webhookTimeoutMs: int(env, 'IMPRINT_WEBHOOK_TIMEOUT_S', 5, 1, 60) * 1000,
+    pollIntervalMs: num(env, 'IMPRINT_POLL_INTERVAL_S', 5, 0, 3600) * 1000,
+    pollStrikes: int(env, 'IMPRINT_POLL_STRIKES', 10, 1, 10_000),
+    pollBlockMs: int(env, 'IMPRINT_POLL_BLOCK_S', 300, 0, 86_400) * 1000,
+    bodyLimitBytes: int(env, 'IMPRINT_BODY_LIMIT_KB', 1024, 1, 102_400) * 1024,
   };
 }

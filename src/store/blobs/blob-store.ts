@@ -19,6 +19,11 @@ export interface BlobStore {
   delete(key: string): Promise<void>;
   /** Keys under a prefix, in lexical order. */
   list(prefix: string): Promise<string[]>;
+  /**
+   * A time-limited URL that serves the bytes straight from the backend (S3 presigned GET), or
+   * undefined when the backend has none (a folder: the server streams the bytes itself).
+   */
+  presign?(key: string, expiresInSeconds: number, filename?: string): Promise<string>;
   close(): Promise<void>;
 }
 

@@ -1,5 +1,6 @@
 // Blob store in an S3-compatible bucket (AWS S3, MinIO, Ceph, R2, …) for deployments where several
 // render workers share one store. Configured by one URL so a single env var describes the whole location.
+import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import {
   DeleteObjectCommand,
   GetObjectCommand,
@@ -149,6 +150,16 @@ export class S3BlobStore implements BlobStore {
     }
     if (options.credentials) config.credentials = options.credentials;
     this.client = new S3Client(config);
+  }
+
+  async presign(key: string, expiresInSeconds: number, filename?: string): Promise<string> {
+    const command = new GetObjectCommand({
+      Bucket: this.bucket,
+      Key: this.key(key),
+      ...(filename ? { ResponseContentDisposition: `inline; filename="${filename.replace(/[^\w.-]/g, '_')}"` } : {}),
+    });
+    // SigV4 URLs live at most 7 days; callers hand out a stable address of their own that redirects.
+    return getSignedUrl(this.client, command, { expiresIn: Math.min(expiresInSeconds, 604_800) });
   }
 
   private key(key: string): string {

@@ -1,6 +1,7 @@
 // Every query of the service, written once for SQLite and PostgreSQL. Task claims and the queue-size
 // check are single statements, so they stay atomic on both; PostgreSQL also takes an advisory lock
 // so concurrent claims cannot overrun an account's concurrency.
+import { randomBytes } from 'node:crypto';
 import { sql, type Kysely, type Selectable, type Transaction } from 'kysely';
 import { ImprintError } from '../../errors.js';
 import type { MetadataConnection } from './connect.js';
@@ -97,6 +98,7 @@ function toTask(r: TaskRow): TaskRecord {
     leaseUntil: r.lease_until,
     billedDuration: r.billed_duration,
     billedPrice: r.billed_price_micros === null ? null : fromMicros(r.billed_price_micros),
+    resultToken: r.result_token,
   };
 }
 
@@ -108,6 +110,8 @@ function uniqueViolation(e: unknown): boolean {
 
 export interface NewTask {
   accountId: number;
+  /** Default: 128 random bits. */
+  resultToken?: string;
   designId: number;
   format: string;
   options: Record<string, unknown>;
@@ -288,9 +292,10 @@ export class MetadataStore {
   async insertTask(t: NewTask): Promise<TaskRecord | 'queue_full'> {
     return this.serialized(async (trx) => {
       const r = await sql<TaskRow>`
-        insert into tasks (account_id, design_id, format, options, overrides, webhook_url, state, created_at, state_at, attempts, parked)
+        insert into tasks (account_id, design_id, format, options, overrides, webhook_url, state, created_at, state_at, attempts, parked, result_token)
         select cast(${t.accountId} as integer), cast(${t.designId} as integer), cast(${t.format} as text), cast(${JSON.stringify(t.options)} as text),
-               cast(${JSON.stringify(t.overrides)} as text), cast(${t.webhookUrl} as text), 'queued', cast(${t.now} as bigint), cast(${t.now} as bigint), 0, 0
+               cast(${JSON.stringify(t.overrides)} as text), cast(${t.webhookUrl} as text), 'queued', cast(${t.now} as bigint), cast(${t.now} as bigint), 0, 0,
+               cast(${t.resultToken ?? randomBytes(16).toString('hex')} as text)
         where (select count(*) from tasks where account_id = ${t.accountId} and state in ('queued', 'pending'))
             < (select queue_size from accounts where id = ${t.accountId})
         returning *`.execute(trx);
@@ -304,6 +309,33 @@ export class MetadataStore {
     if (accountId !== undefined) q = q.where('account_id', '=', accountId);
     const row = await q.executeTakeFirst();
     return row && toTask(row);
+  }
+
+  async getTaskByResultToken(token: string): Promise<TaskRecord | undefined> {
+    const row = await this.db.selectFrom('tasks').selectAll().where('result_token', '=', token).executeTakeFirst();
+    return row && toTask(row);
+  }
+
+  // ── idempotency keys ────────────────────────────────────────────────────────────────────────
+  async findIdempotencyKey(accountId: number, key: string): Promise<{ requestHash: string; taskId: number; createdAt: number } | undefined> {
+    const row = await this.db.selectFrom('idempotency_keys').selectAll().where('account_id', '=', accountId).where('key', '=', key).executeTakeFirst();
+    return row && { requestHash: row.request_hash, taskId: row.task_id, createdAt: row.created_at };
+  }
+
+  /** False when another request recorded the key first (the caller then replays that one). */
+  async insertIdempotencyKey(k: { accountId: number; key: string; requestHash: string; taskId: number; now: number }): Promise<boolean> {
+    try {
+      await this.db.insertInto('idempotency_keys').values({ account_id: k.accountId, key: k.key, request_hash: k.requestHash, task_id: k.taskId, created_at: k.now }).execute();
+      return true;
+    } catch (e) {
+      if (uniqueViolation(e)) return false;
+      throw e;
+    }
+  }
+
+  async deleteIdempotencyKeysBefore(before: number): Promise<number> {
+    const r = await this.db.deleteFrom('idempotency_keys').where('created_at', '<', before).executeTakeFirst();
+    return Number(r.numDeletedRows);
   }
 
   /** Tasks of an account in id order (tests and admin). */

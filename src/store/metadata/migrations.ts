@@ -85,6 +85,21 @@ function migrations(dialect: Dialect): Record<string, Migration> {
         await db.schema.createIndex('tasks_finished').on('tasks').columns(['finished_at']).execute();
       },
     },
+    '0002_result_tokens_and_idempotency': {
+      async up(db: Kysely<unknown>) {
+        // Result URLs carry an unguessable token instead of the task id.
+        await db.schema.alterTable('tasks').addColumn('result_token', 'text').execute();
+        await db.schema.createIndex('tasks_result_token').on('tasks').column('result_token').unique().execute();
+        await id(db.schema.createTable('idempotency_keys'))
+          .addColumn('account_id', 'integer', (c) => c.notNull().references('accounts.id').onDelete('cascade'))
+          .addColumn('key', 'text', (c) => c.notNull())
+          .addColumn('request_hash', 'text', (c) => c.notNull())
+          .addColumn('task_id', 'integer', (c) => c.notNull())
+          .addColumn('created_at', 'bigint', (c) => c.notNull())
+          .addUniqueConstraint('idempotency_account_key', ['account_id', 'key'])
+          .execute();
+      },
+    },
   };
 }
 

@@ -93,4 +93,5 @@ export interface TaskRecord {
   leaseUntil: number | null;
   billedDuration: number | null;
   billedPrice: number | null;
+  resultToken: string | null;
 }

@@ -86,6 +86,18 @@ export interface TasksTable {
   parked: number;
   billed_duration: number | null;
   billed_price_micros: number | null;
+  /** Unguessable part of the result URL. */
+  result_token: string | null;
+}
+
+export interface IdempotencyKeysTable {
+  id: Generated<number>;
+  account_id: number;
+  key: string;
+  /** sha256 of the request that first used the key; the same key with another body is refused. */
+  request_hash: string;
+  task_id: number;
+  created_at: number;
 }
 
 export interface Tables {
@@ -94,4 +106,5 @@ export interface Tables {
   designs: DesignsTable;
   uploads: UploadsTable;
   tasks: TasksTable;
+  idempotency_keys: IdempotencyKeysTable;
 }
