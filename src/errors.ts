@@ -22,6 +22,16 @@ export const ERROR_CATALOGUE = {
   conflict: { status: 409 },
   /** Service: the account already has as many queued and running tasks as its plan allows. */
   queue_full: { status: 429 },
+  /** HTTP: no such route or resource. */
+  not_found: { status: 404 },
+  /** HTTP: the request body is larger than the limit. */
+  payload_too_large: { status: 413 },
+  /** HTTP: the body's content type is not the one the endpoint takes. */
+  unsupported_media_type: { status: 415 },
+  /** HTTP: too many requests for the plan, or a status address polled too often; see Retry-After. */
+  rate_limited: { status: 429 },
+  /** HTTP: something failed inside the service; the request can be retried. */
+  internal_error: { status: 500 },
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_CATALOGUE;

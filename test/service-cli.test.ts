@@ -20,7 +20,7 @@ const children: ChildProcess[] = [];
 
 beforeEach(() => {
   dir = mkdtempSync(join(tmpdir(), 'imprint-cli-svc-'));
-  env = { ...process.env, IMPRINT_DATA_DIR: dir, IMPRINT_LOG_LEVEL: 'warn', IMPRINT_WORKER_CONCURRENCY: '1' };
+  env = { ...process.env, IMPRINT_DATA_DIR: dir, IMPRINT_LOG_LEVEL: 'warn', IMPRINT_WORKER_CONCURRENCY: '1', IMPRINT_PORT: '0' };
 });
 afterEach(() => {
   for (const c of children.splice(0)) if (c.exitCode === null) c.kill('SIGKILL');

@@ -2,7 +2,10 @@
 // examples and a demo key) and `imprint worker` (worker only, for scale-out). Both stop gracefully on
 // SIGTERM/SIGINT: no new tasks, running ones finish or go back to the queue.
 import { relative } from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import { buildServer, listen } from '../http/server.js';
 import { configFromEnv, type ServiceConfig } from '../service/config.js';
+import { webhookHook } from '../service/notify.js';
 import { startSweeper } from '../service/retention.js';
 import { seedIfEmpty, type SeedResult } from '../service/seed.js';
 import { Service } from '../service/service.js';
@@ -13,14 +16,21 @@ export interface RunningService {
   service: Service;
   worker: TaskWorker;
   seeded: SeedResult | undefined;
+  /** The HTTP server (serve only) and its public address. */
+  http?: { app: FastifyInstance; url: string };
   stop(): Promise<void>;
 }
 
-export async function startService(config: ServiceConfig, opts: { seed: boolean; onComplete?: CompletionHook }): Promise<RunningService> {
+export async function startService(config: ServiceConfig, opts: { seed: boolean; http: boolean; onComplete?: CompletionHook }): Promise<RunningService> {
   const service = await Service.open(config);
   try {
     const seeded = opts.seed ? await seedIfEmpty(service) : undefined;
-    const worker = new TaskWorker(service.ctx, opts.onComplete ? { onComplete: opts.onComplete } : {});
+    let http: RunningService['http'];
+    if (opts.http) {
+      const app = await buildServer(service);
+      http = { app, url: await listen(app, service) };
+    }
+    const worker = new TaskWorker(service.ctx, { onComplete: opts.onComplete ?? webhookHook(service.ctx) });
     worker.start();
     const sweeper = startSweeper(service.ctx);
     let stopping: Promise<void> | undefined;
@@ -28,8 +38,11 @@ export async function startService(config: ServiceConfig, opts: { seed: boolean;
       service,
       worker,
       seeded,
+      ...(http ? { http } : {}),
       stop: () =>
         (stopping ??= (async () => {
+          // No new requests first, then no new renders; running ones finish or go back to the queue.
+          await http?.app.close();
           await worker.stop();
           await sweeper.stop();
           await service.close();
@@ -77,9 +90,10 @@ function untilSignal(): Promise<string> {
 
 export async function serveCommand(io: CliIO, role: 'serve' | 'worker'): Promise<number> {
   const config = configFromEnv();
-  const running = await startService(config, { seed: role === 'serve' });
+  const running = await startService(config, { seed: role === 'serve', http: role === 'serve' });
   if (running.seeded) printSeed(io, running.seeded);
-  io.stdout.write(`imprint ${role}: ${describeStores(config)}; ${config.workerConcurrency} render slot(s). Stop with Ctrl-C or SIGTERM.\n`);
+  const where = running.http ? `listening on ${running.http.url} (interface A: ${running.http.url}/public/v2); ` : '';
+  io.stdout.write(`imprint ${role}: ${where}${describeStores(config)}; ${config.workerConcurrency} render slot(s). Stop with Ctrl-C or SIGTERM.\n`);
   const sig = await untilSignal();
   running.service.ctx.log.info({ signal: sig }, 'shutting down');
   await running.stop();

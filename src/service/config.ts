@@ -17,6 +17,8 @@ export interface ServiceConfig {
   blobsUrl: string;
   /** Public address of interface A, used in upload and status URLs. */
   baseUrl: string;
+  /** False when baseUrl is the default: the server then uses the port it actually listens on. */
+  baseUrlSet: boolean;
   /** Uploads and results are deleted this long after they were made. */
   retentionMs: number;
   sweepIntervalMs: number;
@@ -102,6 +104,7 @@ export function configFromEnv(env: Env = process.env): ServiceConfig {
     queueName,
     blobsUrl: env.IMPRINT_BLOBS_URL || join(dataDir, 'blobs'),
     baseUrl,
+    baseUrlSet: Boolean(env.IMPRINT_BASE_URL),
     retentionMs: num(env, 'IMPRINT_RETENTION_DAYS', 30, 0.0001, 3650) * DAY_MS,
     sweepIntervalMs: int(env, 'IMPRINT_SWEEP_INTERVAL_S', 3600, 1, 86_400) * 1000,
     workerConcurrency: int(env, 'IMPRINT_WORKER_CONCURRENCY', Math.max(1, availableParallelism()), 1, 64),

@@ -33,6 +33,8 @@ export class Metrics {
     this.describe('imprint_uploads_total', 'Images uploaded.');
     this.describe('imprint_blobs_expired_total', 'Uploads and results deleted by the retention sweeper, by kind.');
     this.describe('imprint_completion_hook_failures_total', 'Completion hooks (webhooks) that threw.');
+    this.describe('imprint_webhooks_total', 'Webhooks sent, by result (delivered, failed).');
+    this.describe('imprint_http_requests_total', 'HTTP requests, by route and status.');
   }
 
   private describe(name: string, help: string): void {

@@ -432,6 +432,17 @@ export class MetadataStore {
     return row && toTask(row);
   }
 
+  /** Ends a task that no worker has taken yet (a duplicate of an idempotent request). */
+  async cancelQueuedTask(id: number, now: number, reason: string): Promise<boolean> {
+    const r = await this.db
+      .updateTable('tasks')
+      .set({ state: 'error', error: reason, finished_at: now, state_at: now })
+      .where('id', '=', id)
+      .where('state', '=', 'queued')
+      .executeTakeFirst();
+    return Number(r.numUpdatedRows) === 1;
+  }
+
   /** Gives a task back to the queue without counting the attempt (graceful shutdown). */
   async releaseTask(id: number, workerId: string, now: number): Promise<TaskRecord | undefined> {
     const row = await this.db

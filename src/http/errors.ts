@@ -1,0 +1,64 @@
+// One error body for every failure of the HTTP interfaces: `{error, description}` with a stable code
+// and the catalogue's status. Framework errors (bad JSON, too large, unknown route) get the same shape,
+// and nothing ever shows a stack trace.
+import { ERROR_CATALOGUE, ImprintError, type ErrorCode } from '../errors.js';
+
+export interface ErrorReply {
+  status: number;
+  body: { error: string; description: string };
+}
+
+/** An error answer decided by the adapter itself (auth, limits), with any headers it needs. */
+export class HttpFailure extends Error {
+  constructor(readonly reply: ErrorReply, readonly headers: Record<string, string> = {}) {
+    super(reply.body.description);
+    this.name = 'HttpFailure';
+  }
+}
+
+export function errorReply(code: ErrorCode, description: string): ErrorReply {
+  return { status: ERROR_CATALOGUE[code].status, body: { error: code, description } };
+}
+
+/** The description of a validation error carries its JSON path, as the CLI prints it. */
+export function fromImprintError(e: ImprintError): ErrorReply {
+  const description = e.code === 'validation_error' || e.code === 'conflict' ? `${e.path}: ${e.message}` : e.message;
+  return errorReply(e.code, description);
+}
+
+interface FrameworkError {
+  statusCode?: number;
+  code?: string;
+  message?: string;
+}
+
+/** Errors raised by Fastify itself before a handler runs (content parsing, limits). */
+export function fromFrameworkError(e: FrameworkError): ErrorReply | undefined {
+  const code = e.code ?? '';
+  if (code === 'FST_ERR_CTP_BODY_TOO_LARGE') return errorReply('payload_too_large', 'the request body is larger than the limit: send less (large images go through the upload endpoint)');
+  if (code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') return errorReply('unsupported_media_type', 'send the body as application/json (uploads: multipart/form-data)');
+  if (code === 'FST_ERR_CTP_EMPTY_JSON_BODY') return errorReply('validation_error', '$: the body is empty: send a JSON object');
+  if (code === 'FST_ERR_CTP_INVALID_CONTENT_LENGTH') return errorReply('validation_error', '$: the Content-Length header does not match the body');
+  if (e.statusCode === 400 && (code.startsWith('FST_ERR_CTP') || /JSON|Unexpected|token|prototype/i.test(e.message ?? ''))) {
+    return errorReply('validation_error', `$: the body is not valid JSON (${(e.message ?? '').slice(0, 200)}): send a JSON object`);
+  }
+  if (e.statusCode === 413) return errorReply('payload_too_large', 'the request body is larger than the limit');
+  if (e.statusCode === 415) return errorReply('unsupported_media_type', 'the content type is not accepted here');
+  if (e.statusCode === 404) return errorReply('not_found', 'no such route');
+  if (e.statusCode !== undefined && e.statusCode >= 400 && e.statusCode < 500) return errorReply('validation_error', `$: ${(e.message ?? 'bad request').slice(0, 300)}`);
+  return undefined;
+}
+
+/** How deep a JSON value nests, without recursion (a hostile body must not exhaust the stack). */
+export function jsonDepth(value: unknown, max: number): number {
+  const stack: [unknown, number][] = [[value, 1]];
+  let deepest = 0;
+  while (stack.length) {
+    const [v, d] = stack.pop()!;
+    if (v === null || typeof v !== 'object') continue;
+    deepest = Math.max(deepest, d);
+    if (deepest > max) return deepest;
+    for (const child of Object.values(v)) stack.push([child, d + 1]);
+  }
+  return deepest;
+}

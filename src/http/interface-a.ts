@@ -1,0 +1,180 @@
+// Interface A (/public/v2): render, task status, upload, results, as a thin Fastify adapter over the
+// service core. Authentication and rate limits run before the body is read; validation and
+// everything else is the core's, so the library, the CLI and HTTP refuse the same input the same way.
+import '@fastify/multipart';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { issueToError } from '../design/zod-error.js';
+import { ImprintError, validationError } from '../errors.js';
+import { checkIdempotencyKey, idempotent, requestHash } from '../service/idempotency.js';
+import { hashApiKey } from '../service/keys.js';
+import type { Service } from '../service/service.js';
+import { MAX_VIDEO_SECONDS } from '../engine.js';
+import { RESULT_TYPES, type TaskFormat } from '../service/tasks.js';
+import { statusUrl, taskBodyA } from '../service/task-view.js';
+import { checkWebhookUrl } from '../service/webhooks.js';
+import { MAX_UPLOAD_BYTES } from '../service/uploads.js';
+import type { Account } from '../store/metadata/records.js';
+import { errorReply, HttpFailure, jsonDepth } from './errors.js';
+import type { RateLimiter } from './rate-limit.js';
+import { RenderRequest } from './schemas.js';
+
+export interface InterfaceAOptions {
+  service: Service;
+  limiter: RateLimiter;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    account?: Account;
+    keyHash?: string;
+  }
+}
+
+const MAX_JSON_DEPTH = 32;
+/** Presigned result URLs are short-lived; the stable result_url redirects to a fresh one. */
+const PRESIGN_SECONDS = 3600;
+
+const fail = (code: Parameters<typeof errorReply>[0], description: string, headers?: Record<string, string>) => new HttpFailure(errorReply(code, description), headers);
+
+function bearer(req: FastifyRequest): string | undefined {
+  const h = req.headers.authorization;
+  if (typeof h !== 'string') return undefined;
+  const m = /^Bearer\s+(\S+)\s*$/i.exec(h);
+  return m?.[1];
+}
+
+export async function interfaceA(app: FastifyInstance, { service, limiter }: InterfaceAOptions): Promise<void> {
+  const { ctx } = service;
+  const seconds = (ms: number) => String(Math.max(1, Math.ceil(ms / 1000)));
+
+  /** Who is calling (admin keys only) and whether the plan lets them: before the body is read. */
+  async function guard(req: FastifyRequest, reply: FastifyReply): Promise<void> {
+    const key = bearer(req);
+    if (!key) throw fail('unauthorized', 'send the API key in the Authorization header: "Authorization: Bearer <API key>"');
+    const keyHash = hashApiKey(key);
+    const blocked = await limiter.blockedFor(`block:${keyHash}`);
+    if (blocked > 0) throw fail('rate_limited', `this key is blocked for ${seconds(blocked)} s after polling status addresses too often: poll each one at most once per ${ctx.config.pollIntervalMs / 1000} s`, { 'retry-after': seconds(blocked) });
+    const auth = await service.authenticate(key);
+    if (!auth) throw fail('unauthorized', 'the API key is not known: check it, or ask the account holder for a new one');
+    if (auth.role !== 'admin') throw fail('forbidden', 'interface A is open to the account administrator only: use an admin key');
+    const { account } = auth;
+    const rpm = await limiter.hit(`rpm:${account.id}`, account.plan.requestsPerMinute, 60_000);
+    reply.header('x-ratelimit-limit', String(rpm.limit));
+    reply.header('x-ratelimit-remaining', String(rpm.remaining));
+    reply.header('x-ratelimit-reset', seconds(rpm.resetMs));
+    if (!rpm.allowed) {
+      throw fail('rate_limited', `the plan allows ${rpm.limit} requests per minute: retry after ${seconds(rpm.resetMs)} s`, { 'retry-after': seconds(rpm.resetMs) });
+    }
+    req.account = account;
+    req.keyHash = keyHash;
+  }
+
+  // ── A1: queue a render ──────────────────────────────────────────────────────────────────────
+  app.post('/render', { onRequest: guard }, async (req, reply) => {
+    const account = req.account!;
+    const body = req.body;
+    if (jsonDepth(body, MAX_JSON_DEPTH) > MAX_JSON_DEPTH) throw validationError('$', `the body nests deeper than ${MAX_JSON_DEPTH} levels: flatten it`);
+    const parsed = RenderRequest.safeParse(body);
+    if (!parsed.success) throw issueToError(parsed.error.issues[0]!, body, { root: '$' });
+    const r = parsed.data;
+    const webhookUrl = r.webhook_url === undefined ? null : checkWebhookUrl(r.webhook_url, ctx.config.webhookAllowPrivate);
+    const create = () =>
+      service.createTask(account.id, {
+        designId: r.design_id,
+        format: r.format,
+        overrides: r.objects_overrides ?? {},
+        webhookUrl,
+        options: r.format === 'mp4' ? { max_duration: MAX_VIDEO_SECONDS } : {},
+      });
+    const idemKey = req.headers['idempotency-key'];
+    let task;
+    if (idemKey !== undefined) {
+      const key = checkIdempotencyKey(Array.isArray(idemKey) ? idemKey.join(',') : idemKey);
+      const result = await idempotent(ctx, account.id, key, requestHash('POST /public/v2/render', r), create);
+      if (result.replayed) reply.header('idempotent-replayed', 'true');
+      task = result.task;
+    } else task = await create();
+    return reply.status(202).send({ task_id: task.id, status_url: statusUrl(ctx, task.id) });
+  });
+
+  // ── A2: get a task ──────────────────────────────────────────────────────────────────────────
+  app.get<{ Params: { id: string } }>('/tasks/:id', { onRequest: guard }, async (req, reply) => {
+    const account = req.account!;
+    if (!/^\d{1,15}$/.test(req.params.id)) throw new ImprintError('task_not_found', '$.task_id', `no task "${req.params.id.slice(0, 40)}": task ids are positive integers`);
+    if (ctx.config.pollIntervalMs > 0) {
+      const poll = await limiter.hit(`poll:${account.id}:${req.params.id}`, 1, ctx.config.pollIntervalMs);
+      if (!poll.allowed) {
+        const strikes = await limiter.strike(`strikes:${req.keyHash}`, 60_000);
+        if (strikes >= ctx.config.pollStrikes) await limiter.block(`block:${req.keyHash}`, ctx.config.pollBlockMs);
+        throw fail('rate_limited', `poll each status address at most once per ${ctx.config.pollIntervalMs / 1000} s (or give a webhook_url); repeated polling blocks the key for a while`, {
+          'retry-after': seconds(poll.resetMs),
+        });
+      }
+    }
+    const task = await service.getTask(account.id, req.params.id);
+    return reply.send(taskBodyA(ctx, task));
+  });
+
+  // ── A3: upload an image ─────────────────────────────────────────────────────────────────────
+  app.post('/upload', { onRequest: guard }, async (req, reply) => {
+    const account = req.account!;
+    const refuse = (status: number, reason: string) => reply.status(status).send({ result: 'error', reason });
+    if (!req.isMultipart()) return refuse(415, 'send the image as multipart/form-data with a file field named "file"');
+    let bytes: Buffer | undefined;
+    try {
+      for await (const part of req.parts()) {
+        if (part.type !== 'file') continue;
+        if (part.fieldname !== 'file') {
+          part.file.resume();
+          return refuse(400, `the file field is named "${part.fieldname.slice(0, 40)}": name it "file"`);
+        }
+        if (bytes) {
+          part.file.resume();
+          return refuse(400, 'send one file per upload');
+        }
+        bytes = await part.toBuffer();
+      }
+    } catch (e) {
+      const code = (e as { code?: string }).code;
+      if (code === 'FST_REQ_FILE_TOO_LARGE') return refuse(413, `the file is larger than ${MAX_UPLOAD_BYTES / 1048576} MB: uploads are limited to 10 MB`);
+      if (code === 'FST_FILES_LIMIT' || code === 'FST_PARTS_LIMIT' || code === 'FST_FIELDS_LIMIT') return refuse(400, 'send one file field named "file" and nothing else');
+      return refuse(400, `the multipart body cannot be read (${(e as Error).message.slice(0, 120)}): send multipart/form-data with a file field named "file"`);
+    }
+    if (!bytes) return refuse(400, 'no file: send multipart/form-data with a file field named "file"');
+    try {
+      const { url } = await service.createUpload(account.id, bytes);
+      return reply.status(201).send({ result: 'success', url });
+    } catch (e) {
+      if (e instanceof ImprintError && e.code === 'validation_error') return refuse(400, e.message);
+      throw e;
+    }
+  });
+
+  // The account's own uploads, at the URL the upload returned.
+  app.get<{ Params: { file: string } }>('/uploads/:file', { onRequest: guard }, async (req, reply) => {
+    const m = /^([0-9a-f]{32})(?:\.[a-z]{3,4})?$/.exec(req.params.file);
+    const upload = m ? await ctx.meta.getUploadByToken(m[1]!) : undefined;
+    if (!upload || upload.accountId !== req.account!.id || upload.expiredAt !== null) throw fail('not_found', 'no such upload in this account (uploads are kept 30 days)');
+    const bytes = await ctx.blobs.get(upload.blobKey);
+    if (!bytes) throw fail('not_found', 'the upload is no longer stored');
+    return reply.header('content-type', upload.contentType).header('cache-control', 'private, max-age=3600').send(bytes);
+  });
+
+  // Results: the unguessable token in the URL is the credential, like a presigned URL, for 30 days.
+  app.get<{ Params: { file: string } }>('/results/:file', async (req, reply) => {
+    const m = /^([0-9a-f]{32})\.(png|jpg|pdf|mp4)$/.exec(req.params.file);
+    const task = m ? await ctx.meta.getTaskByResultToken(m[1]!) : undefined;
+    if (!task || task.format !== m![2] || task.state !== 'done' || !task.resultKey || task.resultExpiredAt !== null) {
+      throw fail('not_found', 'no such result: it may have expired (results are kept 30 days)');
+    }
+    const filename = `task-${task.id}.${task.format}`;
+    if (ctx.blobs.presign) return reply.redirect(await ctx.blobs.presign(task.resultKey, PRESIGN_SECONDS, filename), 302);
+    const bytes = await ctx.blobs.get(task.resultKey);
+    if (!bytes) throw fail('not_found', 'the result is no longer stored');
+    return reply
+      .header('content-type', RESULT_TYPES[task.format as TaskFormat])
+      .header('content-disposition', `inline; filename="${filename}"`)
+      .header('cache-control', 'private, max-age=86400, immutable')
+      .send(bytes);
+  });
+}

@@ -1,0 +1,83 @@
+// The OpenAPI 3.1 document of interface A, generated from the zod schemas the server validates with
+// and the published overrides schema, served at /public/v2/openapi.json.
+import { z } from 'zod';
+import { overridesJsonSchema } from '../design/json-schema.js';
+import { ErrorBody, RenderAccepted, RenderRequest, Task, UploadResult } from './schemas.js';
+
+const json = (schema: z.ZodType): Record<string, unknown> => {
+  const out = z.toJSONSchema(schema, { target: 'draft-2020-12', unrepresentable: 'any', io: 'input' }) as Record<string, unknown>;
+  delete out.$schema;
+  delete out.id;
+  return out;
+};
+
+const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
+const content = (name: string) => ({ 'application/json': { schema: ref(name) } });
+const error = (description: string) => ({ description, content: content('Error') });
+
+export function openApiDocument(serverUrl: string, version: string): Record<string, unknown> {
+  const render = json(RenderRequest) as { properties: Record<string, unknown> };
+  const overrides = overridesJsonSchema();
+  delete overrides.$schema;
+  delete overrides.$id;
+  render.properties.objects_overrides = ref('ObjectsOverrides');
+  const auth = { 401: error('Missing or unknown API key (unauthorized)'), 403: error('A member key: interface A is admin-only (forbidden)'), 429: error('Over the plan\'s requests per minute (rate_limited); see Retry-After') };
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'Imprint interface A',
+      version,
+      description: 'Render designs with overrides into png, jpg, pdf or mp4; upload images; poll tasks or receive a webhook. Every error body is {error, description}.',
+    },
+    servers: [{ url: serverUrl }],
+    security: [{ bearer: [] }],
+    components: {
+      securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'An admin API key of the account (imprint admin create-account prints one).' } },
+      schemas: { RenderRequest: render, RenderAccepted: json(RenderAccepted), Task: json(Task), UploadResult: json(UploadResult), Error: json(ErrorBody), ObjectsOverrides: overrides },
+    },
+    paths: {
+      '/public/v2/render': {
+        post: {
+          summary: 'Queue a render',
+          parameters: [{ name: 'Idempotency-Key', in: 'header', required: false, schema: { type: 'string', maxLength: 255 }, description: 'The same key and body within 24 h return the same task (no second render).' }],
+          requestBody: { required: true, content: content('RenderRequest') },
+          responses: {
+            202: { description: 'Queued', content: content('RenderAccepted') },
+            400: error('validation_error: a field is wrong; description holds its JSON path'),
+            404: error('design_not_found'),
+            409: error('conflict: the Idempotency-Key was used with another body'),
+            ...auth,
+          },
+        },
+      },
+      '/public/v2/tasks/{task_id}': {
+        get: {
+          summary: 'Get a task',
+          parameters: [{ name: 'task_id', in: 'path', required: true, schema: { type: 'integer' } }],
+          responses: { 200: { description: 'The task', content: content('Task') }, 404: error('task_not_found'), ...auth, 429: error('rate_limited: polled more than once per 5 s, or over the plan\'s rate') },
+        },
+      },
+      '/public/v2/upload': {
+        post: {
+          summary: 'Upload an image (png, jpeg, webp, gif; at most 10 MB)',
+          requestBody: { required: true, content: { 'multipart/form-data': { schema: { type: 'object', properties: { file: { type: 'string', contentMediaType: 'application/octet-stream' } }, required: ['file'] } } } },
+          responses: {
+            201: { description: 'Stored; url is usable in overrides for 30 days', content: content('UploadResult') },
+            400: { description: 'Not an image, corrupt, too many pixels, or no file field', content: content('UploadResult') },
+            413: { description: 'Larger than 10 MB', content: content('UploadResult') },
+            415: { description: 'Not multipart/form-data', content: content('UploadResult') },
+            ...auth,
+          },
+        },
+      },
+      '/public/v2/results/{file}': {
+        get: {
+          summary: 'Download a result (the URL from a done task; no key needed, kept 30 days)',
+          security: [],
+          parameters: [{ name: 'file', in: 'path', required: true, schema: { type: 'string' } }],
+          responses: { 200: { description: 'The file, with its content type' }, 302: { description: 'Redirect to a short-lived presigned URL (S3 blobs)' }, 404: error('not_found: unknown or expired') },
+        },
+      },
+    },
+  };
+}
