@@ -1,0 +1,308 @@
+// Interface A over real HTTP on an ephemeral port: every endpoint's success path for each format, the
+// state sequence, errors of the spec with status and body, limits, idempotency, the webhook with its
+// signature, OpenAPI, health and metrics. Render threads load dist/: `npm test` builds first.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { createServer, type IncomingMessage, type Server } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import { pino } from 'pino';
+import sharp from 'sharp';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { buildServer, listen } from '../src/http/server.js';
+import { RenderRequest } from '../src/http/schemas.js';
+import { configFromEnv } from '../src/service/config.js';
+import { webhookHook } from '../src/service/notify.js';
+import { Service } from '../src/service/service.js';
+import { verifyWebhookSignature } from '../src/service/webhooks.js';
+import { TaskWorker } from '../src/worker/worker.js';
+
+const CARD = 'examples/card-1080';
+let dir: string;
+let service: Service;
+let app: FastifyInstance;
+let worker: TaskWorker;
+let base: string;
+let key: string;
+let accountId: number;
+let secret: string;
+let card: number;
+let clip: number;
+
+const tinyVideo = {
+  schema: 'imprint/design@1',
+  width: 64,
+  height: 64,
+  duration: 1,
+  background: { type: 'color', color: '#204060' },
+  objects: [{ type: 'shape', name: 'box', x: 8, y: 8, width: 48, height: 48, background: { type: 'color', color: '#f0c030' }, animations: [{ type: 'fade_in', duration: 0.5 }] }],
+};
+
+async function start(env: Record<string, string> = {}) {
+  dir = mkdtempSync(join(tmpdir(), 'imprint-http-'));
+  const config = configFromEnv({ IMPRINT_DATA_DIR: dir, IMPRINT_PORT: '0', IMPRINT_HOST: '127.0.0.1', IMPRINT_POLL_INTERVAL_S: '0', IMPRINT_WEBHOOK_ALLOW_PRIVATE: '1', ...env });
+  service = await Service.open(config, { log: pino({ level: 'silent' }), queuePollMs: 50 });
+  app = await buildServer(service);
+  base = (await listen(app, service)) + '/public/v2';
+  worker = new TaskWorker(service.ctx, { slots: 2, onComplete: webhookHook(service.ctx) });
+  worker.start();
+  const created = await service.createAccount({ name: 'Acme' });
+  ({ apiKey: key, webhookSecret: secret } = created);
+  accountId = created.account.id;
+  await service.setPlan(accountId, { requests_per_minute: 100_000, queue_size: 1000, concurrency: 2 });
+  card = (await service.importDesign(accountId, JSON.parse(await readFile(join(CARD, 'design.json'), 'utf8')), { baseDir: CARD })).id;
+  clip = (await service.importDesign(accountId, tinyVideo)).id;
+}
+
+async function stop() {
+  await app.close();
+  await worker.stop(0);
+  await service.close();
+  rmSync(dir, { recursive: true, force: true });
+}
+
+const auth = (k = key) => ({ authorization: `Bearer ${k}` });
+const post = (path: string, body: unknown, headers: Record<string, string> = {}) =>
+  fetch(base + path, { method: 'POST', headers: { ...auth(), 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
+const get = (path: string, headers: Record<string, string> = auth()) => fetch(base + path, { headers });
+
+async function upload(bytes: Uint8Array, k = key, filename = 'photo.png') {
+  const form = new FormData();
+  form.append('file', new Blob([new Uint8Array(bytes)]), filename);
+  return fetch(`${base}/upload`, { method: 'POST', headers: auth(k), body: form });
+}
+
+async function until(taskId: number, states = ['done', 'error'], seen?: string[]) {
+  for (let i = 0; i < 1500; i++) {
+    const body = (await (await get(`/tasks/${taskId}`)).json()) as { state: string; result_url?: string; id: number; design_id: number };
+    if (seen && seen.at(-1) !== body.state) seen.push(body.state);
+    if (states.includes(body.state)) return body;
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  throw new Error(`task ${taskId} never reached ${states.join('|')}`);
+}
+
+const png = (w = 200, h = 120) => sharp({ create: { width: w, height: h, channels: 3, background: '#2a9d8f' } }).png().toBuffer();
+
+describe('interface A', () => {
+  beforeAll(() => start(), 60_000);
+  afterAll(() => stop());
+
+  it('uploads an image, renders png with it, and serves the result with its content type', async () => {
+    const up = await upload(await png());
+    expect(up.status).toBe(201);
+    const { result, url } = (await up.json()) as { result: string; url: string };
+    expect(result).toBe('success');
+    expect(url).toMatch(new RegExp(`^${base}/uploads/[0-9a-f]{32}\\.png$`));
+    expect(Buffer.from(await (await get(url.slice(base.length))).arrayBuffer())).toEqual(await png());
+
+    const res = await post('/render', { design_id: card, format: 'png', objects_overrides: { headline: { text: 'Over HTTP' }, photo: { path: url } } });
+    expect(res.status).toBe(202);
+    const accepted = (await res.json()) as { task_id: number; status_url: string };
+    expect(accepted.status_url).toBe(`${base}/tasks/${accepted.task_id}`);
+    const done = await until(accepted.task_id);
+    expect(done).toEqual({ id: accepted.task_id, state: 'done', design_id: card, result_url: expect.stringMatching(/\/public\/v2\/results\/[0-9a-f]{32}\.png$/) });
+    const file = await fetch(done.result_url!);
+    expect(file.headers.get('content-type')).toBe('image/png');
+    const meta = await sharp(Buffer.from(await file.arrayBuffer())).metadata();
+    expect([meta.format, meta.width, meta.height]).toEqual(['png', 1080, 1080]);
+  }, 60_000);
+
+  it.each([
+    ['jpg', 'image/jpeg', (b: Buffer) => b.subarray(0, 3).equals(Buffer.from([0xff, 0xd8, 0xff]))],
+    ['pdf', 'application/pdf', (b: Buffer) => b.subarray(0, 5).toString() === '%PDF-'],
+  ])('renders %s', async (format, type, looksRight) => {
+    const { task_id } = (await (await post('/render', { design_id: card, format })).json()) as { task_id: number };
+    const done = await until(task_id);
+    const file = await fetch(done.result_url!);
+    expect(file.headers.get('content-type')).toBe(type);
+    expect(looksRight(Buffer.from(await file.arrayBuffer()))).toBe(true);
+  }, 60_000);
+
+  it('renders mp4 and shows the task queued, then pending, then done', async () => {
+    // Two renders ahead of it keep the mp4 queued long enough to be seen.
+    for (let i = 0; i < 2; i++) await post('/render', { design_id: card, format: 'png' });
+    const { task_id } = (await (await post('/render', { design_id: clip, format: 'mp4' })).json()) as { task_id: number };
+    const seen: string[] = [];
+    const done = await until(task_id, ['done', 'error'], seen);
+    expect(seen).toEqual(['queued', 'pending', 'done']);
+    const file = Buffer.from(await (await fetch(done.result_url!)).arrayBuffer());
+    expect(file.subarray(4, 8).toString()).toBe('ftyp');
+  }, 60_000);
+
+  it('shows an error task without result_url, and sends webhooks for done and error', async () => {
+    const received: { body: string; signature: string | string[] | undefined }[] = [];
+    const receiver: Server = createServer((req: IncomingMessage, res) => {
+      let body = '';
+      req.on('data', (d: Buffer) => (body += d));
+      req.on('end', () => {
+        received.push({ body, signature: req.headers['x-imprint-signature'] });
+        res.end('ok');
+      });
+    });
+    await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
+    const hook = `http://127.0.0.1:${(receiver.address() as { port: number }).port}/hook`;
+    try {
+      const doomed = (await service.importDesign(accountId, tinyVideo)).id;
+      const ok = (await (await post('/render', { design_id: card, format: 'jpg', webhook_url: hook })).json()) as { task_id: number };
+      const bad = (await (await post('/render', { design_id: doomed, format: 'png', webhook_url: hook })).json()) as { task_id: number };
+      await service.deleteDesign(accountId, doomed);
+      const failed = await until(bad.task_id);
+      expect(failed).toEqual({ id: bad.task_id, state: 'error', design_id: doomed });
+      const done = await until(ok.task_id);
+      for (let i = 0; i < 100 && received.length < 2; i++) await new Promise((r) => setTimeout(r, 20));
+      expect(received).toHaveLength(2);
+      const bodies = received.map((r) => JSON.parse(r.body) as { id: number });
+      expect(bodies.find((b) => b.id === ok.task_id)).toEqual(done);
+      expect(bodies.find((b) => b.id === bad.task_id)).toEqual(failed);
+      for (const r of received) {
+        expect(verifyWebhookSignature(secret, r.signature, r.body)).toBe(true);
+        expect(verifyWebhookSignature(secret, r.signature, r.body.replace('"state"', '"State"'))).toBe(false);
+      }
+    } finally {
+      receiver.close();
+    }
+  }, 60_000);
+
+  it('finishes a task whose webhook receiver is dead', async () => {
+    const dead = createServer();
+    await new Promise<void>((r) => dead.listen(0, '127.0.0.1', r));
+    const port = (dead.address() as { port: number }).port;
+    await new Promise<void>((r) => dead.close(() => r()));
+    const { task_id } = (await (await post('/render', { design_id: card, format: 'png', webhook_url: `http://127.0.0.1:${port}/gone` })).json()) as { task_id: number };
+    expect((await until(task_id)).state).toBe('done');
+    for (let i = 0; i < 50 && service.ctx.metrics.get('imprint_webhooks_total', { result: 'failed' }) === 0; i++) await new Promise((r) => setTimeout(r, 20));
+    expect(service.ctx.metrics.get('imprint_webhooks_total', { result: 'failed' })).toBeGreaterThanOrEqual(1);
+  }, 60_000);
+
+  it('answers every error with {error, description} and the documented status', async () => {
+    const cases: [Promise<Response>, number, string, RegExp?][] = [
+      [fetch(`${base}/tasks/1`), 401, 'unauthorized', /Authorization: Bearer/],
+      [get('/tasks/1', auth('imp_unknown')), 401, 'unauthorized', /not known/],
+      [get('/tasks/999999'), 404, 'task_not_found', /no task 999999/],
+      [get('/tasks/abc'), 404, 'task_not_found'],
+      [post('/render', { design_id: 99999, format: 'png' }), 404, 'design_not_found'],
+      [post('/render', { design_id: card, format: 'png', objects_overrides: { headline: { font: 'x' } } }), 400, 'validation_error', /^\$\.objects_overrides\.headline\.font: unknown field "font"/],
+      [post('/render', { design_id: card, format: 'png', objects_overrides: { nobody: { text: 'x' } } }), 400, 'validation_error', /^\$\.objects_overrides\.nobody: the design has no object named "nobody"/],
+      [post('/render', { design_id: card, format: 'png', objects_overrides: { photo: { path: 'https://example.com/a.png' } } }), 400, 'validation_error', /external image URLs are not allowed/],
+      [post('/render', { design_id: card, format: 'gif' }), 400, 'validation_error', /^\$\.format/],
+      [post('/render', { design_id: card }), 400, 'validation_error', /^\$\.format/],
+      [fetch(`${base}/render`, { method: 'POST', headers: { ...auth(), 'content-type': 'application/json' }, body: '{"design_id": 1,' }), 400, 'validation_error', /not valid JSON/],
+      [fetch(`${base}/nothing-here`, { headers: auth() }), 404, 'not_found'],
+      [fetch(`${base}/results/${'0'.repeat(32)}.png`), 404, 'not_found', /expired/],
+    ];
+    for (const [res, status, error, description] of cases) {
+      const r = await res;
+      const body = (await r.json()) as Record<string, unknown>;
+      expect({ status: r.status, keys: Object.keys(body).sort(), error: body.error }).toEqual({ status, keys: ['description', 'error'], error });
+      if (description) expect(body.description).toMatch(description);
+    }
+  });
+
+  it('refuses a member key with 403 and another account’s task with task_not_found', async () => {
+    const { apiKey: member } = await service.createKey(accountId, 'member');
+    for (const r of [await get('/tasks/1', auth(member)), await post('/render', { design_id: card, format: 'png' }, auth(member)), await upload(await png(), member)]) {
+      expect(r.status).toBe(403);
+      expect(await r.json()).toEqual({ error: 'forbidden', description: expect.stringMatching(/administrator only/) });
+    }
+    const other = await service.createAccount({ name: 'Other' });
+    const mine = (await (await post('/render', { design_id: card, format: 'png' })).json()) as { task_id: number };
+    const r = await get(`/tasks/${mine.task_id}`, auth(other.apiKey));
+    expect(r.status).toBe(404);
+    expect(((await r.json()) as { error: string }).error).toBe('task_not_found');
+  });
+
+  it('refuses an mp4 longer than 15 s', async () => {
+    const long = (await service.importDesign(accountId, { ...tinyVideo, slides: undefined, duration: 15 })).id;
+    expect((await post('/render', { design_id: long, format: 'mp4' })).status).toBe(202);
+    const slides = { schema: 'imprint/design@1', width: 64, height: 64, background: { type: 'color', color: '#000000' }, slides: [1, 2].map((i) => ({ name: `s${i}`, duration: 10, objects: [] })) };
+    const twenty = (await service.importDesign(accountId, slides)).id;
+    const r = await post('/render', { design_id: twenty, format: 'mp4' });
+    expect(r.status).toBe(400);
+    expect(await r.json()).toEqual({ error: 'validation_error', description: expect.stringMatching(/lasts 20 s: videos are limited to 15 s/) });
+  });
+
+  it('replays an Idempotency-Key with the same body and refuses it with another', async () => {
+    const body = { design_id: card, format: 'jpg', objects_overrides: { headline: { text: 'Once' } } };
+    const before = (await service.ctx.meta.listTasks(accountId)).length;
+    const first = await post('/render', body, { 'idempotency-key': 'order-1234' });
+    const again = await post('/render', { objects_overrides: body.objects_overrides, format: 'jpg', design_id: card }, { 'idempotency-key': 'order-1234' });
+    expect(first.status).toBe(202);
+    expect(again.status).toBe(202);
+    expect(again.headers.get('idempotent-replayed')).toBe('true');
+    expect(await again.json()).toEqual(await first.json());
+    expect((await service.ctx.meta.listTasks(accountId)).length).toBe(before + 1);
+    const other = await post('/render', { ...body, format: 'png' }, { 'idempotency-key': 'order-1234' });
+    expect(other.status).toBe(409);
+    expect(((await other.json()) as { error: string }).error).toBe('conflict');
+    expect((await service.ctx.meta.listTasks(accountId)).length).toBe(before + 1);
+  });
+
+  it('publishes OpenAPI 3.1 generated from the schemas it validates with', async () => {
+    const r = await fetch(`${base}/openapi.json`);
+    expect(r.status).toBe(200);
+    const doc = (await r.json()) as { openapi: string; paths: Record<string, unknown>; components: { schemas: Record<string, { properties?: Record<string, unknown>; additionalProperties?: unknown }> } };
+    expect(doc.openapi).toBe('3.1.0');
+    expect(Object.keys(doc.paths)).toEqual(expect.arrayContaining(['/public/v2/render', '/public/v2/tasks/{task_id}', '/public/v2/upload', '/public/v2/results/{file}']));
+    expect(Object.keys(doc.components.schemas.RenderRequest!.properties!).sort()).toEqual(Object.keys(RenderRequest.shape).sort());
+    expect(doc.components.schemas.RenderRequest!.additionalProperties).toBe(false);
+  });
+
+  it('reports health and Prometheus metrics', async () => {
+    const health = await fetch(base.replace('/public/v2', '/healthz'));
+    expect(health.status).toBe(200);
+    expect(await health.json()).toMatchObject({ status: 'ok', queue: 'local' });
+    const metrics = await (await fetch(base.replace('/public/v2', '/metrics'))).text();
+    expect(metrics).toMatch(/^imprint_queue_depth \d+$/m);
+    expect(metrics).toMatch(/^imprint_tasks\{state="done"\} [1-9]\d*$/m);
+    expect(metrics).toMatch(/^imprint_render_duration_seconds_count\{format="png"\} [1-9]/m);
+    expect(metrics).toMatch(/^imprint_http_requests_total\{route="\/public\/v2\/render",status="202"\} [1-9]/m);
+  });
+});
+
+describe('interface A limits', () => {
+  afterEach(() => stop());
+
+  it('answers 429 rate_limited over the plan rate, with Retry-After and rate-limit headers', async () => {
+    await start();
+    await service.setPlan(accountId, { requests_per_minute: 3 });
+    const statuses: number[] = [];
+    let last: Response | undefined;
+    for (let i = 0; i < 4; i++) {
+      last = await get('/tasks/1');
+      statuses.push(last.status);
+      if (i === 0) expect([last.headers.get('x-ratelimit-limit'), last.headers.get('x-ratelimit-remaining')]).toEqual(['3', '2']);
+    }
+    expect(statuses).toEqual([404, 404, 404, 429]);
+    expect(Number(last!.headers.get('retry-after'))).toBeGreaterThanOrEqual(59);
+    expect(await last!.json()).toEqual({ error: 'rate_limited', description: expect.stringMatching(/3 requests per minute/) });
+  }, 60_000);
+
+  it('limits each status address to one poll per interval, then blocks a key that keeps polling', async () => {
+    await start({ IMPRINT_POLL_INTERVAL_S: '5', IMPRINT_POLL_STRIKES: '3', IMPRINT_POLL_BLOCK_S: '120' });
+    const a = (await (await post('/render', { design_id: card, format: 'png' })).json()) as { task_id: number };
+    const b = (await (await post('/render', { design_id: card, format: 'png' })).json()) as { task_id: number };
+    expect((await get(`/tasks/${a.task_id}`)).status).toBe(200);
+    const fast = await get(`/tasks/${a.task_id}`);
+    expect(fast.status).toBe(429);
+    expect(Number(fast.headers.get('retry-after'))).toBeLessThanOrEqual(5);
+    expect(((await fast.json()) as { description: string }).description).toMatch(/at most once per 5 s/);
+    expect((await get(`/tasks/${b.task_id}`)).status).toBe(200);
+    for (let i = 0; i < 2; i++) expect((await get(`/tasks/${a.task_id}`)).status).toBe(429);
+    const blocked = await post('/render', { design_id: card, format: 'png' });
+    expect(blocked.status).toBe(429);
+    expect(Number(blocked.headers.get('retry-after'))).toBeGreaterThan(100);
+    expect(((await blocked.json()) as { description: string }).description).toMatch(/this key is blocked/);
+  }, 60_000);
+
+  it('answers 429 queue_full when the plan queue is full', async () => {
+    await start();
+    await worker.stop(0);
+    await service.setPlan(accountId, { queue_size: 2 });
+    for (let i = 0; i < 2; i++) expect((await post('/render', { design_id: card, format: 'png' })).status).toBe(202);
+    const full = await post('/render', { design_id: card, format: 'png' });
+    expect(full.status).toBe(429);
+    expect(await full.json()).toEqual({ error: 'queue_full', description: expect.stringMatching(/2 tasks queued or rendering/) });
+  }, 60_000);
+});
