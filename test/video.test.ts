@@ -14,6 +14,9 @@ import { REPO_ROOT } from './support/golden-compare.js';
 
 const engine = new Engine();
 const tmp = mkdtempSync(join(tmpdir(), 'imprint-video-test-'));
+// The engine's temporary folders go to a folder of this file's own, so the checks that cancelling
+// leaves none behind are not confused by other test files rendering video at the same time.
+process.env.TMPDIR = mkdtempSync(join(tmpdir(), 'imprint-video-tmp-'));
 
 interface Probe {
   streams: { codec_name: string; pix_fmt: string; width: number; height: number; r_frame_rate: string; nb_frames: string }[];
@@ -80,7 +83,7 @@ describe('mp4', () => {
     expect(p.streams[0]).toMatchObject({ codec_name: 'h264', pix_fmt: 'yuv420p', width: 1080, height: 1080, r_frame_rate: '30/1', nb_frames: '450' });
     expect(Number(p.format.duration)).toBeCloseTo(15, 1);
     expect(await sharp(poster!).metadata()).toMatchObject({ format: 'jpeg', width: 1080, height: 1080 });
-  });
+  }, 120_000);
 
   it('a design without animation is painted once and repeated by ffmpeg, still with every frame', async () => {
     const still = { ...small, objects: small.objects.map(({ animations: _a, ...o }) => o) };
@@ -118,7 +121,7 @@ describe('mp4', () => {
     const controller = new AbortController();
     setTimeout(() => controller.abort(), 50);
     await expect(engine.render({ design: still, format: 'mp4', size: 'hd', signal: controller.signal })).rejects.toMatchObject({ code: 'render_cancelled' });
-    expect(spawnSync('pgrep', ['-f', ffmpegInstaller.path], { encoding: 'utf8' }).stdout.trim()).toBe('');
+    expect(spawnSync('pgrep', ['-P', String(process.pid), '-f', ffmpegInstaller.path], { encoding: 'utf8' }).stdout.trim()).toBe('');
     expect(dirs().filter((f) => !before.has(f))).toEqual([]);
   });
 
@@ -159,7 +162,7 @@ describe('mp4', () => {
       onProgress: (p) => p.framesWritten > 60 && controller.abort(),
     });
     await expect(run).rejects.toMatchObject({ code: 'render_cancelled', status: 499 });
-    const ffmpegs = spawnSync('pgrep', ['-f', ffmpegInstaller.path], { encoding: 'utf8' }).stdout.trim();
+    const ffmpegs = spawnSync('pgrep', ['-P', String(process.pid), '-f', ffmpegInstaller.path], { encoding: 'utf8' }).stdout.trim();
     expect(ffmpegs).toBe('');
     const after = readdirSync(tmpdir()).filter((f) => f.startsWith('imprint-video-') && !before.has(f));
     expect(after).toEqual([]);
