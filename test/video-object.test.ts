@@ -13,6 +13,9 @@ import { Engine, ImprintError } from '../src/index.js';
 
 const engine = new Engine();
 const dir = mkdtempSync(join(tmpdir(), 'imprint-clip-test-'));
+// The engine's clip folders go to a folder of this file's own, so counting them is not confused by
+// other test files rendering at the same time.
+process.env.TMPDIR = mkdtempSync(join(tmpdir(), 'imprint-clip-tmp-'));
 const baseDir = dir;
 
 // A 3 s clip: red, then blue, then green, one second each (at its own 25 fps).
