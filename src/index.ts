@@ -24,3 +24,5 @@ export { configFromEnv, ConfigError, type ServiceConfig } from './service/config
 export { TaskWorker, type CompletionHook, type WorkerOptions } from './worker/worker.js';
 export { PLANS } from './service/plans.js';
 export type { Account, Plan, Role, TaskRecord, TaskState, DesignRecord, DesignSummary, UploadRecord } from './store/metadata/records.js';
+export { verifyWebhookSignature, signWebhook } from './service/webhooks.js';
+export { buildServer, listen } from './http/server.js';
