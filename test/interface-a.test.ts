@@ -17,6 +17,7 @@ import { webhookHook } from '../src/service/notify.js';
 import { Service } from '../src/service/service.js';
 import { verifyWebhookSignature } from '../src/service/webhooks.js';
 import { TaskWorker } from '../src/worker/worker.js';
+import { startS3Server } from './support/s3-server.js';
 
 const CARD = 'examples/card-1080';
 let dir: string;
@@ -305,4 +306,29 @@ describe('interface A limits', () => {
     expect(full.status).toBe(429);
     expect(await full.json()).toEqual({ error: 'queue_full', description: expect.stringMatching(/2 tasks queued or rendering/) });
   }, 60_000);
+});
+
+describe('interface A with S3 blobs', () => {
+  it('redirects a result URL to a presigned URL of the bucket that serves the file', async () => {
+    const s3 = await startS3Server();
+    try {
+      await start({ IMPRINT_BLOBS_URL: s3.url });
+      const { url } = (await (await upload(await png())).json()) as { url: string };
+      const { task_id } = (await (await post('/render', { design_id: card, format: 'jpg', objects_overrides: { photo: { path: url } } })).json()) as { task_id: number };
+      const done = await until(task_id);
+      expect(done.state).toBe('done');
+      const redirect = await fetch(done.result_url!, { redirect: 'manual' });
+      expect(redirect.status).toBe(302);
+      const location = redirect.headers.get('location')!;
+      expect(location.startsWith(s3.endpoint)).toBe(true);
+      expect(location).toMatch(/X-Amz-Signature=/);
+      const file = await fetch(location);
+      expect(file.status).toBe(200);
+      const meta = await sharp(Buffer.from(await file.arrayBuffer())).metadata();
+      expect([meta.format, meta.width]).toEqual(['jpeg', 1080]);
+      await stop();
+    } finally {
+      await s3.close();
+    }
+  }, 90_000);
 });
