@@ -18,6 +18,8 @@ import { Service } from '../src/service/service.js';
 import { verifyWebhookSignature } from '../src/service/webhooks.js';
 import { TaskWorker } from '../src/worker/worker.js';
 import { startS3Server } from './support/s3-server.js';
+import { redis, REDIS_URL } from './support/services.js';
+import { RedisRateLimiter } from '../src/http/rate-limit.js';
 
 const CARD = 'examples/card-1080';
 let dir: string;
@@ -331,4 +333,26 @@ describe('interface A with S3 blobs', () => {
       await s3.close();
     }
   }, 90_000);
+});
+
+describe.skipIf(!redis.available)('interface A on several API processes', () => {
+  it('shares the requests-per-minute counter through Redis', async () => {
+    const prefix = `imprint:test:${Date.now()}:`;
+    await start();
+    const second = await buildServer(service, { limiter: new RedisRateLimiter(REDIS_URL, { prefix }) });
+    const first = await buildServer(service, { limiter: new RedisRateLimiter(REDIS_URL, { prefix }) });
+    try {
+      await first.listen({ port: 0, host: '127.0.0.1' });
+      await second.listen({ port: 0, host: '127.0.0.1' });
+      const urls = [first, second].map((a) => `http://127.0.0.1:${(a.server.address() as { port: number }).port}/public/v2/tasks/1`);
+      await service.setPlan(accountId, { requests_per_minute: 3 });
+      const statuses = [];
+      for (const u of [urls[0], urls[1], urls[0], urls[1]]) statuses.push((await fetch(u!, { headers: auth() })).status);
+      expect(statuses).toEqual([404, 404, 404, 429]);
+    } finally {
+      await first.close();
+      await second.close();
+      await stop();
+    }
+  }, 60_000);
 });
