@@ -253,7 +253,9 @@ export class Engine {
     if (options.poster) {
       const still = await this.layoutAt(page!, Math.min(options.poster.time, scene.duration));
       const image = await rasterBackend.paint(still.displayList, { images, fonts: this.fonts, cache: this.images, ready: still.ready }, { matte: JPG_MATTE });
-      poster = await encoder(image, 'jpg', options).toBuffer();
+      // The same size as the video (sd/hd scale the frames after painting, as ffmpeg does for the video).
+      const jpg = encoder(image, 'jpg', options);
+      poster = await (image.width !== video.width || image.height !== video.height ? jpg.resize(video.width, video.height, { fit: 'fill' }) : jpg).toBuffer();
     }
     return { bytes: video.bytes, format: 'mp4', mimeType: MIME.mp4, width: video.width, height: video.height, report: video.report, frames: video.frames, ...(poster ? { poster } : {}) };
   }

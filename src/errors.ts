@@ -22,6 +22,10 @@ export const ERROR_CATALOGUE = {
   conflict: { status: 409 },
   /** Service: the account already has as many queued and running tasks as its plan allows. */
   queue_full: { status: 429 },
+  /** Service: the balance cannot cover the price of the render (interface B). */
+  insufficient_funds: { status: 402 },
+  /** Service: the plan's renders for today (UTC) are used up (interface B). */
+  daily_limit_exceeded: { status: 429 },
   /** HTTP: no such route or resource. */
   not_found: { status: 404 },
   /** HTTP: the request body is larger than the limit. */

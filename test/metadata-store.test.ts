@@ -67,7 +67,7 @@ describe.each(backends)('metadata store on $name', (backend) => {
   const task = (accountId: number, now = 2000) => store.insertTask({ accountId, designId: 1, format: 'png', options: {}, overrides: { t: { text: 'x' } }, webhookUrl: null, now });
   const queued = async (accountId: number, now?: number) => {
     const t = await task(accountId, now);
-    if (t === 'queue_full') throw new Error('queue full');
+    if (typeof t === 'string') throw new Error(t);
     return t;
   };
 

@@ -95,7 +95,7 @@ describe.each(backends.map((b) => [b.kind, b] as const))('%s queue', (_kind, bac
     const ids: number[] = [];
     for (let i = 0; i < n; i++) {
       const t = await meta.insertTask({ accountId: a.id, designId: 1, format: 'png', options: {}, overrides: {}, webhookUrl: null, now: Date.now() });
-      if (t === 'queue_full') throw new Error('queue full');
+      if (typeof t === 'string') throw new Error(t);
       await q.push(t.id);
       ids.push(t.id);
     }
@@ -310,7 +310,7 @@ describe('bullmq queue without Redis', () => {
         now: Date.now(),
       });
       const t = await meta.insertTask({ accountId: a.id, designId: 1, format: 'png', options: {}, overrides: {}, webhookUrl: null, now: Date.now() });
-      if (t === 'queue_full') throw new Error('queue full');
+      if (typeof t === 'string') throw new Error(t);
       const errors: Error[] = [];
       const q = new BullmqQueue('redis://127.0.0.1:1', meta, { workerId: WORKER, clock: () => Date.now(), leaseMs: 60_000, redisTimeoutMs: 300, onError: (e) => errors.push(e) });
 

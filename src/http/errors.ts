@@ -16,13 +16,21 @@ export class HttpFailure extends Error {
   }
 }
 
+/** Longer descriptions are cut: they may quote the caller's input (a 100 000-character object name). */
+const MAX_DESCRIPTION = 1000;
+
 export function errorReply(code: ErrorCode, description: string): ErrorReply {
+  if (description.length > MAX_DESCRIPTION) {
+    const end = /[\uD800-\uDBFF]/.test(description.charAt(MAX_DESCRIPTION - 1)) ? MAX_DESCRIPTION - 1 : MAX_DESCRIPTION;
+    description = `${description.slice(0, end)}…`;
+  }
   return { status: ERROR_CATALOGUE[code].status, body: { error: code, description } };
 }
 
 /** The description of a validation error carries its JSON path, as the CLI prints it. */
 export function fromImprintError(e: ImprintError): ErrorReply {
-  const description = e.code === 'validation_error' || e.code === 'conflict' ? `${e.path}: ${e.message}` : e.message;
+  const path = e.path.length > 200 ? `${e.path.slice(0, 200)}…` : e.path;
+  const description = e.code === 'validation_error' || e.code === 'conflict' ? `${path}: ${e.message}` : e.message;
   return errorReply(e.code, description);
 }
 
@@ -39,6 +47,9 @@ export function fromFrameworkError(e: FrameworkError): ErrorReply | undefined {
   if (code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') return errorReply('unsupported_media_type', 'send the body as application/json (uploads: multipart/form-data)');
   if (code === 'FST_ERR_CTP_EMPTY_JSON_BODY') return errorReply('validation_error', '$: the body is empty: send a JSON object');
   if (code === 'FST_ERR_CTP_INVALID_CONTENT_LENGTH') return errorReply('validation_error', '$: the Content-Length header does not match the body');
+  if (code === 'FST_ERR_CTP_INVALID_JSON_BODY') return errorReply('validation_error', '$: the body is not valid JSON, or it has a "__proto__" or "constructor.prototype" key: send a plain JSON object');
+  if (code === 'FST_ERR_BAD_URL') return errorReply('validation_error', '$: the URL is not valid percent-encoding: encode it with encodeURIComponent');
+  if (code === 'FST_ERR_MAX_PARAM_LENGTH') return errorReply('not_found', 'no such resource: a path segment is longer than 100 characters');
   if (e.statusCode === 400 && (code.startsWith('FST_ERR_CTP') || /JSON|Unexpected|token|prototype/i.test(e.message ?? ''))) {
     return errorReply('validation_error', `$: the body is not valid JSON (${(e.message ?? '').slice(0, 200)}): send a JSON object`);
   }

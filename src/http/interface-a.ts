@@ -46,6 +46,9 @@ function bearer(req: FastifyRequest): string | undefined {
 export async function interfaceA(app: FastifyInstance, { service, limiter }: InterfaceAOptions): Promise<void> {
   const { ctx } = service;
   const seconds = (ms: number) => String(Math.max(1, Math.ceil(ms / 1000)));
+  // Fastify parses text/plain by default; here a render body must be JSON (415 otherwise), and an
+  // upload multipart. Scoped to this plugin.
+  app.removeContentTypeParser('text/plain');
 
   /** Who is calling (admin keys only) and whether the plan lets them: before the body is read. */
   async function guard(req: FastifyRequest, reply: FastifyReply): Promise<void> {
@@ -72,6 +75,8 @@ export async function interfaceA(app: FastifyInstance, { service, limiter }: Int
   // ── A1: queue a render ──────────────────────────────────────────────────────────────────────
   app.post('/render', { onRequest: guard }, async (req, reply) => {
     const account = req.account!;
+    // multipart/form-data has a parser (for uploads) that leaves the body empty: it is not JSON either.
+    if (req.isMultipart()) throw fail('unsupported_media_type', 'send the body as application/json (uploads: multipart/form-data)');
     const body = req.body;
     if (jsonDepth(body, MAX_JSON_DEPTH) > MAX_JSON_DEPTH) throw validationError('$', `the body nests deeper than ${MAX_JSON_DEPTH} levels: flatten it`);
     const parsed = RenderRequest.safeParse(body);
@@ -162,17 +167,20 @@ export async function interfaceA(app: FastifyInstance, { service, limiter }: Int
 
   // Results: the unguessable token in the URL is the credential, like a presigned URL, for 30 days.
   app.get<{ Params: { file: string } }>('/results/:file', async (req, reply) => {
-    const m = /^([0-9a-f]{32})\.(png|jpg|pdf|mp4)$/.exec(req.params.file);
+    // <token>.<format> is the result; <token>.poster.jpg the screenshot of a video (interface B).
+    const m = /^([0-9a-f]{32})\.(png|jpg|pdf|mp4|poster\.jpg)$/.exec(req.params.file);
     const task = m ? await ctx.meta.getTaskByResultToken(m[1]!) : undefined;
-    if (!task || task.format !== m![2] || task.state !== 'done' || !task.resultKey || task.resultExpiredAt !== null) {
+    const poster = m?.[2] === 'poster.jpg';
+    const key = poster ? task?.posterKey : task?.format === m?.[2] ? task?.resultKey : undefined;
+    if (!task || !key || task.state !== 'done' || task.resultExpiredAt !== null) {
       throw fail('not_found', 'no such result: it may have expired (results are kept 30 days)');
     }
-    const filename = `task-${task.id}.${task.format}`;
-    if (ctx.blobs.presign) return reply.redirect(await ctx.blobs.presign(task.resultKey, PRESIGN_SECONDS, filename), 302);
-    const bytes = await ctx.blobs.get(task.resultKey);
+    const filename = poster ? `task-${task.id}-screenshot.jpg` : `task-${task.id}.${task.format}`;
+    if (ctx.blobs.presign) return reply.redirect(await ctx.blobs.presign(key, PRESIGN_SECONDS, filename), 302);
+    const bytes = await ctx.blobs.get(key);
     if (!bytes) throw fail('not_found', 'the result is no longer stored');
     return reply
-      .header('content-type', RESULT_TYPES[task.format as TaskFormat])
+      .header('content-type', poster ? 'image/jpeg' : RESULT_TYPES[task.format as TaskFormat])
       .header('content-disposition', `inline; filename="${filename}"`)
       .header('cache-control', 'private, max-age=86400, immutable')
       .send(bytes);

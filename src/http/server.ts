@@ -1,13 +1,16 @@
-// The HTTP server: interface A under /public/v2 plus /healthz and /metrics, with one error shape for
+// The HTTP server: interface A under /public/v2, interface B under /api, plus /healthz and /metrics, with one error shape for
 // everything. Thin: every decision about accounts, tasks and files is the service core's.
 import multipart from '@fastify/multipart';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
 import { readFileSync } from 'node:fs';
+import { STATUS_CODES } from 'node:http';
+import type { Socket } from 'node:net';
 import { ImprintError } from '../errors.js';
 import type { Service } from '../service/service.js';
 import { MAX_UPLOAD_BYTES } from '../service/uploads.js';
 import { errorReply, fromFrameworkError, fromImprintError, HttpFailure } from './errors.js';
 import { interfaceA } from './interface-a.js';
+import { interfaceB } from './interface-b.js';
 import { openApiDocument } from './openapi.js';
 import { openRateLimiter, type RateLimiter } from './rate-limit.js';
 
@@ -18,23 +21,62 @@ export interface HttpServerOptions {
   limiter?: RateLimiter;
 }
 
+/**
+ * Requests Node's HTTP parser refuses before Fastify sees them (a malformed Content-Length, both
+ * Content-Length and Transfer-Encoding, headers over 16 KB): the same error shape as everything else.
+ */
+function clientError(err: Error & { code?: string }, socket: Socket): void {
+  if (err.code === 'ECONNRESET' || socket.destroyed) return;
+  const [status, out] =
+    err.code === 'HPE_HEADER_OVERFLOW'
+      ? [431, errorReply('payload_too_large', 'the request line and headers are larger than the limit (16 KB): send a shorter URL and fewer or smaller headers')]
+      : err.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+        ? [408, errorReply('validation_error', '$: the request did not arrive in time: send it again')]
+        : [400, errorReply('validation_error', '$: the request is not valid HTTP/1.1 (request line, a header or the Content-Length): check the client')];
+  const body = JSON.stringify(out.body);
+  if (socket.writable) {
+    socket.write(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nContent-Type: application/json; charset=utf-8\r\nConnection: close\r\n\r\n${body}`);
+  }
+  socket.destroy(err);
+}
+
 export async function buildServer(service: Service, opts: HttpServerOptions = {}): Promise<FastifyInstance> {
   const { ctx } = service;
   const limiter = opts.limiter ?? openRateLimiter(ctx.config.queueUrl, { clock: ctx.clock });
-  const app = Fastify({ bodyLimit: ctx.config.bodyLimitBytes, logger: false, return503OnClosing: true, trustProxy: false });
+  const app = Fastify({
+    bodyLimit: ctx.config.bodyLimitBytes,
+    logger: false,
+    return503OnClosing: true,
+    trustProxy: false,
+    clientErrorHandler: clientError,
+    // A URL that is not valid percent-encoding, or a path segment over 100 characters, before routing.
+    frameworkErrors: (err, _req, reply) => {
+      const out = fromFrameworkError(err) ?? errorReply('validation_error', '$: the request URL cannot be read');
+      void (reply as unknown as FastifyReply).status(out.status).send(out.body);
+    },
+  });
 
   await app.register(multipart, { limits: { fileSize: MAX_UPLOAD_BYTES, files: 1, fields: 10, parts: 12, fieldSize: 1024, headerPairs: 100 } });
 
   app.setErrorHandler(async (err: Error & { statusCode?: number; code?: string }, req, reply) => {
     let out;
+    let framework = false;
     if (err instanceof HttpFailure) {
       for (const [k, v] of Object.entries(err.headers)) reply.header(k, v);
       out = err.reply;
     } else if (err instanceof ImprintError) out = fromImprintError(err);
-    else out = fromFrameworkError(err);
+    else {
+      out = fromFrameworkError(err);
+      framework = out !== undefined;
+    }
     if (!out) {
       ctx.log.error({ err, method: req.method, url: req.url.slice(0, 200) }, 'request failed');
       out = errorReply('internal_error', 'the request failed inside the service: retry; if it keeps failing, contact support');
+    }
+    // The upload's body refused before its handler (not multipart, too large) gets the spec's upload shape.
+    if (framework && req.routeOptions.url === '/public/v2/upload') {
+      const reason = out.status === 415 ? 'send the image as multipart/form-data with a file field named "file"' : out.body.description;
+      return reply.status(out.status).send({ result: 'error', reason });
     }
     return reply.status(out.status).send(out.body);
   });
@@ -47,6 +89,7 @@ export async function buildServer(service: Service, opts: HttpServerOptions = {}
   });
 
   await app.register(interfaceA, { prefix: '/public/v2', service, limiter });
+  await app.register(interfaceB, { prefix: '/api', service });
   app.get('/public/v2/openapi.json', async () => openApiDocument(ctx.config.baseUrl, VERSION));
 
   app.get('/healthz', async (_req, reply) => {

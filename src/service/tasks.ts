@@ -5,6 +5,8 @@ import { parseDesign } from '../design/parse.js';
 import { issueToError } from '../design/zod-error.js';
 import { ImprintError, validationError } from '../errors.js';
 import { resolveScene } from '../overrides/resolve.js';
+import type { Scene } from '../design/types.js';
+import type { VideoAdmission } from '../store/metadata/metadata-store.js';
 import type { TaskRecord } from '../store/metadata/records.js';
 import type { ServiceContext } from './context.js';
 import { getDesign } from './designs.js';
@@ -22,6 +24,10 @@ export const TaskOptions = z.strictObject({
   max_duration: z.number().gt(0).max(300).optional(),
   /** Also store a jpg of the frame at this second (interface B's screenshot). */
   poster_time: z.number().min(0).max(300).optional(),
+  /** Interface B: price per second of video, fixed when the task is queued. */
+  rate: z.number().min(0).max(1000).optional(),
+  /** Interface B's free mode: the demo logo on every frame. */
+  watermark: z.boolean().optional(),
 });
 export type TaskOptions = z.infer<typeof TaskOptions>;
 
@@ -33,6 +39,10 @@ export interface TaskRequest {
   options?: TaskOptions;
   /** JSON path of the overrides in the caller's request, for errors. Default `$.objects_overrides`. */
   overridesRoot?: string;
+  /** Interface B: money to hold and daily limits, checked atomically with the insert. */
+  video?: VideoAdmission;
+  /** Checks on the resolved scene before anything is stored (interface B: is it a video, its price, its poster time). */
+  admit?: (scene: Scene) => { video: VideoAdmission; options?: TaskOptions };
 }
 
 export async function createTask(ctx: ServiceContext, accountId: number, req: TaskRequest): Promise<TaskRecord> {
@@ -51,9 +61,17 @@ export async function createTask(ctx: ServiceContext, accountId: number, req: Ta
   if (format === 'mp4' && options.max_duration !== undefined && scene.duration !== null && scene.duration > options.max_duration) {
     throw validationError('$.format', `the design lasts ${scene.duration} s: videos are limited to ${options.max_duration} s, shorten the design's duration`);
   }
-  const inserted = await ctx.meta.insertTask({ accountId, designId: design.id, format, options, overrides, webhookUrl: req.webhookUrl ?? null, now: ctx.clock() });
-  if (inserted === 'queue_full') {
+  const admitted = req.admit?.(scene);
+  const video = admitted?.video ?? req.video;
+  const inserted = await ctx.meta.insertTask({ accountId, designId: design.id, format, options: { ...options, ...admitted?.options }, overrides, webhookUrl: req.webhookUrl ?? null, now: ctx.clock(), ...(video ? { video } : {}) });
+  if (typeof inserted === 'string') {
     const account = await ctx.meta.getAccount(accountId);
+    if (inserted === 'insufficient_funds') {
+      throw new ImprintError('insufficient_funds', '$', `the render costs ${video?.reserve ?? '?'} and the balance available is ${account?.balance ?? 0} (less what queued renders hold): top up the balance, or use demo mode`);
+    }
+    if (inserted === 'daily_limit_exceeded') {
+      throw new ImprintError('daily_limit_exceeded', '$', `the plan allows ${video?.dailyLimit ?? '?'} ${video?.demo ? 'free (demo) renders' : 'successful paid renders'} per day (UTC): try again after midnight UTC`);
+    }
     throw new ImprintError('queue_full', '$', `the account already has ${account?.plan.queueSize ?? 'the most'} tasks queued or rendering: wait for some to finish, or raise the plan's queue size`);
   }
   // The task is committed: if the queue backend cannot be reached now, it parks the task and delivers

@@ -2,6 +2,7 @@
 // served by the worker, which alone talks to the stores.
 import type { ImageRef } from '../design/image-ref.js';
 import type { ErrorCode } from '../errors.js';
+import type { WatermarkOptions } from '../overrides/watermark.js';
 
 export interface RenderJob {
   template: unknown;
@@ -11,6 +12,8 @@ export interface RenderJob {
   size?: 'design' | 'sd' | 'hd';
   maxDuration?: number;
   posterTime?: number;
+  /** The demo logo on every frame (interface B's free mode). */
+  watermark?: WatermarkOptions;
 }
 
 export type ToThread =

@@ -39,6 +39,7 @@ async function render(id: number, job: RenderJob): Promise<void> {
       ...(job.size ? { size: job.size } : {}),
       ...(job.maxDuration ? { maxDuration: job.maxDuration } : {}),
       ...(job.posterTime !== undefined ? { poster: { time: job.posterTime } } : {}),
+      ...(job.watermark ? { watermark: job.watermark } : {}),
     });
     const bytes = new Uint8Array(r.bytes.buffer, r.bytes.byteOffset, r.bytes.byteLength);
     send({ type: 'done', id, output: { bytes, ...(r.poster ? { poster: new Uint8Array(r.poster) } : {}), width: r.width, height: r.height, ...(r.frames ? { frames: r.frames } : {}) } });

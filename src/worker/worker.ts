@@ -7,10 +7,13 @@ import { posterKeyOf, RESULT_TYPES, resultKeyOf, type TaskFormat } from '../serv
 import type { TaskRecord } from '../store/metadata/records.js';
 import { RenderFailure, RenderPool } from './render-pool.js';
 import type { RenderJob } from './render-protocol.js';
-import { taskAssetResolver } from './task-assets.js';
+import { DEMO_LOGO_ASSET, taskAssetResolver } from './task-assets.js';
 
 /** Called once per task that reached done or error (interface A sends its webhook from here). */
 export type CompletionHook = (task: TaskRecord) => Promise<void> | void;
+
+/** Where and how the free mode's logo sits: bottom right, a quarter of the width. */
+const DEMO_WATERMARK = { image: `asset:${DEMO_LOGO_ASSET}`, position: 'bottom-right', opacity: 0.9, width: 0.3 } as const;
 
 /** A task is taken at most this many times: a stalled task is requeued once, then put in error. */
 export const MAX_ATTEMPTS = 2;
@@ -102,6 +105,7 @@ export class TaskWorker {
         ...(o.size === 'design' || o.size === 'sd' || o.size === 'hd' ? { size: o.size } : {}),
         ...(typeof o.max_duration === 'number' ? { maxDuration: o.max_duration } : {}),
         ...(typeof o.poster_time === 'number' ? { posterTime: o.poster_time } : {}),
+        ...(o.watermark === true && task.demo ? { watermark: DEMO_WATERMARK } : {}),
       };
       const out = await this.pool.run(job, taskAssetResolver(this.ctx, task, design), this.renderController.signal);
       const resultKey = resultKeyOf(task);
@@ -113,7 +117,10 @@ export class TaskWorker {
       }
       const seconds = (this.ctx.clock() - started) / 1000;
       this.ctx.metrics.observeRender(task.format, seconds);
-      outcome = { state: 'done', resultKey, posterKey, billedDuration: out.frames && job.fps ? out.frames / job.fps : null };
+      const billedDuration = out.frames ? out.frames / (job.fps ?? 30) : null;
+      // Paid interface B renders are charged for the video actually made, at the rate fixed when queued.
+      const charge = task.api !== 'b' || billedDuration === null ? undefined : task.demo || typeof o.rate !== 'number' ? 0 : Math.round(billedDuration * o.rate * 1e6) / 1e6;
+      outcome = { state: 'done', resultKey, posterKey, billedDuration, ...(charge === undefined ? {} : { charge }) };
     } catch (e) {
       if (e instanceof RenderFailure && e.kind === 'cancelled' && this.stopping) {
         await this.ctx.meta.releaseTask(task.id, this.ctx.workerId, this.ctx.clock());

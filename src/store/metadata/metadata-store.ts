@@ -99,6 +99,9 @@ function toTask(r: TaskRow): TaskRecord {
     billedDuration: r.billed_duration,
     billedPrice: r.billed_price_micros === null ? null : fromMicros(r.billed_price_micros),
     resultToken: r.result_token,
+    api: r.api === 'b' ? 'b' : 'a',
+    demo: r.demo === 1,
+    reserved: fromMicros(Number(r.reserved_micros)),
   };
 }
 
@@ -108,8 +111,22 @@ function uniqueViolation(e: unknown): boolean {
   return err.code === '23505' || err.code === 'SQLITE_CONSTRAINT_UNIQUE' || err.code === 'SQLITE_CONSTRAINT_PRIMARYKEY';
 }
 
+/** Extra conditions of an interface B request, checked in the same statement as the insert. */
+export interface VideoAdmission {
+  demo: boolean;
+  /** Money to hold from the balance (0 in demo mode). */
+  reserve: number;
+  /** Start of the current UTC day, for the daily limits. */
+  dayStart: number;
+  /** Free renders queued today, or paid renders done today, must stay below this. */
+  dailyLimit: number;
+}
+
+export type InsertRefusal = 'queue_full' | 'insufficient_funds' | 'daily_limit_exceeded';
+
 export interface NewTask {
   accountId: number;
+  video?: VideoAdmission;
   /** Default: 128 random bits. */
   resultToken?: string;
   designId: number;
@@ -122,6 +139,8 @@ export interface NewTask {
 
 export interface TaskOutcome {
   state: 'done' | 'error';
+  /** Charged to the balance with the move to done (paid interface B renders). */
+  charge?: number;
   resultKey?: string | null;
   posterKey?: string | null;
   error?: string | null;
@@ -289,18 +308,37 @@ export class MetadataStore {
    * Queues a task unless the account already has `queue_size` tasks queued or running: one
    * INSERT … SELECT, so the count and the insert cannot be split by another request.
    */
-  async insertTask(t: NewTask): Promise<TaskRecord | 'queue_full'> {
+  async insertTask(t: NewTask): Promise<TaskRecord | InsertRefusal> {
     return this.serialized(async (trx) => {
+      const v = t.video;
+      const reserve = v ? toMicros(v.reserve) : 0;
+      // Demo renders count when queued (30 a day); paid ones when done (1000 successful a day).
+      const daily = !v
+        ? sql`true`
+        : v.demo
+          ? sql`(select count(*) from tasks where account_id = ${t.accountId} and api = 'b' and demo = 1 and created_at >= ${v.dayStart}) < ${v.dailyLimit}`
+          : sql`(select count(*) from tasks where account_id = ${t.accountId} and api = 'b' and demo = 0 and state = 'done' and finished_at >= ${v.dayStart}) < ${v.dailyLimit}`;
+      // Money already held by this account's queued and running paid renders cannot be promised twice.
+      const funds = reserve === 0
+        ? sql`true`
+        : sql`(select balance_micros from accounts where id = ${t.accountId})
+              - (select coalesce(sum(reserved_micros), 0) from tasks where account_id = ${t.accountId} and state in ('queued', 'pending')) >= ${reserve}`;
+      const queue = sql`(select count(*) from tasks where account_id = ${t.accountId} and state in ('queued', 'pending'))
+            < (select queue_size from accounts where id = ${t.accountId})`;
       const r = await sql<TaskRow>`
-        insert into tasks (account_id, design_id, format, options, overrides, webhook_url, state, created_at, state_at, attempts, parked, result_token)
+        insert into tasks (account_id, design_id, format, options, overrides, webhook_url, state, created_at, state_at, attempts, parked, result_token, api, demo, reserved_micros)
         select cast(${t.accountId} as integer), cast(${t.designId} as integer), cast(${t.format} as text), cast(${JSON.stringify(t.options)} as text),
                cast(${JSON.stringify(t.overrides)} as text), cast(${t.webhookUrl} as text), 'queued', cast(${t.now} as bigint), cast(${t.now} as bigint), 0, 0,
-               cast(${t.resultToken ?? randomBytes(16).toString('hex')} as text)
-        where (select count(*) from tasks where account_id = ${t.accountId} and state in ('queued', 'pending'))
-            < (select queue_size from accounts where id = ${t.accountId})
+               cast(${t.resultToken ?? randomBytes(16).toString('hex')} as text), cast(${v ? 'b' : 'a'} as text), cast(${v?.demo ? 1 : 0} as integer), cast(${reserve} as bigint)
+        where ${queue} and ${daily} and ${funds}
         returning *`.execute(trx);
       const row = r.rows[0];
-      return row ? toTask(row) : 'queue_full';
+      if (row) return toTask(row);
+      // Refused: say which condition failed, most fundamental first.
+      const check = async (cond: typeof queue) => Boolean((await sql<{ ok: unknown }>`select ${cond} as ok`.execute(trx)).rows[0]?.ok);
+      if (!(await check(daily))) return 'daily_limit_exceeded';
+      if (!(await check(funds))) return 'insufficient_funds';
+      return 'queue_full';
     });
   }
 
@@ -411,25 +449,39 @@ export class MetadataStore {
 
   /** Records the end of a render; undefined when this worker no longer holds the task (its lease ran out). */
   async finishTask(id: number, workerId: string, o: TaskOutcome, now: number): Promise<TaskRecord | undefined> {
-    const row = await this.db
-      .updateTable('tasks')
-      .set({
-        state: o.state,
-        result_key: o.resultKey ?? null,
-        poster_key: o.posterKey ?? null,
-        error: o.error ?? null,
-        billed_duration: o.billedDuration ?? null,
-        finished_at: now,
-        state_at: now,
-        worker_id: null,
-        lease_until: null,
-      })
-      .where('id', '=', id)
-      .where('state', '=', 'pending')
-      .where('worker_id', '=', workerId)
-      .returningAll()
-      .executeTakeFirst();
-    return row && toTask(row);
+    return this.db.transaction().execute(async (trx) => {
+      const charge = o.state === 'done' && o.charge ? toMicros(o.charge) : 0;
+      const row = await trx
+        .updateTable('tasks')
+        .set({
+          state: o.state,
+          result_key: o.resultKey ?? null,
+          poster_key: o.posterKey ?? null,
+          error: o.error ?? null,
+          billed_duration: o.billedDuration ?? null,
+          billed_price_micros: o.charge === undefined ? null : charge,
+          reserved_micros: 0,
+          finished_at: now,
+          state_at: now,
+          worker_id: null,
+          lease_until: null,
+        })
+        .where('id', '=', id)
+        .where('state', '=', 'pending')
+        .where('worker_id', '=', workerId)
+        .returningAll()
+        .executeTakeFirst();
+      // Charged once, with the move to done, in the same transaction: a task that is not ours any
+      // more (lease lost) charges nothing.
+      if (row && charge > 0) {
+        await trx
+          .updateTable('accounts')
+          .set((eb) => ({ balance_micros: eb('balance_micros', '-', charge) }))
+          .where('id', '=', row.account_id)
+          .execute();
+      }
+      return row && toTask(row);
+    });
   }
 
   /** Ends a task that no worker has taken yet (a duplicate of an idempotent request). */

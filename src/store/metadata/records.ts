@@ -94,4 +94,8 @@ export interface TaskRecord {
   billedDuration: number | null;
   billedPrice: number | null;
   resultToken: string | null;
+  api: 'a' | 'b';
+  demo: boolean;
+  /** Held from the balance while queued or rendering (paid interface B renders). */
+  reserved: number;
 }

@@ -88,6 +88,12 @@ export interface TasksTable {
   billed_price_micros: number | null;
   /** Unguessable part of the result URL. */
   result_token: string | null;
+  /** `a` (interface A) or `b` (interface B, video by id). */
+  api: string;
+  /** 1 for interface B's free mode: watermark, no charge. */
+  demo: number;
+  /** Money held for a paid render while it is queued or rendering. */
+  reserved_micros: number;
 }
 
 export interface IdempotencyKeysTable {

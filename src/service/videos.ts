@@ -1,0 +1,81 @@
+// Interface B's video renders: the parameters (fps, size, free mode), the price held from the balance
+// when queued and charged on done, and the daily limits (UTC days), all checked before anything is
+// stored. The task itself goes through the same queue and worker as interface A's.
+import { MAX_SLIDE_VIDEO_SECONDS } from '../engine.js';
+import { validationError } from '../errors.js';
+import type { Account, TaskRecord } from '../store/metadata/records.js';
+import type { ServiceContext } from './context.js';
+import { createTask, secondsBetween } from './tasks.js';
+
+export interface VideoRenderInput {
+  videoId: unknown;
+  fps?: 30 | 60;
+  sizeType?: 'sd' | 'hd';
+  demo?: boolean;
+  /** Interface B's list `[{name, object} | {name, slide}]`. */
+  overrides?: unknown;
+}
+
+const DAY_MS = 86_400_000;
+export const utcDayStart = (t: number): number => Math.floor(t / DAY_MS) * DAY_MS;
+const money = (x: number): number => Math.round(x * 1e6) / 1e6;
+
+export async function createVideoTask(ctx: ServiceContext, account: Account, input: VideoRenderInput): Promise<TaskRecord> {
+  const demo = input.demo ?? false;
+  if (demo && input.fps === 60) throw validationError('$.parameters.fps', 'demo mode renders at 30 fps only: set fps to 30 or leave it out, or set demo to false');
+  if (demo && input.sizeType === 'hd') throw validationError('$.parameters.size_type', 'demo mode renders sd only: set size_type to sd or leave it out, or set demo to false');
+  const fps = input.fps ?? 30;
+  const size = input.sizeType ?? 'sd';
+  const rate = demo ? 0 : account.plan.videoRates[`${size}_${fps}`];
+  const plan = account.plan;
+  return createTask(ctx, account.id, {
+    designId: input.videoId,
+    format: 'mp4',
+    overrides: input.overrides ?? [],
+    overridesRoot: '$.overrides',
+    options: { fps, size, max_duration: MAX_SLIDE_VIDEO_SECONDS, rate, watermark: demo },
+    admit: (scene) => {
+      if (scene.duration === null) throw validationError('$.video_id', 'this design is not a video (it has no duration or slides): use the id of a video design');
+      return {
+        video: { demo, reserve: money(scene.duration * rate), dayStart: utcDayStart(ctx.clock()), dailyLimit: demo ? plan.dailyDemoRenders : plan.dailyRenders },
+        // The screenshot: a moment in, past the first fade-ins, never past the end.
+        options: { poster_time: Math.min(1, scene.duration / 2) },
+      };
+    },
+  });
+}
+
+export interface TaskBodyB {
+  id: number;
+  video_id: number;
+  user_id: number;
+  wait_time: number | null;
+  billed_duration: number | null;
+  billed_price: number | null;
+  exec_time: number | null;
+  screenshot_url: string | null;
+  video_url: string | null;
+  start_date: string;
+  state_date: string;
+  state: TaskRecord['state'];
+}
+
+/** Interface B's task (B2). Values not known yet are null; an error costs 0. */
+export function taskBodyB(ctx: ServiceContext, t: TaskRecord): TaskBodyB {
+  const done = t.state === 'done' && t.resultExpiredAt === null && t.resultToken !== null;
+  const base = `${ctx.config.baseUrl}/public/v2/results/${t.resultToken}`;
+  return {
+    id: t.id,
+    video_id: t.designId,
+    user_id: t.accountId,
+    wait_time: secondsBetween(t.createdAt, t.startedAt),
+    billed_duration: t.state === 'done' ? t.billedDuration : null,
+    billed_price: t.state === 'done' ? (t.billedPrice ?? 0) : t.state === 'error' ? 0 : null,
+    exec_time: t.state === 'done' || t.state === 'error' ? secondsBetween(t.startedAt, t.finishedAt) : null,
+    screenshot_url: done && t.posterKey ? `${base}.poster.jpg` : null,
+    video_url: done ? `${base}.mp4` : null,
+    start_date: new Date(t.createdAt).toISOString(),
+    state_date: new Date(t.stateAt).toISOString(),
+    state: t.state,
+  };
+}
