@@ -46,7 +46,7 @@ const MAX_JSON_DEPTH = 32;
 
 export async function interfaceB(app: FastifyInstance, { service }: { service: Service }): Promise<void> {
   const { ctx } = service;
-  const dashboard = () => process.env.IMPRINT_DASHBOARD_URL?.replace(/\/+$/, '') || ctx.config.baseUrl;
+  const dashboard = () => ctx.config.dashboardUrl ?? ctx.config.baseUrl;
 
   app.setErrorHandler(async (err: Error & { statusCode?: number; code?: string }, req, reply) => {
     let code: string;

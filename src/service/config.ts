@@ -19,6 +19,8 @@ export interface ServiceConfig {
   baseUrl: string;
   /** False when baseUrl is the default: the server then uses the port it actually listens on. */
   baseUrlSet: boolean;
+  /** Public address of interface B (task_url); default: baseUrl. */
+  dashboardUrl: string | undefined;
   /** Uploads and results are deleted this long after they were made. */
   retentionMs: number;
   sweepIntervalMs: number;
@@ -69,6 +71,12 @@ function num(env: Env, name: string, fallback: number, min: number, max: number)
   return n;
 }
 
+function checkUrl(raw: string, name: string): string {
+  const url = raw.replace(/\/+$/, '');
+  if (!/^https?:\/\/[^/]+/i.test(url)) throw new ConfigError(`Expected an http(s):// address for ${name} but received "${raw}"`);
+  return url;
+}
+
 function flag(env: Env, name: string): boolean {
   const raw = env[name];
   if (raw === undefined || raw === '' || raw === '0' || raw === 'false') return false;
@@ -105,6 +113,7 @@ export function configFromEnv(env: Env = process.env): ServiceConfig {
     blobsUrl: env.IMPRINT_BLOBS_URL || join(dataDir, 'blobs'),
     baseUrl,
     baseUrlSet: Boolean(env.IMPRINT_BASE_URL),
+    dashboardUrl: env.IMPRINT_DASHBOARD_URL ? checkUrl(env.IMPRINT_DASHBOARD_URL, 'IMPRINT_DASHBOARD_URL') : undefined,
     retentionMs: num(env, 'IMPRINT_RETENTION_DAYS', 30, 0.0001, 3650) * DAY_MS,
     sweepIntervalMs: int(env, 'IMPRINT_SWEEP_INTERVAL_S', 3600, 1, 86_400) * 1000,
     workerConcurrency: int(env, 'IMPRINT_WORKER_CONCURRENCY', Math.max(1, availableParallelism()), 1, 64),
