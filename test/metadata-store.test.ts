@@ -222,6 +222,40 @@ describe.each(backends)('metadata store on $name', (backend) => {
     expect(await store.getTask(t.id, b.id)).toBeUndefined();
   });
 
+  it('holds money for paid video tasks so concurrent inserts never overdraw, and charges once on done', async () => {
+    const a = await store.insertAccount({ name: 'payer', plan: plan(1, 1000), webhookSecret: 's', balance: 0.05, now: 1000 });
+    const video = { demo: false, reserve: 0.01, dayStart: 0, dailyLimit: 1000 };
+    const results = await Promise.all(
+      Array.from({ length: 20 }, () => store.insertTask({ accountId: a.id, designId: 1, format: 'mp4', options: {}, overrides: [], webhookUrl: null, now: 2000, video })),
+    );
+    expect(results.filter((r) => typeof r !== 'string')).toHaveLength(5);
+    expect(results.filter((r) => r === 'insufficient_funds')).toHaveLength(15);
+    const t = await store.claimNext(W, 3000, 9000);
+    expect(t).toMatchObject({ api: 'b', demo: false, reserved: 0.01 });
+    const done = await store.finishTask(t!.id, W, { state: 'done', charge: 0.01, billedDuration: 1 }, 4000);
+    expect(done).toMatchObject({ billedPrice: 0.01, reserved: 0 });
+    expect((await store.getAccount(a.id))!.balance).toBe(0.04);
+    // The charge freed nothing new: four held, nothing available.
+    expect(await store.insertTask({ accountId: a.id, designId: 1, format: 'mp4', options: {}, overrides: [], webhookUrl: null, now: 5000, video })).toBe('insufficient_funds');
+    const next = await store.claimNext(W, 6000, 9000);
+    await store.finishTask(next!.id, W, { state: 'error', error: 'x' }, 7000);
+    expect((await store.getAccount(a.id))!.balance).toBe(0.04);
+    expect(typeof (await store.insertTask({ accountId: a.id, designId: 1, format: 'mp4', options: {}, overrides: [], webhookUrl: null, now: 8000, video }))).toBe('object');
+  });
+
+  it('counts daily video limits: demo tasks when queued, paid ones when done', async () => {
+    const a = await account('daily', 1, 1000);
+    const demo = { demo: true, reserve: 0, dayStart: 10_000, dailyLimit: 2 };
+    const insert = (v: typeof demo, now: number) => store.insertTask({ accountId: a.id, designId: 1, format: 'mp4', options: {}, overrides: [], webhookUrl: null, now, video: v });
+    expect(typeof (await insert(demo, 9_000))).toBe('object');
+    expect(typeof (await insert(demo, 10_500))).toBe('object');
+    expect(typeof (await insert(demo, 10_600))).toBe('object');
+    expect(await insert(demo, 10_700)).toBe('daily_limit_exceeded');
+    const paid = { demo: false, reserve: 0, dayStart: 10_000, dailyLimit: 1 };
+    expect(typeof (await insert(paid, 10_800))).toBe('object');
+    expect(typeof (await insert(paid, 10_800))).toBe('object');
+  });
+
   it('never overruns an account concurrency under concurrent claims', async () => {
     const a = await account('alpha', 2);
     for (let i = 0; i < 10; i++) await queued(a.id);
