@@ -198,3 +198,4 @@ console.log(`wrote ${out}`);
 
 // Queue overhead (bench/queue.mjs) in its own process, after the render cases; it merges its own entries.
 (await import('node:child_process')).execFileSync(process.execPath, [join(ROOT, 'bench', 'queue.mjs')], { stdio: 'inherit' });
+(await import('node:child_process')).execFileSync(process.execPath, [join(ROOT, 'bench', 'http.mjs')], { stdio: 'inherit' });

@@ -226,6 +226,7 @@ describe('interface B errors', () => {
       [taskB(task_id, q(other.apiKey)), 404, 'not_found'],
       [taskB(aTask.id), 404, 'not_found'],
       [fetch(`${root}/nothing/?${q()}`), 404, 'not_found'],
+      [fetch(`${root}/queue/%zz/?${q()}`), 400, 'incorrect_data'],
     ];
     for (const [res, status, error] of cases) {
       const r = await res;

@@ -236,7 +236,15 @@ describe('tasks and the worker', () => {
       path: '$.objects_overrides.headline.colour',
     });
     await expect(service.createTask(account.id, { designId: 'x', format: 'png' })).rejects.toMatchObject({ path: '$.design_id' });
+    await expect(service.createTask(account.id, { designId: card.id, format: 'png', overrides: { photo: { path: 'nope.jpg' } } })).rejects.toMatchObject({
+      code: 'validation_error',
+      path: '$.objects_overrides.photo.path',
+      message: expect.stringMatching(/the design has no file "nope.jpg"/),
+    });
+    await expect(service.createTask(account.id, { designId: card.id, format: 'png', overrides: { photo: { path: '../../package.json' } } })).rejects.toMatchObject({ path: '$.objects_overrides.photo.path' });
     expect(await service.ctx.meta.listTasks(account.id)).toEqual([]);
+    // The design's own files may be named by their relative path.
+    expect((await service.createTask(account.id, { designId: card.id, format: 'png', overrides: { photo: { path: './lake-sunset.jpg' } } })).state).toBe('queued');
   });
 
   it('refuses tasks beyond the plan queue size with queue_full', async () => {

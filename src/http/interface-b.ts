@@ -36,6 +36,12 @@ const B_CODES: Partial<Record<ErrorCode, [string, number]>> = {
   unsupported_media_type: ['incorrect_data', 415],
 };
 
+/** An error reply of interface A's catalogue as interface B answers it. */
+export function asInterfaceB(code: string, status: number, description: string): { status: number; body: { error: string; description: string } } {
+  const b = B_CODES[code as ErrorCode];
+  return { status: b ? b[1] : status, body: { error: b ? b[0] : code, description } };
+}
+
 class BFailure extends Error {
   constructor(readonly code: string, readonly status: number, description: string) {
     super(description);

@@ -66,8 +66,8 @@ function checkBlock(ms: number): void {
 // Memory
 
 interface Entry {
-  /** Counted timestamps, oldest first (hits and strikes); empty for a block. */
-  times: number[];
+  /** Counted timestamps (hits and strikes); empty for a block. */
+  times: Times;
   /** When nothing in the entry matters any more: the newest time + its window, or a block's end. */
   expiresAt: number;
 }
@@ -77,18 +77,40 @@ interface Entry {
 // within about size / (SWEEP_STEP - 1) operations, with no timer and no full scan on a request.
 const SWEEP_STEP = 16;
 
-/** Drops the times at or before `cutoff` (they left the window). */
-function dropUpTo(times: number[], cutoff: number): void {
-  let i = 0;
-  while (i < times.length && (times[i] as number) <= cutoff) i++;
-  if (i > 0) times.splice(0, i);
-}
+/**
+ * Counted timestamps, oldest first. Dropping the oldest only moves a start index (the array is
+ * compacted now and then): with high limits a window holds hundreds of thousands of times, and
+ * shifting them on every request would cost more than the request.
+ */
+class Times {
+  private readonly t: number[] = [];
+  private start = 0;
 
-/** Inserts keeping the order; a clock that stepped back (NTP) still gives a sorted array. */
-function insertSorted(times: number[], t: number): void {
-  let i = times.length;
-  while (i > 0 && (times[i - 1] as number) > t) i--;
-  times.splice(i, 0, t);
+  get length(): number {
+    return this.t.length - this.start;
+  }
+
+  /** The i-th oldest counted time. */
+  at(i: number): number {
+    return this.t[this.start + i] as number;
+  }
+
+  /** Drops the times at or before `cutoff` (they left the window). */
+  dropUpTo(cutoff: number): void {
+    while (this.start < this.t.length && (this.t[this.start] as number) <= cutoff) this.start++;
+    if (this.start > 1024 && this.start * 2 > this.t.length) {
+      this.t.splice(0, this.start);
+      this.start = 0;
+    }
+  }
+
+  /** Inserts keeping the order; a clock that stepped back (NTP) still gives a sorted list. */
+  insert(time: number): void {
+    let i = this.t.length;
+    while (i > this.start && (this.t[i - 1] as number) > time) i--;
+    if (i === this.t.length) this.t.push(time);
+    else this.t.splice(i, 0, time);
+  }
 }
 
 export class MemoryRateLimiter implements RateLimiter {
@@ -112,18 +134,18 @@ export class MemoryRateLimiter implements RateLimiter {
     this.sweep(now);
     const id = `h:${key}`;
     let e = this.entries.get(id);
-    if (e) dropUpTo(e.times, now - windowMs);
+    if (e) e.times.dropUpTo(now - windowMs);
     const count = e?.times.length ?? 0;
     if (count < limit) {
-      if (!e) this.entries.set(id, (e = { times: [], expiresAt: 0 }));
-      insertSorted(e.times, now);
-      e.expiresAt = Math.max(e.expiresAt, (e.times[e.times.length - 1] as number) + windowMs);
-      return { allowed: true, limit, remaining: limit - e.times.length, resetMs: (e.times[0] as number) + windowMs - now };
+      if (!e) this.entries.set(id, (e = { times: new Times(), expiresAt: 0 }));
+      e.times.insert(now);
+      e.expiresAt = Math.max(e.expiresAt, e.times.at(e.times.length - 1) + windowMs);
+      return { allowed: true, limit, remaining: limit - e.times.length, resetMs: e.times.at(0) + windowMs - now };
     }
     // Refused: a retry succeeds once enough counted hits left that fewer than `limit` remain. Usually
     // that is the oldest; after a plan downgrade (count > limit) it is the (count - limit + 1)-th.
     const times = (e as Entry).times;
-    return { allowed: false, limit, remaining: 0, resetMs: (times[count - limit] as number) + windowMs - now };
+    return { allowed: false, limit, remaining: 0, resetMs: times.at(count - limit) + windowMs - now };
   }
 
   async strike(key: string, windowMs: number): Promise<number> {
@@ -132,10 +154,10 @@ export class MemoryRateLimiter implements RateLimiter {
     this.sweep(now);
     const id = `s:${key}`;
     let e = this.entries.get(id);
-    if (!e) this.entries.set(id, (e = { times: [], expiresAt: 0 }));
-    dropUpTo(e.times, now - windowMs);
-    insertSorted(e.times, now);
-    e.expiresAt = Math.max(e.expiresAt, (e.times[e.times.length - 1] as number) + windowMs);
+    if (!e) this.entries.set(id, (e = { times: new Times(), expiresAt: 0 }));
+    e.times.dropUpTo(now - windowMs);
+    e.times.insert(now);
+    e.expiresAt = Math.max(e.expiresAt, e.times.at(e.times.length - 1) + windowMs);
     return e.times.length;
   }
 
@@ -147,7 +169,7 @@ export class MemoryRateLimiter implements RateLimiter {
     const id = `b:${key}`;
     const e = this.entries.get(id);
     if (e && e.expiresAt >= now + ms) return;
-    this.entries.set(id, { times: [], expiresAt: now + ms });
+    this.entries.set(id, { times: new Times(), expiresAt: now + ms });
   }
 
   async blockedFor(key: string): Promise<number> {

@@ -10,7 +10,7 @@ import type { Service } from '../service/service.js';
 import { MAX_UPLOAD_BYTES } from '../service/uploads.js';
 import { errorReply, fromFrameworkError, fromImprintError, HttpFailure } from './errors.js';
 import { interfaceA } from './interface-a.js';
-import { interfaceB } from './interface-b.js';
+import { asInterfaceB, interfaceB } from './interface-b.js';
 import { openApiDocument } from './openapi.js';
 import { openRateLimiter, type RateLimiter } from './rate-limit.js';
 
@@ -50,8 +50,9 @@ export async function buildServer(service: Service, opts: HttpServerOptions = {}
     trustProxy: false,
     clientErrorHandler: clientError,
     // A URL that is not valid percent-encoding, or a path segment over 100 characters, before routing.
-    frameworkErrors: (err, _req, reply) => {
-      const out = fromFrameworkError(err) ?? errorReply('validation_error', '$: the request URL cannot be read');
+    frameworkErrors: (err, req, reply) => {
+      let out = fromFrameworkError(err) ?? errorReply('validation_error', '$: the request URL cannot be read');
+      if (req.url.startsWith('/api/')) out = asInterfaceB(out.body.error, out.status, out.body.description);
       void (reply as unknown as FastifyReply).status(out.status).send(out.body);
     },
   });

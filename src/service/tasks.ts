@@ -10,7 +10,7 @@ import type { VideoAdmission } from '../store/metadata/metadata-store.js';
 import type { TaskRecord } from '../store/metadata/records.js';
 import type { ServiceContext } from './context.js';
 import { getDesign } from './designs.js';
-import { prepareOverrides } from './uploads.js';
+import { checkDesignFiles, prepareOverrides } from './uploads.js';
 
 export const TASK_FORMATS = ['png', 'jpg', 'pdf', 'mp4'] as const;
 export type TaskFormat = (typeof TASK_FORMATS)[number];
@@ -58,6 +58,7 @@ export async function createTask(ctx: ServiceContext, accountId: number, req: Ta
   const overrides = await prepareOverrides(ctx, accountId, req.overrides ?? {}, root);
   // Resolving is pure and catches every override error before anything is queued.
   const scene = resolveScene(parseDesign(design.template), overrides, undefined, { design: '$', overrides: root });
+  checkDesignFiles(overrides, root, design.assets);
   if (format === 'mp4' && options.max_duration !== undefined && scene.duration !== null && scene.duration > options.max_duration) {
     throw validationError('$.format', `the design lasts ${scene.duration} s: videos are limited to ${options.max_duration} s, shorten the design's duration`);
   }

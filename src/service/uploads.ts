@@ -2,7 +2,9 @@
 // overrides by the URL they were given until they expire. The engine never sees a URL: an upload
 // URL of the same account becomes an `asset:upload-<token>` reference that the worker resolves.
 import sharp from 'sharp';
+import { parseImageRef } from '../design/image-ref.js';
 import { childPath } from '../design/json-path.js';
+import { normaliseAssetPath } from './design-assets.js';
 import { ImprintError, validationError } from '../errors.js';
 import type { UploadRecord } from '../store/metadata/records.js';
 import type { ServiceContext } from './context.js';
@@ -68,8 +70,29 @@ async function uploadRef(ctx: ServiceContext, accountId: number, value: string, 
   if (/^[a-z][a-z0-9+.-]*:/i.test(value)) {
     throw validationError(at, `external image URLs are not allowed: upload the image (POST ${ctx.config.baseUrl}/public/v2/upload) and use the url it returns`);
   }
-  // A relative path names one of the design's own files; the engine checks it like any path.
+  // A relative path names one of the design's own files; checkDesignFiles makes sure it exists.
   return value;
+}
+
+/**
+ * Relative image paths in (prepared) overrides must name files stored with the design; run after the
+ * overrides resolved, so an unknown object name is reported before a file of it.
+ */
+export function checkDesignFiles(overrides: unknown, root: string, designAssets: Readonly<Record<string, string>>): void {
+  const walk = (v: unknown, at: string): void => {
+    if (Array.isArray(v)) return v.forEach((x, i) => walk(x, childPath(at, i)));
+    if (v === null || typeof v !== 'object') return;
+    for (const [k, x] of Object.entries(v)) {
+      const here = childPath(at, k);
+      if (IMAGE_KEYS.has(k.split('.').pop()!) && typeof x === 'string') {
+        const ref = parseImageRef(x, here);
+        if (ref.kind === 'path' && !Object.hasOwn(designAssets, normaliseAssetPath(ref.path))) {
+          throw validationError(here, `the design has no file "${x.slice(0, 200)}": use the url the upload endpoint returned, or one of the design's own files`);
+        }
+      } else walk(x, here);
+    }
+  };
+  walk(overrides, root);
 }
 
 /**
