@@ -209,6 +209,10 @@ describe('uploads', () => {
     await expect(service.createUpload(account.id, Buffer.alloc(11 * 1024 * 1024, 1))).rejects.toThrow(/limited to 10 MB/);
     const truncated = (await png(400, 400)).subarray(0, 60);
     await expect(service.createUpload(account.id, truncated)).rejects.toMatchObject({ code: 'validation_error', path: '$.file' });
+    // A valid header and size, with the pixel data damaged half-way.
+    const noisy = await sharp(Buffer.from(Array.from({ length: 300 * 300 * 3 }, (_, i) => (i * 7919) % 256)), { raw: { width: 300, height: 300, channels: 3 } }).png().toBuffer();
+    const damaged = Buffer.concat([noisy.subarray(0, noisy.length / 2), Buffer.alloc(noisy.length / 2, 0x55)]);
+    await expect(service.createUpload(account.id, damaged)).rejects.toMatchObject({ code: 'validation_error', path: '$.file', message: expect.stringMatching(/cannot be read/) });
     expect(await service.ctx.blobs.list('uploads/')).toEqual([]);
   });
 

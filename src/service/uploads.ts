@@ -32,6 +32,8 @@ export async function createUpload(ctx: ServiceContext, accountId: number, bytes
     const meta = await sharp(bytes, { limitInputPixels: MAX_UPLOAD_PIXELS }).metadata();
     if (!meta.width || !meta.height) throw new Error('no image size');
     if (meta.width * meta.height > MAX_UPLOAD_PIXELS) throw new Error('too many pixels');
+    // Decode it all (into a thumbnail, so memory stays small): a damaged body fails here, not in a render.
+    await sharp(bytes, { limitInputPixels: MAX_UPLOAD_PIXELS, failOn: 'error', sequentialRead: true }).resize(64, 64, { fit: 'inside' }).raw().toBuffer();
   } catch (e) {
     const tooBig = /pixel/i.test((e as Error).message);
     throw validationError('$.file', tooBig ? `the image has more than ${MAX_UPLOAD_PIXELS / 1e6} megapixels: scale it down before uploading` : `the image cannot be read (${(e as Error).message}): upload an undamaged file`);
