@@ -236,10 +236,18 @@ describe('interface A', () => {
     expect(again.headers.get('idempotent-replayed')).toBe('true');
     expect(await again.json()).toEqual(await first.json());
     expect((await service.ctx.meta.listTasks(accountId)).length).toBe(before + 1);
+    const racing = await Promise.all([1, 2, 3].map(() => post('/render', { ...body, format: 'pdf' }, { 'idempotency-key': 'order-race' })));
+    const ids = new Set<number>();
+    for (const r of racing) {
+      expect([202, 409]).toContain(r.status);
+      if (r.status === 202) ids.add(((await r.json()) as { task_id: number }).task_id);
+    }
+    expect(ids.size).toBe(1);
+    expect((await service.ctx.meta.listTasks(accountId)).length).toBe(before + 2);
     const other = await post('/render', { ...body, format: 'png' }, { 'idempotency-key': 'order-1234' });
     expect(other.status).toBe(409);
     expect(((await other.json()) as { error: string }).error).toBe('conflict');
-    expect((await service.ctx.meta.listTasks(accountId)).length).toBe(before + 1);
+    expect((await service.ctx.meta.listTasks(accountId)).length).toBe(before + 2);
   });
 
   it('publishes OpenAPI 3.1 generated from the schemas it validates with', async () => {
@@ -292,7 +300,9 @@ describe('interface A limits', () => {
     expect(Number(fast.headers.get('retry-after'))).toBeLessThanOrEqual(5);
     expect(((await fast.json()) as { description: string }).description).toMatch(/at most once per 5 s/);
     expect((await get(`/tasks/${b.task_id}`)).status).toBe(200);
-    for (let i = 0; i < 2; i++) expect((await get(`/tasks/${a.task_id}`)).status).toBe(429);
+    // The same address written with leading zeros is the same address.
+    expect((await get(`/tasks/00${a.task_id}`)).status).toBe(429);
+    expect((await get(`/tasks/${a.task_id}`)).status).toBe(429);
     const blocked = await post('/render', { design_id: card, format: 'png' });
     expect(blocked.status).toBe(429);
     expect(Number(blocked.headers.get('retry-after'))).toBeGreaterThan(100);
@@ -333,6 +343,24 @@ describe('interface A with S3 blobs', () => {
       await s3.close();
     }
   }, 90_000);
+});
+
+describe('interface A when its rate-limit store fails', () => {
+  it('lets requests through instead of failing them', async () => {
+    await start();
+    const app2 = await buildServer(service, { limiter: new RedisRateLimiter('redis://127.0.0.1:1', { timeoutMs: 200 }) });
+    try {
+      await app2.listen({ port: 0, host: '127.0.0.1' });
+      const url = `http://127.0.0.1:${(app2.server.address() as { port: number }).port}/public/v2/tasks/999`;
+      const r = await fetch(url, { headers: auth() });
+      expect(r.status).toBe(404);
+      expect(((await r.json()) as { error: string }).error).toBe('task_not_found');
+      expect(service.ctx.metrics.get('imprint_rate_limiter_failures_total')).toBeGreaterThan(0);
+    } finally {
+      await app2.close();
+      await stop();
+    }
+  }, 60_000);
 });
 
 describe.skipIf(!redis.available)('interface A on several API processes', () => {

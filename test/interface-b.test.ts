@@ -228,6 +228,9 @@ describe('interface B errors', () => {
       [fetch(`${root}/nothing/?${q()}`), 404, 'not_found'],
       [fetch(`${root}/queue/%zz/?${q()}`), 400, 'incorrect_data'],
     ];
+    // An interface B task is not an interface A task either.
+    const viaA = await fetch(`${root.replace(/\/api$/, '')}/public/v2/tasks/${task_id}`, { headers: { authorization: `Bearer ${key}` } });
+    expect(viaA.status).toBe(404);
     for (const [res, status, error] of cases) {
       const r = await res;
       expect({ status: r.status, body: await r.json() }).toEqual({ status, body: { error, description: expect.any(String) } });

@@ -173,6 +173,19 @@ describe.each(backends)('metadata store on $name', (backend) => {
     expect(await store.claimTask(12345, W, 1, 2)).toEqual({ gone: true });
   });
 
+  it('parks queued tasks that were not delivered within a lease, so they are handed out again', async () => {
+    const a = await account('alpha');
+    const t1 = await queued(a.id, 1000);
+    const t2 = await queued(a.id, 5000);
+    await store.parkUndelivered(2000);
+    expect(await store.unpark()).toEqual([t1.id]);
+    await store.parkUndelivered(6000);
+    // One id per account and round, oldest first.
+    expect(await store.unpark()).toEqual([t1.id]);
+    expect(await store.unpark()).toEqual([t2.id]);
+    expect(await store.unpark()).toEqual([]);
+  });
+
   it('only the worker holding a task can finish or release it', async () => {
     const a = await account('alpha');
     const t = await queued(a.id);
@@ -190,7 +203,7 @@ describe.each(backends)('metadata store on $name', (backend) => {
     const a = await account('alpha');
     const t = await queued(a.id);
     await store.claimNext(W, 3000, 4000);
-    await store.renewLeases(W, 5000);
+    await store.renewLeases(W, 5000, [t.id]);
     expect(await store.recoverStalled(4500, 2, 'stalled')).toEqual({ requeued: [], failed: [] });
     const first = await store.recoverStalled(5001, 2, 'stalled');
     expect(first.requeued.map((x) => [x.id, x.state, x.attempts])).toEqual([[t.id, 'queued', 1]]);
@@ -251,9 +264,21 @@ describe.each(backends)('metadata store on $name', (backend) => {
     expect(typeof (await insert(demo, 10_500))).toBe('object');
     expect(typeof (await insert(demo, 10_600))).toBe('object');
     expect(await insert(demo, 10_700)).toBe('daily_limit_exceeded');
+    // Paid renders count when done, and while queued or rendering (they may still succeed).
+    const b = await account('daily-paid', 1, 1000);
     const paid = { demo: false, reserve: 0, dayStart: 10_000, dailyLimit: 1 };
-    expect(typeof (await insert(paid, 10_800))).toBe('object');
-    expect(typeof (await insert(paid, 10_800))).toBe('object');
+    const insertPaid = (now: number) => store.insertTask({ accountId: b.id, designId: 1, format: 'mp4', options: {}, overrides: [], webhookUrl: null, now, video: paid });
+    const first = await insertPaid(10_800);
+    expect(typeof first).toBe('object');
+    expect(await insertPaid(10_800)).toBe('daily_limit_exceeded');
+    await store.claimTask((first as { id: number }).id, W, 10_900, 99_000);
+    await store.finishTask((first as { id: number }).id, W, { state: 'error', error: 'x' }, 11_000);
+    const second = await insertPaid(11_100);
+    expect(typeof second).toBe('object');
+    await store.claimTask((second as { id: number }).id, W, 11_200, 99_000);
+    await store.finishTask((second as { id: number }).id, W, { state: 'done', charge: 0 }, 11_300);
+    expect(await insertPaid(11_400)).toBe('daily_limit_exceeded');
+    expect(typeof (await store.insertTask({ accountId: b.id, designId: 1, format: 'mp4', options: {}, overrides: [], webhookUrl: null, now: 20_000, video: { ...paid, dayStart: 20_000 } }))).toBe('object');
   });
 
   it('never overruns an account concurrency under concurrent claims', async () => {

@@ -351,6 +351,26 @@ describe('tasks and the worker', () => {
     expect(service.ctx.metrics.get('imprint_tasks_finished_total', { state: 'error' })).toBe(2);
   });
 
+  it('survives a store failure when recording a render, and the task is taken again after its lease', async () => {
+    await service.close();
+    await open({ IMPRINT_TASK_LEASE_S: '1' });
+    const { account } = await service.createAccount({ name: 'Acme' });
+    const card = await importCard(account.id);
+    const finish = service.ctx.meta.finishTask.bind(service.ctx.meta);
+    let failures = 0;
+    service.ctx.meta.finishTask = async (...args) => {
+      if (failures++ === 0) throw new Error('connection terminated (the database restarted)');
+      return finish(...args);
+    };
+    startWorker(1);
+    const t = await service.createTask(account.id, { designId: card.id, format: 'png' });
+    while (failures === 0) await new Promise((r) => setTimeout(r, 20));
+    expect((await service.getTask(account.id, t.id)).state).toBe('pending');
+    now += 2000;
+    const [done] = await waitForTasks(account.id, [t.id]);
+    expect(done).toMatchObject({ state: 'done', attempts: 2 });
+  }, 60_000);
+
   it('calls the completion hook once per task; a hook that throws does not affect the task', async () => {
     const { account } = await service.createAccount({ name: 'Acme' });
     const card = await importCard(account.id);

@@ -24,7 +24,10 @@ export interface RunningService {
 export async function startService(config: ServiceConfig, opts: { seed: boolean; http: boolean; onComplete?: CompletionHook }): Promise<RunningService> {
   const service = await Service.open(config);
   try {
-    const seeded = opts.seed ? await seedIfEmpty(service) : undefined;
+    // Only the embedded default is seeded: a scale-out deployment should not start with a demo
+    // account and its key in a container log (IMPRINT_SEED=1 forces it, 0 turns it off).
+    const seed = opts.seed && (process.env.IMPRINT_SEED === '1' || (process.env.IMPRINT_SEED !== '0' && service.ctx.meta.dialect === 'sqlite'));
+    const seeded = seed ? await seedIfEmpty(service) : undefined;
     let http: RunningService['http'];
     if (opts.http) {
       const app = await buildServer(service);
@@ -90,11 +93,14 @@ function untilSignal(): Promise<string> {
 
 export async function serveCommand(io: CliIO, role: 'serve' | 'worker'): Promise<number> {
   const config = configFromEnv();
+  // Listening for the stop signal before anything is printed: whoever waits for the ready line may
+  // send SIGTERM at once.
+  const stopSignal = untilSignal();
   const running = await startService(config, { seed: role === 'serve', http: role === 'serve' });
   if (running.seeded) printSeed(io, running.seeded);
   const where = running.http ? `listening on ${running.http.url} (interface A: ${running.http.url}/public/v2); ` : '';
   io.stdout.write(`imprint ${role}: ${where}${describeStores(config)}; ${config.workerConcurrency} render slot(s). Stop with Ctrl-C or SIGTERM.\n`);
-  const sig = await untilSignal();
+  const sig = await stopSignal;
   running.service.ctx.log.info({ signal: sig }, 'shutting down');
   await running.stop();
   return 0;

@@ -46,6 +46,20 @@ function bearer(req: FastifyRequest): string | undefined {
 export async function interfaceA(app: FastifyInstance, { service, limiter }: InterfaceAOptions): Promise<void> {
   const { ctx } = service;
   const seconds = (ms: number) => String(Math.max(1, Math.ceil(ms / 1000)));
+  /**
+   * Limits are a protection, not the service: when their store (Redis) fails, the request goes
+   * through and the failure is logged, rather than every request failing.
+   */
+  const limited = async <T>(what: string, run: () => Promise<T>, fallback: T): Promise<T> => {
+    try {
+      return await run();
+    } catch (e) {
+      ctx.log.error({ err: e, limit: what }, 'rate limiter unavailable; request let through');
+      ctx.metrics.inc('imprint_rate_limiter_failures_total');
+      return fallback;
+    }
+  };
+  const open = (limit: number) => ({ allowed: true, limit, remaining: limit, resetMs: 60_000 });
   // Fastify parses text/plain by default; here a render body must be JSON (415 otherwise), and an
   // upload multipart. Scoped to this plugin.
   app.removeContentTypeParser('text/plain');
@@ -55,13 +69,13 @@ export async function interfaceA(app: FastifyInstance, { service, limiter }: Int
     const key = bearer(req);
     if (!key) throw fail('unauthorized', 'send the API key in the Authorization header: "Authorization: Bearer <API key>"');
     const keyHash = hashApiKey(key);
-    const blocked = await limiter.blockedFor(`block:${keyHash}`);
+    const blocked = await limited('block', () => limiter.blockedFor(`block:${keyHash}`), 0);
     if (blocked > 0) throw fail('rate_limited', `this key is blocked for ${seconds(blocked)} s after polling status addresses too often: poll each one at most once per ${ctx.config.pollIntervalMs / 1000} s`, { 'retry-after': seconds(blocked) });
     const auth = await service.authenticate(key);
     if (!auth) throw fail('unauthorized', 'the API key is not known: check it, or ask the account holder for a new one');
     if (auth.role !== 'admin') throw fail('forbidden', 'interface A is open to the account administrator only: use an admin key');
     const { account } = auth;
-    const rpm = await limiter.hit(`rpm:${account.id}`, account.plan.requestsPerMinute, 60_000);
+    const rpm = await limited('rpm', () => limiter.hit(`rpm:${account.id}`, account.plan.requestsPerMinute, 60_000), open(account.plan.requestsPerMinute));
     reply.header('x-ratelimit-limit', String(rpm.limit));
     reply.header('x-ratelimit-remaining', String(rpm.remaining));
     reply.header('x-ratelimit-reset', seconds(rpm.resetMs));
@@ -107,16 +121,18 @@ export async function interfaceA(app: FastifyInstance, { service, limiter }: Int
     const account = req.account!;
     if (!/^\d{1,15}$/.test(req.params.id)) throw new ImprintError('task_not_found', '$.task_id', `no task "${req.params.id.slice(0, 40)}": task ids are positive integers`);
     if (ctx.config.pollIntervalMs > 0) {
-      const poll = await limiter.hit(`poll:${account.id}:${req.params.id}`, 1, ctx.config.pollIntervalMs);
+      // Keyed by the number, so /tasks/01 is the same status address as /tasks/1.
+      const poll = await limited('poll', () => limiter.hit(`poll:${account.id}:${Number(req.params.id)}`, 1, ctx.config.pollIntervalMs), open(1));
       if (!poll.allowed) {
-        const strikes = await limiter.strike(`strikes:${req.keyHash}`, 60_000);
-        if (strikes >= ctx.config.pollStrikes) await limiter.block(`block:${req.keyHash}`, ctx.config.pollBlockMs);
+        const strikes = await limited('strike', () => limiter.strike(`strikes:${req.keyHash}`, 60_000), 0);
+        if (strikes >= ctx.config.pollStrikes) await limited('block', () => limiter.block(`block:${req.keyHash}`, ctx.config.pollBlockMs), undefined);
         throw fail('rate_limited', `poll each status address at most once per ${ctx.config.pollIntervalMs / 1000} s (or give a webhook_url); repeated polling blocks the key for a while`, {
           'retry-after': seconds(poll.resetMs),
         });
       }
     }
     const task = await service.getTask(account.id, req.params.id);
+    if (task.api !== 'a') throw new ImprintError('task_not_found', '$.task_id', `no task ${task.id} in interface A: read video tasks at /api/queue/${task.id}/`);
     return reply.send(taskBodyA(ctx, task));
   });
 
@@ -177,12 +193,13 @@ export async function interfaceA(app: FastifyInstance, { service, limiter }: Int
     }
     const filename = poster ? `task-${task.id}-screenshot.jpg` : `task-${task.id}.${task.format}`;
     if (ctx.blobs.presign) return reply.redirect(await ctx.blobs.presign(key, PRESIGN_SECONDS, filename), 302);
-    const bytes = await ctx.blobs.get(key);
-    if (!bytes) throw fail('not_found', 'the result is no longer stored');
+    const file = ctx.blobs.stream ? await ctx.blobs.stream(key) : await ctx.blobs.get(key).then((b) => b && { stream: b, size: b.length });
+    if (!file) throw fail('not_found', 'the result is no longer stored');
     return reply
       .header('content-type', poster ? 'image/jpeg' : RESULT_TYPES[task.format as TaskFormat])
+      .header('content-length', String(file.size))
       .header('content-disposition', `inline; filename="${filename}"`)
       .header('cache-control', 'private, max-age=86400, immutable')
-      .send(bytes);
+      .send(file.stream);
   });
 }

@@ -65,7 +65,7 @@ export async function interfaceB(app: FastifyInstance, { service }: { service: S
     } else {
       const f = fromFrameworkError(err);
       if (!f) {
-        ctx.log.error({ err, method: req.method, url: req.url.slice(0, 200) }, 'request failed');
+        ctx.log.error({ err, method: req.method, url: req.url.split('?')[0]!.slice(0, 200) }, 'request failed');
         return reply.status(500).send({ error: 'internal_error', description: 'the request failed inside the service: retry; if it keeps failing, contact support' });
       }
       [code, status] = B_CODES[f.body.error as ErrorCode] ?? ['incorrect_data', f.status];

@@ -71,7 +71,7 @@ export async function buildServer(service: Service, opts: HttpServerOptions = {}
       framework = out !== undefined;
     }
     if (!out) {
-      ctx.log.error({ err, method: req.method, url: req.url.slice(0, 200) }, 'request failed');
+      ctx.log.error({ err, method: req.method, url: req.url.split('?')[0]!.slice(0, 200) }, 'request failed');
       out = errorReply('internal_error', 'the request failed inside the service: retry; if it keeps failing, contact support');
     }
     // The upload's body refused before its handler (not multipart, too large) gets the spec's upload shape.

@@ -50,7 +50,8 @@ async function storeTemplate(ctx: ServiceContext, template: unknown, source: Des
     if (total > MAX_DESIGN_ASSET_BYTES) throw validationError(ref.at, `the design's files exceed ${MAX_DESIGN_ASSET_BYTES / 1024 / 1024} MB together: use smaller images or clips`);
     files.push({ path: ref.path, bytes });
   }
-  // A fresh folder per import: replacing a design never overwrites files a running render reads.
+  // A fresh folder per import: a replacement never mixes old and new files. (A render that had not
+  // loaded its files yet when its design was replaced ends in error; renders load them first thing.)
   const folder = `designs/${newToken()}`;
   const assets: Record<string, string> = {};
   try {

@@ -35,6 +35,7 @@ export class Metrics {
     this.describe('imprint_completion_hook_failures_total', 'Completion hooks (webhooks) that threw.');
     this.describe('imprint_webhooks_total', 'Webhooks sent, by result (delivered, failed).');
     this.describe('imprint_http_requests_total', 'HTTP requests, by route and status.');
+    this.describe('imprint_rate_limiter_failures_total', 'Rate-limit checks that failed (Redis down) and let the request through.');
   }
 
   private describe(name: string, help: string): void {

@@ -28,6 +28,8 @@ export const TaskOptions = z.strictObject({
   rate: z.number().min(0).max(1000).optional(),
   /** Interface B's free mode: the demo logo on every frame. */
   watermark: z.boolean().optional(),
+  /** mp4: frames to render, set when queued; the worker scales its timeout with it. */
+  frames: z.int().min(0).optional(),
 });
 export type TaskOptions = z.infer<typeof TaskOptions>;
 
@@ -63,6 +65,7 @@ export async function createTask(ctx: ServiceContext, accountId: number, req: Ta
     throw validationError('$.format', `the design lasts ${scene.duration} s: videos are limited to ${options.max_duration} s, shorten the design's duration`);
   }
   const admitted = req.admit?.(scene);
+  if (format === 'mp4' && scene.duration !== null) options.frames = Math.round(scene.duration * (options.fps ?? 30));
   const video = admitted?.video ?? req.video;
   const inserted = await ctx.meta.insertTask({ accountId, designId: design.id, format, options: { ...options, ...admitted?.options }, overrides, webhookUrl: req.webhookUrl ?? null, now: ctx.clock(), ...(video ? { video } : {}) });
   if (typeof inserted === 'string') {

@@ -127,7 +127,7 @@ export class RenderPool {
     return t ? Promise.resolve(t) : new Promise((resolve) => this.waiting.push(resolve));
   }
 
-  async run(job: RenderJob, resolver: AssetResolver, signal?: AbortSignal): Promise<RenderOutput> {
+  async run(job: RenderJob, resolver: AssetResolver, signal?: AbortSignal, timeoutMs = this.opts.timeoutMs): Promise<RenderOutput> {
     if (this.closed) throw new RenderFailure('cancelled', 'the worker is shutting down');
     const thread = await this.acquire();
     const id = this.nextId++;
@@ -142,8 +142,8 @@ export class RenderPool {
         killTimer = setTimeout(() => void thread.worker.terminate(), ABORT_GRACE_MS);
       };
       const timer = setTimeout(
-        () => stop(new RenderFailure('timeout', `the render took longer than ${this.opts.timeoutMs / 1000} s and was stopped: simplify the design or raise IMPRINT_RENDER_TIMEOUT_S`)),
-        this.opts.timeoutMs,
+        () => stop(new RenderFailure('timeout', `the render took longer than ${timeoutMs / 1000} s and was stopped: simplify the design or raise IMPRINT_RENDER_TIMEOUT_S`)),
+        timeoutMs,
       );
       const onAbort = () => stop(new RenderFailure('cancelled', 'the render was stopped because the worker is shutting down'));
       signal?.addEventListener('abort', onAbort, { once: true });

@@ -31,6 +31,8 @@ export class TaskWorker {
   private readonly takeController = new AbortController();
   private readonly renderController = new AbortController();
   private readonly running = new Set<Promise<void>>();
+  /** Ids of the tasks this worker renders now: only their leases are renewed. */
+  private readonly rendering = new Set<number>();
   private loops: Promise<void>[] = [];
   private leaseTimer: NodeJS.Timeout | undefined;
   private leaseRun: Promise<void> = Promise.resolve();
@@ -64,7 +66,12 @@ export class TaskWorker {
         continue;
       }
       if (!task) break;
-      const run = this.execute(task);
+      // A store that fails here (a database restart) must not take the process down: the task's
+      // lease runs out and another worker, or this one, takes it again.
+      this.rendering.add(task.id);
+      const run = this.execute(task)
+        .catch((e: unknown) => this.log.error({ task_id: task.id, err: e }, 'could not record the end of a render; the task will be retried'))
+        .finally(() => this.rendering.delete(task.id));
       this.running.add(run);
       await run;
       this.running.delete(run);
@@ -74,8 +81,11 @@ export class TaskWorker {
   /** Renews this worker's leases, then recovers tasks whose worker stopped renewing. */
   private async leases(): Promise<void> {
     const now = this.ctx.clock();
-    await this.ctx.meta.renewLeases(this.ctx.workerId, now + this.ctx.config.leaseMs);
+    await this.ctx.meta.renewLeases(this.ctx.workerId, now + this.ctx.config.leaseMs, [...this.rendering]);
     const { requeued, failed } = await this.ctx.meta.recoverStalled(now, MAX_ATTEMPTS, STALLED_REASON);
+    // A queued task whose id never reached the queue backend (a crash between commit and push, Redis
+    // losing its data) is handed out again by un-parking; duplicate deliveries are harmless.
+    await this.ctx.meta.parkUndelivered(now - this.ctx.config.leaseMs);
     for (const t of requeued) {
       this.log.warn({ task_id: t.id, attempts: t.attempts }, 'stalled task requeued');
       this.ctx.metrics.inc('imprint_tasks_requeued_total');
@@ -107,7 +117,7 @@ export class TaskWorker {
         ...(typeof o.poster_time === 'number' ? { posterTime: o.poster_time } : {}),
         ...(o.watermark === true && task.demo ? { watermark: DEMO_WATERMARK } : {}),
       };
-      const out = await this.pool.run(job, taskAssetResolver(this.ctx, task, design), this.renderController.signal);
+      const out = await this.pool.run(job, taskAssetResolver(this.ctx, task, design), this.renderController.signal, timeoutFor(task, this.ctx.config.renderTimeoutMs));
       const resultKey = resultKeyOf(task);
       await this.ctx.blobs.put(resultKey, out.bytes, RESULT_TYPES[task.format as TaskFormat]);
       let posterKey: string | null = null;
@@ -119,7 +129,8 @@ export class TaskWorker {
       this.ctx.metrics.observeRender(task.format, seconds);
       const billedDuration = out.frames ? out.frames / (job.fps ?? 30) : null;
       // Paid interface B renders are charged for the video actually made, at the rate fixed when queued.
-      const charge = task.api !== 'b' || billedDuration === null ? undefined : task.demo || typeof o.rate !== 'number' ? 0 : Math.round(billedDuration * o.rate * 1e6) / 1e6;
+      // Never more than was held: frame rounding must not overdraw the balance.
+      const charge = task.api !== 'b' || billedDuration === null ? undefined : task.demo || typeof o.rate !== 'number' ? 0 : Math.min(task.reserved, Math.round(billedDuration * o.rate * 1e6) / 1e6);
       outcome = { state: 'done', resultKey, posterKey, billedDuration, ...(charge === undefined ? {} : { charge }) };
     } catch (e) {
       if (e instanceof RenderFailure && e.kind === 'cancelled' && this.stopping) {
@@ -165,17 +176,27 @@ export class TaskWorker {
     if (this.stopping) return;
     this.stopping = true;
     this.takeController.abort();
-    clearInterval(this.leaseTimer);
     let timer: NodeJS.Timeout | undefined;
     const graceOver = new Promise<void>((r) => (timer = setTimeout(r, graceMs)));
     await Promise.race([Promise.all(this.running), graceOver]);
     clearTimeout(timer);
     this.renderController.abort();
     await Promise.all(this.loops);
+    // Leases are renewed until the last render has ended, so nobody takes over a task still running.
+    clearInterval(this.leaseTimer);
     await this.leaseRun;
     await this.pool.close();
     this.log.info('worker stopped');
   }
+}
+
+/**
+ * The render timeout covers a 15 s video at 30 fps (450 frames); longer or faster videos get
+ * proportionally more, so a 60 s hd/60 video accepted by interface B is not doomed to time out.
+ */
+export function timeoutFor(task: TaskRecord, base: number): number {
+  const frames = typeof task.options.frames === 'number' ? task.options.frames : 0;
+  return Math.max(base, Math.ceil((base * frames) / 450));
 }
 
 function describeFailure(e: unknown): string {

@@ -1,5 +1,6 @@
 // The blob store interface: uploads, render results and design assets as bytes under string keys.
 // Two backends: a local folder (the embedded default) and an S3-compatible bucket.
+import type { Readable } from 'node:stream';
 
 export interface BlobInfo {
   size: number;
@@ -24,6 +25,8 @@ export interface BlobStore {
    * undefined when the backend has none (a folder: the server streams the bytes itself).
    */
   presign?(key: string, expiresInSeconds: number, filename?: string): Promise<string>;
+  /** The bytes as a stream (large results are served without holding them in memory). */
+  stream?(key: string): Promise<{ stream: Readable; size: number } | undefined>;
   close(): Promise<void>;
 }
 

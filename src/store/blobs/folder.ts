@@ -1,6 +1,8 @@
 // Blob store in a local folder (the embedded default). Writes go to a temporary file that is renamed
 // into place, so a reader never sees half a file; the content type is kept in a sidecar file.
 import { randomBytes } from 'node:crypto';
+import { createReadStream } from 'node:fs';
+import type { Readable } from 'node:stream';
 import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { checkBlobKey, type BlobInfo, type BlobStore } from './blob-store.js';
@@ -38,6 +40,17 @@ export class FolderBlobStore implements BlobStore {
   async get(key: string): Promise<Buffer | undefined> {
     try {
       return await readFile(this.path(key));
+    } catch (e) {
+      if (missing(e)) return undefined;
+      throw e;
+    }
+  }
+
+  async stream(key: string): Promise<{ stream: Readable; size: number } | undefined> {
+    const file = this.path(key);
+    try {
+      const s = await stat(file);
+      return s.isFile() ? { stream: createReadStream(file), size: s.size } : undefined;
     } catch (e) {
       if (missing(e)) return undefined;
       throw e;

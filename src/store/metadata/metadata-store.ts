@@ -317,13 +317,17 @@ export class MetadataStore {
         ? sql`true`
         : v.demo
           ? sql`(select count(*) from tasks where account_id = ${t.accountId} and api = 'b' and demo = 1 and created_at >= ${v.dayStart}) < ${v.dailyLimit}`
-          : sql`(select count(*) from tasks where account_id = ${t.accountId} and api = 'b' and demo = 0 and state = 'done' and finished_at >= ${v.dayStart}) < ${v.dailyLimit}`;
+          : sql`(select count(*) from tasks where account_id = ${t.accountId} and api = 'b' and demo = 0
+                 and (state in ('queued', 'pending') or (state = 'done' and finished_at >= ${v.dayStart}))) < ${v.dailyLimit}`;
       // Money already held by this account's queued and running paid renders cannot be promised twice.
       const funds = reserve === 0
         ? sql`true`
         : sql`(select balance_micros from accounts where id = ${t.accountId})
               - (select coalesce(sum(reserved_micros), 0) from tasks where account_id = ${t.accountId} and state in ('queued', 'pending')) >= ${reserve}`;
-      const queue = sql`(select count(*) from tasks where account_id = ${t.accountId} and state in ('queued', 'pending'))
+      // The plan's queue size is interface A's limit (spec: Limits); interface B has its daily limits.
+      const queue = v
+        ? sql`true`
+        : sql`(select count(*) from tasks where account_id = ${t.accountId} and api = 'a' and state in ('queued', 'pending'))
             < (select queue_size from accounts where id = ${t.accountId})`;
       const r = await sql<TaskRow>`
         insert into tasks (account_id, design_id, format, options, overrides, webhook_url, state, created_at, state_at, attempts, parked, result_token, api, demo, reserved_micros)
@@ -369,6 +373,14 @@ export class MetadataStore {
       if (uniqueViolation(e)) return false;
       throw e;
     }
+  }
+
+  async setIdempotencyTask(accountId: number, key: string, taskId: number): Promise<void> {
+    await this.db.updateTable('idempotency_keys').set({ task_id: taskId }).where('account_id', '=', accountId).where('key', '=', key).execute();
+  }
+
+  async deleteIdempotencyKey(accountId: number, key: string): Promise<void> {
+    await this.db.deleteFrom('idempotency_keys').where('account_id', '=', accountId).where('key', '=', key).execute();
   }
 
   async deleteIdempotencyKeysBefore(before: number): Promise<number> {
@@ -421,6 +433,11 @@ export class MetadataStore {
     });
   }
 
+  /** Queued tasks not delivered for a while are parked, so `unpark` hands their ids out again. */
+  async parkUndelivered(before: number): Promise<void> {
+    await this.db.updateTable('tasks').set({ parked: 1 }).where('state', '=', 'queued').where('parked', '=', 0).where('state_at', '<', before).execute();
+  }
+
   /** A delivered task that had to wait for its account: its id is handed out again by `unpark`. */
   async park(id: number): Promise<void> {
     await this.db.updateTable('tasks').set({ parked: 1 }).where('id', '=', id).where('state', '=', 'queued').execute();
@@ -443,8 +460,10 @@ export class MetadataStore {
     });
   }
 
-  async renewLeases(workerId: string, leaseUntil: number): Promise<void> {
-    await this.db.updateTable('tasks').set({ lease_until: leaseUntil }).where('worker_id', '=', workerId).where('state', '=', 'pending').execute();
+  /** Renews the leases of the tasks this worker is rendering (only those: a task it lost track of must stall). */
+  async renewLeases(workerId: string, leaseUntil: number, taskIds: readonly number[]): Promise<void> {
+    if (taskIds.length === 0) return;
+    await this.db.updateTable('tasks').set({ lease_until: leaseUntil }).where('worker_id', '=', workerId).where('state', '=', 'pending').where('id', 'in', [...taskIds]).execute();
   }
 
   /** Records the end of a render; undefined when this worker no longer holds the task (its lease ran out). */
