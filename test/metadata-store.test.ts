@@ -186,6 +186,15 @@ describe.each(backends)('metadata store on $name', (backend) => {
     expect(await store.unpark()).toEqual([]);
   });
 
+  it('keeps retired blobs until they are due, a re-retired one until its later time', async () => {
+    await store.retireBlobs(['designs/a/1', 'designs/a/2', 'designs/a/1'], 100);
+    await store.retireBlobs(['designs/a/2'], 200);
+    expect(await store.takeDueBlobs(99)).toEqual([]);
+    expect(await store.takeDueBlobs(150)).toEqual(['designs/a/1']);
+    expect(await store.takeDueBlobs(150)).toEqual([]);
+    expect(await store.takeDueBlobs(200)).toEqual(['designs/a/2']);
+  });
+
   it('only the worker holding a task can finish or release it', async () => {
     const a = await account('alpha');
     const t = await queued(a.id);

@@ -150,9 +150,15 @@ describe('designs', () => {
     const oldKeys = Object.values(card.assets);
     const replaced = await service.replaceDesign(account.id, card.id, JSON.parse(await readFile(join(CARD, 'design.json'), 'utf8')), { baseDir: CARD });
     expect(replaced.id).toBe(card.id);
-    for (const k of oldKeys) expect(await service.ctx.blobs.get(k)).toBeUndefined();
+    // Old files stay a day for renders that may still read them, then the sweeper deletes them.
+    for (const k of oldKeys) expect(await service.ctx.blobs.get(k)).toBeDefined();
     await service.deleteDesign(account.id, card.id);
-    for (const k of Object.values(replaced.assets)) expect(await service.ctx.blobs.get(k)).toBeUndefined();
+    now += DAY - 1000;
+    expect((await service.sweep()).designFiles).toBe(0);
+    now += 2000;
+    expect((await service.sweep()).designFiles).toBe(2);
+    for (const k of [...oldKeys, ...Object.values(replaced.assets)]) expect(await service.ctx.blobs.get(k)).toBeUndefined();
+    for (const k of Object.values(video.assets)) expect(await service.ctx.blobs.get(k)).toBeDefined();
     await expect(service.getDesign(account.id, card.id)).rejects.toMatchObject({ code: 'design_not_found', status: 404 });
   });
 
@@ -415,11 +421,11 @@ describe('retention', () => {
     expect(await service.ctx.blobs.get(done!.resultKey!)).toBeDefined();
 
     now += 30 * DAY - 60_000;
-    expect(await service.sweep()).toEqual({ uploads: 0, results: 0 });
+    expect(await service.sweep()).toEqual({ uploads: 0, results: 0, designFiles: 0 });
     expect(await service.resultBytes(account.id, t.id)).toBeDefined();
 
     now += 120_000;
-    expect(await service.sweep()).toEqual({ uploads: 1, results: 1 });
+    expect(await service.sweep()).toEqual({ uploads: 1, results: 1, designFiles: 0 });
     expect(await service.ctx.blobs.get(upload.blobKey)).toBeUndefined();
     expect(await service.ctx.blobs.get(done!.resultKey!)).toBeUndefined();
     expect((await service.getTask(account.id, t.id)).resultExpiredAt).toBe(now);
@@ -431,6 +437,6 @@ describe('retention', () => {
     });
     // Design files are not uploads: they stay.
     for (const k of Object.values(card.assets)) expect(await service.ctx.blobs.get(k)).toBeDefined();
-    expect(await service.sweep()).toEqual({ uploads: 0, results: 0 });
+    expect(await service.sweep()).toEqual({ uploads: 0, results: 0, designFiles: 0 });
   });
 });

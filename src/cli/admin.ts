@@ -126,9 +126,11 @@ export async function adminCommand(args: string[], io: CliIO): Promise<number> {
         print(accountJson(await service.setPlan(idFlag(values.account, 'account'), patch)));
         return 0;
       }
-      case 'sweep':
-        print(await service.sweep());
+      case 'sweep': {
+        const r = await service.sweep();
+        print({ uploads: r.uploads, results: r.results, design_files: r.designFiles });
         return 0;
+      }
       default:
         io.stderr.write(`usage_error: unknown admin command "${sub}"\n${ADMIN_USAGE}`);
         return 2;

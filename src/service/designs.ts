@@ -50,8 +50,8 @@ async function storeTemplate(ctx: ServiceContext, template: unknown, source: Des
     if (total > MAX_DESIGN_ASSET_BYTES) throw validationError(ref.at, `the design's files exceed ${MAX_DESIGN_ASSET_BYTES / 1024 / 1024} MB together: use smaller images or clips`);
     files.push({ path: ref.path, bytes });
   }
-  // A fresh folder per import: a replacement never mixes old and new files. (A render that had not
-  // loaded its files yet when its design was replaced ends in error; renders load them first thing.)
+  // A fresh folder per import: a replacement never mixes old and new files, and renders still using
+  // the old ones keep them (they are retired, then deleted by the sweeper a day later).
   const folder = `designs/${newToken()}`;
   const assets: Record<string, string> = {};
   try {
@@ -65,6 +65,14 @@ async function storeTemplate(ctx: ServiceContext, template: unknown, source: Des
     throw e;
   }
   return { doc, kind: design.slides ? 'video' : 'design', assets };
+}
+
+/** A render reads its files when it starts; a day covers the longest render by far. */
+export const RETIRED_FILES_KEPT_MS = 86_400_000;
+
+/** Files of a design that was replaced or deleted: kept for renders that may still read them. */
+async function retireAssets(ctx: ServiceContext, assets: Record<string, string>): Promise<void> {
+  await ctx.meta.retireBlobs(Object.values(assets), ctx.clock() + RETIRED_FILES_KEPT_MS);
 }
 
 async function deleteAssets(ctx: ServiceContext, assets: Record<string, string>): Promise<void> {
@@ -100,7 +108,7 @@ export async function replaceDesign(ctx: ServiceContext, accountId: unknown, des
     await deleteAssets(ctx, assets);
     throw new ImprintError('design_not_found', '$.design_id', `design ${old.id} was deleted meanwhile`);
   }
-  await deleteAssets(ctx, old.assets);
+  await retireAssets(ctx, old.assets);
   ctx.log.info({ account_id: account.id, design_id: record.id }, 'design replaced');
   return record;
 }
@@ -110,13 +118,13 @@ export async function listDesigns(ctx: ServiceContext, accountId: unknown): Prom
   return ctx.meta.listDesigns(account.id);
 }
 
-/** Deletes the design and its files; tasks already queued for it end in error. */
+/** Deletes the design (its files follow a day later); tasks queued for it and not started end in error. */
 export async function deleteDesign(ctx: ServiceContext, accountId: unknown, designId: unknown): Promise<void> {
   const account = await getAccount(ctx, accountId);
   const id = checkId(designId, 'design_id');
   const deleted = await ctx.meta.deleteDesign(account.id, id);
   if (!deleted) throw new ImprintError('design_not_found', '$.design_id', `no design with id ${id} in this account: list them with imprint admin list-designs`);
-  await deleteAssets(ctx, deleted.assets);
+  await retireAssets(ctx, deleted.assets);
   ctx.log.info({ account_id: account.id, design_id: id }, 'design deleted');
 }
 

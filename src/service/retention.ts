@@ -6,11 +6,13 @@ import type { ServiceContext } from './context.js';
 export interface SweepReport {
   uploads: number;
   results: number;
+  /** Files of replaced or deleted designs. */
+  designFiles: number;
 }
 
 export async function sweep(ctx: ServiceContext): Promise<SweepReport> {
   const now = ctx.clock();
-  const report: SweepReport = { uploads: 0, results: 0 };
+  const report: SweepReport = { uploads: 0, results: 0, designFiles: 0 };
   for (;;) {
     const uploads = await ctx.meta.expireUploads(now);
     await Promise.all(uploads.map((u) => ctx.blobs.delete(u.blobKey)));
@@ -23,9 +25,16 @@ export async function sweep(ctx: ServiceContext): Promise<SweepReport> {
     report.results += tasks.length;
     if (tasks.length === 0) break;
   }
+  // Files of replaced and deleted designs, once no render can still be reading them.
+  for (;;) {
+    const keys = await ctx.meta.takeDueBlobs(now);
+    await Promise.all(keys.map((k) => ctx.blobs.delete(k)));
+    report.designFiles += keys.length;
+    if (keys.length === 0) break;
+  }
   if (report.uploads) ctx.metrics.inc('imprint_blobs_expired_total', { kind: 'upload' }, report.uploads);
   if (report.results) ctx.metrics.inc('imprint_blobs_expired_total', { kind: 'result' }, report.results);
-  if (report.uploads || report.results) ctx.log.info(report, 'retention sweep');
+  if (report.uploads || report.results || report.designFiles) ctx.log.info(report, 'retention sweep');
   return report;
 }
 

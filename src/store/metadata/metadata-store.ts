@@ -303,6 +303,25 @@ export class MetadataStore {
     return rows.rows.map(toUpload);
   }
 
+  /** Blobs to delete once `deleteAfter` has passed (a file may be shared: re-retiring keeps the later time). */
+  async retireBlobs(keys: readonly string[], deleteAfter: number): Promise<void> {
+    for (const key of new Set(keys)) {
+      await this.db
+        .insertInto('retired_blobs')
+        .values({ key, delete_after: deleteAfter })
+        .onConflict((oc) => oc.column('key').doUpdateSet({ delete_after: deleteAfter }))
+        .execute();
+    }
+  }
+
+  /** Retired blobs now due, removed from the list (the caller deletes their bytes). */
+  async takeDueBlobs(now: number, limit = 500): Promise<string[]> {
+    const rows = await sql<{ key: string }>`
+      delete from retired_blobs where key in (select key from retired_blobs where delete_after <= ${now} order by key limit ${limit})
+      returning key`.execute(this.db);
+    return rows.rows.map((r) => r.key);
+  }
+
   // ── tasks ───────────────────────────────────────────────────────────────────────────────────
   /**
    * Queues a task unless the account already has `queue_size` tasks queued or running: one

@@ -110,6 +110,16 @@ function migrations(dialect: Dialect): Record<string, Migration> {
         await db.schema.createIndex('tasks_account_created').on('tasks').columns(['account_id', 'created_at']).execute();
       },
     },
+    '0004_retired_blobs': {
+      async up(db: Kysely<unknown>) {
+        // Files of replaced or deleted designs, kept until renders that may still read them are over.
+        await db.schema
+          .createTable('retired_blobs')
+          .addColumn('key', 'text', (c) => c.primaryKey())
+          .addColumn('delete_after', 'bigint', (c) => c.notNull())
+          .execute();
+      },
+    },
   };
 }
 

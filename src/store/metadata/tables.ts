@@ -106,6 +106,11 @@ export interface IdempotencyKeysTable {
   created_at: number;
 }
 
+export interface RetiredBlobsTable {
+  key: string;
+  delete_after: number;
+}
+
 export interface Tables {
   accounts: AccountsTable;
   api_keys: ApiKeysTable;
@@ -113,4 +118,5 @@ export interface Tables {
   uploads: UploadsTable;
   tasks: TasksTable;
   idempotency_keys: IdempotencyKeysTable;
+  retired_blobs: RetiredBlobsTable;
 }
