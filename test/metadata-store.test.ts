@@ -89,6 +89,9 @@ describe.each(backends)('metadata store on $name', (backend) => {
     expect((await store.setPlan(a.id, { ...plan(3), name: 'pro' }))!.plan).toMatchObject({ name: 'pro', concurrency: 3 });
     expect(await store.getAccount(999)).toBeUndefined();
     expect(await store.setBalance(999, 1)).toBeUndefined();
+    expect((await store.addBalance(a.id, 2.5))!).toMatchObject({ balance: 2.500001 });
+    expect(await store.addBalance(a.id, -3)).toBe('negative');
+    expect(await store.addBalance(999, 1)).toBeUndefined();
   });
 
   it('finds keys by hash with their role; a duplicate key is refused', async () => {

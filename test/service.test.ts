@@ -112,6 +112,11 @@ describe('accounts and keys', () => {
   it('sets balances and plans, single limits or a preset', async () => {
     const { account } = await service.createAccount({ name: 'Acme' });
     expect((await service.setBalance(account.id, 12.34)).balance).toBe(12.34);
+    expect((await service.addBalance(account.id, 0.66)).balance).toBe(13);
+    expect((await service.addBalance(account.id, -3)).balance).toBe(10);
+    await expect(service.addBalance(account.id, -10.01)).rejects.toThrow(/cannot go below 0/);
+    await expect(service.addBalance(999, 1)).rejects.toMatchObject({ code: 'account_not_found' });
+    expect((await service.getAccount(account.id)).balance).toBe(10);
     const changed = await service.setPlan(account.id, { concurrency: 3, rate_hd_60: 0.5 });
     expect(changed.plan).toMatchObject({ name: 'basic', concurrency: 3, videoRates: { hd_60: 0.5, sd_30: 0.01 } });
     expect((await service.setPlan(account.id, { plan: 'pro' })).plan).toMatchObject({ name: 'pro', concurrency: 4, requestsPerMinute: 300 });

@@ -20,6 +20,7 @@ export const ADMIN_USAGE = `Usage: imprint admin <command> [options]     (prints
   delete-design --account <id> --design <id>
   get-account --account <id>
   set-balance --account <id> --amount <amount>
+  add-balance --account <id> --amount <amount>     top up atomically (--amount=-5 takes 5 off, never below 0)
   set-plan --account <id> [--plan basic|pro] [--requests-per-minute n] [--concurrency n] [--queue-size n]
            [--daily-renders n] [--daily-demo-renders n] [--rate-sd-30 x] [--rate-sd-60 x] [--rate-hd-30 x] [--rate-hd-60 x]
   sweep                                     delete expired uploads and results now
@@ -114,6 +115,12 @@ export async function adminCommand(args: string[], io: CliIO): Promise<number> {
       case 'set-balance': {
         if (values.amount === undefined) throw validationError('$.amount', 'give --amount <amount>');
         const a = await service.setBalance(idFlag(values.account, 'account'), numberFlag(values.amount, 'amount'));
+        print({ account_id: a.id, balance: a.balance });
+        return 0;
+      }
+      case 'add-balance': {
+        if (values.amount === undefined) throw validationError('$.amount', 'give --amount <amount> (negative to take off)');
+        const a = await service.addBalance(idFlag(values.account, 'account'), numberFlag(values.amount, 'amount'));
         print({ account_id: a.id, balance: a.balance });
         return 0;
       }

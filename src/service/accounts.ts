@@ -70,6 +70,18 @@ export async function setBalance(ctx: ServiceContext, accountId: unknown, amount
   return updated!;
 }
 
+/** Tops up (or, with a negative amount, takes from) the balance atomically; it never goes below 0. */
+export async function addBalance(ctx: ServiceContext, accountId: unknown, amount: unknown): Promise<Account> {
+  if (typeof amount !== 'number' || !Number.isFinite(amount) || Math.abs(amount) > MAX_BALANCE) {
+    throw validationError('$.amount', `Expected a number between -${MAX_BALANCE} and ${MAX_BALANCE} for amount but received ${JSON.stringify(amount)}`);
+  }
+  const account = await getAccount(ctx, accountId);
+  const updated = await ctx.meta.addBalance(account.id, amount);
+  if (updated === 'negative') throw validationError('$.amount', `the balance is ${account.balance}: it cannot go below 0`);
+  ctx.log.info({ account_id: account.id, added: amount }, 'balance changed');
+  return updated!;
+}
+
 export async function setPlan(ctx: ServiceContext, accountId: unknown, patch: unknown): Promise<Account> {
   const parsed = PlanPatch.safeParse(patch);
   if (!parsed.success) throw issueToError(parsed.error.issues[0]!, patch, { root: '$' });

@@ -87,6 +87,9 @@ export class Service {
   setBalance(accountId: unknown, amount: unknown) {
     return accounts.setBalance(this.ctx, accountId, amount);
   }
+  addBalance(accountId: unknown, amount: unknown) {
+    return accounts.addBalance(this.ctx, accountId, amount);
+  }
   setPlan(accountId: unknown, patch: unknown) {
     return accounts.setPlan(this.ctx, accountId, patch);
   }

@@ -200,6 +200,20 @@ export class MetadataStore {
     return row && toAccount(row);
   }
 
+  /** Adds to the balance in one statement (no lost update beside a charge); 'negative' when it would go below 0. */
+  async addBalance(id: number, delta: number): Promise<Account | undefined | 'negative'> {
+    const d = toMicros(delta);
+    const row = await this.db
+      .updateTable('accounts')
+      .set((eb) => ({ balance_micros: eb('balance_micros', '+', d) }))
+      .where('id', '=', id)
+      .where((eb) => eb(eb('balance_micros', '+', d), '>=', 0))
+      .returningAll()
+      .executeTakeFirst();
+    if (row) return toAccount(row);
+    return (await this.getAccount(id)) ? 'negative' : undefined;
+  }
+
   async setPlan(id: number, plan: Plan): Promise<Account | undefined> {
     const row = await this.db.updateTable('accounts').set(planColumns(plan)).where('id', '=', id).returningAll().executeTakeFirst();
     return row && toAccount(row);
