@@ -17,6 +17,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { buildServer, listen } from '../src/http/server.js';
 import { configFromEnv } from '../src/service/config.js';
 import { Service } from '../src/service/service.js';
+import type { TaskBodyB } from '../src/service/videos.js';
 import { TaskWorker } from '../src/worker/worker.js';
 
 let dir: string;
@@ -73,20 +74,7 @@ const renderB = (body: unknown, id: number | string = video, query = q()) =>
   fetch(`${root}/videos/${id}/render/?${query}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
 const taskB = (id: number | string, query = q()) => fetch(`${root}/queue/${id}/?${query}`);
 
-interface BTask {
-  id: number;
-  video_id: number;
-  user_id: number;
-  wait_time: number | null;
-  billed_duration: number | null;
-  billed_price: number | null;
-  exec_time: number | null;
-  screenshot_url: string | null;
-  video_url: string | null;
-  start_date: string;
-  state_date: string;
-  state: string;
-}
+type BTask = TaskBodyB;
 
 async function finished(id: number): Promise<BTask> {
   for (let i = 0; i < 3000; i++) {
