@@ -13,11 +13,12 @@
 // and prints where the main thread's time went.
 // Prints a table; merges its entries into bench/results/latest.json.
 import { spawn } from 'node:child_process';
-import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
+import { mergeResults, printTable } from './report.mjs';
 
 const ROOT = new URL('..', import.meta.url).pathname;
 const SELF = fileURLToPath(import.meta.url);
@@ -240,22 +241,12 @@ async function bench() {
     ['non-2xx', (e) => String(e.non_2xx + e.errors)],
     ['tasks done', (e) => (e.tasks_done_during_run === undefined ? '' : `${e.tasks_done_during_run} (+${e.tasks_finished_total - e.tasks_done_during_run} drain)`)],
   ];
-  const rows = [cols.map(([h]) => h), ...entries.map((e) => cols.map(([, f]) => f(e)))];
-  const widths = cols.map((_, i) => Math.max(...rows.map((r) => r[i].length)));
-  for (const [j, r] of rows.entries()) {
-    console.log(r.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  '));
-    if (j === 0) console.log(widths.map((w) => '-'.repeat(w)).join('  '));
-  }
+  printTable(cols, entries);
   const status = entries.find((e) => e.name.startsWith('http GET'));
   if (status) console.log(`goal: status p99 ≤ ${GOAL.p99Ms} ms at ≥ ${GOAL.rps} requests/s: ${status.goal_met ? 'met' : 'NOT met'} (${status.p99} ms at ${status.requests_per_s} requests/s)`);
 
   if (entries.length) {
-    const out = join(ROOT, 'bench', 'results', 'latest.json');
-    mkdirSync(join(ROOT, 'bench', 'results'), { recursive: true });
-    const previous = existsSync(out) ? JSON.parse(readFileSync(out, 'utf8')) : [];
-    const names = new Set(entries.map((e) => e.name));
-    writeFileSync(out, `${JSON.stringify([...previous.filter((e) => !names.has(e.name)), ...entries], null, 2)}\n`);
-    console.log(`wrote ${out}`);
+    mergeResults(entries);
   }
 }
 

@@ -12,7 +12,7 @@
 // RenderPool thread, so the three share the machine's noise; overhead = p50 latency − render p50.
 // Prints a table; merges its entries into bench/results/latest.json.
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { createConnection } from 'node:net';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -24,6 +24,7 @@ import { configFromEnv } from '../dist/service/config.js';
 import { Service } from '../dist/service/service.js';
 import { RenderPool } from '../dist/worker/render-pool.js';
 import { TaskWorker } from '../dist/worker/worker.js';
+import { mergeResults, printTable } from './report.mjs';
 
 const ROOT = new URL('..', import.meta.url).pathname;
 const TASKS = Number(process.env.BENCH_QUEUE_TASKS ?? 1000);
@@ -358,19 +359,9 @@ if (entries.length) {
     ['overhead ms', (e) => e.overhead_p50.toFixed(2)],
     ['hi-res overhead', (e) => e.overhead_hires_p50.toFixed(2)],
   ];
-  const rows = [cols.map(([h]) => h), ...entries.map((e) => cols.map(([, f]) => f(e)))];
-  const widths = cols.map((_, i) => Math.max(...rows.map((r) => r[i].length)));
-  for (const [j, r] of rows.entries()) {
-    console.log(r.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  '));
-    if (j === 0) console.log(widths.map((w) => '-'.repeat(w)).join('  '));
-  }
+  printTable(cols, entries);
   const embedded = entries.find((e) => e.name.includes('sqlite+local'));
   if (embedded) console.log(`embedded default: overhead per task ${embedded.overhead_p50} ms (goal ≤ 5 ms) ${embedded.overhead_p50 <= 5 ? 'met' : 'NOT met'}`);
 
-  const out = join(ROOT, 'bench', 'results', 'latest.json');
-  mkdirSync(join(ROOT, 'bench', 'results'), { recursive: true });
-  const previous = existsSync(out) ? JSON.parse(readFileSync(out, 'utf8')) : [];
-  const names = new Set(entries.map((e) => e.name));
-  writeFileSync(out, `${JSON.stringify([...previous.filter((e) => !names.has(e.name)), ...entries], null, 2)}\n`);
-  console.log(`wrote ${out}`);
+  mergeResults(entries);
 }

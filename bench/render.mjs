@@ -2,13 +2,14 @@
 // a raw baseline that draws the same scene with direct @napi-rs/canvas calls and encodes it the same
 // way; then the chart and mockup examples against the card. Prints p50/p95 and peak RSS; merges its
 // entries into bench/results/latest.json.
-import { mkdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createCanvas, GlobalFonts, ImageData } from '@napi-rs/canvas';
 import sharp from 'sharp';
 import { Engine, fileAssetResolver, parseDesign, resolveScene, layout, bundledFonts, encodeImage, ENCODE_DEFAULTS, sampleScene } from '../dist/index.js';
 import { VideoEncoder } from '../dist/encode/video.js';
 import { drawRaw as drawRawList } from './raw-canvas.mjs';
+import { mergeResults } from './report.mjs';
 
 const ROOT = new URL('..', import.meta.url).pathname;
 const CARD = join(ROOT, 'examples', 'card-1080');
@@ -189,12 +190,7 @@ for (const [name, fn] of Object.entries(candidates)) {
 }
 console.log(`peak RSS ${rss().toFixed(1)} MB`);
 
-const out = join(ROOT, 'bench', 'results', 'latest.json');
-mkdirSync(join(ROOT, 'bench', 'results'), { recursive: true });
-const previous = existsSync(out) ? JSON.parse(readFileSync(out, 'utf8')) : [];
-const names = new Set(entries.map((e) => e.name));
-writeFileSync(out, `${JSON.stringify([...previous.filter((e) => !names.has(e.name)), ...entries], null, 2)}\n`);
-console.log(`wrote ${out}`);
+mergeResults(entries);
 
 // Queue overhead (bench/queue.mjs) in its own process, after the render cases; it merges its own entries.
 (await import('node:child_process')).execFileSync(process.execPath, [join(ROOT, 'bench', 'queue.mjs')], { stdio: 'inherit' });
