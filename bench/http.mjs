@@ -18,6 +18,7 @@ import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
+import { TINY_DESIGN } from './fixtures.mjs';
 import { mergeResults, printTable } from './report.mjs';
 
 const ROOT = new URL('..', import.meta.url).pathname;
@@ -36,13 +37,7 @@ const PROF_DIR = process.env.BENCH_HTTP_PROF;
 const RUNS = (process.env.BENCH_HTTP_RUNS ?? 'status,render').split(',').map((s) => s.trim());
 const GOAL = { p99Ms: 20, rps: 2000 };
 
-const design = {
-  schema: 'imprint/design@1',
-  width: 16,
-  height: 16,
-  background: { type: 'color', color: '#ffffff' },
-  objects: [{ type: 'shape', name: 'dot', x: 4, y: 4, width: 8, height: 8, shape: 'ellipse', background: { type: 'color', color: '#e53935' } }],
-};
+const design = TINY_DESIGN;
 
 // ── bench mode ──────────────────────────────────────────────────────────────────────────────────
 function startServer(dir) {

@@ -24,6 +24,7 @@ import { configFromEnv } from '../dist/service/config.js';
 import { Service } from '../dist/service/service.js';
 import { RenderPool } from '../dist/worker/render-pool.js';
 import { TaskWorker } from '../dist/worker/worker.js';
+import { TINY_DESIGN } from './fixtures.mjs';
 import { mergeResults, printTable } from './report.mjs';
 
 const ROOT = new URL('..', import.meta.url).pathname;
@@ -43,13 +44,7 @@ const BULLMQ_DEFAULT_NAME = 'imprint-tasks';
 /** No task finished for this long: something is stuck; fail rather than hang. */
 const STALL_MS = 60_000;
 
-const design = {
-  schema: 'imprint/design@1',
-  width: 16,
-  height: 16,
-  background: { type: 'color', color: '#ffffff' },
-  objects: [{ type: 'shape', name: 'dot', x: 4, y: 4, width: 8, height: 8, shape: 'ellipse', background: { type: 'color', color: '#e53935' } }],
-};
+const design = TINY_DESIGN;
 const overrides = { dot: { x: 3, opacity: 0.9 } };
 
 const pct = (xs, p) => {
