@@ -4,35 +4,61 @@ import { describe, expect, it } from 'vitest';
 import { concatArgs, evenSize, ffmpegArgs, sizeForType, type VideoEncodeSettings } from '../src/encode/ffmpeg-args.js';
 
 const INPUT = ['-hide_banner', '-loglevel', 'error', '-nostats', '-progress', 'pipe:1', '-f', 'rawvideo', '-pix_fmt', 'rgba'];
+/** rgba → yuv420p with the BT.709 matrix in limited range, by the scaler named in the -vf graph. */
+const BT709 = 'out_color_matrix=bt709:out_range=tv';
+/** The stream's colour description, matching that conversion. */
+const TAGS = ['-colorspace', 'bt709', '-color_primaries', 'bt709', '-color_trc', 'bt709', '-color_range', 'tv'];
 
 describe('ffmpegArgs', () => {
-  it('defaults: veryfast, crf 20, no scaling, no audio', () => {
+  it('defaults: veryfast, crf 20, no scaling, no audio, BT.709 conversion and tags', () => {
     expect(ffmpegArgs({ width: 1080, height: 1080, fps: 30, output: '/tmp/out.mp4' })).toEqual([
       ...INPUT, '-s', '1080x1080', '-framerate', '30', '-i', 'pipe:0',
-      '-c:v', 'libx264', '-preset', 'veryfast', '-crf', '20', '-pix_fmt', 'yuv420p', '-r', '30', '-movflags', '+faststart',
+      '-vf', `scale=flags=bicubic+accurate_rnd:${BT709},format=yuv420p`,
+      '-c:v', 'libx264', '-preset', 'veryfast', '-crf', '20', '-pix_fmt', 'yuv420p', ...TAGS, '-r', '30', '-movflags', '+faststart+write_colr',
       '-an', '-y', '/tmp/out.mp4',
     ]);
   });
 
-  it('60 fps, preset and crf, scaled with lanczos', () => {
+  it('60 fps, preset and crf, scaled with lanczos by the same scaler that converts to BT.709', () => {
     expect(ffmpegArgs({ width: 1000, height: 333, fps: 60, output: 'o.mp4', outputWidth: 2162, outputHeight: 720, crf: 18, preset: 'ultrafast' })).toEqual([
       ...INPUT, '-s', '1000x333', '-framerate', '60', '-i', 'pipe:0',
-      '-vf', 'scale=2162:720:flags=lanczos',
-      '-c:v', 'libx264', '-preset', 'ultrafast', '-crf', '18', '-pix_fmt', 'yuv420p', '-r', '60', '-movflags', '+faststart',
+      '-vf', `scale=2162:720:flags=lanczos+accurate_rnd:${BT709},format=yuv420p`,
+      '-c:v', 'libx264', '-preset', 'ultrafast', '-crf', '18', '-pix_fmt', 'yuv420p', ...TAGS, '-r', '60', '-movflags', '+faststart+write_colr',
       '-an', '-y', 'o.mp4',
     ]);
   });
 
-  it('no scale filter when the output size equals the input size', () => {
+  it('no resize when the output size equals the input size: the scaler only converts', () => {
     const args = ffmpegArgs({ width: 640, height: 480, fps: 30, output: 'o.mp4', outputWidth: 640, outputHeight: 480 });
-    expect(args).not.toContain('-vf');
+    expect(args[args.indexOf('-vf') + 1]).toBe(`scale=flags=bicubic+accurate_rnd:${BT709},format=yuv420p`);
+  });
+
+  it('every encode converts with BT.709 and carries all four tags, whatever the other settings', () => {
+    const variants: VideoEncodeSettings[] = [
+      { width: 2, height: 2, fps: 30, output: 'o.mp4' },
+      { width: 1080, height: 1080, fps: 60, output: 'o.mp4', outputWidth: 720, outputHeight: 720 },
+      { width: 2, height: 2, fps: 30, output: 'o.mp4', repeatFrames: 60, audio: { path: 'a.mp3', start: 0, duration: 2, fadeOut: 0 } },
+      { width: 2, height: 2, fps: 30, output: 'o.mp4', duration: 2, clipSounds: [{ path: 'a.mp4', trimStart: 0, trimEnd: 2, loop: false, from: 0, until: 2 }] },
+    ];
+    for (const v of variants) {
+      const args = ffmpegArgs(v);
+      const graph = args[args.indexOf('-vf') + 1]!.split(',');
+      // The first filter converts (and resizes, if asked); format=yuv420p right after it keeps ffmpeg
+      // from inserting a scaler of its own with the BT.601 default.
+      expect(graph[0]).toMatch(new RegExp(`^scale=.*:${BT709}$`));
+      expect(graph[1]).toBe('format=yuv420p');
+      const tags = args.indexOf('-colorspace');
+      expect(args.slice(tags, tags + TAGS.length)).toEqual(TAGS);
+      expect(args[args.indexOf('-movflags') + 1]).toContain('write_colr');
+    }
   });
 
   it('audio: trimmed input, explicit maps, aac 128k with a fade-out ending at the duration', () => {
     expect(ffmpegArgs({ width: 720, height: 1280, fps: 30, output: 'o.mp4', audio: { path: '/music/a.mp3', start: 12.5, duration: 15, fadeOut: 1.5 } })).toEqual([
       ...INPUT, '-s', '720x1280', '-framerate', '30', '-i', 'pipe:0',
       '-ss', '12.5', '-t', '15', '-i', '/music/a.mp3', '-map', '0:v:0', '-map', '1:a:0',
-      '-c:v', 'libx264', '-preset', 'veryfast', '-crf', '20', '-pix_fmt', 'yuv420p', '-r', '30', '-movflags', '+faststart',
+      '-vf', `scale=flags=bicubic+accurate_rnd:${BT709},format=yuv420p`,
+      '-c:v', 'libx264', '-preset', 'veryfast', '-crf', '20', '-pix_fmt', 'yuv420p', ...TAGS, '-r', '30', '-movflags', '+faststart+write_colr',
       '-c:a', 'aac', '-b:a', '128k', '-af', 'afade=t=out:st=13.5:d=1.5', '-shortest',
       '-y', 'o.mp4',
     ]);
@@ -83,15 +109,15 @@ describe('ffmpegArgs', () => {
     expect(args).not.toContain('-an');
   });
 
-  it('concat: segments copied without re-encoding, soundtrack added as in a normal encode', () => {
+  it('concat: segments copied without re-encoding (colour tags kept, colr box written), soundtrack added as in a normal encode', () => {
     expect(concatArgs({ list: '/t/list.txt', output: '/t/o.mp4' })).toEqual([
       '-hide_banner', '-loglevel', 'error', '-nostats', '-f', 'concat', '-safe', '0', '-i', '/t/list.txt',
-      '-c:v', 'copy', '-movflags', '+faststart', '-an', '-y', '/t/o.mp4',
+      '-c:v', 'copy', '-movflags', '+faststart+write_colr', '-an', '-y', '/t/o.mp4',
     ]);
     const args = concatArgs({ list: 'l.txt', output: 'o.mp4', audio: { path: 'a.mp3', start: 2, duration: 15, fadeOut: 1 } });
     expect(args.slice(args.indexOf('-ss'))).toEqual([
       '-ss', '2', '-t', '15', '-i', 'a.mp3', '-map', '0:v:0', '-map', '1:a:0',
-      '-c:v', 'copy', '-movflags', '+faststart', '-c:a', 'aac', '-b:a', '128k', '-af', 'afade=t=out:st=14:d=1', '-shortest', '-y', 'o.mp4',
+      '-c:v', 'copy', '-movflags', '+faststart+write_colr', '-c:a', 'aac', '-b:a', '128k', '-af', 'afade=t=out:st=14:d=1', '-shortest', '-y', 'o.mp4',
     ]);
     expect(() => concatArgs({ list: '', output: 'o.mp4' })).toThrow(/concat list must be a non-empty path/);
     expect(() => concatArgs({ list: 'l.txt', output: 'o.mp4', audio: { path: 'a.mp3', start: 0, duration: 1, fadeOut: 2 } })).toThrow(RangeError);
@@ -132,7 +158,7 @@ describe('ffmpegArgs', () => {
   });
 
   it('an odd input size is fine when the output size is even (the scaler fixes it)', () => {
-    expect(ffmpegArgs({ width: 1000, height: 333, fps: 30, output: 'o.mp4', outputWidth: 1000, outputHeight: 332 })).toContain('scale=1000:332:flags=lanczos');
+    expect(ffmpegArgs({ width: 1000, height: 333, fps: 30, output: 'o.mp4', outputWidth: 1000, outputHeight: 332 })).toContain(`scale=1000:332:flags=lanczos+accurate_rnd:${BT709},format=yuv420p`);
   });
 });
 
@@ -176,11 +202,11 @@ describe('sizeForType', () => {
 });
 
 describe('ffmpegArgs repeatFrames', () => {
-  it('converts the one input frame to yuv420p first, then loops it to the frame count', () => {
+  it('converts the one input frame to yuv420p (BT.709) first, then loops it to the frame count', () => {
     const args = ffmpegArgs({ width: 1080, height: 1080, fps: 30, output: '/tmp/o.mp4', repeatFrames: 450 });
-    expect(args[args.indexOf('-vf') + 1]).toBe('format=yuv420p,loop=loop=449:size=1:start=0,setpts=N/30/TB');
+    expect(args[args.indexOf('-vf') + 1]).toBe(`scale=flags=bicubic+accurate_rnd:${BT709},format=yuv420p,loop=loop=449:size=1:start=0,setpts=N/30/TB`);
     const scaled = ffmpegArgs({ width: 1080, height: 1080, fps: 60, output: '/tmp/o.mp4', outputWidth: 720, outputHeight: 720, repeatFrames: 2 });
-    expect(scaled[scaled.indexOf('-vf') + 1]).toBe('scale=720:720:flags=lanczos,format=yuv420p,loop=loop=1:size=1:start=0,setpts=N/60/TB');
+    expect(scaled[scaled.indexOf('-vf') + 1]).toBe(`scale=720:720:flags=lanczos+accurate_rnd:${BT709},format=yuv420p,loop=loop=1:size=1:start=0,setpts=N/60/TB`);
     expect(() => ffmpegArgs({ width: 2, height: 2, fps: 30, output: 'o.mp4', repeatFrames: 0 })).toThrow(RangeError);
   });
 });
