@@ -1,4 +1,3 @@
-/// <reference types="pdfkit" />
 // Vector PDF backend on pdfkit: the display list the raster backend paints, as PDF operators.
 // Text is real text in the bundled fonts (embedded, subset, with a ToUnicode map) placed glyph by
 // glyph where layout put it; shapes and charts are paths; images are embedded once at source
@@ -46,7 +45,33 @@ export interface PdfInternals {
   addContent(op: string): unknown;
   openImage(src: Buffer): { obj?: PdfRef; label: string; width: number; height: number; embed(doc: unknown): void };
 }
-type Doc = Omit<PDFKit.PDFDocument, 'page'> & PdfInternals;
+// The drawing calls made here, typed by this module rather than by @types/pdfkit: its global PDFKit
+// namespace would otherwise appear in the published .d.ts, which a consumer could not resolve
+// (@types/pdfkit is a devDependency). pdfkit's document satisfies this structurally.
+/** pdfkit's chainable path, paint-state and font calls, in the forms this backend uses. */
+export interface PdfDrawing {
+  save(): PdfDrawing;
+  restore(): PdfDrawing;
+  transform(a: number, b: number, c: number, d: number, e: number, f: number): PdfDrawing;
+  moveTo(x: number, y: number): PdfDrawing;
+  lineTo(x: number, y: number): PdfDrawing;
+  bezierCurveTo(cp1x: number, cp1y: number, cp2x: number, cp2y: number, x: number, y: number): PdfDrawing;
+  rect(x: number, y: number, width: number, height: number): PdfDrawing;
+  roundedRect(x: number, y: number, width: number, height: number, radius: number): PdfDrawing;
+  closePath(): PdfDrawing;
+  clip(): PdfDrawing;
+  fill(): PdfDrawing;
+  stroke(): PdfDrawing;
+  fillColor(color: [number, number, number], opacity?: number): PdfDrawing;
+  strokeColor(color: [number, number, number], opacity?: number): PdfDrawing;
+  lineWidth(width: number): PdfDrawing;
+  dash(length: number, options: { space: number }): PdfDrawing;
+  undash(): PdfDrawing;
+  lineJoin(join: 'miter' | 'round'): PdfDrawing;
+  lineCap(cap: 'butt' | 'round'): PdfDrawing;
+  font(name: string): PdfDrawing;
+}
+type Doc = PdfDrawing & PdfInternals;
 
 const num = (v: number): string => {
   const r = Math.round(v * 1000) / 1000;

@@ -4,6 +4,21 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import * as fontkit from 'fontkit';
 
+// The public face type names only the few font operations Imprint uses, not fontkit's own types:
+// a consumer type-checking against the published .d.ts then needs no @types/fontkit, and the
+// shaping library can change without changing the API. fontkit's Font satisfies both structurally.
+/** Shaping: glyph ids with the code points each consumed, and their positions in font units. */
+export interface ShapingFont {
+  layout(text: string): {
+    glyphs: readonly { id: number; codePoints: readonly number[] }[];
+    positions: readonly { xAdvance: number; xOffset: number; yOffset: number }[];
+  };
+}
+/** Per-glyph lookups: the advance in font units and the outline as SVG path data. */
+export interface OutlineFont {
+  getGlyph(id: number): { advanceWidth: number; path: { toSVG(): string } };
+}
+
 export interface FontFace {
   /** Stable key used in display lists, e.g. "Inter-700". */
   key: string;
@@ -13,9 +28,9 @@ export interface FontFace {
   /** For shaping only. fontkit caches glyph objects with the code points of their first use, and
    *  fetching a composite's outline creates its component glyphs with none; kept apart from
    *  `outlines`, that can never corrupt the character mapping of a later layout. */
-  shaper: fontkit.Font;
+  shaper: ShapingFont;
   /** For outlines and per-glyph lookups (paths, advances). */
-  outlines: fontkit.Font;
+  outlines: OutlineFont;
   /** The font file, for embedding in vector output. */
   bytes: Buffer;
   unitsPerEm: number;
