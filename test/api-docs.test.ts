@@ -26,13 +26,23 @@ const freePort = () =>
     });
   });
 
+/** The status-poll rule of the walk-through's server, in seconds (the default is 5). */
+const POLL_S = 1;
+
 it('the README walk-through uploads, renders the card as png, polls and downloads it', async () => {
   const block = /```sh walkthrough\n([\s\S]*?)```/.exec(readFileSync(join(ROOT, 'README.md'), 'utf8'))?.[1];
   expect(block).toBeDefined();
   const port = await freePort();
   server = spawn(process.execPath, [join(ROOT, 'bin', 'imprint.js'), 'serve'], {
     cwd: dir,
-    env: { ...process.env, IMPRINT_PORT: String(port), IMPRINT_DATA_DIR: join(dir, 'data'), IMPRINT_LOG_LEVEL: 'warn', IMPRINT_WORKER_CONCURRENCY: '1' },
+    env: {
+      ...process.env,
+      IMPRINT_PORT: String(port),
+      IMPRINT_DATA_DIR: join(dir, 'data'),
+      IMPRINT_LOG_LEVEL: 'warn',
+      IMPRINT_WORKER_CONCURRENCY: '1',
+      IMPRINT_POLL_INTERVAL_S: String(POLL_S),
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';
@@ -46,7 +56,14 @@ it('the README walk-through uploads, renders the card as png, polls and download
   const key = /\n {4}(imp_[A-Za-z0-9_-]+)\n/.exec(out)![1]!;
   expect(out).toMatch(/\n {4}2 +design +card-1080\n/);
   symlinkSync(join(ROOT, 'examples'), join(dir, 'examples'));
-  const script = block!.replace('imp_your_demo_key', key).replaceAll('http://localhost:3000', `http://127.0.0.1:${port}`);
+  // The walk-through polls every 5 s, the default rule; this server's rule is POLL_S and the loop
+  // sleeps that instead, so the loop is still held to the rule (a faster poll would end it with a
+  // 429 body) without the test waiting 5 s per poll.
+  expect(block).toContain('sleep 5\n');
+  const script = block!
+    .replace('imp_your_demo_key', key)
+    .replaceAll('http://localhost:3000', `http://127.0.0.1:${port}`)
+    .replaceAll('sleep 5\n', `sleep ${POLL_S}\n`);
   writeFileSync(join(dir, 'walkthrough.sh'), `set -euo pipefail\n${script}`);
   if (process.env.DEBUG_WALKTHROUGH) console.log(script);
   const run = spawnSync('bash', ['walkthrough.sh'], { cwd: dir, encoding: 'utf8', timeout: 60_000 });

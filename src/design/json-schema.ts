@@ -57,28 +57,55 @@ function typeOf(s: JsonSchema): string {
   return t;
 }
 
-function rows(props: Record<string, JsonSchema>, required: readonly string[], prefix: string, out: string[]): void {
+/**
+ * Arrays whose entries are one of several shapes chosen by `type` (an object's `animations`), by
+ * field name. Their fields are listed once in a section of their own rather than under every object
+ * type that has them; `objects` is left out, as each object type already has its own table.
+ */
+type Unions = Map<string, JsonSchema[]>;
+
+const unionAnchor = (key: string): string => `entries-of-${key.replace(/_/g, '-')}`;
+
+function rows(props: Record<string, JsonSchema>, required: readonly string[], prefix: string, out: string[], unions: Unions): void {
   for (const [key, s] of Object.entries(props)) {
     const path = `${prefix}${key}`;
     const example = s.examples?.[0];
     const req = required.includes(key) ? 'yes' : '';
     const desc = (s.description ?? '').replace(/\|/g, '\\|').replace(/</g, '&lt;');
-    out.push(`| \`${path}\` | ${typeOf(s)} | ${req} | ${desc} | ${example === undefined ? '' : `\`${JSON.stringify(example).replace(/\|/g, '\\|')}\``} |`);
-    if (s.properties) rows(s.properties, s.required ?? [], `${path}.`, out);
-    if (s.type === 'array' && s.items?.properties) rows(s.items.properties, s.items.required ?? [], `${path}[].`, out);
+    const variants = s.type === 'array' && key !== 'objects' ? s.items?.oneOf : undefined;
+    if (variants) unions.set(key, variants);
+    const type = variants ? `${typeOf(s)} ([fields](#${unionAnchor(key)}))` : typeOf(s);
+    out.push(`| \`${path}\` | ${type} | ${req} | ${desc} | ${example === undefined ? '' : `\`${JSON.stringify(example).replace(/\|/g, '\\|')}\``} |`);
+    if (s.properties) rows(s.properties, s.required ?? [], `${path}.`, out, unions);
+    if (s.type === 'array' && s.items?.properties) rows(s.items.properties, s.items.required ?? [], `${path}[].`, out, unions);
     const each = s.additionalProperties;
-    if (typeof each === 'object' && each.properties) rows(each.properties, each.required ?? [], `${path}.<key>.`, out);
+    if (typeof each === 'object' && each.properties) rows(each.properties, each.required ?? [], `${path}.<key>.`, out, unions);
   }
 }
 
-function table(title: string, s: JsonSchema, prefix = ''): string {
+function table(title: string, s: JsonSchema, unions: Unions, prefix = ''): string {
   const out = [`### ${title}`, '', '| field | type | required | meaning | example |', '|---|---|---|---|---|'];
-  rows(s.properties ?? {}, s.required ?? [], prefix, out);
+  rows(s.properties ?? {}, s.required ?? [], prefix, out, unions);
   return out.join('\n');
+}
+
+/** One section per collected union: a table per variant, its fields under `<key>[].`. */
+function unionSections(unions: Unions): string[] {
+  const parts: string[] = [];
+  // A variant may itself hold a union; its section is added when the loop reaches it.
+  for (const [key, variants] of unions) {
+    parts.push('', `## Entries of \`${key}\``, '', `Each entry of \`${key}\` is one of the following, chosen by its \`type\`.`);
+    for (const v of variants) {
+      const name = v.properties?.type?.const;
+      parts.push('', table(`\`${key}\` entry ${JSON.stringify(name)}${v.description ? `: ${v.description}` : ''}`, v, unions, `${key}[].`));
+    }
+  }
+  return parts;
 }
 
 /** docs/reference.md: every field of designs and override entries, with type, meaning and example. */
 export function fieldReferenceMarkdown(): string {
+  const unions: Unions = new Map();
   const design = toJson(Design);
   const objects = (design.properties!.objects!.items!.oneOf ?? []) as JsonSchema[];
   const { objects: _objects, ...topProps } = design.properties!;
@@ -90,11 +117,13 @@ export function fieldReferenceMarkdown(): string {
     '',
     '## Design',
     '',
-    table('Design (top level)', { properties: { ...topProps, objects: design.properties!.objects! }, required: design.required ?? [] }),
+    table('Design (top level)', { properties: { ...topProps, objects: design.properties!.objects! }, required: design.required ?? [] }, unions),
   ];
-  for (const o of objects) parts.push('', table(`Object type ${JSON.stringify(o.properties?.type?.const)}`, o, ''));
-  parts.push('', '## Override entries (`objects_overrides.<name>`)', '');
-  parts.push('Dotted keys such as `"config.text_replacement_strategy"` are accepted and mean the nested field.');
-  for (const t of OBJECT_TYPES) parts.push('', table(`Overrides of a ${t} object`, toJson(handlerForType(t)!.override)));
+  for (const o of objects) parts.push('', table(`Object type ${JSON.stringify(o.properties?.type?.const)}`, o, unions, ''));
+  const overrides = ['', '## Override entries (`objects_overrides.<name>`)', ''];
+  overrides.push('Dotted keys such as `"config.text_replacement_strategy"` are accepted and mean the nested field.');
+  for (const t of OBJECT_TYPES) overrides.push('', table(`Overrides of a ${t} object`, toJson(handlerForType(t)!.override), unions));
+  // The entry sections follow the design's object tables; the override tables may add to them.
+  parts.push(...unionSections(unions), ...overrides);
   return `${parts.join('\n')}\n`;
 }

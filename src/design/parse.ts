@@ -23,11 +23,15 @@ export function parseJson(text: string, root = '$', what = 'the document'): unkn
 
 function describeDesignPath(input: unknown) {
   return (path: readonly PathSegment[]): string | undefined => {
-    if (path.length === 2 && path[0] === 'objects' && typeof path[1] === 'number') {
-      const obj = (input as { objects: { type?: unknown }[] }).objects[path[1]];
-      return handlerForType(String(obj?.type))?.what;
-    }
-    return path.length === 0 ? 'a design' : undefined;
+    const n = path.length;
+    if (n === 0) return 'a design';
+    if (n < 2 || typeof path[n - 1] !== 'number') return undefined;
+    // Entries of a list are named by their type: "a text object" (on the canvas or a slide), "a fade_in animation".
+    const entry = path.reduce<unknown>((v, seg) => (v !== null && typeof v === 'object' ? (v as Record<PathSegment, unknown>)[seg] : undefined), input);
+    const tag = entry !== null && typeof entry === 'object' ? (entry as { type?: unknown }).type : undefined;
+    if (path[n - 2] === 'objects') return handlerForType(String(tag))?.what;
+    if (path[n - 2] === 'animations') return typeof tag === 'string' ? `a ${tag} animation` : 'an animation';
+    return undefined;
   };
 }
 

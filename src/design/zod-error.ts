@@ -3,6 +3,7 @@
 import { z } from 'zod';
 import { validationError, type ImprintError } from '../errors.js';
 import { jsonPath, type PathSegment } from './json-path.js';
+import { closestNames, didYouMean } from './suggest.js';
 
 function describe(value: unknown): string {
   if (value === undefined) return 'nothing (the field is missing)';
@@ -53,12 +54,16 @@ function objectSchemaAt(schema: z.ZodType, input: unknown, path: readonly PathSe
   let s: z.ZodType | undefined = schema;
   let v: unknown = input;
   for (let i = 0; ; i++) {
-    while (s instanceof z.ZodOptional || s instanceof z.ZodNullable || s instanceof z.ZodDefault) s = s.unwrap() as z.ZodType;
-    if (s instanceof z.ZodDiscriminatedUnion) {
-      const key: string = (s as z.ZodDiscriminatedUnion<z.ZodObject[]>).def.discriminator;
-      const tag: unknown = (v as Record<string, unknown> | null)?.[key];
-      s = (s.options as z.ZodObject[]).find((o) => (o.shape[key] as z.ZodLiteral | undefined)?.values.has(tag as never));
-      continue;
+    // Unwrap until a plain schema remains; a union resolves to the member the input's tag chose
+    // (that member is still the schema of this same path segment).
+    for (;;) {
+      if (s instanceof z.ZodOptional || s instanceof z.ZodNullable || s instanceof z.ZodDefault) s = s.unwrap() as z.ZodType;
+      else if (s instanceof z.ZodDiscriminatedUnion) {
+        const key: string = (s as z.ZodDiscriminatedUnion<z.ZodObject[]>).def.discriminator;
+        const tag: unknown = (v as Record<string, unknown> | null)?.[key];
+        s = (s.options as z.ZodObject[]).find((o) => (o.shape[key] as z.ZodLiteral | undefined)?.values.has(tag as never));
+        if (!s) return undefined;
+      } else break;
     }
     if (i === path.length) return s instanceof z.ZodObject ? s : undefined;
     const seg = path[i]!;
@@ -69,6 +74,21 @@ function objectSchemaAt(schema: z.ZodType, input: unknown, path: readonly PathSe
     v = (v as Record<PropertyKey, unknown> | null)?.[seg];
     if (!s) return undefined;
   }
+}
+
+/**
+ * A required field that is missing because it was misspelt: zod reports the missing field before the
+ * unknown key, so the hint goes here, e.g. `; "durtion" looks like a misspelling: rename it to "duration"`.
+ */
+function misspeltAs(rawPath: readonly PropertyKey[], segs: readonly PathSegment[], input: unknown, ctx: IssueContext): string {
+  const field = segs[segs.length - 1];
+  if (typeof field !== 'string' || valueAt(input, rawPath) !== undefined) return '';
+  const parent = valueAt(input, rawPath.slice(0, -1));
+  if (parent === null || typeof parent !== 'object' || Array.isArray(parent)) return '';
+  const object = ctx.schema ? objectSchemaAt(ctx.schema, input, segs.slice(0, -1)) : undefined;
+  const fields = object ? Object.keys(object.shape) : [field];
+  const typo = Object.keys(parent).find((k) => !fields.includes(k) && closestNames(k, fields).includes(field));
+  return typo === undefined ? '' : `; "${typo}" looks like a misspelling: rename it to "${field}"`;
 }
 
 export function issueToError(issue: z.core.$ZodIssue, input: unknown, ctx: IssueContext = {}): ImprintError {
@@ -82,14 +102,19 @@ export function issueToError(issue: z.core.$ZodIssue, input: unknown, ctx: Issue
       if (issue.expected === 'number' && typeof valueAt(input, issue.path) === 'number') {
         return validationError(at(), `expected a finite number but received ${received}`);
       }
-      return validationError(at(), `${customMessage(issue) ?? `expected ${expected}`} but received ${received}`);
+      return validationError(at(), `${customMessage(issue) ?? `expected ${expected}`} but received ${received}${misspeltAs(issue.path, segs, input, ctx)}`);
     }
     case 'unrecognized_keys': {
       const key = issue.keys[0] ?? '';
-      const what = ctx.describe?.(segs) ?? (segs.length ? String(segs[segs.length - 1]) : 'the document');
+      const last = segs[segs.length - 1];
+      // A list entry is named with its list ("layers[2]"), not by its bare index.
+      const named = typeof last === 'number' && segs.length > 1 ? `${String(segs[segs.length - 2])}[${last}]` : last;
+      const what = ctx.describe?.(segs) ?? (named === undefined ? 'the document' : String(named));
       const object = ctx.schema ? objectSchemaAt(ctx.schema, input, segs) : undefined;
-      const allowed = object ? `; ${what} has: ${Object.keys(object.shape).join(', ')}` : '';
-      return validationError(at([key]), `unknown field "${key}" on ${what}: remove it${allowed}`);
+      const fields = object ? Object.keys(object.shape) : [];
+      const allowed = object ? `; ${what} has: ${fields.join(', ')}` : '';
+      const guess = didYouMean(key, fields);
+      return validationError(at([key]), `unknown field "${key}" on ${what}: ${guess ? `${guess} Rename it or remove it` : 'remove it'}${allowed}`);
     }
     case 'invalid_value': {
       const options = issue.values.map((v) => JSON.stringify(v)).join(', ');
