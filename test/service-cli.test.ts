@@ -49,6 +49,8 @@ describe('imprint admin', () => {
 
   it('runs the walk-through of docs/operations.md, each command printing one JSON object', async () => {
     expect(steps.length).toBeGreaterThanOrEqual(10);
+    // admin never creates a store by itself: the documented walk-through starts with `admin init`.
+    expect(steps[0]!.command).toBe('npx imprint admin init');
     for (const step of steps) {
       const r = await run(argv(step.command).slice(2));
       expect({ command: step.command, code: r.code, stderr: r.stderr }).toEqual({ command: step.command, code: 0, stderr: '' });

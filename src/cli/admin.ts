@@ -1,38 +1,180 @@
 // `imprint admin …`: account, key, plan, balance and design commands that print one JSON object on
 // stdout. They open the same stores as a running server (SQLite in WAL mode allows it), so they
-// work beside it.
+// work beside it. They never create an embedded store by themselves: run in the wrong folder, that
+// would answer "account_not_found" from a new, empty one instead of saying where the data is not.
+import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { basename, dirname, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { parseJson } from '../design/parse.js';
 import { validationError } from '../errors.js';
-import { accountJson } from '../service/accounts.js';
-import { configFromEnv } from '../service/config.js';
-import { designJson } from '../service/designs.js';
-import { createLogger, Service } from '../service/service.js';
+import { configFromEnv, ConfigError, type ServiceConfig } from '../service/config.js';
+import { UsageError, wantsHelp } from './help.js';
 import type { CliIO } from './main.js';
-
-export const ADMIN_USAGE = `Usage: imprint admin <command> [options]     (prints one JSON object on stdout)
-  create-account --name <name> [--plan basic|pro] [--balance <amount>]
-  create-key --account <id> --role admin|member
-  import-design <design.json> --account <id> [--name <name>] [--replace <design id>]
-  list-designs --account <id>
-  delete-design --account <id> --design <id>
-  get-account --account <id>
-  set-balance --account <id> --amount <amount>
-  add-balance --account <id> --amount <amount>     top up atomically (--amount=-5 takes 5 off, never below 0)
-  set-plan --account <id> [--plan basic|pro] [--requests-per-minute n] [--concurrency n] [--queue-size n]
-           [--daily-renders n] [--daily-demo-renders n] [--rate-sd-30 x] [--rate-sd-60 x] [--rate-hd-30 x] [--rate-hd-60 x]
-  sweep                                     delete expired uploads and results now
-Stores are chosen by IMPRINT_DATA_DIR, IMPRINT_DATABASE_URL, IMPRINT_BLOBS_URL (docs/operations.md).
-`;
 
 const PLAN_FLAGS = ['requests-per-minute', 'concurrency', 'queue-size', 'daily-renders', 'daily-demo-renders'] as const;
 const RATE_FLAGS = ['rate-sd-30', 'rate-sd-60', 'rate-hd-30', 'rate-hd-60'] as const;
 
+interface AdminCommand {
+  /** What follows `imprint admin <name>` in the usage line. */
+  args: string;
+  about: string;
+  /** Flag (without --) → its help line. The parser takes exactly these, so a flag of another command is refused. */
+  flags: Record<string, string>;
+  /** Takes one positional argument (the design file). */
+  file?: true;
+  example: string[];
+}
+
+const ACCOUNT = { account: 'the account id (create-account prints it)' };
+
+const COMMANDS: Record<string, AdminCommand> = {
+  init: {
+    args: '',
+    about:
+      'Creates an empty embedded store (the SQLite database in IMPRINT_DATA_DIR, the folder included) if there is none; ' +
+      '`imprint serve` does the same on its first start. The other commands refuse to run without a store.',
+    flags: {},
+    example: ['IMPRINT_DATA_DIR=/var/lib/imprint imprint admin init', '# {"database":"/var/lib/imprint/imprint.db","created":true}'],
+  },
+  'create-account': {
+    args: '--name <name> [--plan basic|pro] [--balance <amount>]',
+    about: 'A new account with its first admin API key and its webhook secret (shown only this once). Names are unique.',
+    flags: {
+      name: 'the account name (unique)',
+      plan: 'basic (default) or pro: the preset of limits and video rates',
+      balance: 'interface B balance to start with (default 0)',
+    },
+    example: ['imprint admin create-account --name "Acme Studio" --plan basic', '# {"account_id":1,"api_key":"imp_…","webhook_secret":"whsec_…"}'],
+  },
+  'create-key': {
+    args: '--account <id> --role admin|member',
+    about: 'Another API key of an account. Interface A accepts only admin keys; member keys are for team members\' tools.',
+    flags: { ...ACCOUNT, role: 'admin or member' },
+    example: ['imprint admin create-key --account 1 --role member', '# {"api_key":"imp_…","role":"member"}'],
+  },
+  'import-design': {
+    args: '<design.json> --account <id> [--name <name>] [--replace <design id>]',
+    about:
+      'Validates a template and stores it with every file it references by relative path. ' +
+      'A template with "slides" is a video design (interface B\'s video_id), others are designs (interface A\'s design_id).',
+    flags: { ...ACCOUNT, name: 'a name for listings (default: the file\'s folder name)', replace: 'swap the template of this existing design id' },
+    file: true,
+    example: ['imprint admin import-design examples/card-1080/design.json --account 1', '# {"design_id":1,"kind":"design","name":"card-1080","files":1}'],
+  },
+  'list-designs': {
+    args: '--account <id>',
+    about: 'The designs and video designs of an account.',
+    flags: ACCOUNT,
+    example: ['imprint admin list-designs --account 1', '# {"account_id":1,"designs":[{"design_id":1,…}]}'],
+  },
+  'delete-design': {
+    args: '--account <id> --design <id>',
+    about: 'Deletes a design; its files are kept one more day for renders already running.',
+    flags: { ...ACCOUNT, design: 'the design id' },
+    example: ['imprint admin delete-design --account 1 --design 2', '# {"deleted":2}'],
+  },
+  'get-account': {
+    args: '--account <id>',
+    about: 'An account: name, balance, plan with its limits and rates, webhook secret.',
+    flags: ACCOUNT,
+    example: ['imprint admin get-account --account 1', '# {"account_id":1,"name":"Acme Studio","balance":25.5,"plan":{…},…}'],
+  },
+  'set-balance': {
+    args: '--account <id> --amount <amount>',
+    about: 'Sets the interface B balance (never negative).',
+    flags: { ...ACCOUNT, amount: 'the new balance' },
+    example: ['imprint admin set-balance --account 1 --amount 20', '# {"account_id":1,"balance":20}'],
+  },
+  'add-balance': {
+    args: '--account <id> --amount <amount>',
+    about: 'Adds to the balance in one statement, so a top-up never loses a charge that lands at the same moment; a negative amount takes off, never below 0.',
+    flags: { ...ACCOUNT, amount: 'the amount to add (--amount=-5 takes 5 off)' },
+    example: ['imprint admin add-balance --account 1 --amount 5.50', '# {"account_id":1,"balance":25.5}'],
+  },
+  'set-plan': {
+    args:
+      '--account <id> [--plan basic|pro] [--requests-per-minute n] [--concurrency n] [--queue-size n]\n' +
+      '           [--daily-renders n] [--daily-demo-renders n] [--rate-sd-30 x] [--rate-sd-60 x] [--rate-hd-30 x] [--rate-hd-60 x]',
+    about: '--plan resets the account to a preset; the other flags change one limit of this account only.',
+    flags: {
+      ...ACCOUNT,
+      plan: 'basic or pro: reset to the preset',
+      'requests-per-minute': 'interface A requests per minute',
+      concurrency: 'renders of this account at the same time',
+      'queue-size': 'tasks queued at most',
+      'daily-renders': 'paid interface B renders a day',
+      'daily-demo-renders': 'free (demo) interface B renders a day',
+      'rate-sd-30': 'price per second of video, sd at 30 fps',
+      'rate-sd-60': 'price per second, sd at 60 fps',
+      'rate-hd-30': 'price per second, hd at 30 fps',
+      'rate-hd-60': 'price per second, hd at 60 fps',
+    },
+    example: [
+      'imprint admin set-plan --account 1 --concurrency 2 --queue-size 500 --rate-hd-60 0.05',
+      '# {"account_id":1,"name":"Acme Studio","plan":{"name":"basic","concurrency":2,…},…}',
+    ],
+  },
+  sweep: {
+    args: '',
+    about: 'Deletes expired uploads and results now (the server\'s sweeper does it every IMPRINT_SWEEP_INTERVAL_S).',
+    flags: {},
+    example: ['imprint admin sweep', '# {"uploads":0,"results":0,"design_files":0}'],
+  },
+};
+
+const STORES_NOTE = `Stores are chosen by IMPRINT_DATA_DIR (default ./data), IMPRINT_DATABASE_URL and IMPRINT_BLOBS_URL,
+as for the running server (docs/operations.md). Without a store the commands stop: see imprint admin init.`;
+
+export const ADMIN_USAGE = `Usage: imprint admin <command> [options]     (prints one JSON object on stdout)
+
+${Object.entries(COMMANDS)
+  .map(([name, c]) => `  ${name} ${c.args}`.trimEnd())
+  .join('\n')}
+
+  imprint admin <command> --help   the options of a command, with an example
+
+${STORES_NOTE}
+
+Example:
+  imprint admin create-account --name "Acme Studio" --plan basic
+`;
+
+/** Lines of at most `width` characters, broken at spaces. */
+function wrap(text: string, width: number): string[] {
+  const lines: string[] = [];
+  let line = '';
+  for (const word of text.split(' ')) {
+    if (line !== '' && line.length + 1 + word.length > width) {
+      lines.push(line);
+      line = word;
+    } else line = line === '' ? word : `${line} ${word}`;
+  }
+  return [...lines, line];
+}
+
+function commandUsage(name: string, c: AdminCommand): string {
+  const width = Math.max(0, ...Object.keys(c.flags).map((f) => f.length)) + 4;
+  const flags = Object.entries(c.flags).map(([f, text]) => `  --${f.padEnd(width)}${text}`);
+  return [
+    `Usage: imprint admin ${name} ${c.args}`.trimEnd(),
+    '',
+    ...wrap(c.about, 100),
+    ...(flags.length > 0 ? ['', 'Options:', ...flags] : []),
+    '',
+    STORES_NOTE,
+    '',
+    'Example:',
+    ...c.example.map((l) => `  ${l}`),
+    '',
+  ].join('\n');
+}
+
 function idFlag(value: string | undefined, flag: string): number {
   if (value === undefined) throw validationError(`$.${flag}`, `give --${flag} <id>`);
-  if (!/^\d{1,15}$/.test(value) || Number(value) < 1) throw validationError(`$.${flag}`, `Expected a positive integer for --${flag} but received ${JSON.stringify(value)}`);
+  if (!/^\d{1,15}$/.test(value) || Number(value) < 1) {
+    throw validationError(`$.${flag}`, `Expected a positive integer for --${flag} but received ${JSON.stringify(value)}`);
+  }
   return Number(value);
 }
 
@@ -42,95 +184,142 @@ function numberFlag(value: string, flag: string): number {
   return n;
 }
 
+/** The SQLite file of an embedded store, or undefined for PostgreSQL (whose database the operator creates). */
+async function sqliteFile(config: ServiceConfig): Promise<string | undefined> {
+  const { isPostgresUrl } = await import('../store/metadata/connect.js');
+  if (isPostgresUrl(config.databaseUrl)) return undefined;
+  const file = config.databaseUrl.replace(/^sqlite:(\/\/)?/i, '');
+  return file === ':memory:' ? undefined : resolve(file);
+}
+
+/** Refuses to run on a store that does not exist rather than create an empty one where the user happens to be. */
+function requireStore(file: string, config: ServiceConfig): void {
+  if (existsSync(file)) return;
+  const byUrl = Boolean(process.env.IMPRINT_DATABASE_URL);
+  const dirFrom = process.env.IMPRINT_DATA_DIR ? 'IMPRINT_DATA_DIR' : 'IMPRINT_DATA_DIR is not set, so ./data of the current folder';
+  const where = byUrl ? `no Imprint database at ${file} (IMPRINT_DATABASE_URL)` : `no Imprint data in ${config.dataDir} (${dirFrom}; looked for ${file})`;
+  const variable = byUrl ? 'IMPRINT_DATABASE_URL=<its database file>' : 'IMPRINT_DATA_DIR=<that folder>';
+  throw new ConfigError(
+    `${where}: run imprint admin where imprint serve keeps its data, set ${variable}, ` +
+      'or create a new store with imprint admin init (or by starting imprint serve once)',
+  );
+}
+
 export async function adminCommand(args: string[], io: CliIO): Promise<number> {
   const [sub, ...rest] = args;
-  if (sub === undefined || sub === '--help' || sub === 'help') {
-    io.stdout.write(ADMIN_USAGE);
-    return sub === undefined ? 2 : 0;
+  if (sub === undefined) {
+    io.stderr.write(ADMIN_USAGE);
+    return 2;
+  }
+  if (sub === '--help' || sub === '-h' || sub === 'help') {
+    // `imprint admin help set-plan` and `imprint admin --help set-plan` are `imprint admin set-plan --help`.
+    const topic = rest[0];
+    if (topic === undefined) io.stdout.write(ADMIN_USAGE);
+    else if (Object.hasOwn(COMMANDS, topic)) io.stdout.write(commandUsage(topic, COMMANDS[topic]!));
+    else throw new UsageError(`unknown admin command "${topic}": imprint admin --help lists them`);
+    return 0;
+  }
+  const command = Object.hasOwn(COMMANDS, sub) ? COMMANDS[sub]! : undefined;
+  if (command === undefined) throw new UsageError(`unknown admin command "${sub}": imprint admin --help lists them`);
+  if (wantsHelp(rest)) {
+    io.stdout.write(commandUsage(sub, command));
+    return 0;
   }
   const { values, positionals } = parseArgs({
     args: rest,
-    allowPositionals: true,
-    options: {
-      name: { type: 'string' },
-      plan: { type: 'string' },
-      balance: { type: 'string' },
-      account: { type: 'string' },
-      role: { type: 'string' },
-      replace: { type: 'string' },
-      design: { type: 'string' },
-      amount: { type: 'string' },
-      ...Object.fromEntries([...PLAN_FLAGS, ...RATE_FLAGS].map((f) => [f, { type: 'string' as const }])),
-    },
+    allowPositionals: command.file === true,
+    options: Object.fromEntries(Object.keys(command.flags).map((f) => [f, { type: 'string' as const }])),
   });
+  const v = values as Record<string, string | undefined>;
+
   const config = configFromEnv();
+  const file = await sqliteFile(config);
+  const existed = file === undefined || existsSync(file);
+  if (sub !== 'init' && file !== undefined) requireStore(file, config);
+  // The service (and its database drivers) load only once the command is known to run.
+  const { createLogger, Service } = await import('../service/service.js');
   const service = await Service.open(config, { log: createLogger(process.env.IMPRINT_LOG_LEVEL ?? 'warn') });
   const print = (o: unknown) => io.stdout.write(`${JSON.stringify(o)}\n`);
   try {
     switch (sub) {
+      case 'init': {
+        // Opening the service created (and migrated) whatever was missing.
+        print({ database: file ?? service.ctx.meta.conn.describe, created: !existed });
+        return 0;
+      }
       case 'create-account': {
         const r = await service.createAccount({
-          name: values.name,
-          ...(values.plan === undefined ? {} : { plan: values.plan }),
-          ...(values.balance === undefined ? {} : { balance: numberFlag(values.balance, 'balance') }),
+          name: v.name,
+          ...(v.plan === undefined ? {} : { plan: v.plan }),
+          ...(v.balance === undefined ? {} : { balance: numberFlag(v.balance, 'balance') }),
         });
         print({ account_id: r.account.id, api_key: r.apiKey, webhook_secret: r.webhookSecret });
         return 0;
       }
       case 'create-key': {
-        const r = await service.createKey(idFlag(values.account, 'account'), values.role);
+        const r = await service.createKey(idFlag(v.account, 'account'), v.role);
         print({ api_key: r.apiKey, role: r.role });
         return 0;
       }
       case 'import-design': {
-        const file = positionals[0];
-        if (file === undefined) throw validationError('$.file', 'give the design file: imprint admin import-design <design.json> --account <id>');
+        const path = positionals[0];
+        if (path === undefined) throw validationError('$.file', 'give the design file: imprint admin import-design <design.json> --account <id>');
         let text: string;
         try {
-          text = await readFile(resolve(file), 'utf8');
+          text = await readFile(resolve(path), 'utf8');
         } catch (e) {
-          throw validationError('$.file', `cannot read the design file "${file}" (${(e as NodeJS.ErrnoException).code ?? (e as Error).message}): check the path`);
+          const why = (e as NodeJS.ErrnoException).code ?? (e as Error).message;
+          throw validationError('$.file', `cannot read the design file "${path}" (${why}): check the path`);
         }
-        const template = parseJson(text, '$', `the design file "${file}"`);
-        const account = idFlag(values.account, 'account');
-        const source = { baseDir: dirname(resolve(file)), name: values.name ?? basename(dirname(resolve(file))) };
-        const d = values.replace === undefined ? await service.importDesign(account, template, source) : await service.replaceDesign(account, idFlag(values.replace, 'replace'), template, source);
+        const template = parseJson(text, '$', `the design file "${path}"`);
+        const account = idFlag(v.account, 'account');
+        const source = { baseDir: dirname(resolve(path)), name: v.name ?? basename(dirname(resolve(path))) };
+        const d =
+          v.replace === undefined
+            ? await service.importDesign(account, template, source)
+            : await service.replaceDesign(account, idFlag(v.replace, 'replace'), template, source);
         print({ design_id: d.id, kind: d.kind, name: d.name, files: Object.keys(d.assets).length });
         return 0;
       }
       case 'list-designs': {
-        const account = idFlag(values.account, 'account');
+        const { designJson } = await import('../service/designs.js');
+        const account = idFlag(v.account, 'account');
         print({ account_id: account, designs: (await service.listDesigns(account)).map(designJson) });
         return 0;
       }
       case 'delete-design': {
-        const design = idFlag(values.design, 'design');
-        await service.deleteDesign(idFlag(values.account, 'account'), design);
+        const design = idFlag(v.design, 'design');
+        await service.deleteDesign(idFlag(v.account, 'account'), design);
         print({ deleted: design });
         return 0;
       }
-      case 'get-account':
-        print(accountJson(await service.getAccount(idFlag(values.account, 'account'))));
+      case 'get-account': {
+        const { accountJson } = await import('../service/accounts.js');
+        print(accountJson(await service.getAccount(idFlag(v.account, 'account'))));
         return 0;
+      }
       case 'set-balance': {
-        if (values.amount === undefined) throw validationError('$.amount', 'give --amount <amount>');
-        const a = await service.setBalance(idFlag(values.account, 'account'), numberFlag(values.amount, 'amount'));
+        if (v.amount === undefined) throw validationError('$.amount', 'give --amount <amount>');
+        const a = await service.setBalance(idFlag(v.account, 'account'), numberFlag(v.amount, 'amount'));
         print({ account_id: a.id, balance: a.balance });
         return 0;
       }
       case 'add-balance': {
-        if (values.amount === undefined) throw validationError('$.amount', 'give --amount <amount> (negative to take off)');
-        const a = await service.addBalance(idFlag(values.account, 'account'), numberFlag(values.amount, 'amount'));
+        if (v.amount === undefined) throw validationError('$.amount', 'give --amount <amount> (negative to take off)');
+        const a = await service.addBalance(idFlag(v.account, 'account'), numberFlag(v.amount, 'amount'));
         print({ account_id: a.id, balance: a.balance });
         return 0;
       }
       case 'set-plan': {
-        const v = values as Record<string, string | undefined>;
+        const { accountJson } = await import('../service/accounts.js');
         const patch: Record<string, unknown> = {};
         if (v.plan !== undefined) patch.plan = v.plan;
         for (const f of [...PLAN_FLAGS, ...RATE_FLAGS]) if (v[f] !== undefined) patch[f.replace(/-/g, '_')] = numberFlag(v[f], f);
-        if (Object.keys(patch).length === 0) throw validationError('$', 'give at least one of --plan, --concurrency, --requests-per-minute, --queue-size, --daily-renders, --daily-demo-renders, --rate-…');
-        print(accountJson(await service.setPlan(idFlag(values.account, 'account'), patch)));
+        if (Object.keys(patch).length === 0) {
+          const flags = '--plan, --concurrency, --requests-per-minute, --queue-size, --daily-renders, --daily-demo-renders, --rate-…';
+          throw validationError('$', `give at least one of ${flags}`);
+        }
+        print(accountJson(await service.setPlan(idFlag(v.account, 'account'), patch)));
         return 0;
       }
       case 'sweep': {
@@ -139,8 +328,7 @@ export async function adminCommand(args: string[], io: CliIO): Promise<number> {
         return 0;
       }
       default:
-        io.stderr.write(`usage_error: unknown admin command "${sub}"\n${ADMIN_USAGE}`);
-        return 2;
+        throw new UsageError(`admin command "${sub}" has no implementation`);
     }
   } finally {
     await service.close();

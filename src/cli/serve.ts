@@ -2,6 +2,7 @@
 // examples and a demo key) and `imprint worker` (worker only, for scale-out). Both stop gracefully on
 // SIGTERM/SIGINT: no new tasks, running ones finish or go back to the queue.
 import { relative } from 'node:path';
+import { parseArgs } from 'node:util';
 import type { FastifyInstance } from 'fastify';
 import { buildServer, listen } from '../http/server.js';
 import { configFromEnv, type ServiceConfig } from '../service/config.js';
@@ -91,7 +92,10 @@ function untilSignal(): Promise<string> {
   });
 }
 
-export async function serveCommand(io: CliIO, role: 'serve' | 'worker'): Promise<number> {
+export async function serveCommand(args: string[], io: CliIO, role: 'serve' | 'worker'): Promise<number> {
+  // Both are configured by environment variables only: any argument is a mistake, refused before
+  // a server starts (a silently ignored "--port 8080" would listen on the wrong port).
+  parseArgs({ args, options: {}, allowPositionals: false, strict: true });
   const config = configFromEnv();
   // Listening for the stop signal before anything is printed: whoever waits for the ready line may
   // send SIGTERM at once.
