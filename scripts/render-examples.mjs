@@ -77,12 +77,13 @@ for (const name of examples) {
     const design = await readJson(join(dir, 'design.json'));
     const overrides = await readOverrides(join(dir, 'overrides.json'));
     const assets = fileAssetResolver({ baseDir: dir });
-    // Videos (a duration or slides) render as mp4 too; stills of them show their first second.
+    // Videos (a duration or slides) render as mp4 too; their stills show the design's poster time (by
+    // default the moment the opening animations have ended), as any still of an animated design does.
     const video = design.duration !== undefined || design.slides !== undefined;
     const jobs = [
-      { file: `${name}.png`, format: 'png', overrides, ...(video ? { time: 1 } : {}) },
-      { file: `${name}.jpg`, format: 'jpg', overrides, ...(video ? { time: 1 } : {}) },
-      { file: `${name}.template.png`, format: 'png', overrides: {}, ...(video ? { time: 1 } : {}) },
+      { file: `${name}.png`, format: 'png', overrides },
+      { file: `${name}.jpg`, format: 'jpg', overrides },
+      { file: `${name}.template.png`, format: 'png', overrides: {} },
       ...(video ? [{ file: `${name}.mp4`, format: 'mp4', overrides, ...(design.slides ? { size: 'sd' } : {}) }] : []),
     ];
     for (const job of jobs) {

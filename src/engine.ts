@@ -1,17 +1,20 @@
-// The public library API: render(design, overrides, format) → png, jpg or pdf bytes or a stream, plus
-// a fit report. Runs parse → resolve → load images → layout → paint → encode; each stage its own module.
+// The public library API: render(design, overrides, format) → png, jpg, webp, avif, pdf or mp4 bytes or a
+// stream, plus a fit report. Runs parse → resolve → load images → layout → paint → encode; each stage its own module.
 import { Readable } from 'node:stream';
-import { z } from 'zod';
+import { z as zod } from 'zod';
 import { clipSeconds, decodeClipFrame, loadClips, sceneVideos, type Clips } from './assets/clips.js';
 import { ImageCache, loadImages, type DecodedImage, type LoadedImage } from './assets/load.js';
 import { AssetNotFoundError, fileAssetResolver, type AssetResolver } from './assets/resolver.js';
 import { parseDesign } from './design/parse.js';
 import { issueToError } from './design/zod-error.js';
-import { encoder, MIME_TYPES, type ImageFormat, type JpgOptions, type PngOptions } from './encode/image.js';
+import { ALPHA_FORMATS, encoder, MIME_TYPES, type AvifOptions, type ImageFormat, type JpgOptions, type PngOptions, type WebpOptions } from './encode/image.js';
 import { encodePdf } from './encode/pdf.js';
 import type { VideoProgress } from './encode/video.js';
-import { sampleScene } from './layout/timeline.js';
+import { sampleScene, stillTime } from './layout/timeline.js';
 import type { Scene } from './design/types.js';
+import type { Design } from './design/schema.js';
+import type { Overrides } from './overrides/types.js';
+import { checkRenderable, formatList, OUTPUT_FORMATS, type OutputFormat } from './render-checks.js';
 import { renderVideo, sizesOf } from './video.js';
 import { prepareAudio } from './encode/audio.js';
 import { Watermark, withWatermark, type WatermarkOptions } from './overrides/watermark.js';
@@ -24,30 +27,40 @@ import { rasterBackend } from './paint/raster.js';
 import { resolveScene } from './overrides/resolve.js';
 import { bundledFonts, type FontSet } from './text/fonts.js';
 
-export type OutputFormat = ImageFormat | 'pdf' | 'mp4';
+export type { OutputFormat } from './render-checks.js';
+export { MAX_VIDEO_SECONDS, MAX_SLIDE_VIDEO_SECONDS } from './render-checks.js';
+
+/** A design document (template format v1, see docs/template-format.md) as an object, or its JSON text. */
+export type DesignInput = zod.input<typeof Design> | string;
 
 export interface PageInput {
-  design: unknown;
-  overrides?: unknown;
+  design: DesignInput;
+  overrides?: Overrides;
   /** This page's images, when they resolve differently from the request's `assets` (e.g. another folder). */
   assets?: AssetResolver;
 }
 
 export interface RenderOptions {
   /** A design document (object) or its JSON text. Give this or `pages`. */
-  design?: unknown;
-  /** Interface A's objects_overrides: object name → fields to replace. */
-  overrides?: unknown;
+  design?: DesignInput;
+  /** Interface A's objects_overrides (object name → fields to replace) or interface B's list. Default `{}`. */
+  overrides?: Overrides;
   /** pdf only: several designs, each with its overrides, as the pages of one document. */
   pages?: PageInput[];
+  /** png, jpg, webp, avif, pdf or mp4. A design without a background is transparent in png, webp and avif. */
   format: OutputFormat;
   png?: PngOptions;
   jpg?: JpgOptions;
+  webp?: WebpOptions;
+  avif?: AvifOptions;
   /** Supplies image bytes for references. Default: files under `baseDir`, if given. */
   assets?: AssetResolver;
   /** Folder for relative image paths when no `assets` resolver is given. */
   baseDir?: string;
-  /** png/jpg/pdf of an animated design: the second to show. Default 0. */
+  /**
+   * A still (png, jpg, webp, avif, pdf) of an animated design: the second to show, at most its duration.
+   * Default: the design's `poster_time`, else the moment its opening entrance animations have ended.
+   */
   time?: number;
   /** mp4: frames per second, 30 (default) or 60. */
   fps?: 30 | 60;
@@ -55,8 +68,8 @@ export interface RenderOptions {
   size?: 'design' | 'sd' | 'hd';
   /** mp4: longest allowed duration in seconds. Default 15 (interface A's limit); 300 for slide videos. */
   maxDuration?: number;
-  /** mp4: also return a jpg poster of the frame at this time (interface B's screenshot). */
-  poster?: { time: number };
+  /** mp4: also return a jpg poster of a frame (interface B's screenshot); `time` defaults as for a still. */
+  poster?: { time?: number };
   /** A logo on top of every frame or page (interface B's demo mode): `{ image, position?, opacity?, width? }`. */
   watermark?: WatermarkOptions;
   /** mp4: called as frames are encoded. */
@@ -92,44 +105,50 @@ export interface EngineOptions {
 
 export const MAX_PAGES = 100;
 
-const Options = z.strictObject({
-  design: z.unknown().optional(),
-  overrides: z.unknown().optional(),
-  pages: z
+const Options = zod.strictObject({
+  design: zod.unknown().optional(),
+  overrides: zod.unknown().optional(),
+  pages: zod
     .array(
-      z.strictObject({
-        design: z.unknown(),
-        overrides: z.unknown().optional(),
-        assets: z.custom<AssetResolver>((v) => typeof v === 'function', { error: 'expected a function (ref) => Promise<Uint8Array>' }).optional(),
+      zod.strictObject({
+        design: zod.unknown(),
+        overrides: zod.unknown().optional(),
+        assets: zod.custom<AssetResolver>((v) => typeof v === 'function', { error: 'expected a function (ref) => Promise<Uint8Array>' }).optional(),
       }),
     )
     .min(1)
     .max(MAX_PAGES)
     .optional(),
-  format: z.enum(['png', 'jpg', 'pdf', 'mp4']),
-  time: z.number().finite().min(0).max(3600).optional(),
-  fps: z.union([z.literal(30), z.literal(60)], { error: 'expected fps 30 or 60' }).optional(),
-  size: z.enum(['design', 'sd', 'hd']).optional(),
-  maxDuration: z.number().finite().gt(0).max(3600).optional(),
-  poster: z.strictObject({ time: z.number().finite().min(0).max(3600) }).optional(),
-  onProgress: z.custom<(p: VideoProgress) => void>((v) => typeof v === 'function', { error: 'expected a function (progress) => void' }).optional(),
-  signal: z.custom<AbortSignal>((v) => v instanceof AbortSignal, { error: 'expected an AbortSignal' }).optional(),
+  format: zod.enum(OUTPUT_FORMATS),
+  time: zod.number().finite().min(0).max(3600).optional(),
+  fps: zod.union([zod.literal(30), zod.literal(60)], { error: 'expected fps 30 or 60' }).optional(),
+  size: zod.enum(['design', 'sd', 'hd']).optional(),
+  maxDuration: zod.number().finite().gt(0).max(3600).optional(),
+  poster: zod.strictObject({ time: zod.number().finite().min(0).max(3600).optional() }).optional(),
+  onProgress: zod.custom<(p: VideoProgress) => void>((v) => typeof v === 'function', { error: 'expected a function (progress) => void' }).optional(),
+  signal: zod.custom<AbortSignal>((v) => v instanceof AbortSignal, { error: 'expected an AbortSignal' }).optional(),
   watermark: Watermark.optional(),
-  png: z.strictObject({ compressionLevel: z.int().min(0).max(9).optional() }).optional(),
-  jpg: z.strictObject({ quality: z.int().min(1).max(100).optional() }).optional(),
-  assets: z.custom<AssetResolver>((v) => typeof v === 'function', { error: 'expected a function (ref) => Promise<Uint8Array>' }).optional(),
-  baseDir: z.string().min(1).optional(),
+  png: zod.strictObject({ compressionLevel: zod.int().min(0).max(9).optional() }).optional(),
+  jpg: zod.strictObject({ quality: zod.int().min(1).max(100).optional() }).optional(),
+  webp: zod.strictObject({ quality: zod.int().min(1).max(100).optional(), lossless: zod.boolean().optional() }).optional(),
+  avif: zod.strictObject({ quality: zod.int().min(1).max(100).optional() }).optional(),
+  assets: zod.custom<AssetResolver>((v) => typeof v === 'function', { error: 'expected a function (ref) => Promise<Uint8Array>' }).optional(),
+  baseDir: zod.string().min(1).optional(),
 });
 
 const MIME: Record<OutputFormat, string> = { ...MIME_TYPES, pdf: 'application/pdf', mp4: 'video/mp4' };
 
-/** Interface A's longest video. */
-export const MAX_VIDEO_SECONDS = 15;
-/** Longest slide video (interface B) unless `maxDuration` says otherwise. */
-export const MAX_SLIDE_VIDEO_SECONDS = 300;
-
 /** jpg has no alpha channel: transparent areas are painted onto white. */
 const JPG_MATTE = [255, 255, 255, 1] as const;
+
+/** How a caller of the library raises the video length limit. */
+const ENGINE_LIMIT_HINT = 'raise the limit with the maxDuration option (CLI: --max-duration <s>) or shorten the design\'s duration';
+
+/** The second a still of this page shows: the caller's `time`, checked against the design's length, or its poster time. */
+function stillTimeOf(scene: Scene, options: RenderOptions, at: string): number {
+  checkRenderable(scene, { format: options.format, ...(options.time === undefined ? {} : { time: options.time }), at: { time: at } });
+  return options.time ?? stillTime(scene);
+}
 
 const noAssets: AssetResolver = async () => {
   throw new AssetNotFoundError('this render has no asset resolver: pass `assets` or `baseDir` to render()');
@@ -143,7 +162,7 @@ function validateOptions(options: RenderOptions): void {
     const first = parsed.error.issues[0]!;
     if (first.path[0] === 'format' && first.code === 'invalid_value') {
       const got = (value as { format?: unknown }).format;
-      throw new ImprintError('validation_error', '$.format', `expected "png", "jpg", "pdf" or "mp4" but received ${got === undefined ? 'nothing' : JSON.stringify(got)}`);
+      throw new ImprintError('validation_error', '$.format', `expected ${formatList(OUTPUT_FORMATS.map((f) => `"${f}"`))} but received ${got === undefined ? 'nothing' : JSON.stringify(got)}`);
     }
     throw issueToError(first, value, { schema: Options, describe: (p) => (p.length === 0 ? 'the render options' : undefined) });
   }
@@ -235,9 +254,8 @@ export class Engine {
 
   private async video(options: RenderOptions, [page]: ScenePage[]): Promise<RenderResult> {
     const { scene, images, clips } = page!;
-    const max = options.maxDuration ?? (scene.slides ? MAX_SLIDE_VIDEO_SECONDS : MAX_VIDEO_SECONDS);
-    if (scene.duration === null) throw new ImprintError('validation_error', '$.duration', 'an mp4 needs the design\'s length: add "duration" in seconds');
-    if (scene.duration > max) throw new ImprintError('validation_error', '$.duration', `the video lasts ${scene.duration} s: at most ${max} s are allowed`);
+    checkRenderable(scene, { format: 'mp4', ...(options.maxDuration === undefined ? {} : { maxDuration: options.maxDuration }), overLimitHint: ENGINE_LIMIT_HINT });
+    if (scene.duration === null) throw new Error('checkRenderable lets no mp4 without a duration through');
     const audio = scene.audio ? await prepareAudio(scene.audio.file, this.resolverOf(options)) : null;
     const video = await renderVideo(
       { scene, images, clips, fonts: this.fonts, cache: this.images },
@@ -251,7 +269,7 @@ export class Engine {
     ).finally(() => audio?.remove());
     let poster: Buffer | undefined;
     if (options.poster) {
-      const still = await this.layoutAt(page!, Math.min(options.poster.time, scene.duration));
+      const still = await this.layoutAt(page!, Math.min(options.poster.time ?? stillTime(scene), scene.duration));
       const image = await rasterBackend.paint(still.displayList, { images, fonts: this.fonts, cache: this.images, ready: still.ready }, { matte: JPG_MATTE });
       // The same size as the video (sd/hd scale the frames after painting, as ffmpeg does for the video).
       const jpg = encoder(image, 'jpg', options);
@@ -265,8 +283,9 @@ export class Engine {
     validateOptions(options);
     return guard(() =>
       this.withScenes(options, async ([scene]) => {
-        const { displayList, report, images, ready } = await this.layoutAt(scene!, options.time ?? 0);
-        const matte = options.format === 'jpg' ? JPG_MATTE : undefined;
+        const { displayList, report, images, ready } = await this.layoutAt(scene!, stillTimeOf(scene!.scene, options, '$.time'));
+        // Formats without alpha are flattened onto white; png, webp and avif keep transparency.
+        const matte = ALPHA_FORMATS.has(options.format) ? undefined : JPG_MATTE;
         const image = await rasterBackend.paint(displayList, { images, fonts: this.fonts, cache: this.images, ready }, matte ? { matte } : {});
         return { image, report };
       }),
@@ -282,7 +301,7 @@ export class Engine {
       validateOptions(options);
       return guard(() =>
         this.withScenes(options, async (scenes) => {
-          const pages = await Promise.all(scenes.map((s) => this.layoutAt(s, options.time ?? 0)));
+          const pages = await Promise.all(scenes.map((s) => this.layoutAt(s, stillTimeOf(s.scene, options, '$.time'))));
           const bytes = await encodePdf(pages.map((p) => ({ list: p.displayList, images: p.images, ready: p.ready })), this.fonts, this.images);
           const first = pages[0]!.displayList;
           const report = pages.length > 1 ? pages.flatMap((p, page) => p.report.map((r) => ({ ...r, page }))) : pages[0]!.report;

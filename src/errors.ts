@@ -8,6 +8,12 @@ export const ERROR_CATALOGUE = {
   render_failed: { status: 500 },
   /** The caller's AbortSignal stopped the render; nothing was produced. */
   render_cancelled: { status: 499 },
+  /** Service task: the render ran past the worker's time limit and was stopped. */
+  render_timeout: { status: 504 },
+  /** Service task: the render needed more memory than a render thread may use and was stopped. */
+  render_out_of_memory: { status: 500 },
+  /** Service task: the worker rendering it stopped (killed, crashed) twice; the task was not retried again. */
+  worker_lost: { status: 500 },
   /** Service: no API key, or one that is not known. */
   unauthorized: { status: 401 },
   /** Service: the key is known but its role may not do this (a member key on an admin-only call). */

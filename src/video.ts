@@ -25,7 +25,8 @@ export interface VideoOptions {
   onProgress?: (p: VideoProgress) => void;
 }
 
-const BLACK = [0, 0, 0, 1] as const;
+/** Video has no alpha: a transparent canvas (a design without a background) shows white, as in jpg and pdf. */
+const MATTE = [255, 255, 255, 1] as const;
 const STATIC_KEY = '\u0000static-layers';
 
 interface Frames {
@@ -42,7 +43,7 @@ async function staticLayers({ scene, images, clips, fonts, cache }: Frames, dura
   while (n < scene.objects.length && isStatic(scene.objects[n]!, duration)) n++;
   if (n === 0) return { pixels: null, rest: scene, report: [] };
   const { displayList, report } = layout({ ...scene, objects: scene.objects.slice(0, n) }, sizesOf(images, clips), fonts);
-  const image = await rasterBackend.paint(displayList, { images, fonts, cache }, { matte: BLACK });
+  const image = await rasterBackend.paint(displayList, { images, fonts, cache }, { matte: MATTE });
   const pixels: DecodedImage = { kind: 'pixels', width: image.width, height: image.height, rgba: image.pixels, hash: STATIC_KEY, opaque: true };
   return { pixels, rest: { ...scene, objects: scene.objects.slice(n) }, report };
 }
@@ -114,7 +115,7 @@ export async function renderVideo(frames: Frames, options: VideoOptions): Promis
     const list: DisplayList = background ? withBackground(laid.displayList, width, height) : laid.displayList;
     const ready = await clipFrames.at(sampled);
     if (background) ready.set(STATIC_KEY, background);
-    const image = await rasterBackend.paint(cropped(list, width, height), { images, fonts, cache, steppedSizes: true, ready }, { matte: BLACK });
+    const image = await rasterBackend.paint(cropped(list, width, height), { images, fonts, cache, steppedSizes: true, ready }, { matte: MATTE });
     return { pixels: image.pixels, report: laid.report };
   };
 

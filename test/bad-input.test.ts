@@ -358,9 +358,9 @@ const rows: Row[] = [
   },
 
   // ── render options ──────────────────────────────────────────────────────────────────────────
-  { name: 'format "gif"', options: { format: 'gif' }, path: '$.format', message: 'expected "png", "jpg", "pdf" or "mp4" but received "gif"' },
+  { name: 'format "gif"', options: { format: 'gif' }, path: '$.format', message: 'expected "png", "jpg", "webp", "avif", "pdf" or "mp4" but received "gif"' },
   { name: 'format "webm"', options: { format: 'webm' }, path: '$.format', message: 'but received "webm"' },
-  { name: 'format missing', options: { format: undefined }, path: '$.format', message: 'expected "png", "jpg", "pdf" or "mp4"' },
+  { name: 'format missing', options: { format: undefined }, path: '$.format', message: 'expected "png", "jpg", "webp", "avif", "pdf" or "mp4"' },
   { name: 'jpg quality 0', options: { format: 'jpg', jpg: { quality: 0 } }, path: '$.jpg.quality', message: 'at least 1' },
   { name: 'jpg quality 101', options: { format: 'jpg', jpg: { quality: 101 } }, path: '$.jpg.quality', message: 'at most 100' },
   { name: 'jpg quality 2.5', options: { format: 'jpg', jpg: { quality: 2.5 } }, path: '$.jpg.quality', message: 'integer' },

@@ -4,22 +4,25 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import type { DesignInput } from '../src/engine.js';
 import { fileAssetResolver, ImprintError, render } from '../src/index.js';
+import type { Overrides } from '../src/overrides/types.js';
 
 const ROOT = join(import.meta.dirname, '..');
 const files = [...readdirSync(join(ROOT, 'docs')).filter((f) => f.endsWith('.md')).map((f) => join('docs', f)), 'README.md'];
 const FENCE = /```(json|text) example=([\w-]+) (design|overrides|error)\n([\s\S]*?)```/g;
 
-interface Case { file: string; id: string; overrides: unknown; error?: string }
-const designs = new Map<string, unknown>();
+// Parsed from the docs as they stand: the engine checks them when they render.
+interface Case { file: string; id: string; overrides: Overrides; error?: string }
+const designs = new Map<string, DesignInput>();
 const cases: Case[] = [];
 for (const file of files) {
   for (const m of readFileSync(join(ROOT, file), 'utf8').matchAll(FENCE)) {
     const [, , id, role, body] = m as unknown as [string, string, string, string, string];
     if (role === 'design') {
-      designs.set(id, JSON.parse(body));
+      designs.set(id, JSON.parse(body) as DesignInput);
       cases.push({ file, id, overrides: {} });
-    } else if (role === 'overrides') cases.push({ file, id, overrides: JSON.parse(body) });
+    } else if (role === 'overrides') cases.push({ file, id, overrides: JSON.parse(body) as Overrides });
     else cases[cases.length - 1]!.error = body.trim();
   }
 }

@@ -115,6 +115,9 @@ describe('interface A', () => {
   it.each([
     ['jpg', 'image/jpeg', (b: Buffer) => b.subarray(0, 3).equals(Buffer.from([0xff, 0xd8, 0xff]))],
     ['pdf', 'application/pdf', (b: Buffer) => b.subarray(0, 5).toString() === '%PDF-'],
+    // Additions to the spec's formats.
+    ['webp', 'image/webp', (b: Buffer) => b.subarray(0, 4).toString() === 'RIFF' && b.subarray(8, 12).toString() === 'WEBP'],
+    ['avif', 'image/avif', (b: Buffer) => b.subarray(4, 12).toString() === 'ftypavif'],
   ])('renders %s', async (format, type, looksRight) => {
     const { task_id } = (await (await post('/render', { design_id: card, format })).json()) as { task_id: number };
     const done = await until(task_id);
@@ -152,7 +155,13 @@ describe('interface A', () => {
       const bad = (await (await post('/render', { design_id: doomed, format: 'png', webhook_url: hook })).json()) as { task_id: number };
       await service.deleteDesign(accountId, doomed);
       const failed = await until(bad.task_id);
-      expect(failed).toEqual({ id: bad.task_id, state: 'error', design_id: doomed });
+      // The spec's fields, plus Imprint's `error` that says why.
+      expect(failed).toEqual({
+        id: bad.task_id,
+        state: 'error',
+        design_id: doomed,
+        error: { code: 'design_not_found', description: `design ${doomed} was deleted before the render: queue the task again with an existing design` },
+      });
       const done = await until(ok.task_id);
       for (let i = 0; i < 100 && received.length < 2; i++) await new Promise((r) => setTimeout(r, 20));
       expect(received).toHaveLength(2);
@@ -216,6 +225,33 @@ describe('interface A', () => {
     expect(((await r.json()) as { error: string }).error).toBe('task_not_found');
   });
 
+  it('refuses at queue time what can never render: an mp4 of a still design, quality on png, a time past the end', async () => {
+    const before = (await service.ctx.meta.countTasksByState()).queued;
+    const still = await post('/render', { design_id: card, format: 'mp4' });
+    expect(still.status).toBe(400);
+    expect(await still.json()).toEqual({
+      error: 'validation_error',
+      description: '$.format: an mp4 needs an animated design: add "duration" (seconds) to the design, or render it as png, jpg, webp, avif or pdf',
+    });
+    const quality = await post('/render', { design_id: card, format: 'png', quality: 80 });
+    expect(quality.status).toBe(400);
+    expect(await quality.json()).toEqual({ error: 'validation_error', description: '$.quality: quality applies to jpg, webp, avif: remove it for png' });
+    const badQuality = await post('/render', { design_id: card, format: 'jpg', quality: 0 });
+    expect(badQuality.status).toBe(400);
+    expect(((await badQuality.json()) as { description: string }).description).toMatch(/^\$\.quality: /);
+    expect((await service.ctx.meta.countTasksByState()).queued).toBe(before);
+  });
+
+  it('encodes jpg at the requested quality', async () => {
+    const sizes: number[] = [];
+    for (const quality of [30, 95]) {
+      const { task_id } = (await (await post('/render', { design_id: card, format: 'jpg', quality })).json()) as { task_id: number };
+      const done = await until(task_id);
+      sizes.push((await (await fetch(done.result_url!)).arrayBuffer()).byteLength);
+    }
+    expect(sizes[1]!).toBeGreaterThan(sizes[0]! * 2);
+  }, 60_000);
+
   it('refuses an mp4 longer than 15 s', async () => {
     const long = (await service.importDesign(accountId, { ...tinyVideo, slides: undefined, duration: 15 })).id;
     expect((await post('/render', { design_id: long, format: 'mp4' })).status).toBe(202);
@@ -223,7 +259,7 @@ describe('interface A', () => {
     const twenty = (await service.importDesign(accountId, slides)).id;
     const r = await post('/render', { design_id: twenty, format: 'mp4' });
     expect(r.status).toBe(400);
-    expect(await r.json()).toEqual({ error: 'validation_error', description: expect.stringMatching(/lasts 20 s: videos are limited to 15 s/) });
+    expect(await r.json()).toEqual({ error: 'validation_error', description: "$.format: the video lasts 20 s: at most 15 s are allowed; shorten the design's duration" });
   });
 
   it('replays an Idempotency-Key with the same body and refuses it with another', async () => {

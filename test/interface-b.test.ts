@@ -164,7 +164,15 @@ describe('interface B renders', () => {
     await service.deleteDesign(accountId, doomed);
     worker = new TaskWorker(service.ctx, { slots: 2 });
     worker.start();
-    expect(await finished(task_id)).toMatchObject({ state: 'error', billed_price: 0, billed_duration: null, video_url: null, screenshot_url: null });
+    expect(await finished(task_id)).toMatchObject({
+      state: 'error',
+      billed_price: 0,
+      billed_duration: null,
+      video_url: null,
+      screenshot_url: null,
+      // An addition to the spec's fields: why it failed.
+      error: { code: 'design_not_found', description: expect.stringMatching(/was deleted before the render/) },
+    });
     expect((await service.getAccount(accountId)).balance).toBe(10);
   }, 60_000);
 

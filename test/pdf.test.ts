@@ -5,7 +5,9 @@ import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import type { DesignInput } from '../src/engine.js';
 import { Engine, fileAssetResolver, PT_PER_PX } from '../src/index.js';
+import type { ObjectsOverrides } from '../src/overrides/types.js';
 import { envelopeMismatch } from './support/envelope-diff.js';
 import { caseInput, discoverCases, renderCase } from './support/golden-cases.js';
 import { REPO_ROOT } from './support/golden-compare.js';
@@ -18,8 +20,8 @@ const engine = new Engine();
 function example(name: string) {
   const dir = join(REPO_ROOT, 'examples', name);
   return {
-    design: JSON.parse(readFileSync(join(dir, 'design.json'), 'utf8')) as unknown,
-    overrides: (JSON.parse(readFileSync(join(dir, 'overrides.json'), 'utf8')) as { objects_overrides: unknown }).objects_overrides,
+    design: JSON.parse(readFileSync(join(dir, 'design.json'), 'utf8')) as DesignInput,
+    overrides: (JSON.parse(readFileSync(join(dir, 'overrides.json'), 'utf8')) as { objects_overrides: ObjectsOverrides }).objects_overrides,
     assets: fileAssetResolver({ baseDir: dir }),
   };
 }
@@ -144,7 +146,7 @@ describe.runIf(ready)('pdf: links', () => {
           text: 'Read the <substyle link="(url:https://example.com/terms)" underline>full terms</substyle> or <substyle link="(url:mailto:help@example.com)">write to us</substyle> today',
         },
       ],
-    };
+    } satisfies DesignInput;
     const file = await pdfFile('links', (await engine.render({ design, format: 'pdf' })).bytes);
     const links = linkAnnotations(file);
     expect(links.map((l) => l.uri).sort()).toEqual(['https://example.com/terms', 'mailto:help@example.com']);
@@ -200,7 +202,7 @@ describe('pdf: images and pages (no tools needed)', () => {
         { type: 'image', x: 0, y: 0, width: 200, height: 300, path: 'city-night.jpg' },
         { type: 'image', x: 200, y: 0, width: 200, height: 150, path: 'city-night.jpg', config: { media_replacement_strategy: 'contain' } },
       ],
-    };
+    } satisfies DesignInput;
     const { bytes } = await engine.render({ format: 'pdf', pages: [{ design }, { design }], baseDir: join(REPO_ROOT, 'examples', 'card-1080') });
     expect(bytes.toString('latin1').match(/\/Subtype \/Image/g)).toHaveLength(1);
     expect(bytes.includes(photo)).toBe(true);

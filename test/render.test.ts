@@ -3,13 +3,15 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
+import type { DesignInput } from '../src/engine.js';
 import { Engine, fileAssetResolver, render, renderStream } from '../src/index.js';
+import type { ObjectsOverrides } from '../src/overrides/types.js';
 
 const CARD = join(import.meta.dirname, '..', 'examples', 'card-1080');
 
 async function card() {
-  const design = JSON.parse(await readFile(join(CARD, 'design.json'), 'utf8')) as unknown;
-  const { objects_overrides } = JSON.parse(await readFile(join(CARD, 'overrides.json'), 'utf8')) as { objects_overrides: unknown };
+  const design = JSON.parse(await readFile(join(CARD, 'design.json'), 'utf8')) as DesignInput;
+  const { objects_overrides } = JSON.parse(await readFile(join(CARD, 'overrides.json'), 'utf8')) as { objects_overrides: ObjectsOverrides };
   return { design, overrides: objects_overrides, assets: fileAssetResolver({ baseDir: CARD }) };
 }
 
@@ -66,7 +68,7 @@ describe('render', () => {
   });
 
   it('keeps transparency in png and flattens it onto white in jpg', async () => {
-    const design = { width: 20, height: 10, background: { type: 'color', color: '#00000000' }, objects: [] };
+    const design = { width: 20, height: 10, background: { type: 'color', color: '#00000000' }, objects: [] } satisfies DesignInput;
     // A previous render of the same size must leave nothing behind (the canvas is reused).
     await render({ design: { ...design, background: { type: 'color', color: '#ff0000' } }, format: 'png' });
     const png = await sharp((await render({ design, format: 'png' })).bytes).raw().toBuffer();

@@ -337,6 +337,7 @@ describe('tasks and the worker', () => {
     const [s, n] = await waitForTasks(account.id, [slow.id, next.id]);
     expect(s).toMatchObject({ state: 'error', resultKey: null });
     expect(s!.error).toMatch(/took longer than 1 s and was stopped: simplify the design or raise IMPRINT_RENDER_TIMEOUT_S/);
+    expect(s!.errorCode).toBe('render_timeout');
     expect(n!.state).toBe('done');
   }, 60_000);
 
@@ -354,7 +355,9 @@ describe('tasks and the worker', () => {
     startWorker(1, (t) => void hooked.push(t));
     const [r1, r2] = await waitForTasks(account.id, [t1.id, t2.id]);
     expect(r1!.error).toMatch(new RegExp(`design ${other.id} was deleted before the render`));
-    expect(r2!.error).toMatch(/^validation_error at \$\.objects_overrides\.photo\.path: this upload has expired/);
+    expect(r1!.errorCode).toBe('design_not_found');
+    expect(r2!.error).toMatch(/^\$\.objects_overrides\.photo\.path: this upload has expired/);
+    expect(r2!.errorCode).toBe('validation_error');
     expect(hooked.map((t) => [t.id, t.state])).toEqual([
       [t1.id, 'error'],
       [t2.id, 'error'],

@@ -8,8 +8,12 @@ import { join } from 'node:path';
 import ffmpegInstaller from '@ffmpeg-installer/ffmpeg';
 import sharp from 'sharp';
 import { beforeAll, describe, expect, it } from 'vitest';
+import type { z } from 'zod';
 import { decodeGeometry } from '../src/assets/clips.js';
+import type { Design, VideoObject } from '../src/design/schema.js';
+import type { DesignInput } from '../src/engine.js';
 import { Engine, ImprintError } from '../src/index.js';
+import type { Overrides } from '../src/overrides/types.js';
 
 const engine = new Engine();
 const dir = mkdtempSync(join(tmpdir(), 'imprint-clip-test-'));
@@ -28,7 +32,8 @@ beforeAll(() => {
   execFileSync(ffmpegInstaller.path, ['-v', 'error', '-y', '-f', 'lavfi', '-i', 'sine=frequency=220:duration=5', '-af', 'volume=0.25', join(dir, 'music.wav')]);
 });
 
-function design(video: Record<string, unknown>, duration = 4) {
+/** A design around one video object, with `video`'s fields over the defaults. */
+function design(video: Partial<z.input<typeof VideoObject>>, duration = 4): z.input<typeof Design> {
   return {
     width: 320,
     height: 180,
@@ -55,7 +60,7 @@ async function centre(image: Buffer): Promise<string> {
   return near ? near[0] : `rgb(${r},${g},${b})`;
 }
 
-async function mp4(d: unknown, overrides?: unknown): Promise<Buffer> {
+async function mp4(d: DesignInput, overrides?: Overrides): Promise<Buffer> {
   return (await engine.render({ design: d, format: 'mp4', baseDir, ...(overrides ? { overrides } : {}) })).bytes;
 }
 
@@ -107,7 +112,7 @@ function loudness(mp4: Buffer, time: number): number | null {
 const SILENT = -80;
 
 describe('video object sound', () => {
-  const sounding = (video: Record<string, unknown>) => design({ path: 'tone.mp4', ...video });
+  const sounding = (video: Partial<z.input<typeof VideoObject>>) => design({ path: 'tone.mp4', ...video });
 
   it('plays the clip sound while the object is on screen, once, then silence', async () => {
     const video = await mp4(sounding({ start: 1 }));
@@ -143,7 +148,7 @@ describe('video object sound', () => {
         { name: 'one', duration: 2, background: { type: 'color', color: '#000000' }, objects: [] },
         { name: 'two', duration: 2, background: { type: 'color', color: '#000000' }, objects: [{ type: 'video', name: 'clip', path: 'tone.mp4', x: 0, y: 0, width: 160, height: 120, start: 0.5 }] },
       ],
-    };
+    } satisfies DesignInput;
     const video = await mp4(slides);
     expect(loudness(video, 2.0)!).toBeLessThan(SILENT);
     expect(loudness(video, 2.7)!).toBeGreaterThan(-40);
@@ -164,7 +169,7 @@ describe('video object in stills', () => {
       const side = {
         width: 640, height: 120, background: { type: 'color', color: '#000000' },
         objects: [{ type: 'video', name: 'clip', path: 'tone.mp4', x: 10, ...box }, { type: 'image', name: 'image', path: 'frame-1.5.png', x: 330, ...box }],
-      };
+      } satisfies DesignInput;
       const png = (await engine.render({ design: side, format: 'png', time: 1.5, baseDir })).bytes;
       const half = (left: number) => sharp(png).extract({ left, top: 10, width: 300, height: 100 }).png().toBuffer();
       const [a, b] = await Promise.all([half(10), half(330)]);
@@ -180,7 +185,12 @@ describe('video object in stills', () => {
   it('places a phone clip (stored sideways with a rotation tag) upright', async () => {
     execFileSync(ffmpegInstaller.path, ['-v', 'error', '-y', '-i', join(dir, 'rgb.mp4'), '-c', 'copy', '-metadata:s:v:0', 'rotate=90', join(dir, 'sideways.mp4')]);
     // 160×120 stored, 120×160 shown: contained in a 300×300 box it is 225 wide, with background beside it.
-    const d = { width: 300, height: 300, background: { type: 'color', color: '#000000' }, objects: [{ type: 'video', name: 'clip', path: 'sideways.mp4', x: 0, y: 0, width: 300, height: 300, config: { media_replacement_strategy: 'contain' } }] };
+    const d = {
+      width: 300,
+      height: 300,
+      background: { type: 'color', color: '#000000' },
+      objects: [{ type: 'video', name: 'clip', path: 'sideways.mp4', x: 0, y: 0, width: 300, height: 300, config: { media_replacement_strategy: 'contain' } }],
+    } satisfies DesignInput;
     const png = (await engine.render({ design: d, format: 'png', baseDir })).bytes;
     const at = async (left: number) => centre(await sharp(png).extract({ left, top: 140, width: 20, height: 20 }).png().toBuffer());
     expect([await at(10), await at(140), await at(270)]).toEqual(['black', 'red', 'black']);
@@ -234,7 +244,7 @@ describe('video object: bad input', () => {
   });
 
   it('refuses a muted that is not a boolean', async () => {
-    const e = await refusal(mp4(design({ muted: 'yes' })));
+    const e = await refusal(mp4(design({ muted: 'yes' as never })));
     expect(e.path).toBe('$.objects[0].muted');
   });
 });

@@ -9,7 +9,9 @@ import ffmpegInstaller from '@ffmpeg-installer/ffmpeg';
 import ffprobeInstaller from '@ffprobe-installer/ffprobe';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
+import type { DesignInput } from '../src/engine.js';
 import { Engine, fileAssetResolver, ImprintError } from '../src/index.js';
+import type { ObjectsOverrides } from '../src/overrides/types.js';
 import { REPO_ROOT } from './support/golden-compare.js';
 
 const engine = new Engine();
@@ -54,13 +56,13 @@ const small = {
     { type: 'text', name: 'title', x: 20, y: 50, width: 280, height: 60, font_size: 36, font_weight: 700, color: '#ffffff', text: 'Motion', animations: [{ type: 'slide_in', from: 'left', duration: 0.8 }] },
     { type: 'shape', name: 'dot', x: 140, y: 120, width: 40, height: 40, shape: 'ellipse', background: { type: 'color', color: '#e4572e' }, animations: [{ type: 'keyframes', property: 'x', keyframes: [{ time: 0, value: 20 }, { time: 2, value: 260 }], easing: 'linear' }] },
   ],
-};
+} satisfies DesignInput;
 
 function promo() {
   const dir = join(REPO_ROOT, 'examples', 'promo-15s');
   return {
-    design: JSON.parse(readFileSync(join(dir, 'design.json'), 'utf8')) as unknown,
-    overrides: (JSON.parse(readFileSync(join(dir, 'overrides.json'), 'utf8')) as { objects_overrides: unknown }).objects_overrides,
+    design: JSON.parse(readFileSync(join(dir, 'design.json'), 'utf8')) as DesignInput,
+    overrides: (JSON.parse(readFileSync(join(dir, 'overrides.json'), 'utf8')) as { objects_overrides: ObjectsOverrides }).objects_overrides,
     assets: fileAssetResolver({ baseDir: dir }),
   };
 }
@@ -169,7 +171,7 @@ describe('mp4', () => {
   });
 
   it('a corrupt asset is a validation error before ffmpeg starts', async () => {
-    const design = { ...small, objects: [{ type: 'image', x: 0, y: 0, width: 100, height: 100, path: 'asset:broken' }] };
+    const design = { ...small, objects: [{ type: 'image', x: 0, y: 0, width: 100, height: 100, path: 'asset:broken' }] } satisfies DesignInput;
     const e = await engine
       .render({ design, format: 'mp4', assets: async () => Buffer.from('not an image') })
       .then(() => null, (err: unknown) => err);
@@ -203,7 +205,7 @@ const slideDesign = {
     { name: 'two', duration: 1, background: { type: 'color', color: '#2f6fed' }, objects: [], transition: { type: 'push', duration: 0.4, direction: 'left' } },
     { name: 'three', duration: 1, background: { type: 'color', color: '#17bebb' }, objects: [] },
   ],
-};
+} satisfies DesignInput;
 
 async function meanColor(png: Buffer): Promise<[number, number, number]> {
   const { channels } = await sharp(png).stats();
@@ -262,16 +264,19 @@ describe('slide videos', () => {
   it('allows 300 s by default for slide videos, and checks transitions and objects', async () => {
     const long = { ...slideDesign, slides: [{ duration: 301, objects: [] }] };
     await expect(engine.render({ design: long, format: 'mp4' })).rejects.toMatchObject({ path: '$.duration', message: expect.stringContaining('at most 300 s') });
-    const tooLong = { ...slideDesign, slides: [{ ...slideDesign.slides[0]!, transition: { type: 'crossfade', duration: 2 } }, slideDesign.slides[1]!] };
+    const tooLong = {
+      ...slideDesign,
+      slides: [{ ...slideDesign.slides[0]!, transition: { type: 'crossfade', duration: 2 } }, slideDesign.slides[1]!],
+    } satisfies DesignInput;
     await expect(engine.render({ design: tooLong, format: 'mp4' })).rejects.toMatchObject({ path: '$.slides[0].transition.duration' });
-    const both = { ...slideDesign, objects: [{ type: 'shape', x: 0, y: 0, width: 1, height: 1 }] };
+    const both = { ...slideDesign, objects: [{ type: 'shape', x: 0, y: 0, width: 1, height: 1 }] } satisfies DesignInput;
     await expect(engine.render({ design: both, format: 'mp4' })).rejects.toMatchObject({ path: '$.objects', message: expect.stringContaining('either objects or slides') });
   });
 });
 
 describe('watermark', () => {
   const logo = sharp({ create: { width: 100, height: 50, channels: 4, background: '#ffc914' } }).png().toBuffer();
-  const still = { width: 320, height: 180, duration: 1, background: { type: 'color', color: '#102030' }, objects: [] };
+  const still = { width: 320, height: 180, duration: 1, background: { type: 'color', color: '#102030' }, objects: [] } satisfies DesignInput;
 
   it('puts the logo in the corner, at the given share of the width and opacity, on videos and stills', async () => {
     const assets = async () => logo;

@@ -101,12 +101,24 @@ export const Slide = z
 
 export const Design = z
   .strictObject({
+    // Editors (VS Code and others) read "$schema" to offer completion and checks; a template that
+    // carries it must still render, so it is accepted here and ignored by everything downstream.
+    $schema: doc(
+      z.string().max(2048),
+      'Ignored by rendering. The JSON Schema an editor uses for completion and checks: a path or URL of template.schema.json.',
+      '../../docs/template.schema.json',
+    ).optional(),
     schema: doc(z.literal('imprint/design@1'), 'Format version. Always "imprint/design@1" for this version.', 'imprint/design@1').optional(),
     width: doc(z.int().min(1).max(LIMITS.maxCanvasSide), `Canvas width in pixels (1-${LIMITS.maxCanvasSide}).`, 1080),
     height: doc(z.int().min(1).max(LIMITS.maxCanvasSide), `Canvas height in pixels (1-${LIMITS.maxCanvasSide}).`, 1080),
     background: Background.optional(),
     fonts: doc(z.array(z.string().min(1)).max(16), 'Bundled font families the design uses. Default ["Inter"].', ['Inter', 'Lora']).optional(),
     duration: doc(z.number().finite().gt(0).max(3600), 'Length of the video in seconds (mp4). Interface A renders at most 15 s.', 15).optional(),
+    poster_time: doc(
+      z.number().finite().min(0).max(3600),
+      'Animated designs: the second a still (png, jpg, webp, avif, pdf) and interface B\'s screenshot show. Default: the moment the opening entrance animations have ended.',
+      2.5,
+    ).optional(),
     audio: z
       .strictObject({
         path: doc(ImageRef, 'The sound file (mp3, m4a, wav, ogg…) from the template\'s assets: a relative path or "asset:<name>".', 'music/upbeat.mp3'),

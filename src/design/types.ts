@@ -170,6 +170,8 @@ export interface Scene {
   duration: number | null;
   /** A slide video (interface B's model; its longest default length is 300 s, not 15). */
   slides: boolean;
+  /** The design's `poster_time`: the second a still shows; null = the default (layout/timeline's stillTime). */
+  posterTime: number | null;
   /** mp4 soundtrack. */
   audio: { file: SceneImageRef; start: number; fadeOut: number } | null;
   background: SceneFill;

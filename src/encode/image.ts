@@ -1,4 +1,4 @@
-// encode: raster pixels → png or jpg bytes through sharp. Same pixels and options, same bytes.
+// encode: raster pixels → png, jpg, webp or avif bytes through sharp. Same pixels and options, same bytes.
 import sharp, { type Sharp } from 'sharp';
 import type { RasterImage } from '../paint/backend.js';
 
@@ -12,32 +12,69 @@ export interface JpgOptions {
   quality?: number;
 }
 
-export const ENCODE_DEFAULTS = { png: { compressionLevel: 6 }, jpg: { quality: 90 } } as const;
+export interface WebpOptions {
+  /** 1-100. Default 80 (ignored when `lossless`). */
+  quality?: number;
+  /** Exact pixels, like png, usually smaller. Default false. */
+  lossless?: boolean;
+}
 
-export type ImageFormat = 'png' | 'jpg';
+export interface AvifOptions {
+  /** 1-100. Default 50 (AVIF's scale: 50 looks about like jpg 80-85 at half the size). */
+  quality?: number;
+}
+
+export const ENCODE_DEFAULTS = { png: { compressionLevel: 6 }, jpg: { quality: 90 }, webp: { quality: 80, lossless: false }, avif: { quality: 50 } } as const;
+
+export type ImageFormat = 'png' | 'jpg' | 'webp' | 'avif';
+export const IMAGE_FORMATS: readonly ImageFormat[] = ['png', 'jpg', 'webp', 'avif'];
+
+/** Formats whose encoder takes a quality 1-100 (`jpg.quality`, `webp.quality`, `avif.quality`). */
+export const QUALITY_FORMATS: readonly ImageFormat[] = ['jpg', 'webp', 'avif'];
+
+/** Formats with an alpha channel: a design without a background stays transparent in them. */
+export const ALPHA_FORMATS: ReadonlySet<string> = new Set<ImageFormat>(['png', 'webp', 'avif']);
+
+export interface EncodeOptions {
+  png?: PngOptions;
+  jpg?: JpgOptions;
+  webp?: WebpOptions;
+  avif?: AvifOptions;
+}
 
 function source(image: RasterImage): Sharp {
   const { width, height, pixels, opaque } = image;
   // Opaque pixels are the same premultiplied or not: skip un-premultiplying and drop the alpha channel
-  // (a third less data to filter and compress, and RGB png/jpg out).
+  // (a third less data to filter and compress, and RGB out).
   if (opaque) return sharp(pixels, { raw: { width, height, channels: 4 } }).removeAlpha();
   return sharp(pixels, { raw: { width, height, channels: 4, premultiplied: true } });
 }
 
 /** A sharp pipeline producing the encoded image; call toBuffer() or pipe it. */
-export function encoder(image: RasterImage, format: ImageFormat, options: { png?: PngOptions; jpg?: JpgOptions } = {}): Sharp {
-  if (format === 'png') {
-    return source(image).png({ compressionLevel: options.png?.compressionLevel ?? ENCODE_DEFAULTS.png.compressionLevel, adaptiveFiltering: false });
+export function encoder(image: RasterImage, format: ImageFormat, options: EncodeOptions = {}): Sharp {
+  switch (format) {
+    case 'png':
+      return source(image).png({ compressionLevel: options.png?.compressionLevel ?? ENCODE_DEFAULTS.png.compressionLevel, adaptiveFiltering: false });
+    case 'webp': {
+      const lossless = options.webp?.lossless ?? ENCODE_DEFAULTS.webp.lossless;
+      // alphaQuality 100 keeps transparent edges exact; effort 4 is libwebp's own default.
+      return source(image).webp({ quality: options.webp?.quality ?? ENCODE_DEFAULTS.webp.quality, lossless, alphaQuality: 100, effort: 4 });
+    }
+    case 'avif':
+      // effort 2, measured on the promo example at 1080²: 1.1 s and 43 KB, against 8 s and 38 KB at sharp's
+      // default 4 (0: 0.5 s, 52 KB). A render service pays for every second; 12 % of size is cheaper.
+      return source(image).avif({ quality: options.avif?.quality ?? ENCODE_DEFAULTS.avif.quality, effort: 2, chromaSubsampling: '4:2:0' });
+    case 'jpg': {
+      // jpg has no alpha: transparent areas become white, as in most viewers. The engine paints jpg
+      // onto a white matte already; flatten covers callers that hand in transparent pixels.
+      const src = source(image);
+      return (image.opaque ? src : src.flatten({ background: '#ffffff' })).jpeg({ quality: options.jpg?.quality ?? ENCODE_DEFAULTS.jpg.quality, chromaSubsampling: '4:2:0' });
+    }
   }
-  // jpg has no alpha: transparent areas become white, as in most viewers. The engine paints jpg
-  // onto a white matte already; flatten covers callers that hand in transparent pixels.
-  const src = source(image);
-  return (image.opaque ? src : src.flatten({ background: '#ffffff' }))
-    .jpeg({ quality: options.jpg?.quality ?? ENCODE_DEFAULTS.jpg.quality, chromaSubsampling: '4:2:0' });
 }
 
-export function encodeImage(image: RasterImage, format: ImageFormat, options: { png?: PngOptions; jpg?: JpgOptions } = {}): Promise<Buffer> {
+export function encodeImage(image: RasterImage, format: ImageFormat, options: EncodeOptions = {}): Promise<Buffer> {
   return encoder(image, format, options).toBuffer();
 }
 
-export const MIME_TYPES: Record<ImageFormat, string> = { png: 'image/png', jpg: 'image/jpeg' };
+export const MIME_TYPES: Record<ImageFormat, string> = { png: 'image/png', jpg: 'image/jpeg', webp: 'image/webp', avif: 'image/avif' };

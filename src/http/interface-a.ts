@@ -8,7 +8,7 @@ import { ImprintError, validationError } from '../errors.js';
 import { checkIdempotencyKey, idempotent, requestHash } from '../service/idempotency.js';
 import { hashApiKey } from '../service/keys.js';
 import type { Service } from '../service/service.js';
-import { MAX_VIDEO_SECONDS } from '../engine.js';
+import { MAX_VIDEO_SECONDS } from '../render-checks.js';
 import { RESULT_TYPES, type TaskFormat } from '../service/tasks.js';
 import { statusUrl, taskBodyA } from '../service/task-view.js';
 import { checkWebhookUrl } from '../service/webhooks.js';
@@ -103,7 +103,7 @@ export async function interfaceA(app: FastifyInstance, { service, limiter }: Int
         format: r.format,
         overrides: r.objects_overrides ?? {},
         webhookUrl,
-        options: r.format === 'mp4' ? { max_duration: MAX_VIDEO_SECONDS } : {},
+        options: { ...(r.format === 'mp4' ? { max_duration: MAX_VIDEO_SECONDS } : {}), ...(r.quality === undefined ? {} : { quality: r.quality }) },
       });
     const idemKey = req.headers['idempotency-key'];
     let task;
@@ -184,7 +184,7 @@ export async function interfaceA(app: FastifyInstance, { service, limiter }: Int
   // Results: the unguessable token in the URL is the credential, like a presigned URL, for 30 days.
   app.get<{ Params: { file: string } }>('/results/:file', async (req, reply) => {
     // <token>.<format> is the result; <token>.poster.jpg the screenshot of a video (interface B).
-    const m = /^([0-9a-f]{32})\.(png|jpg|pdf|mp4|poster\.jpg)$/.exec(req.params.file);
+    const m = /^([0-9a-f]{32})\.(png|jpg|webp|avif|pdf|mp4|poster\.jpg)$/.exec(req.params.file);
     const task = m ? await ctx.meta.getTaskByResultToken(m[1]!) : undefined;
     const poster = m?.[2] === 'poster.jpg';
     const key = poster ? task?.posterKey : task?.format === m?.[2] ? task?.resultKey : undefined;

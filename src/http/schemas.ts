@@ -6,7 +6,13 @@ import { TASK_FORMATS } from '../service/tasks.js';
 export const RenderRequest = z
   .strictObject({
     design_id: z.int().min(1).max(Number.MAX_SAFE_INTEGER).meta({ description: 'Id of the template design (imprint admin import-design prints it).', examples: [1] }),
-    format: z.enum(TASK_FORMATS).meta({ description: 'Output format. mp4 needs an animated design of at most 15 s.' }),
+    format: z.enum(TASK_FORMATS).meta({ description: 'Output format. mp4 needs an animated design of at most 15 s. webp and avif are additions to the spec.' }),
+    quality: z
+      .int()
+      .min(1)
+      .max(100)
+      .meta({ description: 'Addition to the spec: encoder quality 1-100 for jpg (default 90), webp (80) and avif (50); refused for other formats.', examples: [85] })
+      .optional(),
     webhook_url: z.string().max(2048).meta({ description: 'Receives one POST with the task body when the task is done or in error (no retry).', examples: ['https://example.com/hooks/imprint'] }).optional(),
     objects_overrides: z
       .record(z.string(), z.unknown())
@@ -26,6 +32,13 @@ export const Task = z
     state: z.enum(['queued', 'pending', 'done', 'error']),
     design_id: z.int(),
     result_url: z.string().meta({ description: 'Only when state is done; kept 30 days.' }).optional(),
+    error: z
+      .object({
+        code: z.string().meta({ description: 'Stable code: validation_error, design_not_found, render_failed, render_timeout, render_out_of_memory, worker_lost.' }),
+        description: z.string().meta({ description: 'What went wrong and what to do about it.' }),
+      })
+      .meta({ description: 'Addition to the spec: only when state is error, why the render failed.' })
+      .optional(),
   })
   .meta({ description: 'A render task; also the body of the webhook.' });
 

@@ -107,3 +107,47 @@ export function isStatic(o: SceneObject, duration: number): boolean {
   const always = o.type !== 'video' && o.animations.length === 0 && o.start <= 0 && (o.end === null || o.end >= duration);
   return always && (o.type !== 'group' || o.objects.every((c) => isStatic(c, duration)));
 }
+
+/** Entrances that start within this many seconds of the previous ones' end belong to the same opening. */
+const OPENING_GAP = 0.5;
+
+/** [from, to] of every entrance on the timeline, in video seconds: appearing, in-presets, finite keyframe moves. */
+function entrances(objects: readonly SceneObject[], offset: number, duration: number, out: [number, number][]): void {
+  for (const o of objects) {
+    const start = offset + o.start;
+    const end = o.end === null ? duration : offset + o.end;
+    out.push([start, start]);
+    for (const a of o.animations) {
+      if (a.kind === 'keyframes') {
+        const first = offset + a.keyframes[0]!.time;
+        const last = offset + a.keyframes[a.keyframes.length - 1]!.time;
+        // Motion that runs until the object leaves (a slow zoom on a photo) is not an entrance.
+        if (last < end) out.push([first, last]);
+      } else if (a.kind !== 'fade_out' && a.kind !== 'slide_out') {
+        out.push([start + a.delay, start + a.delay + a.duration]);
+      }
+    }
+    // A group's children (a slide's objects) run on its clock.
+    if (o.type === 'group') entrances(o.objects, start, Math.min(end, duration), out);
+  }
+}
+
+/**
+ * The second a still of an animated design shows: its `poster_time`, or else the moment the opening
+ * has settled: entrances are merged while each starts within OPENING_GAP of the previous ones' end,
+ * and the first such group's end is taken (so a slide video shows its first slide complete, and a
+ * fade-out at the end of a promo is not what its still shows). 0 for a design without a length.
+ */
+export function stillTime(scene: Pick<Scene, 'duration' | 'posterTime' | 'objects'>): number {
+  if (scene.posterTime !== null) return scene.posterTime;
+  if (scene.duration === null) return 0;
+  const spans: [number, number][] = [];
+  entrances(scene.objects, 0, scene.duration, spans);
+  spans.sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+  let end: number | null = null;
+  for (const [from, to] of spans) {
+    if (end !== null && from > end + OPENING_GAP) break;
+    end = Math.max(end ?? to, to);
+  }
+  return Math.min(end ?? 0, scene.duration);
+}

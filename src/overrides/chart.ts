@@ -12,7 +12,7 @@ import { checkFontFamily, DEFAULT_FONT_FAMILY } from './text.js';
 /** Distinct, print-safe series colours, used in order when a chart gives none. */
 export const DEFAULT_CHART_COLORS = ['#2f6fed', '#e4572e', '#17bebb', '#ffc914', '#76b041', '#9b5de5', '#f15bb5', '#00bbf9', '#8d6e63', '#546e7a'];
 
-const override = z.strictObject({
+export const ChartOverride = z.strictObject({
   ...placementOverrideFields,
   chart_data: ChartData.optional(),
 });
@@ -20,7 +20,7 @@ const override = z.strictObject({
 export const chartHandler: ObjectHandler<ChartObject> = {
   type: 'chart',
   what: 'a chart object',
-  override,
+  override: ChartOverride,
   merge: mergeFields,
   check(o, at, ctx) {
     checkChartData(o.chart_data, childPath(at, 'chart_data'));

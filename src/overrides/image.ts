@@ -16,7 +16,7 @@ export const MEDIA_ALIASES: Record<MediaStrategyName, MediaFit> = {
   stretch: 'fill',
 };
 
-const override = z.strictObject({
+export const ImageOverride = z.strictObject({
   ...placementOverrideFields,
   path: ImageObject.shape.path.optional(),
   config: MediaConfig.optional(),
@@ -25,7 +25,7 @@ const override = z.strictObject({
 export const imageHandler: ObjectHandler<ImageObjectT> = {
   type: 'image',
   what: 'an image object',
-  override,
+  override: ImageOverride,
   merge: mergeFields,
   check(o, at) {
     parseImageRef(o.path, childPath(at, 'path'));

@@ -20,7 +20,7 @@ const LayerOverride = z
   })
   .meta({ description: 'Changes to one layer.', examples: [{ image_url: 'asset:screenshot' }] });
 
-const override = z.strictObject({
+export const MockupOverride = z.strictObject({
   ...placementOverrideFields,
   mockup_data: z
     .record(z.string(), LayerOverride)
@@ -93,7 +93,7 @@ function checkLayer(l: MockupLayer, at: string): void {
 export const mockupHandler: ObjectHandler<MockupObject> = {
   type: 'mockup',
   what: 'a mockup object',
-  override,
+  override: MockupOverride,
   merge(o, ov, at) {
     const { mockup_data, ...rest } = ov as { mockup_data?: Record<string, LayerChanges> };
     return mergeFields(mockup_data ? applyLayerChanges(o, mockup_data, at) : o, rest);

@@ -80,7 +80,7 @@ function entriesOf(overrides: unknown, root: string): OverrideEntry[] {
   return Object.entries(overrides as Record<string, unknown>).map(([name, raw]) => ({ name, raw, at: childPath(root, name), kind: 'object' }));
 }
 
-const SlideOverride = z.strictObject({ path: ImageRef.meta({ description: 'Replaces the slide background with this image (centre-cropped).', examples: ['asset:photo'] }) });
+export const SlideOverride = z.strictObject({ path: ImageRef.meta({ description: 'Replaces the slide background with this image (centre-cropped).', examples: ['asset:photo'] }) });
 
 export function resolveScene(design: Design, overrides: unknown = {}, fonts: FontSet = bundledFonts(), roots: ResolveRoots = DEFAULT_ROOTS): Scene {
   const ctx = checkContext(design, fonts);
@@ -141,18 +141,32 @@ export function resolveScene(design: Design, overrides: unknown = {}, fonts: Fon
   const canvas = { width: design.width, height: design.height };
   const audioAt = childPath(roots.design, 'audio', 'path');
   const audio = design.audio ? { file: { ...parseImageRef(design.audio.path, audioAt), at: audioAt }, start: design.audio.start ?? 0, fadeOut: design.audio.fade_out ?? 1 } : null;
-  const background: SceneFill = design.background ? fillOf(design.background, childPath(roots.design, 'background')) : { kind: 'color', color: design.slides ? [0, 0, 0, 1] : [255, 255, 255, 1] };
+  // No background: slides stand on black; a still design is transparent (png, webp and avif keep the
+  // alpha; jpg, pdf and mp4 have none or show it as white).
+  const background: SceneFill = design.background ? fillOf(design.background, childPath(roots.design, 'background')) : { kind: 'color', color: design.slides ? [0, 0, 0, 1] : [255, 255, 255, 0] };
+  const posterTime = design.poster_time ?? null;
 
   if (design.slides) {
     const slides = slidesOf(design.slides, canvas, (si) => slots.flatMap((s, i) => (s.slide === si ? sceneOf(i) : [])), slideBackgrounds, roots.design);
-    return { ...canvas, duration: slides.duration, slides: true, audio, background, objects: slides.groups };
+    checkPosterTime(posterTime, slides.duration, roots.design);
+    return { ...canvas, duration: slides.duration, slides: true, posterTime, audio, background, objects: slides.groups };
   }
+  checkPosterTime(posterTime, design.duration ?? null, roots.design);
   return {
     ...canvas,
     duration: design.duration ?? null,
     slides: false,
+    posterTime,
     audio,
     background,
     objects: slots.flatMap((_, i) => sceneOf(i)),
   };
+}
+
+/** `poster_time` picks a moment of an animated design, so it needs a length and must fall inside it. */
+function checkPosterTime(posterTime: number | null, duration: number | null, root: string): void {
+  if (posterTime === null) return;
+  const at = childPath(root, 'poster_time');
+  if (duration === null) throw validationError(at, 'poster_time picks a moment of an animated design: give the design a "duration", or remove poster_time');
+  if (posterTime > duration) throw validationError(at, `poster_time is ${posterTime} s but the design lasts ${duration} s: give a second from 0 to ${duration}`);
 }

@@ -11,7 +11,7 @@ import { mergeFields, placementOf, placementOverrideFields } from './placement.j
 
 type Background = z.infer<typeof ShapeBackground>;
 
-const override = z.strictObject({
+export const ShapeOverride = z.strictObject({
   ...placementOverrideFields,
   background: ShapeBackground.partial().meta(ShapeBackground.meta() ?? {}).optional(),
   border: Border.partial().meta(Border.meta() ?? {}).optional(),
@@ -41,7 +41,7 @@ export function fillOf(bg: Background, at: string): SceneFill {
 export const shapeHandler: ObjectHandler<ShapeObjectT> = {
   type: 'shape',
   what: 'a shape object',
-  override,
+  override: ShapeOverride,
   merge(o, ov) {
     const bg = ov.background as Partial<Background> | undefined;
     // An override that gives only a colour or only a path implies the background type.

@@ -11,7 +11,7 @@ import { mergeFields, placementOf, placementOverrideFields } from './placement.j
 
 export const DEFAULT_FONT_FAMILY = 'Inter';
 
-const override = z.strictObject({
+export const TextOverride = z.strictObject({
   ...placementOverrideFields,
   text: TextObject.shape.text.optional(),
   text_align: TextObject.shape.text_align,
@@ -39,7 +39,7 @@ function spansOf(o: TextObjectT, textAt: string): ReturnType<typeof parseMarkup>
 export const textHandler: ObjectHandler<TextObjectT> = {
   type: 'text',
   what: 'a text object',
-  override,
+  override: TextOverride,
   merge: mergeFields,
   check(o, at, ctx) {
     spansOf(o, childPath(at, 'text'));

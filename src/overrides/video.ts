@@ -15,7 +15,7 @@ const REFUSED = 'expected no such field (a video on the canvas cannot be replace
 
 // The clip fields are named (as never-valid) so the refusal says why, instead of "unknown field".
 const refused = doc(z.never({ error: REFUSED }), 'Not accepted: the clip of a video object comes from the template only.', null).optional();
-const override = z.strictObject({
+export const VideoOverride = z.strictObject({
   ...placementOverrideFields,
   ...Object.fromEntries(CLIP_FIELDS.map((f) => [f, refused])),
 });
@@ -23,7 +23,7 @@ const override = z.strictObject({
 export const videoHandler: ObjectHandler<VideoObject> = {
   type: 'video',
   what: 'a video object',
-  override,
+  override: VideoOverride,
   merge(o, ov) {
     return mergeFields(o, ov);
   },

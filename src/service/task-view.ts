@@ -2,11 +2,26 @@
 import type { TaskRecord } from '../store/metadata/records.js';
 import type { ServiceContext } from './context.js';
 
+export interface TaskError {
+  /** Stable code from the error catalogue (validation_error, render_timeout, worker_lost, …). */
+  code: string;
+  /** What went wrong and what to do about it. */
+  description: string;
+}
+
 export interface TaskBodyA {
   id: number;
   state: TaskRecord['state'];
   design_id: number;
   result_url?: string;
+  /** An addition to the spec's fields: why the task ended in error. */
+  error?: TaskError;
+}
+
+/** Why a task in state error failed; undefined in every other state. */
+export function taskError(t: Pick<TaskRecord, 'state' | 'error' | 'errorCode'>): TaskError | undefined {
+  if (t.state !== 'error') return undefined;
+  return { code: t.errorCode ?? 'render_failed', description: t.error ?? 'the render failed: retry it; if that does not help, contact support' };
 }
 
 /** Stable for the result's lifetime; the server streams it (folder) or redirects to a presigned URL (S3). */
@@ -18,9 +33,11 @@ export function statusUrl(ctx: ServiceContext, taskId: number): string {
   return `${ctx.config.baseUrl}/public/v2/tasks/${taskId}`;
 }
 
-/** `result_url` only when done and not yet expired; an error body has id, state and design_id only. */
+/** `result_url` only when done and not yet expired; `error` ({code, description}) only in state error. */
 export function taskBodyA(ctx: ServiceContext, t: TaskRecord): TaskBodyA {
   const body: TaskBodyA = { id: t.id, state: t.state, design_id: t.designId };
   if (t.state === 'done' && t.resultKey && t.resultToken && t.resultExpiredAt === null) body.result_url = resultUrl(ctx, t);
+  const error = taskError(t);
+  if (error) body.error = error;
   return body;
 }

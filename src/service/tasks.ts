@@ -5,6 +5,8 @@ import { parseDesign } from '../design/parse.js';
 import { issueToError } from '../design/zod-error.js';
 import { ImprintError, validationError } from '../errors.js';
 import { resolveScene } from '../overrides/resolve.js';
+import { MIME_TYPES, QUALITY_FORMATS } from '../encode/image.js';
+import { checkRenderable } from '../render-checks.js';
 import type { Scene } from '../design/types.js';
 import type { VideoAdmission } from '../store/metadata/metadata-store.js';
 import type { TaskRecord } from '../store/metadata/records.js';
@@ -12,9 +14,11 @@ import type { ServiceContext } from './context.js';
 import { getDesign } from './designs.js';
 import { checkDesignFiles, prepareOverrides } from './uploads.js';
 
-export const TASK_FORMATS = ['png', 'jpg', 'pdf', 'mp4'] as const;
+/** The spec's four formats, then Imprint's additions (webp, avif). */
+export const TASK_FORMATS = ['png', 'jpg', 'pdf', 'mp4', 'webp', 'avif'] as const;
 export type TaskFormat = (typeof TASK_FORMATS)[number];
-export const RESULT_TYPES: Record<TaskFormat, string> = { png: 'image/png', jpg: 'image/jpeg', pdf: 'application/pdf', mp4: 'video/mp4' };
+export const RESULT_TYPES: Record<TaskFormat, string> = { ...MIME_TYPES, pdf: 'application/pdf', mp4: 'video/mp4' };
+
 
 /** Render options a task may carry beyond its format; the adapters fill them from their requests. */
 export const TaskOptions = z.strictObject({
@@ -30,6 +34,8 @@ export const TaskOptions = z.strictObject({
   watermark: z.boolean().optional(),
   /** mp4: frames to render, set when queued; the worker scales its timeout with it. */
   frames: z.int().min(0).optional(),
+  /** jpg, webp, avif: encoder quality 1-100 (the engine's default when absent). */
+  quality: z.int().min(1).max(100).optional(),
 });
 export type TaskOptions = z.infer<typeof TaskOptions>;
 
@@ -61,10 +67,12 @@ export async function createTask(ctx: ServiceContext, accountId: number, req: Ta
   // Resolving is pure and catches every override error before anything is queued.
   const scene = resolveScene(parseDesign(design.template), overrides, undefined, { design: '$', overrides: root });
   checkDesignFiles(overrides, root, design.assets);
-  if (format === 'mp4' && options.max_duration !== undefined && scene.duration !== null && scene.duration > options.max_duration) {
-    throw validationError('$.format', `the design lasts ${scene.duration} s: videos are limited to ${options.max_duration} s, shorten the design's duration`);
+  if (options.quality !== undefined && !(QUALITY_FORMATS as readonly string[]).includes(format)) {
+    throw validationError('$.quality', `quality applies to ${QUALITY_FORMATS.join(', ')}: remove it for ${format}`);
   }
   const admitted = req.admit?.(scene);
+  // Whatever the engine would refuse before painting is refused now, with its message, not as a task in error.
+  checkRenderable(scene, { format, ...(options.max_duration === undefined ? {} : { maxDuration: options.max_duration }), at: { duration: '$.format' } });
   if (format === 'mp4' && scene.duration !== null) options.frames = Math.round(scene.duration * (options.fps ?? 30));
   const video = admitted?.video ?? req.video;
   const inserted = await ctx.meta.insertTask({ accountId, designId: design.id, format, options: { ...options, ...admitted?.options }, overrides, webhookUrl: req.webhookUrl ?? null, now: ctx.clock(), ...(video ? { video } : {}) });

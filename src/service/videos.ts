@@ -1,10 +1,12 @@
 // Interface B's video renders: the parameters (fps, size, free mode), the price held from the balance
 // when queued and charged on done, and the daily limits (UTC days), all checked before anything is
 // stored. The task itself goes through the same queue and worker as interface A's.
-import { MAX_SLIDE_VIDEO_SECONDS } from '../engine.js';
+import { stillTime } from '../layout/timeline.js';
+import { MAX_SLIDE_VIDEO_SECONDS } from '../render-checks.js';
 import { validationError } from '../errors.js';
 import type { Account, TaskRecord } from '../store/metadata/records.js';
 import type { ServiceContext } from './context.js';
+import { taskError, type TaskError } from './task-view.js';
 import { createTask, secondsBetween } from './tasks.js';
 
 export interface VideoRenderInput {
@@ -38,8 +40,8 @@ export async function createVideoTask(ctx: ServiceContext, account: Account, inp
       if (scene.duration === null) throw validationError('$.video_id', 'this design is not a video (it has no duration or slides): use the id of a video design');
       return {
         video: { demo, reserve: money(scene.duration * rate), dayStart: utcDayStart(ctx.clock()), dailyLimit: demo ? plan.dailyDemoRenders : plan.dailyRenders },
-        // The screenshot: a moment in, past the first fade-ins, never past the end.
-        options: { poster_time: Math.min(1, scene.duration / 2) },
+        // The screenshot shows what a still of the design shows: its poster_time, or the settled opening.
+        options: { poster_time: stillTime(scene) },
       };
     },
   });
@@ -58,12 +60,15 @@ export interface TaskBodyB {
   start_date: string;
   state_date: string;
   state: TaskRecord['state'];
+  /** An addition to the spec's fields: why the task ended in error (only in state error). */
+  error?: TaskError;
 }
 
 /** Interface B's task (B2). Values not known yet are null; an error costs 0. */
 export function taskBodyB(ctx: ServiceContext, t: TaskRecord): TaskBodyB {
   const done = t.state === 'done' && t.resultExpiredAt === null && t.resultToken !== null;
   const base = `${ctx.config.baseUrl}/public/v2/results/${t.resultToken}`;
+  const error = taskError(t);
   return {
     id: t.id,
     video_id: t.designId,
@@ -77,5 +82,6 @@ export function taskBodyB(ctx: ServiceContext, t: TaskRecord): TaskBodyB {
     start_date: new Date(t.createdAt).toISOString(),
     state_date: new Date(t.stateAt).toISOString(),
     state: t.state,
+    ...(error ? { error } : {}),
   };
 }

@@ -3,11 +3,14 @@
 import type { ImageRef } from '../design/image-ref.js';
 import type { ErrorCode } from '../errors.js';
 import type { WatermarkOptions } from '../overrides/watermark.js';
+import type { TaskFormat } from '../service/tasks.js';
 
 export interface RenderJob {
   template: unknown;
   overrides: unknown;
-  format: 'png' | 'jpg' | 'pdf' | 'mp4';
+  format: TaskFormat;
+  /** jpg, webp, avif: encoder quality. */
+  quality?: number;
   fps?: 30 | 60;
   size?: 'design' | 'sd' | 'hd';
   maxDuration?: number;

@@ -2,7 +2,8 @@
 // run off the worker's event loop so a timeout or a heap overflow can stop one without the process.
 import { parentPort } from 'node:worker_threads';
 import { AssetNotFoundError, type AssetResolver } from '../assets/resolver.js';
-import { Engine } from '../engine.js';
+import { Engine, type DesignInput } from '../engine.js';
+import type { Overrides } from '../overrides/types.js';
 import { isImprintError } from '../errors.js';
 import type { FromThread, RenderJob, ToThread } from './render-protocol.js';
 
@@ -30,8 +31,9 @@ async function render(id: number, job: RenderJob): Promise<void> {
   aborts.set(id, controller);
   try {
     const r = await engine.render({
-      design: job.template,
-      overrides: job.overrides,
+      // Stored templates and overrides are plain JSON: the engine validates them like any input.
+      design: job.template as DesignInput,
+      overrides: job.overrides as Overrides,
       format: job.format,
       assets: resolverFor(id),
       signal: controller.signal,
@@ -40,6 +42,7 @@ async function render(id: number, job: RenderJob): Promise<void> {
       ...(job.maxDuration ? { maxDuration: job.maxDuration } : {}),
       ...(job.posterTime !== undefined ? { poster: { time: job.posterTime } } : {}),
       ...(job.watermark ? { watermark: job.watermark } : {}),
+      ...(job.quality === undefined ? {} : { [job.format]: { quality: job.quality } }),
     });
     const bytes = new Uint8Array(r.bytes.buffer, r.bytes.byteOffset, r.bytes.byteLength);
     send({ type: 'done', id, output: { bytes, ...(r.poster ? { poster: new Uint8Array(r.poster) } : {}), width: r.width, height: r.height, ...(r.frames ? { frames: r.frames } : {}) } });

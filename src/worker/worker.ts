@@ -5,7 +5,8 @@ import type { Logger } from 'pino';
 import type { ServiceContext } from '../service/context.js';
 import { posterKeyOf, RESULT_TYPES, resultKeyOf, type TaskFormat } from '../service/tasks.js';
 import type { TaskRecord } from '../store/metadata/records.js';
-import { RenderFailure, RenderPool } from './render-pool.js';
+import type { ErrorCode } from '../errors.js';
+import { RenderFailure, RenderPool, type FailureKind } from './render-pool.js';
 import type { RenderJob } from './render-protocol.js';
 import { DEMO_LOGO_ASSET, taskAssetResolver } from './task-assets.js';
 
@@ -105,7 +106,7 @@ export class TaskWorker {
     let outcome: Parameters<typeof this.ctx.meta.finishTask>[2];
     try {
       const design = await this.ctx.meta.getDesign(task.accountId, task.designId);
-      if (!design) throw new RenderFailure('render', `design ${task.designId} was deleted before the render: queue the task again with an existing design`);
+      if (!design) throw new RenderFailure('render', `design ${task.designId} was deleted before the render: queue the task again with an existing design`, 'design_not_found');
       const o = task.options;
       const job: RenderJob = {
         template: design.template,
@@ -116,6 +117,7 @@ export class TaskWorker {
         ...(typeof o.max_duration === 'number' ? { maxDuration: o.max_duration } : {}),
         ...(typeof o.poster_time === 'number' ? { posterTime: o.poster_time } : {}),
         ...(o.watermark === true && task.demo ? { watermark: DEMO_WATERMARK } : {}),
+        ...(typeof o.quality === 'number' ? { quality: o.quality } : {}),
       };
       const out = await this.pool.run(job, taskAssetResolver(this.ctx, task, design), this.renderController.signal, timeoutFor(task, this.ctx.config.renderTimeoutMs));
       const resultKey = resultKeyOf(task);
@@ -139,8 +141,9 @@ export class TaskWorker {
         log.info('render interrupted by shutdown; task requeued');
         return;
       }
-      outcome = { state: 'error', error: describeFailure(e) };
-      log.warn({ reason: outcome.error }, 'render failed');
+      const failure = describeFailure(e);
+      outcome = { state: 'error', error: failure.description, errorCode: failure.code };
+      log.warn({ code: failure.code, reason: failure.description }, 'render failed');
     }
     const finished = await this.ctx.meta.finishTask(task.id, this.ctx.workerId, outcome, this.ctx.clock());
     if (!finished) {
@@ -199,7 +202,12 @@ export function timeoutFor(task: TaskRecord, base: number): number {
   return Math.max(base, Math.ceil((base * frames) / 450));
 }
 
-function describeFailure(e: unknown): string {
-  if (e instanceof RenderFailure) return e.kind === 'render' && e.code !== 'internal' && e.code !== 'render_failed' ? `${e.code} at ${e.path}: ${e.message}` : e.message;
-  return `the render failed: ${(e as Error)?.message ?? String(e)}`;
+const KIND_CODES: Partial<Record<FailureKind, ErrorCode>> = { timeout: 'render_timeout', memory: 'render_out_of_memory', cancelled: 'render_cancelled' };
+
+/** The task's `error`: a stable code and a description that names the JSON path of input errors. */
+function describeFailure(e: unknown): { code: ErrorCode; description: string } {
+  if (!(e instanceof RenderFailure)) return { code: 'render_failed', description: `the render failed: ${(e as Error)?.message ?? String(e)}` };
+  const code = KIND_CODES[e.kind] ?? (e.code === 'internal' ? 'render_failed' : e.code);
+  // Written like interface A's synchronous errors: "$.path: what to do".
+  return { code, description: e.kind === 'render' && e.path !== '$' ? `${e.path}: ${e.message}` : e.message };
 }

@@ -2,7 +2,8 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileAssetResolver } from '../../src/assets/resolver.js';
-import type { Engine, OutputFormat, RenderResult } from '../../src/engine.js';
+import type { DesignInput, Engine, OutputFormat, RenderResult } from '../../src/engine.js';
+import type { ObjectsOverrides } from '../../src/overrides/types.js';
 import { REPO_ROOT, type GoldenCase } from './golden-compare.js';
 
 const GOLDEN_DIR = join(REPO_ROOT, 'golden');
@@ -42,10 +43,11 @@ export function discoverCases(): GoldenCase[] {
 
 const readJson = (file: string): unknown => JSON.parse(readFileSync(file, 'utf8'));
 
-export function caseInput(c: GoldenCase): { design: unknown; overrides: unknown } {
+/** A case's design and overrides as read from disk: checked by the engine when rendered, not here. */
+export function caseInput(c: GoldenCase): { design: DesignInput; overrides?: ObjectsOverrides } {
   const overridesFile = join(c.dir, 'overrides.json');
-  const overrides = existsSync(overridesFile) ? (readJson(overridesFile) as { objects_overrides?: unknown }).objects_overrides : {};
-  return { design: readJson(join(c.dir, 'design.json')), overrides };
+  const overrides = existsSync(overridesFile) ? (readJson(overridesFile) as { objects_overrides?: ObjectsOverrides }).objects_overrides : {};
+  return { design: readJson(join(c.dir, 'design.json')) as DesignInput, overrides };
 }
 
 export function renderCase(engine: Engine, c: GoldenCase, format: OutputFormat): Promise<RenderResult> {

@@ -1,12 +1,14 @@
 // Test helpers: build a design around one object, lay it out, and read lines back from the display list.
 import { parseDesign } from '../../src/design/parse.js';
+import type { DesignInput } from '../../src/engine.js';
 import type { DisplayItem, DisplayList } from '../../src/layout/display-list.js';
 import { layout, type ImageSizes, type LayoutResult } from '../../src/layout/layout.js';
 import { resolveScene } from '../../src/overrides/resolve.js';
 import { bundledFonts } from '../../src/text/fonts.js';
 
-export function designWith(objects: unknown[], extra: Record<string, unknown> = {}): unknown {
-  return { width: 600, height: 400, fonts: ['Inter', 'Lora'], objects, ...extra };
+/** A design around `objects`, unchecked: the engine (or `layoutOf`) validates it, so tests can pass bad objects too. */
+export function designWith(objects: unknown[], extra: Record<string, unknown> = {}): DesignInput {
+  return { width: 600, height: 400, fonts: ['Inter', 'Lora'], objects, ...extra } as DesignInput;
 }
 
 export function layoutOf(design: unknown, overrides: unknown = {}, images: ImageSizes = new Map()): LayoutResult {

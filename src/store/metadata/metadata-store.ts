@@ -89,6 +89,7 @@ function toTask(r: TaskRow): TaskRecord {
     posterKey: r.poster_key,
     resultExpiredAt: r.result_expired_at,
     error: r.error,
+    errorCode: r.error_code ?? (r.error === null ? null : 'render_failed'),
     createdAt: r.created_at,
     startedAt: r.started_at,
     finishedAt: r.finished_at,
@@ -144,6 +145,8 @@ export interface TaskOutcome {
   resultKey?: string | null;
   posterKey?: string | null;
   error?: string | null;
+  /** With `error`: its stable code. */
+  errorCode?: string | null;
   billedDuration?: number | null;
 }
 
@@ -510,6 +513,7 @@ export class MetadataStore {
           result_key: o.resultKey ?? null,
           poster_key: o.posterKey ?? null,
           error: o.error ?? null,
+          error_code: o.state === 'error' ? (o.errorCode ?? 'render_failed') : null,
           billed_duration: o.billedDuration ?? null,
           billed_price_micros: o.charge === undefined ? null : charge,
           reserved_micros: 0,
@@ -537,10 +541,10 @@ export class MetadataStore {
   }
 
   /** Ends a task that no worker has taken yet (a duplicate of an idempotent request). */
-  async cancelQueuedTask(id: number, now: number, reason: string): Promise<boolean> {
+  async cancelQueuedTask(id: number, now: number, reason: string, code = 'render_cancelled'): Promise<boolean> {
     const r = await this.db
       .updateTable('tasks')
-      .set({ state: 'error', error: reason, finished_at: now, state_at: now })
+      .set({ state: 'error', error: reason, error_code: code, finished_at: now, state_at: now })
       .where('id', '=', id)
       .where('state', '=', 'queued')
       .executeTakeFirst();
@@ -569,7 +573,7 @@ export class MetadataStore {
     return this.serialized(async (trx) => {
       const failed = await trx
         .updateTable('tasks')
-        .set({ state: 'error', error: reason, finished_at: now, state_at: now, worker_id: null, lease_until: null })
+        .set({ state: 'error', error: reason, error_code: 'worker_lost', finished_at: now, state_at: now, worker_id: null, lease_until: null })
         .where('state', '=', 'pending')
         .where('lease_until', '<', now)
         .where('attempts', '>=', maxAttempts)

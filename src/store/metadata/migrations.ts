@@ -110,6 +110,12 @@ function migrations(dialect: Dialect): Record<string, Migration> {
         await db.schema.createIndex('tasks_account_created').on('tasks').columns(['account_id', 'created_at']).execute();
       },
     },
+    '0005_task_error_code': {
+      async up(db: Kysely<unknown>) {
+        // A failed task tells its caller why: a stable code beside the description in `error`.
+        await db.schema.alterTable('tasks').addColumn('error_code', 'text').execute();
+      },
+    },
     '0004_retired_blobs': {
       async up(db: Kysely<unknown>) {
         // Files of replaced or deleted designs, kept until renders that may still read them are over.

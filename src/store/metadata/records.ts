@@ -83,7 +83,10 @@ export interface TaskRecord {
   resultKey: string | null;
   posterKey: string | null;
   resultExpiredAt: number | null;
+  /** Why the task ended in error: a description that says what to do … */
   error: string | null;
+  /** … and its stable code (validation_error, render_timeout, …); null unless state is error. */
+  errorCode: string | null;
   createdAt: number;
   startedAt: number | null;
   finishedAt: number | null;

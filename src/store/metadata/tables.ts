@@ -73,6 +73,8 @@ export interface TasksTable {
   /** When the sweeper deleted the result; null while it can be downloaded. */
   result_expired_at: number | null;
   error: string | null;
+  /** Stable code of the failure (errors.ts catalogue) when state is error; null for tasks before 0005. */
+  error_code: string | null;
   created_at: number;
   started_at: number | null;
   finished_at: number | null;
