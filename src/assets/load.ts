@@ -9,10 +9,52 @@ import type { Scene, SceneImageRef, SceneObject } from '../design/types.js';
 import { ImprintError, validationError } from '../errors.js';
 import { AssetNotFoundError, type AssetResolver } from './resolver.js';
 
+/**
+ * The one image limit of the whole system: uploads, design imports and renders all refuse what is
+ * over it, with the messages below, so nothing is accepted that no render can use. 40 megapixels
+ * because a render decodes its images (in sharp's memory, outside the thread's heap limit) and the
+ * memory of a render is bounded.
+ */
 export const IMAGE_LIMITS = {
   maxBytes: 50 * 1024 * 1024,
   maxPixels: 40_000_000,
 } as const;
+
+/**
+ * Why an image `subject` (`"photo.jpg"`, `the image`) of this size cannot be used, or undefined.
+ * The size suggested keeps the aspect ratio, so the user can scale to it in one step.
+ */
+export function imagePixelsProblem(subject: string, width: number, height: number): string | undefined {
+  if (width * height <= IMAGE_LIMITS.maxPixels) return undefined;
+  const scale = Math.sqrt(IMAGE_LIMITS.maxPixels / (width * height));
+  const [w, h] = [Math.max(1, Math.floor(width * scale)), Math.max(1, Math.floor(height * scale))];
+  return `${subject} is ${width}×${height}: images may have at most ${IMAGE_LIMITS.maxPixels / 1e6} megapixels: scale it down to ${w}×${h} or smaller`;
+}
+
+/** Why an image file `subject` of this many bytes cannot be used, or undefined. */
+export function imageBytesProblem(subject: string, bytes: number): string | undefined {
+  if (bytes <= IMAGE_LIMITS.maxBytes) return undefined;
+  return `${subject} is ${(bytes / 1048576).toFixed(1)} MB: images may be at most ${IMAGE_LIMITS.maxBytes / 1048576} MB`;
+}
+
+export interface ImageHeader {
+  meta: Metadata;
+  /** After EXIF orientation. */
+  width: number;
+  height: number;
+}
+
+/**
+ * Width and height from the header only (nothing decoded), after EXIF orientation; throws sharp's
+ * error when there is no readable header. No pixel limit here: sharp's own (268 MP) would otherwise
+ * hide the size that `imagePixelsProblem` reports.
+ */
+export async function imageHeader(bytes: Uint8Array): Promise<ImageHeader> {
+  const meta = await sharp(bytes, { limitInputPixels: false }).metadata();
+  const { width = 0, height = 0, orientation = 1 } = meta;
+  const turned = orientation >= 5;
+  return { meta, width: turned ? height : width, height: turned ? width : height };
+}
 
 const SUPPORTED = 'use a jpg, png, webp, gif, tiff or avif file';
 
@@ -117,20 +159,18 @@ async function fetchBytes(ref: SceneImageRef, resolver: AssetResolver): Promise<
 }
 
 async function inspect(bytes: Uint8Array, hash: string, ref: SceneImageRef): Promise<SourceImage> {
-  let meta: Metadata;
+  let header: ImageHeader;
   try {
-    meta = await sharp(bytes).metadata();
+    header = await imageHeader(bytes);
   } catch (e) {
     const reason = (e as Error).message.split('\n')[0];
     throw validationError(ref.at, `"${imageRefKey(ref)}" is not a readable image (${reason}): ${SUPPORTED}`);
   }
-  const { width = 0, height = 0, orientation = 1 } = meta;
+  const { meta, width, height } = header;
   if (!(width > 0 && height > 0)) throw validationError(ref.at, `"${imageRefKey(ref)}" has no size: ${SUPPORTED}`);
-  if (width * height > IMAGE_LIMITS.maxPixels) {
-    throw validationError(ref.at, `"${imageRefKey(ref)}" is ${width}×${height}: images may have at most ${IMAGE_LIMITS.maxPixels / 1e6} megapixels`);
-  }
-  const turned = orientation >= 5;
-  return { kind: 'source', hash, bytes, width: turned ? height : width, height: turned ? width : height, oriented: orientation !== 1, opaque: !meta.hasAlpha };
+  const tooBig = imagePixelsProblem(`"${imageRefKey(ref)}"`, width, height);
+  if (tooBig) throw validationError(ref.at, tooBig);
+  return { kind: 'source', hash, bytes, width, height, oriented: (meta.orientation ?? 1) !== 1, opaque: !meta.hasAlpha };
 }
 
 /** Resolves and inspects each distinct reference once. Keys are `imageRefKey`s. */
@@ -140,9 +180,8 @@ export async function loadImages(scene: Scene, resolver: AssetResolver, cache: I
     const key = imageRefKey(ref);
     if (out.has(key)) continue;
     const bytes = await fetchBytes(ref, resolver);
-    if (bytes.byteLength > IMAGE_LIMITS.maxBytes) {
-      throw validationError(ref.at, `"${key}" is ${(bytes.byteLength / 1048576).toFixed(1)} MB: images may be at most ${IMAGE_LIMITS.maxBytes / 1048576} MB`);
-    }
+    const tooLarge = imageBytesProblem(`"${key}"`, bytes.byteLength);
+    if (tooLarge) throw validationError(ref.at, tooLarge);
     const hash = createHash('sha256').update(bytes).digest('hex');
     let source = cache.source(hash);
     if (!source) {

@@ -2,6 +2,7 @@
 // They are stored with the design in blobs, so it renders on any node. Hidden objects count too:
 // an override can show them.
 import { posix } from 'node:path';
+import { imageBytesProblem, imageHeader, imagePixelsProblem } from '../assets/load.js';
 import { childPath } from '../design/json-path.js';
 import { parseImageRef } from '../design/image-ref.js';
 import { validationError } from '../errors.js';
@@ -40,4 +41,17 @@ export function designAssetRefs(template: unknown): AssetRef[] {
   };
   walk(template, '$');
   return [...refs.values()];
+}
+
+/**
+ * A file of the design that is an image must be one that renders accept: over the image limits it
+ * is refused at import, with its JSON path and the render's own words, instead of by every render.
+ * A file whose header sharp cannot read is no image (a clip, a soundtrack) and is left to the render.
+ */
+export async function checkAssetImage(ref: AssetRef, bytes: Uint8Array): Promise<void> {
+  const header = await imageHeader(bytes).catch(() => undefined);
+  if (!header) return;
+  const subject = `"${ref.path}"`;
+  const problem = imageBytesProblem(subject, bytes.byteLength) ?? imagePixelsProblem(subject, header.width, header.height);
+  if (problem) throw validationError(ref.at, problem);
 }

@@ -7,7 +7,7 @@ import { ImprintError, validationError } from '../errors.js';
 import type { DesignKind, DesignRecord, DesignSummary } from '../store/metadata/records.js';
 import { checkId, getAccount } from './accounts.js';
 import type { ServiceContext } from './context.js';
-import { designAssetRefs } from './design-assets.js';
+import { checkAssetImage, designAssetRefs } from './design-assets.js';
 import { newToken } from './keys.js';
 import { sniffImageType } from './sniff.js';
 
@@ -48,6 +48,7 @@ async function storeTemplate(ctx: ServiceContext, template: unknown, source: Des
     if (!bytes) throw validationError(ref.at, `no file "${ref.path}" was given with the design: import it from its folder, or pass the file`);
     total += bytes.byteLength;
     if (total > MAX_DESIGN_ASSET_BYTES) throw validationError(ref.at, `the design's files exceed ${MAX_DESIGN_ASSET_BYTES / 1024 / 1024} MB together: use smaller images or clips`);
+    await checkAssetImage(ref, bytes);
     files.push({ path: ref.path, bytes });
   }
   // A fresh folder per import: a replacement never mixes old and new files, and renders still using

@@ -2,6 +2,7 @@
 // overrides by the URL they were given until they expire. The engine never sees a URL: an upload
 // URL of the same account becomes an `asset:upload-<token>` reference that the worker resolves.
 import sharp from 'sharp';
+import { IMAGE_LIMITS, imageHeader, imagePixelsProblem, type ImageHeader } from '../assets/load.js';
 import { parseImageRef } from '../design/image-ref.js';
 import { childPath } from '../design/json-path.js';
 import { normaliseAssetPath } from './design-assets.js';
@@ -12,8 +13,6 @@ import { newToken } from './keys.js';
 import { IMAGE_EXTENSIONS, sniffImageType } from './sniff.js';
 
 export const MAX_UPLOAD_BYTES = 10 * 1024 * 1024;
-/** Decoded size limit, against images that are small files but huge bitmaps. */
-export const MAX_UPLOAD_PIXELS = 50_000_000;
 const UPLOAD_ASSET = 'upload-';
 /** Override fields that take an image (interface A: path, background.path, image_url; B: path); dotted keys count by their last part. */
 const IMAGE_KEYS = new Set(['path', 'image_url']);
@@ -28,15 +27,23 @@ export async function createUpload(ctx: ServiceContext, accountId: number, bytes
   if (bytes.byteLength > MAX_UPLOAD_BYTES) throw validationError('$.file', `the file is ${(bytes.byteLength / 1048576).toFixed(1)} MB: uploads are limited to 10 MB`);
   const contentType = sniffImageType(bytes);
   if (!contentType) throw validationError('$.file', 'the file is not a png, jpeg, webp or gif image (checked from its content, not its name)');
+  const unreadable = (e: unknown) => validationError('$.file', `the image cannot be read (${(e as Error).message.split('\n')[0]}): upload an undamaged file`);
+  // The render's own limit and words, judged from the header before anything is decoded: an upload
+  // that no render could use (a small file that is a huge bitmap) is refused here, not in every render.
+  let header: ImageHeader;
   try {
-    const meta = await sharp(bytes, { limitInputPixels: MAX_UPLOAD_PIXELS }).metadata();
-    if (!meta.width || !meta.height) throw new Error('no image size');
-    if (meta.width * meta.height > MAX_UPLOAD_PIXELS) throw new Error('too many pixels');
-    // Decode it all (into a thumbnail, so memory stays small): a damaged body fails here, not in a render.
-    await sharp(bytes, { limitInputPixels: MAX_UPLOAD_PIXELS, failOn: 'error', sequentialRead: true }).resize(64, 64, { fit: 'inside' }).raw().toBuffer();
+    header = await imageHeader(bytes);
   } catch (e) {
-    const tooBig = /pixel/i.test((e as Error).message);
-    throw validationError('$.file', tooBig ? `the image has more than ${MAX_UPLOAD_PIXELS / 1e6} megapixels: scale it down before uploading` : `the image cannot be read (${(e as Error).message}): upload an undamaged file`);
+    throw unreadable(e);
+  }
+  if (!(header.width > 0 && header.height > 0)) throw unreadable(new Error('no image size'));
+  const tooBig = imagePixelsProblem('the image', header.width, header.height);
+  if (tooBig) throw validationError('$.file', tooBig);
+  try {
+    // Decode it all (into a thumbnail, so memory stays small): a damaged body fails here, not in a render.
+    await sharp(bytes, { limitInputPixels: IMAGE_LIMITS.maxPixels, failOn: 'error', sequentialRead: true }).resize(64, 64, { fit: 'inside' }).raw().toBuffer();
+  } catch (e) {
+    throw unreadable(e);
   }
   const now = ctx.clock();
   const token = newToken();
