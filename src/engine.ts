@@ -14,7 +14,7 @@ import { sampleScene, stillTime } from './layout/timeline.js';
 import type { Scene } from './design/types.js';
 import type { Design } from './design/schema.js';
 import type { Overrides } from './overrides/types.js';
-import { checkRenderable, formatList, OUTPUT_FORMATS, type OutputFormat } from './render-checks.js';
+import { checkImagePixels, checkRenderable, formatList, OUTPUT_FORMATS, RENDER_LIMITS, type OutputFormat, type RenderLimits, type RenderPlan } from './render-checks.js';
 import { renderVideo, sizesOf } from './video.js';
 import { prepareAudio } from './encode/audio.js';
 import { Watermark, withWatermark, type WatermarkOptions } from './overrides/watermark.js';
@@ -76,6 +76,8 @@ export interface RenderOptions {
   onProgress?: (progress: VideoProgress) => void;
   /** Stops the render: ffmpeg is killed, temporary files removed, the promise rejects with render_cancelled. */
   signal?: AbortSignal;
+  /** What one render may cost (canvas, video and image pixels), checked before it starts. Default RENDER_LIMITS. */
+  limits?: Partial<RenderLimits>;
 }
 
 export interface RenderResult {
@@ -134,7 +136,17 @@ const Options = zod.strictObject({
   avif: zod.strictObject({ quality: zod.int().min(1).max(100).optional() }).optional(),
   assets: zod.custom<AssetResolver>((v) => typeof v === 'function', { error: 'expected a function (ref) => Promise<Uint8Array>' }).optional(),
   baseDir: zod.string().min(1).optional(),
+  limits: zod
+    .strictObject({
+      maxCanvasPixels: zod.number().int().positive().optional(),
+      maxVideoFramePixels: zod.number().int().positive().optional(),
+      maxVideoPixelFrames: zod.number().positive().optional(),
+      maxImagePixels: zod.number().int().positive().optional(),
+    })
+    .optional(),
 });
+
+const limitsOf = (options: RenderOptions): RenderLimits => ({ ...RENDER_LIMITS, ...options.limits });
 
 const MIME: Record<OutputFormat, string> = { ...MIME_TYPES, pdf: 'application/pdf', mp4: 'video/mp4' };
 
@@ -144,10 +156,21 @@ const JPG_MATTE = [255, 255, 255, 1] as const;
 /** How a caller of the library raises the video length limit. */
 const ENGINE_LIMIT_HINT = 'raise the limit with the maxDuration option (CLI: --max-duration <s>) or shorten the design\'s duration';
 
-/** The second a still of this page shows: the caller's `time`, checked against the design's length, or its poster time. */
-function stillTimeOf(scene: Scene, options: RenderOptions, at: string): number {
-  checkRenderable(scene, { format: options.format, ...(options.time === undefined ? {} : { time: options.time }), at: { time: at } });
+/** The second a still of this page shows: the caller's `time` (checked by checkRenderable), or the design's poster time. */
+function stillTimeOf(scene: Scene, options: RenderOptions): number {
   return options.time ?? stillTime(scene);
+}
+
+/** Everything about the request that decides, before loading anything, whether the scene can render. */
+function planOf(options: RenderOptions): RenderPlan {
+  return {
+    format: options.format,
+    limits: limitsOf(options),
+    fps: options.fps ?? 30,
+    overLimitHint: ENGINE_LIMIT_HINT,
+    ...(options.maxDuration === undefined ? {} : { maxDuration: options.maxDuration }),
+    ...(options.time === undefined ? {} : { time: options.time }),
+  };
 }
 
 const noAssets: AssetResolver = async () => {
@@ -201,9 +224,12 @@ export class Engine {
   }
 
   /** parse → resolve → load for one design; `at` roots its error paths. */
-  private async scenePage(design: unknown, overrides: unknown, resolver: AssetResolver, at: { design: string; overrides: string }, watermark?: WatermarkOptions): Promise<ScenePage> {
+  private async scenePage(design: unknown, overrides: unknown, resolver: AssetResolver, at: { design: string; overrides: string }, options: RenderOptions): Promise<ScenePage> {
     const parsed = parseDesign(design, this.fonts, at.design);
     let scene = resolveScene(parsed, overrides ?? {}, this.fonts, at);
+    // The budget and the format's needs are checked before a byte is loaded.
+    checkRenderable(scene, { ...planOf(options), at: { size: `${at.design}.width` } });
+    const { watermark } = options;
     if (watermark) {
       // The logo's size decides its box, so it is loaded first.
       const ref = { ...parseImageRef(watermark.image, '$.watermark.image'), at: '$.watermark.image' };
@@ -212,6 +238,7 @@ export class Engine {
       scene = withWatermark(scene, watermark, logo, '$.watermark');
     }
     const images = await loadImages(scene, resolver, this.images);
+    checkImagePixels(images.values(), limitsOf(options));
     return { scene, images, clips: await loadClips(scene, resolver) };
   }
 
@@ -246,15 +273,14 @@ export class Engine {
     const resolver = this.resolverOf(options);
     if (options.pages) {
       return Promise.all(
-        options.pages.map((p, i) => this.scenePage(p.design, p.overrides, p.assets ?? resolver, { design: `$.pages[${i}].design`, overrides: `$.pages[${i}].overrides` }, options.watermark)),
+        options.pages.map((p, i) => this.scenePage(p.design, p.overrides, p.assets ?? resolver, { design: `$.pages[${i}].design`, overrides: `$.pages[${i}].overrides` }, options)),
       );
     }
-    return Promise.all([this.scenePage(options.design, options.overrides, resolver, { design: '$', overrides: '$.objects_overrides' }, options.watermark)]);
+    return Promise.all([this.scenePage(options.design, options.overrides, resolver, { design: '$', overrides: '$.objects_overrides' }, options)]);
   }
 
   private async video(options: RenderOptions, [page]: ScenePage[]): Promise<RenderResult> {
     const { scene, images, clips } = page!;
-    checkRenderable(scene, { format: 'mp4', ...(options.maxDuration === undefined ? {} : { maxDuration: options.maxDuration }), overLimitHint: ENGINE_LIMIT_HINT });
     if (scene.duration === null) throw new Error('checkRenderable lets no mp4 without a duration through');
     const audio = scene.audio ? await prepareAudio(scene.audio.file, this.resolverOf(options)) : null;
     const video = await renderVideo(
@@ -283,7 +309,7 @@ export class Engine {
     validateOptions(options);
     return guard(() =>
       this.withScenes(options, async ([scene]) => {
-        const { displayList, report, images, ready } = await this.layoutAt(scene!, stillTimeOf(scene!.scene, options, '$.time'));
+        const { displayList, report, images, ready } = await this.layoutAt(scene!, stillTimeOf(scene!.scene, options));
         // Formats without alpha are flattened onto white; png, webp and avif keep transparency.
         const matte = ALPHA_FORMATS.has(options.format) ? undefined : JPG_MATTE;
         const image = await rasterBackend.paint(displayList, { images, fonts: this.fonts, cache: this.images, ready }, matte ? { matte } : {});
@@ -301,7 +327,7 @@ export class Engine {
       validateOptions(options);
       return guard(() =>
         this.withScenes(options, async (scenes) => {
-          const pages = await Promise.all(scenes.map((s) => this.layoutAt(s, stillTimeOf(s.scene, options, '$.time'))));
+          const pages = await Promise.all(scenes.map((s) => this.layoutAt(s, stillTimeOf(s.scene, options))));
           const bytes = await encodePdf(pages.map((p) => ({ list: p.displayList, images: p.images, ready: p.ready })), this.fonts, this.images);
           const first = pages[0]!.displayList;
           const report = pages.length > 1 ? pages.flatMap((p, page) => p.report.map((r) => ({ ...r, page }))) : pages[0]!.report;

@@ -1,5 +1,19 @@
 // Package entry: the render API and, for hosts and tests, each pipeline stage on its own.
-export { Engine, render, renderStream, MAX_PAGES, type EngineOptions, type OutputFormat, type PageInput, type RenderOptions, type RenderResult, type RenderStream } from './engine.js';
+export {
+  Engine,
+  render,
+  renderStream,
+  MAX_PAGES,
+  type DesignInput,
+  type EngineOptions,
+  type OutputFormat,
+  type PageInput,
+  type RenderOptions,
+  type RenderResult,
+  type RenderStream,
+} from './engine.js';
+export { RENDER_LIMITS, MAX_VIDEO_SECONDS, MAX_SLIDE_VIDEO_SECONDS, type RenderLimits } from './render-checks.js';
+export type { ObjectOverride, ObjectsOverrides, OverrideListEntry, Overrides } from './overrides/types.js';
 export { encodePdf, PDF_FIXED_DATE } from './encode/pdf.js';
 export { PT_PER_PX } from './paint/pdf.js';
 export { ImprintError, ERROR_CATALOGUE, type ErrorCode } from './errors.js';
@@ -9,12 +23,12 @@ export type { Design, DesignObject, Scene, SceneObject } from './design/types.js
 export type { ImageRef } from './design/image-ref.js';
 export { resolveScene } from './overrides/resolve.js';
 export { layout, type FitReport, type ImageSizes } from './layout/layout.js';
-export { sampleScene } from './layout/timeline.js';
+export { sampleScene, stillTime } from './layout/timeline.js';
 export type { TextFitReport } from './layout/text.js';
 export type { DisplayList, DisplayItem } from './layout/display-list.js';
 export { rasterBackend } from './paint/raster.js';
 export type { PaintBackend, RasterImage } from './paint/backend.js';
-export { encodeImage, ENCODE_DEFAULTS, type PngOptions, type JpgOptions, type ImageFormat } from './encode/image.js';
+export { encodeImage, ENCODE_DEFAULTS, type PngOptions, type JpgOptions, type WebpOptions, type AvifOptions, type ImageFormat } from './encode/image.js';
 export { fileAssetResolver, AssetNotFoundError, type AssetResolver, type FileAssetOptions } from './assets/resolver.js';
 export { bundledFonts, FontSet } from './text/fonts.js';
 export { designJsonSchema, overridesJsonSchema, fieldReferenceMarkdown } from './design/json-schema.js';

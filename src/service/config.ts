@@ -118,7 +118,7 @@ export function configFromEnv(env: Env = process.env): ServiceConfig {
     sweepIntervalMs: int(env, 'IMPRINT_SWEEP_INTERVAL_S', 3600, 1, 86_400) * 1000,
     workerConcurrency: int(env, 'IMPRINT_WORKER_CONCURRENCY', Math.max(1, availableParallelism()), 1, 64),
     renderTimeoutMs: int(env, 'IMPRINT_RENDER_TIMEOUT_S', 120, 1, 3600) * 1000,
-    renderMemoryMb: int(env, 'IMPRINT_RENDER_MEMORY_MB', 2048, 64, 65_536),
+    renderMemoryMb: int(env, 'IMPRINT_RENDER_MEMORY_MB', 512, 64, 65_536),
     leaseMs: int(env, 'IMPRINT_TASK_LEASE_S', 30, 1, 3600) * 1000,
     shutdownGraceMs: int(env, 'IMPRINT_SHUTDOWN_GRACE_S', 30, 0, 3600) * 1000,
     logLevel,

@@ -47,6 +47,8 @@ export interface TaskRequest {
   options?: TaskOptions;
   /** JSON path of the overrides in the caller's request, for errors. Default `$.objects_overrides`. */
   overridesRoot?: string;
+  /** JSON path of the design's id in the caller's request, for errors about the design as a whole. Default `$.design_id`. */
+  designIdPath?: string;
   /** Interface B: money to hold and daily limits, checked atomically with the insert. */
   video?: VideoAdmission;
   /** Checks on the resolved scene before anything is stored (interface B: is it a video, its price, its poster time). */
@@ -72,7 +74,12 @@ export async function createTask(ctx: ServiceContext, accountId: number, req: Ta
   }
   const admitted = req.admit?.(scene);
   // Whatever the engine would refuse before painting is refused now, with its message, not as a task in error.
-  checkRenderable(scene, { format, ...(options.max_duration === undefined ? {} : { maxDuration: options.max_duration }), at: { duration: '$.format' } });
+  checkRenderable(scene, {
+    format,
+    fps: options.fps ?? 30,
+    ...(options.max_duration === undefined ? {} : { maxDuration: options.max_duration }),
+    at: { duration: '$.format', size: req.designIdPath ?? '$.design_id' },
+  });
   if (format === 'mp4' && scene.duration !== null) options.frames = Math.round(scene.duration * (options.fps ?? 30));
   const video = admitted?.video ?? req.video;
   const inserted = await ctx.meta.insertTask({ accountId, designId: design.id, format, options: { ...options, ...admitted?.options }, overrides, webhookUrl: req.webhookUrl ?? null, now: ctx.clock(), ...(video ? { video } : {}) });

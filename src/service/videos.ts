@@ -35,6 +35,7 @@ export async function createVideoTask(ctx: ServiceContext, account: Account, inp
     format: 'mp4',
     overrides: input.overrides ?? [],
     overridesRoot: '$.overrides',
+    designIdPath: '$.video_id',
     options: { fps, size, max_duration: MAX_SLIDE_VIDEO_SECONDS, rate, watermark: demo },
     admit: (scene) => {
       if (scene.duration === null) throw validationError('$.video_id', 'this design is not a video (it has no duration or slides): use the id of a video design');

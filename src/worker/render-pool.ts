@@ -21,6 +21,8 @@ export interface RenderPoolOptions {
   size: number;
   timeoutMs: number;
   memoryMb: number;
+  /** Decoded images each render thread keeps between renders. Default 32 MiB (a host embedding the engine keeps 256). */
+  imageCacheMb?: number;
 }
 
 /** Time a thread gets to stop after an abort before it is terminated. */
@@ -48,8 +50,8 @@ class Thread {
   running: Running | undefined;
   dead = false;
 
-  constructor(private readonly pool: RenderPool, memoryMb: number) {
-    this.worker = new Worker(threadFile(), { resourceLimits: { maxOldGenerationSizeMb: memoryMb } });
+  constructor(private readonly pool: RenderPool, memoryMb: number, imageCacheMb: number) {
+    this.worker = new Worker(threadFile(), { resourceLimits: { maxOldGenerationSizeMb: memoryMb }, workerData: { imageCacheMb } });
     this.worker.on('message', (m: FromThread) => void this.onMessage(m));
     this.worker.on('error', (e: Error & { code?: string }) => {
       const memory = e.code === 'ERR_WORKER_OUT_OF_MEMORY';
@@ -100,7 +102,7 @@ export class RenderPool {
   }
 
   private spawn(): void {
-    const t = new Thread(this, this.opts.memoryMb);
+    const t = new Thread(this, this.opts.memoryMb, this.opts.imageCacheMb ?? 32);
     this.threads.push(t);
     this.idle(t);
   }

@@ -1,6 +1,7 @@
 // A render thread: runs the engine for one job at a time, asking the worker for asset bytes. Renders
 // run off the worker's event loop so a timeout or a heap overflow can stop one without the process.
-import { parentPort } from 'node:worker_threads';
+import { parentPort, workerData } from 'node:worker_threads';
+import sharp from 'sharp';
 import { AssetNotFoundError, type AssetResolver } from '../assets/resolver.js';
 import { Engine, type DesignInput } from '../engine.js';
 import type { Overrides } from '../overrides/types.js';
@@ -10,7 +11,12 @@ import type { FromThread, RenderJob, ToThread } from './render-protocol.js';
 const port = parentPort;
 if (!port) throw new Error('render-thread.js runs inside a worker thread');
 
-const engine = new Engine();
+const { imageCacheMb } = workerData as { imageCacheMb: number };
+// Decoded images are kept per thread for the next render; the service bounds them (a host embedding
+// the engine keeps its own default). libvips' operation cache is per process and holds whole decoded
+// images: a render service gains little from it and pays in resident memory, so it stays small.
+const engine = new Engine({ imageCacheBytes: imageCacheMb * 1024 * 1024 });
+sharp.cache({ memory: 16, files: 0, items: 20 });
 const pendingAssets = new Map<number, { resolve: (b: Uint8Array) => void; reject: (e: Error) => void }>();
 const aborts = new Map<number, AbortController>();
 let nextReq = 1;
