@@ -14,6 +14,7 @@ import { statusUrl, taskBodyA } from '../service/task-view.js';
 import { checkWebhookUrl } from '../service/webhooks.js';
 import { MAX_UPLOAD_BYTES } from '../service/uploads.js';
 import type { Account } from '../store/metadata/records.js';
+import { bodyLimit, BodyTooLarge, MAX_UPLOAD_BODY, stopReading } from './body-limits.js';
 import { errorReply, HttpFailure, jsonDepth } from './errors.js';
 import type { RateLimiter } from './rate-limit.js';
 import { RenderRequest } from './schemas.js';
@@ -41,6 +42,46 @@ function bearer(req: FastifyRequest): string | undefined {
   if (typeof h !== 'string') return undefined;
   const m = /^Bearer\s+(\S+)\s*$/i.exec(h);
   return m?.[1];
+}
+
+/** An upload refused for its shape (400), found while reading it. */
+class UploadRefusal extends Error {}
+
+/**
+ * The bytes of an upload's one file, or undefined when it has none. Reading stops at the limit: at
+ * the file's MAX_UPLOAD_BYTES (busboy's 'limit'), or when the whole body passes MAX_UPLOAD_BODY
+ * (fields, preamble or epilogue that busboy would read and drop), whatever it declared.
+ */
+async function readUpload(req: FastifyRequest): Promise<Buffer | undefined> {
+  const parts = req.parts();
+  // The first next() pipes the request into busboy: the byte count is attached after it.
+  let next = parts.next();
+  const over = bodyLimit(req.raw, MAX_UPLOAD_BODY);
+  let bytes: Buffer | undefined;
+  for (let r = await Promise.race([next, over]); !r.done; r = await Promise.race([next, over])) {
+    const part = r.value;
+    if (part.type === 'file') {
+      if (part.fieldname !== 'file') throw new UploadRefusal(`the file field is named "${part.fieldname.slice(0, 40)}": name it "file"`);
+      if (bytes) throw new UploadRefusal('send one file per upload');
+      bytes = await Promise.race([fileBytes(req.raw, part.file), over]);
+    }
+    next = parts.next();
+  }
+  return bytes;
+}
+
+/** A file part's bytes; busboy's 'limit' means it passed MAX_UPLOAD_BYTES, and reading stops there. */
+function fileBytes(raw: FastifyRequest['raw'], file: NodeJS.ReadableStream): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    file.on('data', (chunk: Buffer) => chunks.push(chunk));
+    file.once('limit', () => {
+      stopReading(raw);
+      reject(new BodyTooLarge(MAX_UPLOAD_BYTES));
+    });
+    file.once('end', () => resolve(Buffer.concat(chunks)));
+    file.once('error', reject);
+  });
 }
 
 export async function interfaceA(app: FastifyInstance, { service, limiter }: InterfaceAOptions): Promise<void> {
@@ -137,27 +178,21 @@ export async function interfaceA(app: FastifyInstance, { service, limiter }: Int
   });
 
   // ── A3: upload an image ─────────────────────────────────────────────────────────────────────
+  const tooLarge = `the upload is larger than ${MAX_UPLOAD_BYTES / 1048576} MB: uploads are limited to 10 MB (reading stopped at the limit)`;
   app.post('/upload', { onRequest: guard }, async (req, reply) => {
     const account = req.account!;
+    // A refusal before the body has all arrived stops reading it and closes the connection (closeUnreadBody).
     const refuse = (status: number, reason: string) => reply.status(status).send({ result: 'error', reason });
     if (!req.isMultipart()) return refuse(415, 'send the image as multipart/form-data with a file field named "file"');
+    // A declared length over the limit is refused before a byte of the body is read.
+    if (Number(req.headers['content-length']) > MAX_UPLOAD_BODY) return refuse(413, tooLarge);
     let bytes: Buffer | undefined;
     try {
-      for await (const part of req.parts()) {
-        if (part.type !== 'file') continue;
-        if (part.fieldname !== 'file') {
-          part.file.resume();
-          return refuse(400, `the file field is named "${part.fieldname.slice(0, 40)}": name it "file"`);
-        }
-        if (bytes) {
-          part.file.resume();
-          return refuse(400, 'send one file per upload');
-        }
-        bytes = await part.toBuffer();
-      }
+      bytes = await readUpload(req);
     } catch (e) {
+      if (e instanceof UploadRefusal) return refuse(400, e.message);
       const code = (e as { code?: string }).code;
-      if (code === 'FST_REQ_FILE_TOO_LARGE') return refuse(413, `the file is larger than ${MAX_UPLOAD_BYTES / 1048576} MB: uploads are limited to 10 MB`);
+      if (e instanceof BodyTooLarge || code === 'FST_REQ_FILE_TOO_LARGE') return refuse(413, tooLarge);
       if (code === 'FST_FILES_LIMIT' || code === 'FST_PARTS_LIMIT' || code === 'FST_FIELDS_LIMIT') return refuse(400, 'send one file field named "file" and nothing else');
       return refuse(400, `the multipart body cannot be read (${(e as Error).message.slice(0, 120)}): send multipart/form-data with a file field named "file"`);
     }

@@ -76,6 +76,7 @@ export async function interfaceB(app: FastifyInstance, { service }: { service: S
 
   /** api_key and v=1.0, each given once; a wrong or missing key is auth_required (403). */
   async function caller(req: FastifyRequest): Promise<Account> {
+    if (req.account) return req.account;
     const q = req.query as Record<string, string | string[] | undefined>;
     const key = q.api_key;
     if (Array.isArray(key)) throw new BFailure('incorrect_data', 400, 'give api_key once');
@@ -85,8 +86,14 @@ export async function interfaceB(app: FastifyInstance, { service }: { service: S
     const v = q.v;
     if (Array.isArray(v)) throw new BFailure('incorrect_data', 400, 'give v once: v=1.0');
     if (v !== '1.0') throw new BFailure('incorrect_data', 400, v === undefined ? 'add the interface version to the query: v=1.0' : `unknown interface version v=${String(v).slice(0, 20)}: use v=1.0`);
+    req.account = auth.account;
     return auth.account;
   }
+  // Who is calling is settled before the body is read: a request without a valid key gets its 403
+  // without the server reading (up to the limit of) its body.
+  const authenticate = async (req: FastifyRequest) => {
+    await caller(req);
+  };
 
   const render = async (req: FastifyRequest<{ Params: { id: string } }>, reply: import('fastify').FastifyReply) => {
     const account = await caller(req);
@@ -105,8 +112,8 @@ export async function interfaceB(app: FastifyInstance, { service }: { service: S
     });
     return reply.status(202).send({ result: 'true', task_url: `${dashboard()}/api/queue/${task.id}/`, task_id: task.id });
   };
-  app.post<{ Params: { id: string } }>('/videos/:id/render/', render);
-  app.post<{ Params: { id: string } }>('/videos/:id/render', render);
+  app.post<{ Params: { id: string } }>('/videos/:id/render/', { onRequest: authenticate }, render);
+  app.post<{ Params: { id: string } }>('/videos/:id/render', { onRequest: authenticate }, render);
 
   const status = async (req: FastifyRequest<{ Params: { id: string } }>) => {
     const account = await caller(req);
@@ -115,8 +122,8 @@ export async function interfaceB(app: FastifyInstance, { service }: { service: S
     if (!task || task.api !== 'b') throw new BFailure('not_found', 404, `no video task ${req.params.id} in this account: use the task_id the render request returned`);
     return taskBodyB(ctx, task);
   };
-  app.get<{ Params: { id: string } }>('/queue/:id/', status);
-  app.get<{ Params: { id: string } }>('/queue/:id', status);
+  app.get<{ Params: { id: string } }>('/queue/:id/', { onRequest: authenticate }, status);
+  app.get<{ Params: { id: string } }>('/queue/:id', { onRequest: authenticate }, status);
 
   app.setNotFoundHandler(async (req, reply) => reply.status(404).send({ error: 'not_found', description: `no route ${req.method} ${req.url.split('?')[0]!.slice(0, 100)}` }));
 }

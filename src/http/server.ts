@@ -8,6 +8,7 @@ import type { Socket } from 'node:net';
 import { ImprintError } from '../errors.js';
 import type { Service } from '../service/service.js';
 import { MAX_UPLOAD_BYTES } from '../service/uploads.js';
+import { closeUnreadBody } from './body-limits.js';
 import { errorReply, fromFrameworkError, fromImprintError, HttpFailure } from './errors.js';
 import { interfaceA } from './interface-a.js';
 import { asInterfaceB, interfaceB } from './interface-b.js';
@@ -47,6 +48,9 @@ export async function buildServer(service: Service, opts: HttpServerOptions = {}
     bodyLimit: ctx.config.bodyLimitBytes,
     logger: false,
     return503OnClosing: true,
+    // Node's own default, which Fastify turns off: a request (head and body) that has not all arrived
+    // after 5 minutes is answered 408 and closed, so a body that trickles in cannot hold a connection forever.
+    requestTimeout: 300_000,
     trustProxy: false,
     clientErrorHandler: clientError,
     // A URL that is not valid percent-encoding, or a path segment over 100 characters, before routing.
@@ -57,6 +61,9 @@ export async function buildServer(service: Service, opts: HttpServerOptions = {}
     },
   });
 
+  // First, so it sees every answer: one sent before its request's body has all arrived stops reading
+  // that body and closes the connection (413s, but also a 401 to a 100 MB body).
+  app.addHook('onSend', closeUnreadBody);
   await app.register(multipart, { limits: { fileSize: MAX_UPLOAD_BYTES, files: 1, fields: 10, parts: 12, fieldSize: 1024, headerPairs: 100 } });
 
   app.setErrorHandler(async (err: Error & { statusCode?: number; code?: string }, req, reply) => {
