@@ -30,7 +30,8 @@ const run = (args: string[], env: NodeJS.ProcessEnv = {}) =>
   );
 
 const ADMIN_COMMANDS = [
-  'init', 'create-account', 'create-key', 'import-design', 'list-designs', 'delete-design', 'get-account', 'set-balance', 'add-balance', 'set-plan', 'sweep',
+  'init', 'create-account', 'create-key', 'import-design', 'list-designs', 'delete-design', 'get-account', 'set-balance', 'add-balance', 'set-plan',
+  'list-webhooks', 'sweep',
 ];
 
 describe('--help and -h', () => {

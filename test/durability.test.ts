@@ -2,18 +2,24 @@
 // dist/, as after `npm install`) killed with SIGKILL mid-render, restarted, and stopped with SIGTERM.
 // Every queued task ends done (or, at worst, in error with the stalled reason), none is lost, none
 // leaves more than one result. Embedded default (SQLite + folder + in-process queue), then scale-out
-// (PostgreSQL + BullMQ on Redis) with two workers sharing the work.
+// (PostgreSQL + BullMQ on Redis) with two workers sharing the work. Then the webhook outbox on both:
+// a worker killed before the POST leaves it to the next one (exactly one arrives), a worker killed
+// during the POST leaves no second one (the delivery is marked abandoned).
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { Queue } from 'bullmq';
 import sharp from 'sharp';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { configFromEnv } from '../src/service/config.js';
 import { Service } from '../src/service/service.js';
+import { ABANDONED_REASON } from '../src/service/webhook-outbox.js';
+import { verifyWebhookSignature } from '../src/service/webhooks.js';
 import type { TaskRecord } from '../src/store/metadata/records.js';
 import { STALLED_REASON } from '../src/worker/worker.js';
 import { freshPostgresDatabase, postgres, redis, REDIS_URL } from './support/services.js';
@@ -432,5 +438,172 @@ describe('scale-out (PostgreSQL, BullMQ on Redis, shared blob folder)', () => {
     await checkPngResults(svc, tasks, 1024);
 
     expect(await survivor.kill('SIGTERM', 15_000), survivor.stderr).toMatchObject({ code: 0, signal: null });
+  });
+});
+
+// ── webhooks across kill -9 ─────────────────────────────────────────────────────────────────────
+/** A webhook receiver on 127.0.0.1 that answers 200, or holds every request open ('hold'). */
+class Receiver {
+  readonly requests: { body: string; signature: string | string[] | undefined }[] = [];
+  private readonly server: http.Server;
+  private waiters: (() => void)[] = [];
+  url = '';
+
+  constructor(readonly mode: 'answer' | 'hold') {
+    this.server = http.createServer((req, res) => {
+      let body = '';
+      req.setEncoding('utf8').on('data', (d: string) => (body += d));
+      req.on('end', () => {
+        this.requests.push({ body, signature: req.headers['x-imprint-signature'] });
+        for (const w of this.waiters.splice(0)) w();
+        if (this.mode === 'answer') res.writeHead(200).end('ok');
+      });
+    });
+  }
+
+  async listen(): Promise<void> {
+    await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
+    this.url = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}/hook`;
+  }
+
+  /** Resolves when a request has fully arrived (its body read): an event, not a fixed wait. */
+  arrival(timeoutMs: number): Promise<void> {
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`no webhook arrived within ${timeoutMs} ms`)), timeoutMs);
+      this.waiters.push(() => {
+        clearTimeout(timer);
+        resolve();
+      });
+    });
+  }
+
+  async close(): Promise<void> {
+    this.server.closeAllConnections();
+    await new Promise<void>((resolve) => this.server.close(() => resolve()));
+  }
+}
+
+interface WebhookBackend {
+  name: string;
+  available: boolean;
+  reason: string;
+  /** The environment of the worker processes and a cleanup for what it made. */
+  open(dir: string): Promise<{ env: Env; cleanup: () => Promise<void> }>;
+}
+
+const webhookBackends: WebhookBackend[] = [
+  { name: 'SQLite, in-process queue', available: true, reason: '', open: async () => ({ env: {}, cleanup: async () => undefined }) },
+  {
+    name: 'PostgreSQL, BullMQ',
+    ...scaleOut,
+    async open(dir) {
+      const db = await freshPostgresDatabase();
+      const name = `imprint-webhooks-${randomBytes(6).toString('hex')}`;
+      const env = { IMPRINT_DATABASE_URL: db.url, IMPRINT_BLOBS_URL: join(dir, 'shared-blobs'), IMPRINT_QUEUE_URL: REDIS_URL, IMPRINT_QUEUE_NAME: name };
+      return {
+        env,
+        cleanup: async () => {
+          const admin = new Queue(name, { connection: { url: REDIS_URL } });
+          admin.on('error', () => undefined);
+          await admin.obliterate({ force: true }).finally(() => admin.close());
+          await db.drop();
+        },
+      };
+    },
+  },
+];
+
+describe.each(webhookBackends)('webhooks across kill -9 ($name)', (backend) => {
+  let dir: string | undefined;
+  let service: Service | undefined;
+  let receiver: Receiver | undefined;
+  let cleanup: (() => Promise<void>) | undefined;
+
+  afterEach(async () => {
+    await killAll();
+    await receiver?.close();
+    await service?.close();
+    await cleanup?.();
+    if (dir) await rm(dir, { recursive: true, force: true });
+    [dir, service, receiver, cleanup] = [undefined, undefined, undefined, undefined];
+  });
+
+  /** A store with one account, the card design, and one task with a webhook to `mode`'s receiver. */
+  async function setUp(mode: 'answer' | 'hold') {
+    dir = await mkdtemp(join(tmpdir(), 'imprint-webhooks-'));
+    const opened = await backend.open(dir);
+    cleanup = opened.cleanup;
+    const env: Env = {
+      IMPRINT_DATA_DIR: dir,
+      IMPRINT_TASK_LEASE_S: '1',
+      IMPRINT_WORKER_CONCURRENCY: '1',
+      IMPRINT_LOG_LEVEL: 'warn',
+      IMPRINT_WEBHOOK_ALLOW_PRIVATE: '1',
+      ...opened.env,
+    };
+    const svc = (service = await Service.open(configFromEnv(env)));
+    receiver = new Receiver(mode);
+    await receiver.listen();
+    const { account, webhookSecret } = await svc.createAccount({ name: 'hooks' });
+    const template = JSON.parse(await readFile(join(CARD_DIR, 'design.json'), 'utf8')) as unknown;
+    const design = await svc.importDesign(account.id, template, { baseDir: CARD_DIR });
+    const task = await svc.createTask(account.id, { designId: design.id, format: 'png', webhookUrl: receiver.url });
+    const delivery = async () => (await svc.ctx.meta.listWebhooks(account.id, { taskId: task.id }))[0];
+    return { env, svc, account, secret: webhookSecret, task, delivery };
+  }
+
+  const killedBeforePost = 'killed after the task is done and before the POST: after a restart exactly one POST arrives';
+  it.skipIf(!backend.available)(killedBeforePost, { timeout: 90_000 }, async () => {
+    const { env, svc, account, secret, task, delivery } = await setUp('answer');
+    // A worker that sends no webhooks (the operational switch) ends the task, then dies: the POST
+    // has certainly not been made, and the delivery waits in the outbox.
+    const first = new WorkerProcess({ ...env, IMPRINT_WEBHOOK_DISPATCH: '0' });
+    const doneAndQueued = async () => (await svc.getTask(account.id, task.id)).state === 'done' && (await delivery()) !== undefined;
+    await waitFor('the task to be done with its webhook pending', 40_000, doneAndQueued);
+    expect((await first.kill('SIGKILL', 5000)).signal).toBe('SIGKILL');
+    expect(await delivery()).toMatchObject({ state: 'pending', claimedAt: null });
+    expect(receiver!.requests).toHaveLength(0);
+
+    const arrived = receiver!.arrival(30_000);
+    const second = new WorkerProcess(env);
+    await arrived;
+    await waitFor('the outcome to be recorded', 10_000, async () => (await delivery())?.state === 'sent');
+    const d = (await delivery())!;
+    expect(d).toMatchObject({ state: 'sent', httpStatus: 200, error: null, url: receiver!.url });
+    expect(second.owns(d.claimedBy)).toBe(true);
+    // The A2 body of the done task, signed with the account's secret.
+    const got = receiver!.requests[0]!;
+    const resultUrl = expect.stringContaining('/public/v2/results/') as unknown;
+    expect(JSON.parse(got.body)).toMatchObject({ id: task.id, state: 'done', design_id: task.designId, result_url: resultUrl });
+    expect(verifyWebhookSignature(secret, got.signature, got.body)).toBe(true);
+    // A graceful stop and another start send nothing more: the delivery is no longer pending.
+    expect(await second.kill('SIGTERM', 10_000)).toMatchObject({ code: 0, signal: null });
+    const third = new WorkerProcess(env);
+    await waitFor('the third worker to start', 30_000, async () => /imprint worker:/.test(third.stdout));
+    expect(await third.kill('SIGTERM', 10_000)).toMatchObject({ code: 0, signal: null });
+    expect(receiver!.requests).toHaveLength(1);
+    expect((await delivery())!.state).toBe('sent');
+  });
+
+  const killedDuringPost = 'killed during the POST: no second POST after a restart, and the delivery is marked abandoned';
+  it.skipIf(!backend.available)(killedDuringPost, { timeout: 90_000 }, async () => {
+    const { env, svc, account, task, delivery } = await setUp('hold');
+    // The receiver never answers; the sender is killed while its request is open.
+    const arrived = receiver!.arrival(40_000);
+    const first = new WorkerProcess({ ...env, IMPRINT_WEBHOOK_TIMEOUT_S: '3' });
+    await arrived;
+    expect((await first.kill('SIGKILL', 5000)).signal).toBe('SIGKILL');
+    const claimed = (await delivery())!;
+    expect(claimed).toMatchObject({ state: 'sending', finishedAt: null });
+    expect(first.owns(claimed.claimedBy)).toBe(true);
+    expect((await svc.getTask(account.id, task.id)).state).toBe('done');
+
+    const second = new WorkerProcess(env);
+    // Its sweep sees the claim outlive the sender's deadline (3 s + the margin) and gives up on it.
+    await waitFor('the delivery to be marked abandoned', 30_000, async () => (await delivery())?.state === 'abandoned', 100);
+    const d = (await delivery())!;
+    expect(d).toMatchObject({ state: 'abandoned', error: ABANDONED_REASON, httpStatus: null, claimedBy: claimed.claimedBy });
+    expect(await second.kill('SIGTERM', 10_000)).toMatchObject({ code: 0, signal: null });
+    expect(receiver!.requests).toHaveLength(1);
   });
 });

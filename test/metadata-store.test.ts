@@ -3,6 +3,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { sql } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openMetadata } from '../src/store/metadata/connect.js';
 import { MetadataStore } from '../src/store/metadata/metadata-store.js';
@@ -291,6 +292,106 @@ describe.each(backends)('metadata store on $name', (backend) => {
     await store.finishTask((second as { id: number }).id, W, { state: 'done', charge: 0 }, 11_300);
     expect(await insertPaid(11_400)).toBe('daily_limit_exceeded');
     expect(typeof (await store.insertTask({ accountId: b.id, designId: 1, format: 'mp4', options: {}, overrides: [], webhookUrl: null, now: 20_000, video: { ...paid, dayStart: 20_000 } }))).toBe('object');
+  });
+
+  const hooked = async (accountId: number, url = 'https://example.com/hook') => {
+    const t = await store.insertTask({ accountId, designId: 1, format: 'png', options: {}, overrides: {}, webhookUrl: url, now: 2000 });
+    if (typeof t === 'string') throw new Error(t);
+    return t;
+  };
+
+  it('queues the webhook in the transaction that ends the task, on every path to done or error', async () => {
+    const a = await account('alpha', 5, 100);
+    const plain = await queued(a.id);
+    const done = await hooked(a.id, 'https://example.com/done');
+    const failed = await hooked(a.id, 'https://example.com/failed');
+    const stalled = await hooked(a.id, 'https://example.com/stalled');
+    const cancelled = await hooked(a.id, 'https://example.com/cancelled');
+    // Taken in id order: plain, done, failed, stalled.
+    for (let i = 0; i < 4; i++) await store.claimNext(W, 3000, 9000);
+    expect(await store.finishTask(plain.id, W, { state: 'done', resultKey: 'r' }, 4000)).toBeDefined();
+    // A worker that lost the task queues nothing.
+    expect(await store.finishTask(done.id, 'other-worker', { state: 'done', resultKey: 'r' }, 4000)).toBeUndefined();
+    expect(await store.listWebhooks(a.id)).toEqual([]);
+    await store.finishTask(done.id, W, { state: 'done', resultKey: 'r' }, 4000);
+    await store.finishTask(failed.id, W, { state: 'error', error: 'why', errorCode: 'render_failed' }, 4100);
+    await store.renewLeases(W, 5000, [stalled.id]);
+    await store.recoverStalled(5001, 1, 'stalled');
+    expect(await store.cancelQueuedTask(cancelled.id, 6000, 'duplicate')).toBe(true);
+    expect(await store.cancelQueuedTask(cancelled.id, 6000, 'duplicate')).toBe(false);
+    const rows = await store.listWebhooks(a.id);
+    expect(rows.map((d) => [d.taskId, d.url, d.state, d.createdAt])).toEqual([
+      [cancelled.id, 'https://example.com/cancelled', 'pending', 6000],
+      [stalled.id, 'https://example.com/stalled', 'pending', 5001],
+      [failed.id, 'https://example.com/failed', 'pending', 4100],
+      [done.id, 'https://example.com/done', 'pending', 4000],
+    ]);
+    expect(rows.every((d) => d.accountId === a.id && d.claimedAt === null && d.httpStatus === null && d.error === null)).toBe(true);
+    expect(await store.listWebhooks(a.id, { taskId: failed.id })).toHaveLength(1);
+    expect(await store.listWebhooks((await account('beta')).id)).toEqual([]);
+
+    // Atomic: when the delivery cannot be written, the task does not end either (it stays the
+    // worker's, so it is finished again or recovered, and its webhook is queued then).
+    const last = await hooked(a.id);
+    await store.claimNext(W, 7000, 9000);
+    await sql`drop table webhook_deliveries`.execute(store.db);
+    await expect(store.finishTask(last.id, W, { state: 'done', resultKey: 'r' }, 8000)).rejects.toThrow();
+    expect(await store.getTask(last.id)).toMatchObject({ state: 'pending', workerId: W, finishedAt: null });
+  });
+
+  it('claims each pending delivery for exactly one sender, even with many claiming at once', async () => {
+    const a = await account('alpha', 40, 100);
+    const ids: number[] = [];
+    for (let i = 0; i < 30; i++) ids.push((await hooked(a.id)).id);
+    for (let i = 0; i < 30; i++) await store.claimNext(W, 3000, 9000);
+    for (const id of ids) await store.finishTask(id, W, { state: 'done', resultKey: 'r' }, 4000);
+    // Twelve claimers on this connection pool and four on a second connection to the same database.
+    const other = new MetadataStore(await openMetadata(url));
+    try {
+      const claims = await Promise.all([
+        ...Array.from({ length: 12 }, (_, i) => store.claimWebhooks(`s${i}`, 5000, 6000, { limit: 4 })),
+        ...Array.from({ length: 4 }, (_, i) => other.claimWebhooks(`o${i}`, 5000, 6000, { limit: 4 })),
+      ]);
+      const claimed = claims.flat();
+      expect(claimed.map((d) => d.taskId).sort((x, y) => x - y)).toEqual(ids);
+      expect(new Set(claimed.map((d) => d.id)).size).toBe(30);
+      expect(claimed.every((d) => d.state === 'sending' && d.claimedAt === 5000 && d.deadlineAt === 6000)).toBe(true);
+      // Nothing is pending any more: a claimed delivery is never handed out again.
+      expect(await store.claimWebhooks('late', 7000, 8000, { limit: 100 })).toEqual([]);
+      expect(await other.claimWebhooks('late', 7000, 8000, { taskId: ids[0]! })).toEqual([]);
+    } finally {
+      await other.close();
+    }
+  });
+
+  it('records the outcome once by its sender; a sender that died is marked abandoned, never claimed again', async () => {
+    const a = await account('alpha', 5, 100);
+    const [t1, t2, t3] = [await hooked(a.id), await hooked(a.id), await hooked(a.id)];
+    for (let i = 0; i < 3; i++) await store.claimNext(W, 3000, 9000);
+    for (const t of [t1, t2, t3]) await store.finishTask(t.id, W, { state: 'done', resultKey: 'r' }, 4000);
+    // The hook's path: the delivery of one given task.
+    const [d1] = await store.claimWebhooks('alive', 5000, 6000, { taskId: t1.id });
+    expect(d1).toMatchObject({ taskId: t1.id, state: 'sending', claimedBy: 'alive' });
+    expect(await store.recordWebhook(d1!.id, 'someone-else', { delivered: true, status: 200, ms: 5 }, 5100)).toBeUndefined();
+    expect(await store.recordWebhook(d1!.id, 'alive', { delivered: true, status: 200, ms: 12.4 }, 5100)).toMatchObject({
+      state: 'sent', httpStatus: 200, error: null, finishedAt: 5100, durationMs: 12,
+    });
+    const [d2, d3] = await store.claimWebhooks('dies', 5000, 6000);
+    expect([d2!.taskId, d3!.taskId]).toEqual([t2.id, t3.id]);
+    await store.recordWebhook(d3!.id, 'dies', { delivered: false, status: 500, error: 'receiver answered 500', ms: 3 }, 5200);
+    // Not before its deadline has passed (plus the caller's margin) …
+    expect(await store.abandonWebhooks(6000, 6500, 'gone')).toEqual([]);
+    // … then abandoned, with the reason; a finished one is left alone.
+    const abandoned = await store.abandonWebhooks(6001, 11_000, 'gone');
+    expect(abandoned.map((d) => [d.taskId, d.state, d.error, d.finishedAt])).toEqual([[t2.id, 'abandoned', 'gone', 11_000]]);
+    expect(await store.claimWebhooks('next', 12_000, 13_000)).toEqual([]);
+    expect(await store.abandonWebhooks(99_000, 99_000, 'gone')).toEqual([]);
+    // A sender that was only late records what really happened over the mark.
+    const late = await store.recordWebhook(d2!.id, 'dies', { delivered: false, error: 'timed out after 1000 ms', ms: 1000 }, 12_000);
+    expect(late).toMatchObject({ state: 'failed' });
+    const byTask = new Map((await store.listWebhooks(a.id)).map((d) => [d.taskId, d]));
+    expect(byTask.get(t3.id)).toMatchObject({ state: 'failed', httpStatus: 500, error: 'receiver answered 500' });
+    expect(byTask.get(t2.id)).toMatchObject({ state: 'failed', error: 'timed out after 1000 ms' });
   });
 
   it('never overruns an account concurrency under concurrent claims', async () => {

@@ -63,7 +63,7 @@ describe('imprint admin', () => {
     const account = JSON.parse((await run(['admin', 'get-account', '--account', '1'])).stdout);
     expect(account).toMatchObject({ account_id: 1, name: 'Acme Studio', balance: 25.5, plan: { concurrency: 2, queue_size: 500, video_rates: { hd_60: 0.05 } } });
     expect(JSON.parse((await run(['admin', 'list-designs', '--account', '1'])).stdout).designs.map((d: { design_id: number }) => d.design_id)).toEqual([1]);
-  }, 60_000);
+  }, 180_000);
 
   it.each([
     [['get-account', '--account', '9'], /^account_not_found at \$\.account_id: no account with id 9/],

@@ -115,6 +115,18 @@ const COMMANDS: Record<string, AdminCommand> = {
       '# {"account_id":1,"name":"Acme Studio","plan":{"name":"basic","concurrency":2,…},…}',
     ],
   },
+  'list-webhooks': {
+    args: '--account <id> [--task <id>]',
+    about:
+      'The webhook of each finished task that asked for one, newest task first (at most 100): its state (pending, sending, sent, ' +
+      'failed, or abandoned when the process sending it stopped mid-request), the receiver\'s HTTP status or the error, and when it was attempted. ' +
+      'Each webhook is sent at most once; none of these is sent again.',
+    flags: { ...ACCOUNT, task: 'only the webhook of this task' },
+    example: [
+      'imprint admin list-webhooks --account 1 --task 42',
+      '# {"account_id":1,"webhooks":[{"task_id":42,"url":"https://example.com/hooks/imprint","state":"sent","http_status":200,"error":null,…}]}',
+    ],
+  },
   sweep: {
     args: '',
     about: 'Deletes expired uploads and results now (the server\'s sweeper does it every IMPRINT_SWEEP_INTERVAL_S).',
@@ -320,6 +332,13 @@ export async function adminCommand(args: string[], io: CliIO): Promise<number> {
           throw validationError('$', `give at least one of ${flags}`);
         }
         print(accountJson(await service.setPlan(idFlag(v.account, 'account'), patch)));
+        return 0;
+      }
+      case 'list-webhooks': {
+        const { deliveryJson, listWebhookDeliveries } = await import('../service/webhook-outbox.js');
+        const account = idFlag(v.account, 'account');
+        const deliveries = await listWebhookDeliveries(service.ctx, account, v.task === undefined ? {} : { taskId: idFlag(v.task, 'task') });
+        print({ account_id: account, webhooks: deliveries.map(deliveryJson) });
         return 0;
       }
       case 'sweep': {

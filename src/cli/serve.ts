@@ -5,8 +5,9 @@ import { relative } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { FastifyInstance } from 'fastify';
 import { buildServer, listen } from '../http/server.js';
-import { configFromEnv, type ServiceConfig } from '../service/config.js';
+import { configFromEnv, ConfigError, type ServiceConfig } from '../service/config.js';
 import { webhookHook } from '../service/notify.js';
+import { WebhookDispatcher } from '../service/webhook-outbox.js';
 import { startSweeper } from '../service/retention.js';
 import { seedIfEmpty, type SeedResult } from '../service/seed.js';
 import { Service } from '../service/service.js';
@@ -16,13 +17,34 @@ import type { CliIO } from './main.js';
 export interface RunningService {
   service: Service;
   worker: TaskWorker;
+  /** This process's webhook sender; undefined when IMPRINT_WEBHOOK_DISPATCH=0. */
+  webhooks: WebhookDispatcher | undefined;
   seeded: SeedResult | undefined;
   /** The HTTP server (serve only) and its public address. */
   http?: { app: FastifyInstance; url: string };
   stop(): Promise<void>;
 }
 
-export async function startService(config: ServiceConfig, opts: { seed: boolean; http: boolean; onComplete?: CompletionHook }): Promise<RunningService> {
+/**
+ * IMPRINT_WEBHOOK_DISPATCH: 0 makes a process send no webhooks (its finished tasks' deliveries wait in
+ * the outbox for a process that sends them), e.g. render-only workers in a network without egress.
+ */
+export function webhookDispatchFromEnv(env: Readonly<Record<string, string | undefined>> = process.env): boolean {
+  const raw = env.IMPRINT_WEBHOOK_DISPATCH;
+  if (raw === undefined || raw === '' || raw === '1' || raw === 'true') return true;
+  if (raw === '0' || raw === 'false') return false;
+  throw new ConfigError(`Expected 1, true, 0 or false for IMPRINT_WEBHOOK_DISPATCH but received "${raw}"`);
+}
+
+export interface StartOptions {
+  seed: boolean;
+  http: boolean;
+  onComplete?: CompletionHook;
+  /** Send webhooks from this process (default true; see webhookDispatchFromEnv). */
+  dispatchWebhooks?: boolean;
+}
+
+export async function startService(config: ServiceConfig, opts: StartOptions): Promise<RunningService> {
   const service = await Service.open(config);
   try {
     // Only the embedded default is seeded: a scale-out deployment should not start with a demo
@@ -34,13 +56,19 @@ export async function startService(config: ServiceConfig, opts: { seed: boolean;
       const app = await buildServer(service);
       http = { app, url: await listen(app, service) };
     }
-    const worker = new TaskWorker(service.ctx, { onComplete: opts.onComplete ?? webhookHook(service.ctx) });
+    // Deliveries are queued with the task's end whatever this switch says; it only decides whether
+    // this process sends them (promptly from the hook, and by its sweep for those others left).
+    const webhooks = opts.dispatchWebhooks === false ? undefined : new WebhookDispatcher(service.ctx);
+    const hook = opts.onComplete ?? (webhooks ? webhookHook(service.ctx, webhooks) : undefined);
+    const worker = new TaskWorker(service.ctx, hook ? { onComplete: hook } : {});
     worker.start();
+    webhooks?.start();
     const sweeper = startSweeper(service.ctx);
     let stopping: Promise<void> | undefined;
     return {
       service,
       worker,
+      webhooks,
       seeded,
       ...(http ? { http } : {}),
       stop: () =>
@@ -48,6 +76,8 @@ export async function startService(config: ServiceConfig, opts: { seed: boolean;
           // No new requests first, then no new renders; running ones finish or go back to the queue.
           await http?.app.close();
           await worker.stop();
+          // After the worker: the hooks of its last tasks send their webhooks before this stops.
+          await webhooks?.stop();
           await sweeper.stop();
           await service.close();
         })()),
@@ -97,13 +127,15 @@ export async function serveCommand(args: string[], io: CliIO, role: 'serve' | 'w
   // a server starts (a silently ignored "--port 8080" would listen on the wrong port).
   parseArgs({ args, options: {}, allowPositionals: false, strict: true });
   const config = configFromEnv();
+  const dispatchWebhooks = webhookDispatchFromEnv();
   // Listening for the stop signal before anything is printed: whoever waits for the ready line may
   // send SIGTERM at once.
   const stopSignal = untilSignal();
-  const running = await startService(config, { seed: role === 'serve', http: role === 'serve' });
+  const running = await startService(config, { seed: role === 'serve', http: role === 'serve', dispatchWebhooks });
   if (running.seeded) printSeed(io, running.seeded);
   const where = running.http ? `listening on ${running.http.url} (interface A: ${running.http.url}/public/v2); ` : '';
-  io.stdout.write(`imprint ${role}: ${where}${describeStores(config)}; ${config.workerConcurrency} render slot(s). Stop with Ctrl-C or SIGTERM.\n`);
+  const hooks = dispatchWebhooks ? '' : '; webhooks not sent from here (IMPRINT_WEBHOOK_DISPATCH=0)';
+  io.stdout.write(`imprint ${role}: ${where}${describeStores(config)}; ${config.workerConcurrency} render slot(s)${hooks}. Stop with Ctrl-C or SIGTERM.\n`);
   const sig = await stopSignal;
   running.service.ctx.log.info({ signal: sig }, 'shutting down');
   await running.stop();

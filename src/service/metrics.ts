@@ -33,7 +33,7 @@ export class Metrics {
     this.describe('imprint_uploads_total', 'Images uploaded.');
     this.describe('imprint_blobs_expired_total', 'Uploads and results deleted by the retention sweeper, by kind.');
     this.describe('imprint_completion_hook_failures_total', 'Completion hooks (webhooks) that threw.');
-    this.describe('imprint_webhooks_total', 'Webhooks sent, by result (delivered, failed).');
+    this.describe('imprint_webhooks_total', 'Webhooks sent, by result (delivered, failed, abandoned: the sending process stopped during the request).');
     this.describe('imprint_http_requests_total', 'HTTP requests, by route and status.');
     this.describe('imprint_rate_limiter_failures_total', 'Rate-limit checks that failed (Redis down) and let the request through.');
   }

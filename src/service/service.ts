@@ -1,5 +1,6 @@
 // The service core as one object: opens the three stores named by the configuration and offers
 // what the HTTP adapters, the CLI and tests call. Framework-free; no HTTP here.
+import { listWebhookDeliveries } from './webhook-outbox.js';
 import { hostname } from 'node:os';
 import { randomBytes } from 'node:crypto';
 import { pino, type Logger } from 'pino';
@@ -125,6 +126,11 @@ export class Service {
   async resultBytes(accountId: number, taskId: unknown): Promise<Buffer | undefined> {
     const t = await this.getTask(accountId, taskId);
     return t.state === 'done' && t.resultKey && t.resultExpiredAt === null ? this.ctx.blobs.get(t.resultKey) : undefined;
+  }
+
+  /** Webhook deliveries of an account, or of one of its tasks: state, HTTP status or error, times. */
+  listWebhooks(accountId: unknown, opts: { taskId?: unknown } = {}) {
+    return listWebhookDeliveries(this.ctx, accountId, opts);
   }
 
   sweep() {

@@ -10,7 +10,10 @@ import { RenderFailure, RenderPool, type FailureKind } from './render-pool.js';
 import type { RenderJob } from './render-protocol.js';
 import { DEMO_LOGO_ASSET, taskAssetResolver } from './task-assets.js';
 
-/** Called once per task that reached done or error (interface A sends its webhook from here). */
+/**
+ * Called once per task that reached done or error, after the transaction that ended it (which also
+ * queued its webhook in the outbox); interface A sends that webhook from here without waiting for a sweep.
+ */
 export type CompletionHook = (task: TaskRecord) => Promise<void> | void;
 
 /** Where and how the free mode's logo sits: bottom right, a quarter of the width. */

@@ -5,8 +5,21 @@ import { randomBytes } from 'node:crypto';
 import { sql, type Kysely, type Selectable, type Transaction } from 'kysely';
 import { ImprintError } from '../../errors.js';
 import type { MetadataConnection } from './connect.js';
-import type { Account, ApiKeyRecord, DesignKind, DesignRecord, DesignSummary, Plan, Role, TaskRecord, TaskState, UploadRecord } from './records.js';
-import type { AccountsTable, DesignsTable, Tables, TasksTable, UploadsTable } from './tables.js';
+import type {
+  Account,
+  ApiKeyRecord,
+  DesignKind,
+  DesignRecord,
+  DesignSummary,
+  Plan,
+  Role,
+  TaskRecord,
+  TaskState,
+  UploadRecord,
+  WebhookDeliveryRecord,
+  WebhookDeliveryState,
+} from './records.js';
+import type { AccountsTable, DesignsTable, Tables, TasksTable, UploadsTable, WebhookDeliveriesTable } from './tables.js';
 
 const MICROS = 1_000_000;
 export const toMicros = (amount: number): number => Math.round(amount * MICROS);
@@ -19,6 +32,7 @@ type AccountRow = Selectable<AccountsTable>;
 type DesignRow = Selectable<DesignsTable>;
 type UploadRow = Selectable<UploadsTable>;
 type TaskRow = Selectable<TasksTable>;
+type DeliveryRow = Selectable<WebhookDeliveriesTable>;
 
 function toAccount(r: AccountRow): Account {
   return {
@@ -104,6 +118,46 @@ function toTask(r: TaskRow): TaskRecord {
     demo: r.demo === 1,
     reserved: fromMicros(Number(r.reserved_micros)),
   };
+}
+
+function toDelivery(r: DeliveryRow): WebhookDeliveryRecord {
+  const num = (v: number | null): number | null => (v === null ? null : Number(v));
+  return {
+    id: Number(r.id),
+    taskId: Number(r.task_id),
+    accountId: Number(r.account_id),
+    url: r.url,
+    state: r.state as WebhookDeliveryState,
+    createdAt: Number(r.created_at),
+    claimedAt: num(r.claimed_at),
+    claimedBy: r.claimed_by,
+    deadlineAt: num(r.deadline_at),
+    finishedAt: num(r.finished_at),
+    httpStatus: num(r.http_status),
+    error: r.error,
+    durationMs: num(r.duration_ms),
+  };
+}
+
+/**
+ * Queues the webhook of tasks that just ended, inside the transaction that ended them: the move to
+ * done/error and the pending delivery commit together or not at all. Unique per task, so a path that
+ * ended a task twice could still not send two.
+ */
+async function enqueueWebhooks(trx: Transaction<Tables>, rows: readonly TaskRow[], now: number): Promise<void> {
+  const values = rows
+    .filter((r) => r.webhook_url !== null)
+    .map((r) => ({ task_id: Number(r.id), account_id: Number(r.account_id), url: r.webhook_url!, state: 'pending', created_at: now }));
+  if (values.length === 0) return;
+  await trx.insertInto('webhook_deliveries').values(values).onConflict((oc) => oc.column('task_id').doNothing()).execute();
+}
+
+/** What the one attempt of a delivery gave. */
+export interface DeliveryOutcome {
+  delivered: boolean;
+  status?: number | undefined;
+  error?: string | undefined;
+  ms: number;
 }
 
 /** Unique-constraint violations of either database, as the service's `conflict` error. */
@@ -536,19 +590,24 @@ export class MetadataStore {
           .where('id', '=', row.account_id)
           .execute();
       }
+      if (row) await enqueueWebhooks(trx, [row], now);
       return row && toTask(row);
     });
   }
 
-  /** Ends a task that no worker has taken yet (a duplicate of an idempotent request). */
+  /** Ends a task that no worker has taken yet (a duplicate of an idempotent request); queues its webhook with it. */
   async cancelQueuedTask(id: number, now: number, reason: string, code = 'render_cancelled'): Promise<boolean> {
-    const r = await this.db
-      .updateTable('tasks')
-      .set({ state: 'error', error: reason, error_code: code, finished_at: now, state_at: now })
-      .where('id', '=', id)
-      .where('state', '=', 'queued')
-      .executeTakeFirst();
-    return Number(r.numUpdatedRows) === 1;
+    return this.db.transaction().execute(async (trx) => {
+      const row = await trx
+        .updateTable('tasks')
+        .set({ state: 'error', error: reason, error_code: code, finished_at: now, state_at: now })
+        .where('id', '=', id)
+        .where('state', '=', 'queued')
+        .returningAll()
+        .executeTakeFirst();
+      if (row) await enqueueWebhooks(trx, [row], now);
+      return row !== undefined;
+    });
   }
 
   /** Gives a task back to the queue without counting the attempt (graceful shutdown). */
@@ -579,6 +638,7 @@ export class MetadataStore {
         .where('attempts', '>=', maxAttempts)
         .returningAll()
         .execute();
+      await enqueueWebhooks(trx, failed, now);
       const requeued = await trx
         .updateTable('tasks')
         .set({ state: 'queued', worker_id: null, lease_until: null, state_at: now, parked: 1 })
@@ -597,6 +657,73 @@ export class MetadataStore {
       where id in (select id from tasks where result_expired_at is null and result_key is not null and finished_at <= ${before} order by id limit ${limit})
       returning *`.execute(this.db);
     return rows.rows.map(toTask);
+  }
+
+  // ── webhook outbox ──────────────────────────────────────────────────────────────────────────
+  /**
+   * Takes pending deliveries for `sender` (all, or only the one of `taskId`) in one UPDATE … RETURNING:
+   * each row moves pending → sending at most once, so whoever gets it is its only sender, even with
+   * several processes claiming at the same moment. `deadline` is when the sender's attempt ends at
+   * the latest (now + its webhook timeout).
+   */
+  async claimWebhooks(sender: string, now: number, deadline: number, opts: { taskId?: number; limit?: number } = {}): Promise<WebhookDeliveryRecord[]> {
+    const limit = opts.limit ?? 20;
+    const byTask = opts.taskId === undefined ? sql`` : sql`and task_id = ${opts.taskId}`;
+    // PostgreSQL: concurrent claimers skip each other's rows instead of queueing behind them; the outer
+    // `state = 'pending'` is re-checked on the locked row either way. SQLite has one writer at a time.
+    const skipLocked = this.conn.dialect === 'postgres' ? sql`for update skip locked` : sql``;
+    const r = await sql<DeliveryRow>`
+      update webhook_deliveries set state = 'sending', claimed_at = ${now}, claimed_by = ${sender}, deadline_at = ${deadline}
+      where state = 'pending' and id in (
+        select id from webhook_deliveries where state = 'pending' ${byTask} order by id limit ${limit} ${skipLocked})
+      returning *`.execute(this.db);
+    return r.rows.map(toDelivery).sort((a, b) => a.id - b.id);
+  }
+
+  /**
+   * Records what the one attempt gave. Only the claiming sender writes it; it also replaces an
+   * `abandoned` mark made while it was still alive but late, since the real outcome is better.
+   */
+  async recordWebhook(id: number, sender: string, o: DeliveryOutcome, now: number): Promise<WebhookDeliveryRecord | undefined> {
+    const row = await this.db
+      .updateTable('webhook_deliveries')
+      .set({
+        state: o.delivered ? 'sent' : 'failed',
+        finished_at: now,
+        http_status: o.status ?? null,
+        error: o.delivered ? null : (o.error ?? 'not delivered'),
+        duration_ms: Math.round(o.ms),
+      })
+      .where('id', '=', id)
+      .where('claimed_by', '=', sender)
+      .where('state', 'in', ['sending', 'abandoned'])
+      .returningAll()
+      .executeTakeFirst();
+    return row && toDelivery(row);
+  }
+
+  /**
+   * Deliveries still `sending` whose deadline passed before `before`: their sender stopped (killed,
+   * crashed) during the attempt. They are marked abandoned with `reason` and never sent again, since
+   * the receiver may already have had the POST.
+   */
+  async abandonWebhooks(before: number, now: number, reason: string): Promise<WebhookDeliveryRecord[]> {
+    const rows = await this.db
+      .updateTable('webhook_deliveries')
+      .set({ state: 'abandoned', finished_at: now, error: reason })
+      .where('state', '=', 'sending')
+      .where('deadline_at', '<', before)
+      .returningAll()
+      .execute();
+    return rows.map(toDelivery);
+  }
+
+  /** An account's deliveries, newest task first (or the one of `taskId`). */
+  async listWebhooks(accountId: number, opts: { taskId?: number; limit?: number } = {}): Promise<WebhookDeliveryRecord[]> {
+    let q = this.db.selectFrom('webhook_deliveries').selectAll().where('account_id', '=', accountId);
+    if (opts.taskId !== undefined) q = q.where('task_id', '=', opts.taskId);
+    const rows = await q.orderBy('task_id', 'desc').limit(opts.limit ?? 100).execute();
+    return rows.map(toDelivery);
   }
 
   async countTasksByState(): Promise<Record<TaskState, number>> {

@@ -126,6 +126,29 @@ function migrations(dialect: Dialect): Record<string, Migration> {
           .execute();
       },
     },
+    '0006_webhook_outbox': {
+      async up(db: Kysely<unknown>) {
+        // Written with the task's move to done/error (one transaction), so a crash cannot lose the
+        // webhook; a delivery is claimed once and never sent again (at most once).
+        await id(db.schema.createTable('webhook_deliveries'))
+          .addColumn('task_id', 'integer', (c) => c.notNull().unique())
+          .addColumn('account_id', 'integer', (c) => c.notNull().references('accounts.id').onDelete('cascade'))
+          .addColumn('url', 'text', (c) => c.notNull())
+          .addColumn('state', 'text', (c) => c.notNull())
+          .addColumn('created_at', 'bigint', (c) => c.notNull())
+          .addColumn('claimed_at', 'bigint')
+          .addColumn('claimed_by', 'text')
+          .addColumn('deadline_at', 'bigint')
+          .addColumn('finished_at', 'bigint')
+          .addColumn('http_status', 'integer')
+          .addColumn('error', 'text')
+          .addColumn('duration_ms', 'integer')
+          .execute();
+        // Senders look for pending and stale sending rows; admins list an account's deliveries.
+        await db.schema.createIndex('webhook_deliveries_state').on('webhook_deliveries').columns(['state', 'id']).execute();
+        await db.schema.createIndex('webhook_deliveries_account').on('webhook_deliveries').columns(['account_id', 'task_id']).execute();
+      },
+    },
   };
 }
 

@@ -102,3 +102,23 @@ export interface TaskRecord {
   /** Held from the balance while queued or rendering (paid interface B renders). */
   reserved: number;
 }
+
+/** pending: waiting for a sender; sending: claimed, its one POST under way; then sent, failed or abandoned. */
+export type WebhookDeliveryState = 'pending' | 'sending' | 'sent' | 'failed' | 'abandoned';
+
+/** The one webhook of a finished task: whether and how it was sent (the outbox row). */
+export interface WebhookDeliveryRecord {
+  id: number;
+  taskId: number;
+  accountId: number;
+  url: string;
+  state: WebhookDeliveryState;
+  createdAt: number;
+  claimedAt: number | null;
+  claimedBy: string | null;
+  deadlineAt: number | null;
+  finishedAt: number | null;
+  httpStatus: number | null;
+  error: string | null;
+  durationMs: number | null;
+}

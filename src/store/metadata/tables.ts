@@ -113,6 +113,34 @@ export interface RetiredBlobsTable {
   delete_after: number;
 }
 
+/**
+ * The webhook outbox: one row per finished task that asked for a webhook, written in the same
+ * transaction as the task's move to done or error, so a crash cannot lose the one POST.
+ * state: pending (not yet taken) → sending (claimed by one process; never claimed again) →
+ * sent (2xx) | failed (another answer or no answer) | abandoned (its sender stopped mid-delivery).
+ */
+export interface WebhookDeliveriesTable {
+  id: Generated<number>;
+  /** One delivery per task (unique): the body is the task's A2 body, built when it is sent. */
+  task_id: number;
+  account_id: number;
+  url: string;
+  state: string;
+  created_at: number;
+  /** When a sender took it, and which process (worker id) did. */
+  claimed_at: number | null;
+  claimed_by: string | null;
+  /** claimed_at + the sender's webhook timeout: past this (and a margin) a delivery still sending was abandoned. */
+  deadline_at: number | null;
+  finished_at: number | null;
+  /** HTTP status of the receiver's answer, when there was one. */
+  http_status: number | null;
+  /** Why it was not delivered (failed or abandoned). */
+  error: string | null;
+  /** Wall time of the request. */
+  duration_ms: number | null;
+}
+
 export interface Tables {
   accounts: AccountsTable;
   api_keys: ApiKeysTable;
@@ -121,4 +149,5 @@ export interface Tables {
   tasks: TasksTable;
   idempotency_keys: IdempotencyKeysTable;
   retired_blobs: RetiredBlobsTable;
+  webhook_deliveries: WebhookDeliveriesTable;
 }
