@@ -1,4 +1,6 @@
-// Package entry: the render API and, for hosts and tests, each pipeline stage on its own.
+// Package entry `imprint`: the engine only — the render API, each pipeline stage on its own, types and
+// errors. The service core is `imprint/service` and the HTTP adapters `imprint/http`, so a host that
+// renders never loads a database driver, a queue client or an HTTP server (test/entry-points.test.ts).
 export {
   Engine,
   render,
@@ -32,11 +34,3 @@ export { encodeImage, ENCODE_DEFAULTS, type PngOptions, type JpgOptions, type We
 export { fileAssetResolver, AssetNotFoundError, type AssetResolver, type FileAssetOptions } from './assets/resolver.js';
 export { bundledFonts, FontSet } from './text/fonts.js';
 export { designJsonSchema, overridesJsonSchema, fieldReferenceMarkdown } from './design/json-schema.js';
-// The render service core (no HTTP): stores, accounts, designs, uploads, tasks and the worker.
-export { Service, type OpenOptions } from './service/service.js';
-export { configFromEnv, ConfigError, type ServiceConfig } from './service/config.js';
-export { TaskWorker, type CompletionHook, type WorkerOptions } from './worker/worker.js';
-export { PLANS } from './service/plans.js';
-export type { Account, Plan, Role, TaskRecord, TaskState, DesignRecord, DesignSummary, UploadRecord } from './store/metadata/records.js';
-export { verifyWebhookSignature, signWebhook } from './service/webhooks.js';
-export { buildServer, listen } from './http/server.js';

@@ -1,0 +1,46 @@
+// `imprint` is the engine only: a host that imports it to render loads no database driver, queue
+// client, object-store SDK or HTTP server; those come with `imprint/service` and `imprint/http`.
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+
+const ROOT = join(import.meta.dirname, '..');
+const HOOK = join(ROOT, 'test', 'support', 'record-imports.mjs');
+const SERVICE_STACK = ['fastify', 'pg', 'kysely', 'better-sqlite3', 'ioredis', 'bullmq', '@aws-sdk', 'pino'];
+const dir = mkdtempSync(join(tmpdir(), 'imprint-entry-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+/** The packages under node_modules that importing `specifier` (through the package's exports) loads. */
+function packagesLoadedBy(specifier: string, run = ''): Set<string> {
+  const file = join(dir, `${specifier.replace(/\W/g, '_')}.txt`);
+  const code = `const m = await import(${JSON.stringify(specifier)}); ${run}`;
+  execFileSync(process.execPath, ['--import', HOOK, '--input-type=module', '-e', code], {
+    cwd: ROOT,
+    env: { ...process.env, IMPRINT_RECORD_IMPORTS: file },
+  });
+  const packages = new Set<string>();
+  for (const url of readFileSync(file, 'utf8').split('\n')) {
+    const m = /\/node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(url);
+    if (m) packages.add(m[1]!);
+  }
+  return packages;
+}
+
+describe('entry points', () => {
+  it('imprint loads none of the service stack, even when it renders', () => {
+    // The package resolves itself by name from its own folder (exports), as a host's import would.
+    const render = `const r = await m.render({ design: { width: 20, height: 20, objects: [] }, format: 'png' }); if (r.width !== 20) process.exit(3);`;
+    const loaded = packagesLoadedBy('imprint', render);
+    expect(loaded.has('sharp')).toBe(true);
+    expect(SERVICE_STACK.filter((p) => [...loaded].some((l) => l === p || l.startsWith(`${p}/`)))).toEqual([]);
+  });
+
+  it('imprint/service and imprint/http bring the service stack', () => {
+    const service = packagesLoadedBy('imprint/service', `if (typeof m.Service !== 'function') process.exit(3);`);
+    expect([...service]).toEqual(expect.arrayContaining(['kysely', 'better-sqlite3', 'pino']));
+    const http = packagesLoadedBy('imprint/http', `if (typeof m.buildServer !== 'function') process.exit(3);`);
+    expect(http.has('fastify')).toBe(true);
+  });
+});
