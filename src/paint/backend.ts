@@ -1,8 +1,10 @@
-// The paint contract: a backend turns a display list plus decoded images into its own output.
-// Backends only paint; every position and size was decided by layout.
+// The paint contract: a backend turns display-list pages plus decoded images into its own output.
+// Backends only paint; every position and size was decided by layout. One walker (paint/walk.ts)
+// drives every backend through the same primitive calls, so groups, transforms, opacity, layers
+// and clipping mean the same thing in raster and pdf output.
 import type { DecodedImage, ImageCache, LoadedImage } from '../assets/load.js';
 import type { RGBA } from '../design/color.js';
-import type { DisplayList } from '../layout/display-list.js';
+import type { BlendMode, DisplayItem, DisplayList, Geometry, Matrix } from '../layout/display-list.js';
 import type { FontSet } from '../text/fonts.js';
 
 export interface PaintResources {
@@ -22,8 +24,55 @@ export interface PaintOptions {
   matte?: RGBA;
 }
 
-export interface PaintBackend<Output> {
-  paint(list: DisplayList, resources: PaintResources, options?: PaintOptions): Promise<Output>;
+/** One page to paint: its display list and the images it names. */
+export interface PageInput {
+  list: DisplayList;
+  images: ReadonlyMap<string, LoadedImage>;
+  /** Images already decoded by the caller (video frames, static layers), by display-list key. */
+  ready?: ReadonlyMap<string, DecodedImage>;
+}
+
+/** A page after the backend's asynchronous preparation; `list` is what gets walked (a backend may rewrite its images). */
+export interface PreparedPage {
+  list: DisplayList;
+}
+
+export type GroupItem = Extract<DisplayItem, { kind: 'group' }>;
+export type ItemOf<K extends DisplayItem['kind']> = Extract<DisplayItem, { kind: K }>;
+
+/**
+ * What every backend implements. `paintPages` (walk.ts) calls `prepare` for all pages first (decoding
+ * is asynchronous), then draws each page synchronously: beginPage, the primitive calls of the walk,
+ * endPage; and finally `finish` for the output. Between beginPage and endPage nothing awaits, so a
+ * backend may use shared surfaces (the raster canvas pool) without locking.
+ */
+export interface PaintBackend<Output, Page extends PreparedPage = PreparedPage> {
+  prepare(page: PageInput): Promise<Page>;
+  beginPage(page: Page): void;
+  /** Saves the graphics state, including the opacity that `opacity` multiplies. */
+  save(): void;
+  restore(): void;
+  transform(m: Matrix): void;
+  /** Multiplies the opacity of everything painted until the matching restore. */
+  opacity(alpha: number): void;
+  /** Normal is the state every page and layer starts in, so it is never set. */
+  blend(mode: Exclude<BlendMode, 'normal'>): void;
+  clip(geometry: Geometry): void;
+  /**
+   * Starts painting a group on its own (offscreen layer, transparency group), so overlapping parts
+   * do not double their alpha; false when the layer would be empty, and then nothing is painted.
+   */
+  beginLayer(group: GroupItem): boolean;
+  /** Composites the layer once, at the group's opacity and blend mode. */
+  endLayer(group: GroupItem): void;
+  fill(item: ItemOf<'fill'>): void;
+  stroke(item: ItemOf<'stroke'>): void;
+  image(item: ItemOf<'image'>): void;
+  imageQuad(item: ItemOf<'image_quad'>): void;
+  glyphs(item: ItemOf<'glyphs'>): void;
+  link(item: ItemOf<'link'>): void;
+  endPage(): void;
+  finish(): Promise<Output>;
 }
 
 /** Raster output: premultiplied RGBA, row-major, no padding. */

@@ -1,4 +1,5 @@
-// Vector PDF backend on pdfkit: the display list the raster backend paints, as PDF operators.
+// Vector PDF backend on pdfkit: the display list the raster backend paints, as PDF operators,
+// driven by the same walk (paint/walk.ts); this module only supplies the primitive operations.
 // Text is real text in the bundled fonts (embedded, subset, with a ToUnicode map) placed glyph by
 // glyph where layout put it; shapes and charts are paths; images are embedded once at source
 // resolution and cropped by clipping; links become URI annotations over their glyphs.
@@ -7,7 +8,9 @@ import type { RGBA } from '../design/color.js';
 import type { BlendMode, DisplayItem, DisplayList, Geometry, Matrix, PositionedGlyph } from '../layout/display-list.js';
 import type { Rect } from '../design/types.js';
 import type { FontSet } from '../text/fonts.js';
+import type { GroupItem, ItemOf, PageInput, PaintBackend, PreparedPage } from './backend.js';
 import { prepareQuad } from './raster-images.js';
+import { imageItems } from './walk.js';
 
 /** CSS pixels to PDF points: 96 px per inch, 72 pt per inch. A 1080 px design is an 810 pt page. */
 export const PT_PER_PX = 0.75;
@@ -135,12 +138,6 @@ function arc(doc: Doc, cx: number, cy: number, r: number, from: number, to: numb
   }
 }
 
-function leafCount(items: readonly DisplayItem[]): number {
-  let n = 0;
-  for (const it of items) n += it.kind === 'group' ? leafCount(it.items) + (it.clip ? 1 : 0) : it.kind === 'link' ? 0 : 1;
-  return n;
-}
-
 const isJpeg = (b: Uint8Array): boolean => b[0] === 0xff && b[1] === 0xd8 && b[2] === 0xff;
 
 /** What a page needs decoded before pdfkit's synchronous drawing starts. */
@@ -159,102 +156,144 @@ export async function preparePdfPage(list: DisplayList, images: ReadonlyMap<stri
   const decodeSource = async (image: LoadedImage): Promise<void> => {
     if (!sources.has(image.hash)) sources.set(image.hash, await decodePixels(image, null, image.width, image.height, cache));
   };
-  const walk = async (items: readonly DisplayItem[], scale: number): Promise<void> => {
-    for (const it of items) {
-      if (it.kind === 'group') await walk(it.items, scale * Math.sqrt(Math.abs(it.transform[0] * it.transform[3] - it.transform[1] * it.transform[2])));
-      else if (it.kind === 'image_quad') {
-        const source = images.get(it.image);
-        const done = source ? await prepareQuad(it, source, scale * QUAD_PX_SCALE, cache) : null;
-        quads.set(it, done ? { image: done.image, dst: done.item.dst } : null);
-      } else if (it.kind === 'image') {
-        const source = images.get(it.image);
-        if (!source) continue; // decoded by the caller (video frames)
-        if (it.tint || !isJpeg(source.bytes) || source.oriented) await decodeSource(source);
-      }
+  for (const { item: it, scale } of imageItems(list.items)) {
+    if (it.kind === 'image_quad') {
+      const source = images.get(it.image);
+      const done = source ? await prepareQuad(it, source, scale * QUAD_PX_SCALE, cache) : null;
+      quads.set(it, done ? { image: done.image, dst: done.item.dst } : null);
+    } else {
+      const source = images.get(it.image);
+      if (!source) continue; // decoded by the caller (video frames)
+      if (it.tint || !isJpeg(source.bytes) || source.oriented) await decodeSource(source);
     }
-  };
-  await walk(list.items, 1);
+  }
   return { quads, sources };
 }
 
-export class PdfPainter {
+/** A page with everything decoded that pdfkit's synchronous drawing will need. */
+export interface PdfPreparedPage extends PreparedPage {
+  images: ReadonlyMap<string, LoadedImage>;
+  prepared: PdfPagePixels;
+}
+
+/** An open transparency group: the form being painted and what to return to when it is done. */
+interface Layer {
+  form: PdfRef;
+  pageContent: PdfRef;
+  outer: number;
+}
+
+/** The pdfkit document as the backend drives it: drawing, internals, pages and the byte stream. */
+export interface PdfDocument extends PdfDrawing, PdfInternals {
+  addPage(options: { size: [number, number]; margin: number }): unknown;
+  on(event: 'data', listener: (chunk: Buffer) => void): unknown;
+  on(event: 'end', listener: () => void): unknown;
+  on(event: 'error', listener: (error: Error) => void): unknown;
+  end(): void;
+}
+
+export class PdfBackend implements PaintBackend<Buffer, PdfPreparedPage> {
+  /** Opacity of what is painted now; pdf has no current-alpha state, so it is tracked here and set per fill. */
   private alpha = 1;
+  private readonly alphas: number[] = [];
+  private readonly layers: Layer[] = [];
+  private images: ReadonlyMap<string, LoadedImage> = new Map();
+  private prepared!: PdfPagePixels;
+  private readonly res: PdfResources;
+  private readonly bytes: Promise<Buffer>;
 
   constructor(
-    private readonly doc: Doc,
-    private readonly res: PdfResources,
-    private readonly images: ReadonlyMap<string, LoadedImage>,
-    private readonly prepared: PdfPagePixels,
-  ) {}
+    private readonly doc: PdfDocument,
+    fonts: FontSet,
+    cache: ImageCache,
+  ) {
+    this.res = new PdfResources(fonts, cache);
+    const chunks: Buffer[] = [];
+    doc.on('data', (c: Buffer) => chunks.push(c));
+    this.bytes = new Promise<Buffer>((resolve, reject) => {
+      doc.on('end', () => resolve(Buffer.concat(chunks)));
+      doc.on('error', reject);
+    });
+  }
 
-  page(list: DisplayList): void {
+  async prepare(page: PageInput): Promise<PdfPreparedPage> {
+    const pixels = await preparePdfPage(page.list, page.images, this.res.cache);
+    return { list: page.list, images: page.images, prepared: { ...pixels, ready: page.ready ?? new Map() } };
+  }
+
+  beginPage(page: PdfPreparedPage): void {
+    this.images = page.images;
+    this.prepared = page.prepared;
+    this.doc.addPage({ size: [page.list.width * PT_PER_PX, page.list.height * PT_PER_PX], margin: 0 });
     this.doc.save();
     this.doc.transform(PT_PER_PX, 0, 0, PT_PER_PX, 0, 0);
-    this.items(list.items);
+  }
+
+  endPage(): void {
     this.doc.restore();
   }
 
-  private items(items: readonly DisplayItem[]): void {
-    for (const it of items) this.item(it);
+  finish(): Promise<Buffer> {
+    this.doc.end();
+    return this.bytes;
   }
 
-  private item(it: DisplayItem): void {
+  save(): void {
+    this.doc.save();
+    this.alphas.push(this.alpha);
+  }
+
+  restore(): void {
+    this.doc.restore();
+    this.alpha = this.alphas.pop()!;
+  }
+
+  transform(m: Matrix): void {
+    this.doc.transform(...m);
+  }
+
+  opacity(alpha: number): void {
+    this.alpha *= alpha;
+  }
+
+  blend(mode: Exclude<BlendMode, 'normal'>): void {
+    this.state({ BM: blendName(mode) });
+  }
+
+  clip(geometry: Geometry): void {
+    pathOf(this.doc, geometry);
+    this.doc.clip();
+  }
+
+  fill(it: ItemOf<'fill'>): void {
     const doc = this.doc;
-    switch (it.kind) {
-      case 'group':
-        return this.group(it);
-      case 'fill':
-        pathOf(doc, it.geometry);
-        doc.fillColor(rgb(it.color), this.alpha * it.color[3]);
-        doc.fill();
-        return;
-      case 'stroke':
-        pathOf(doc, it.geometry);
-        doc.lineWidth(it.width);
-        if (it.dash) doc.dash(it.dash[0] ?? 1, { space: it.dash[1] ?? it.dash[0] ?? 1 });
-        else doc.undash();
-        doc.lineJoin(it.join ?? 'miter').lineCap(it.join === 'round' ? 'round' : 'butt');
-        doc.strokeColor(rgb(it.color), this.alpha * it.color[3]);
-        doc.stroke();
-        return;
-      case 'glyphs':
-        return this.glyphs(it);
-      case 'image':
-        return this.image(it.image, it.src, it.dst, it.tint);
-      case 'image_quad': {
-        const done = this.prepared.quads.get(it);
-        if (done) this.pixels(done.image, { x: 0, y: 0, width: done.image.width, height: done.image.height }, done.dst);
-        return;
-      }
-      case 'link':
-        return this.link(it.rect, it.url);
-    }
+    pathOf(doc, it.geometry);
+    doc.fillColor(rgb(it.color), this.alpha * it.color[3]);
+    doc.fill();
   }
 
-  private group(g: Extract<DisplayItem, { kind: 'group' }>): void {
-    if (g.opacity <= 0) return;
+  stroke(it: ItemOf<'stroke'>): void {
     const doc = this.doc;
-    doc.save();
-    doc.transform(...(g.transform as Matrix));
-    const blend = g.blend ?? 'normal';
-    if ((g.opacity < 1 || blend !== 'normal') && leafCount(g.items) > 1) {
-      this.transparencyGroup(g, blend);
-    } else {
-      const outer = this.alpha;
-      this.alpha *= g.opacity;
-      if (blend !== 'normal') this.state({ BM: blendName(blend) });
-      if (g.clip) {
-        pathOf(doc, g.clip);
-        doc.clip();
-      }
-      this.items(g.items);
-      this.alpha = outer;
-    }
-    doc.restore();
+    pathOf(doc, it.geometry);
+    doc.lineWidth(it.width);
+    if (it.dash) doc.dash(it.dash[0] ?? 1, { space: it.dash[1] ?? it.dash[0] ?? 1 });
+    else doc.undash();
+    doc.lineJoin(it.join ?? 'miter').lineCap(it.join === 'round' ? 'round' : 'butt');
+    doc.strokeColor(rgb(it.color), this.alpha * it.color[3]);
+    doc.stroke();
   }
 
-  /** Paints the group into a form XObject with a transparency group, then draws it once at its opacity. */
-  private transparencyGroup(g: Extract<DisplayItem, { kind: 'group' }>, blend: BlendMode): void {
+  image(it: ItemOf<'image'>): void {
+    this.imageIn(it.image, it.src, it.dst, it.tint);
+  }
+
+  imageQuad(it: ItemOf<'image_quad'>): void {
+    const done = this.prepared.quads.get(it);
+    if (done) this.pixels(done.image, { x: 0, y: 0, width: done.image.width, height: done.image.height }, done.dst);
+  }
+
+  /** Opens a form XObject with a transparency group; endLayer draws it once at the group's opacity. */
+  beginLayer(g: GroupItem): boolean {
     const doc = this.doc;
     const { x, y, width, height } = g.bounds;
     const form = doc.ref({
@@ -264,16 +303,16 @@ export class PdfPainter {
       Group: { Type: 'Group', S: 'Transparency' },
       Resources: doc.page.resources,
     });
-    const pageContent = doc.page.content;
-    const outer = this.alpha;
+    this.layers.push({ form, pageContent: doc.page.content, outer: this.alpha });
     doc.page.content = form;
     this.alpha = 1;
     doc.save();
-    if (g.clip) {
-      pathOf(doc, g.clip);
-      doc.clip();
-    }
-    this.items(g.items);
+    return true;
+  }
+
+  endLayer(g: GroupItem): void {
+    const doc = this.doc;
+    const { form, pageContent, outer } = this.layers.pop()!;
     doc.restore();
     doc.page.content = pageContent;
     this.alpha = outer;
@@ -281,6 +320,7 @@ export class PdfPainter {
     const name = `Fx${++this.res.forms}`;
     doc.page.xobjects[name] = form;
     const a = outer * g.opacity;
+    const blend = g.blend ?? 'normal';
     this.state({ ca: a, CA: a, ...(blend === 'normal' ? {} : { BM: blendName(blend) }) });
     doc.addContent(`/${name} Do`);
   }
@@ -299,7 +339,7 @@ export class PdfPainter {
   }
 
   /** Glyphs by id at the positions layout chose, as real text: TJ kerning makes up any difference from the font's advances. */
-  private glyphs(run: Extract<DisplayItem, { kind: 'glyphs' }>): void {
+  glyphs(run: Extract<DisplayItem, { kind: 'glyphs' }>): void {
     if (run.glyphs.length === 0) return;
     const doc = this.doc;
     const face = this.res.fonts.byFaceKey(run.face);
@@ -346,7 +386,7 @@ export class PdfPainter {
   }
 
   /** The image `src` part drawn into `dst`: the whole image is embedded once and clipped to `dst`. */
-  private image(key: string, src: Rect, dst: Rect, tint?: RGBA): void {
+  private imageIn(key: string, src: Rect, dst: Rect, tint?: RGBA): void {
     const decoded = this.prepared.ready?.get(key);
     if (decoded) return this.pixels(decoded, src, dst);
     const image = this.images.get(key);
@@ -419,7 +459,7 @@ export class PdfPainter {
     return this.register(ref, key);
   }
 
-  private link(rect: Rect, url: string): void {
+  link({ rect, url }: ItemOf<'link'>): void {
     const m = this.doc._ctm;
     const corners = [
       [rect.x, rect.y],

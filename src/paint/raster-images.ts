@@ -6,31 +6,14 @@ import { decodePixels, type DecodedImage, type ImageCache, type LoadedImage } fr
 import type { RGBA } from '../design/color.js';
 import type { Point, Rect } from '../design/types.js';
 import { ImprintError } from '../errors.js';
-import type { DisplayItem, DisplayList, Matrix } from '../layout/display-list.js';
+import type { DisplayItem, DisplayList } from '../layout/display-list.js';
+import { imageItems, type ImageItem } from './walk.js';
 import { warpImage } from './warp.js';
 
-type ImageItem = Extract<DisplayItem, { kind: 'image' | 'image_quad' }>;
 type PlainImage = Extract<DisplayItem, { kind: 'image' }>;
 
 /** Warped images are whole-bounding-box buffers; beyond this a quad is almost surely a mistake. */
 const MAX_WARP_PIXELS = 40_000_000;
-
-interface Job {
-  item: ImageItem;
-  scale: number;
-}
-
-function collect(items: readonly DisplayItem[], scale: number, jobs: Job[]): void {
-  for (const it of items) {
-    if (it.kind === 'group') collect(it.items, scale * matrixScale(it.transform), jobs);
-    else if (it.kind === 'image' || it.kind === 'image_quad') jobs.push({ item: it, scale });
-  }
-}
-
-/** The geometric mean of the axis scales: what one local unit measures in device pixels. */
-function matrixScale([a, b, c, d]: Matrix): number {
-  return Math.sqrt(Math.abs(a * d - b * c));
-}
 
 /** Swaps prepared items in; an item replaced by null (a degenerate quad) is dropped. */
 function mapItems(items: readonly DisplayItem[], replace: ReadonlyMap<ImageItem, PlainImage | null>): DisplayItem[] {
@@ -147,8 +130,7 @@ export async function prepareRasterImages(
   ready?: ReadonlyMap<string, DecodedImage>,
   steppedSizes = false,
 ): Promise<{ list: DisplayList; images: Map<string, DecodedImage> }> {
-  const jobs: Job[] = [];
-  collect(list.items, 1, jobs);
+  const jobs = imageItems(list.items);
   const out = new Map<string, DecodedImage>(ready ?? []);
   const replace = new Map<ImageItem, PlainImage | null>();
   for (const { item, scale } of jobs) {

@@ -3,10 +3,11 @@
 import { createCanvas, ImageData, Path2D, type Canvas, type SKRSContext2D } from '@napi-rs/canvas';
 import type { DecodedImage } from '../assets/load.js';
 import type { RGBA } from '../design/color.js';
-import type { DisplayItem, DisplayList, Geometry } from '../layout/display-list.js';
+import type { BlendMode, DisplayList, Geometry, Matrix } from '../layout/display-list.js';
 import type { FontSet } from '../text/fonts.js';
-import type { PaintBackend, PaintOptions, PaintResources, RasterImage } from './backend.js';
+import type { GroupItem, ItemOf, PageInput, PaintBackend, PaintOptions, PaintResources, PreparedPage, RasterImage } from './backend.js';
 import { prepareRasterImages } from './raster-images.js';
+import { paintPages } from './walk.js';
 
 // Outlines per face and glyph; bounded by the glyph count of the bundled fonts.
 const glyphPaths = new Map<string, Path2D>();
@@ -77,131 +78,171 @@ function tracePath(ctx: SKRSContext2D, g: Geometry): void {
   }
 }
 
-function leafCount(items: readonly DisplayItem[]): number {
-  let n = 0;
-  for (const it of items) n += it.kind === 'group' ? leafCount(it.items) + (it.clip ? 1 : 0) : it.kind === 'link' ? 0 : 1;
-  return n;
-}
-
-interface Prepared {
+/** A page with its images decoded (and tinted or warped) at the size they are drawn. */
+interface RasterPage extends PreparedPage {
   images: ReadonlyMap<string, DecodedImage>;
-  fonts: FontSet;
 }
 
-class RasterPainter {
-  constructor(private readonly res: Prepared, private readonly width: number, private readonly height: number) {}
-
-  items(ctx: SKRSContext2D, items: readonly DisplayItem[]): void {
-    for (const it of items) this.item(ctx, it);
-  }
-
-  item(ctx: SKRSContext2D, it: DisplayItem): void {
-    switch (it.kind) {
-      case 'group':
-        return this.group(ctx, it);
-      case 'fill':
-        ctx.fillStyle = css(it.color);
-        tracePath(ctx, it.geometry);
-        ctx.fill();
-        return;
-      case 'stroke':
-        ctx.strokeStyle = css(it.color);
-        ctx.lineWidth = it.width;
-        ctx.setLineDash(it.dash ? [...it.dash] : []);
-        ctx.lineJoin = it.join ?? 'miter';
-        ctx.lineCap = it.join === 'round' ? 'round' : 'butt';
-        tracePath(ctx, it.geometry);
-        ctx.stroke();
-        return;
-      case 'image_quad':
-        throw new Error('raster: perspective images must go through prepareRasterImages first');
-      case 'image': {
-        if (it.tint) throw new Error('raster: tinted images must go through prepareRasterImages first');
-        const image = this.res.images.get(it.image);
-        if (!image) throw new Error(`raster: image ${it.image} was not loaded`);
-        const { src, dst } = it;
-        // Images were decoded at (or up to 9 % above) the painted size, so bilinear is exact enough
-        // and much cheaper than the cubic/mipmap filter that real downscaling or enlarging needs.
-        const m = ctx.getTransform();
-        const k = (Math.sqrt(Math.abs(m.a * m.d - m.b * m.c)) * dst.width) / src.width;
-        ctx.imageSmoothingQuality = k > 0.9 && k < 1.05 ? 'low' : 'high';
-        // (0.9: video frames decode up to 9 % larger; stills decode at the painted size, k ≈ 1.)
-        ctx.drawImage(imageCanvas(image), src.x, src.y, src.width, src.height, dst.x, dst.y, dst.width, dst.height);
-        return;
-      }
-      case 'glyphs': {
-        const upem = this.res.fonts.byFaceKey(it.face).unitsPerEm;
-        const s = it.size / upem;
-        const run = new Path2D();
-        for (const g of it.glyphs) run.addPath(glyphPath(this.res.fonts, it.face, g.id), { a: s, b: 0, c: 0, d: -s, e: g.x, f: g.y });
-        ctx.fillStyle = css(it.color);
-        ctx.fill(run);
-        return;
-      }
-      case 'link':
-        return; // links only exist in vector output
-    }
-  }
-
-  group(ctx: SKRSContext2D, g: Extract<DisplayItem, { kind: 'group' }>): void {
-    if (g.opacity <= 0) return;
-    ctx.save();
-    ctx.transform(...g.transform);
-    if ((g.opacity < 1 || (g.blend ?? 'normal') !== 'normal') && leafCount(g.items) > 1) {
-      this.layer(ctx, g);
-    } else {
-      ctx.globalAlpha *= g.opacity;
-      if (g.blend && g.blend !== 'normal') ctx.globalCompositeOperation = g.blend;
-      if (g.clip) {
-        tracePath(ctx, g.clip);
-        ctx.clip();
-      }
-      this.items(ctx, g.items);
-    }
-    ctx.restore();
-  }
-
-  /** Paints the group alone, then composites it once, so overlapping parts do not double their alpha. */
-  layer(ctx: SKRSContext2D, g: Extract<DisplayItem, { kind: 'group' }>): void {
-    const m = ctx.getTransform();
-    const { x, y, width, height } = g.bounds;
-    const xs = [x, x + width].flatMap((px) => [y, y + height].map((py) => m.a * px + m.c * py + m.e));
-    const ys = [x, x + width].flatMap((px) => [y, y + height].map((py) => m.b * px + m.d * py + m.f));
-    const left = Math.max(0, Math.floor(Math.min(...xs)));
-    const top = Math.max(0, Math.floor(Math.min(...ys)));
-    const right = Math.min(this.width, Math.ceil(Math.max(...xs)));
-    const bottom = Math.min(this.height, Math.ceil(Math.max(...ys)));
-    if (right <= left || bottom <= top) return;
-    const off = createCanvas(right - left, bottom - top);
-    const octx = off.getContext('2d');
-    octx.imageSmoothingQuality = 'high';
-    octx.setTransform(m.a, m.b, m.c, m.d, m.e - left, m.f - top);
-    if (g.clip) {
-      tracePath(octx, g.clip);
-      octx.clip();
-    }
-    this.items(octx, g.items);
-    ctx.resetTransform();
-    ctx.globalAlpha *= g.opacity;
-    if (g.blend && g.blend !== 'normal') ctx.globalCompositeOperation = g.blend;
-    ctx.drawImage(off, left, top);
-  }
+/** An offscreen layer being painted: where it goes on the surface below once it is done. */
+interface Layer {
+  below: SKRSContext2D;
+  canvas: Canvas;
+  left: number;
+  top: number;
 }
 
-export const rasterBackend: PaintBackend<RasterImage> = {
-  async paint(input: DisplayList, resources: PaintResources, options: PaintOptions = {}): Promise<RasterImage> {
-    const { list, images } = await prepareRasterImages(input, resources.images, resources.cache, resources.ready, resources.steppedSizes);
-    // From here on everything is synchronous, so the pooled canvas cannot be shared mid-render.
-    const canvas = canvasFor(list.width, list.height);
-    const ctx = canvas.getContext('2d');
+class RasterBackend implements PaintBackend<RasterImage[], RasterPage> {
+  private canvas: Canvas | null = null;
+  private ctx!: SKRSContext2D;
+  private page!: RasterPage;
+  private opaque = false;
+  private readonly layers: Layer[] = [];
+  private readonly done: RasterImage[] = [];
+
+  constructor(private readonly resources: PaintResources, private readonly options: PaintOptions) {}
+
+  async prepare(input: PageInput): Promise<RasterPage> {
+    const { cache, steppedSizes } = this.resources;
+    return prepareRasterImages(input.list, input.images, cache, input.ready, steppedSizes);
+  }
+
+  beginPage(page: RasterPage): void {
+    const { list } = page;
+    this.page = page;
+    // From here to endPage everything is synchronous, so the pooled canvas cannot be shared mid-render.
+    this.canvas = canvasFor(list.width, list.height);
+    const ctx = this.canvas.getContext('2d');
+    this.ctx = ctx;
     ctx.reset();
     ctx.imageSmoothingQuality = 'high';
-    const matte = options.matte && !list.opaque && options.matte[3] === 1 ? options.matte : undefined;
+    const matte = this.options.matte && !list.opaque && this.options.matte[3] === 1 ? this.options.matte : undefined;
     if (matte) {
       ctx.fillStyle = css(matte);
       ctx.fillRect(0, 0, list.width, list.height);
     }
-    new RasterPainter({ images, fonts: resources.fonts }, list.width, list.height).items(ctx, list.items);
-    return { width: list.width, height: list.height, pixels: canvas.data(), opaque: list.opaque || matte !== undefined };
+    this.opaque = list.opaque || matte !== undefined;
+  }
+
+  endPage(): void {
+    const { width, height } = this.page.list;
+    this.done.push({ width, height, pixels: this.canvas!.data(), opaque: this.opaque });
+  }
+
+  async finish(): Promise<RasterImage[]> {
+    return this.done;
+  }
+
+  save(): void {
+    this.ctx.save();
+  }
+
+  restore(): void {
+    this.ctx.restore();
+  }
+
+  transform(m: Matrix): void {
+    this.ctx.transform(...m);
+  }
+
+  opacity(alpha: number): void {
+    this.ctx.globalAlpha *= alpha;
+  }
+
+  blend(mode: Exclude<BlendMode, 'normal'>): void {
+    this.ctx.globalCompositeOperation = mode;
+  }
+
+  clip(geometry: Geometry): void {
+    tracePath(this.ctx, geometry);
+    this.ctx.clip();
+  }
+
+  beginLayer(g: GroupItem): boolean {
+    const m = this.ctx.getTransform();
+    const { x, y, width, height } = g.bounds;
+    const { width: pageWidth, height: pageHeight } = this.page.list;
+    const xs = [x, x + width].flatMap((px) => [y, y + height].map((py) => m.a * px + m.c * py + m.e));
+    const ys = [x, x + width].flatMap((px) => [y, y + height].map((py) => m.b * px + m.d * py + m.f));
+    const left = Math.max(0, Math.floor(Math.min(...xs)));
+    const top = Math.max(0, Math.floor(Math.min(...ys)));
+    const right = Math.min(pageWidth, Math.ceil(Math.max(...xs)));
+    const bottom = Math.min(pageHeight, Math.ceil(Math.max(...ys)));
+    if (right <= left || bottom <= top) return false;
+    const canvas = createCanvas(right - left, bottom - top);
+    const octx = canvas.getContext('2d');
+    octx.imageSmoothingQuality = 'high';
+    octx.setTransform(m.a, m.b, m.c, m.d, m.e - left, m.f - top);
+    this.layers.push({ below: this.ctx, canvas, left, top });
+    this.ctx = octx;
+    return true;
+  }
+
+  endLayer(g: GroupItem): void {
+    const layer = this.layers.pop()!;
+    const ctx = layer.below;
+    this.ctx = ctx;
+    ctx.resetTransform();
+    ctx.globalAlpha *= g.opacity;
+    if (g.blend && g.blend !== 'normal') ctx.globalCompositeOperation = g.blend;
+    ctx.drawImage(layer.canvas, layer.left, layer.top);
+  }
+
+  fill(it: ItemOf<'fill'>): void {
+    const ctx = this.ctx;
+    ctx.fillStyle = css(it.color);
+    tracePath(ctx, it.geometry);
+    ctx.fill();
+  }
+
+  stroke(it: ItemOf<'stroke'>): void {
+    const ctx = this.ctx;
+    ctx.strokeStyle = css(it.color);
+    ctx.lineWidth = it.width;
+    ctx.setLineDash(it.dash ? [...it.dash] : []);
+    ctx.lineJoin = it.join ?? 'miter';
+    ctx.lineCap = it.join === 'round' ? 'round' : 'butt';
+    tracePath(ctx, it.geometry);
+    ctx.stroke();
+  }
+
+  imageQuad(): void {
+    throw new Error('raster: perspective images must go through prepareRasterImages first');
+  }
+
+  image(it: ItemOf<'image'>): void {
+    if (it.tint) throw new Error('raster: tinted images must go through prepareRasterImages first');
+    const image = this.page.images.get(it.image);
+    if (!image) throw new Error(`raster: image ${it.image} was not loaded`);
+    const ctx = this.ctx;
+    const { src, dst } = it;
+    // Images were decoded at (or up to 9 % above) the painted size, so bilinear is exact enough
+    // and much cheaper than the cubic/mipmap filter that real downscaling or enlarging needs.
+    const m = ctx.getTransform();
+    const k = (Math.sqrt(Math.abs(m.a * m.d - m.b * m.c)) * dst.width) / src.width;
+    ctx.imageSmoothingQuality = k > 0.9 && k < 1.05 ? 'low' : 'high';
+    // (0.9: video frames decode up to 9 % larger; stills decode at the painted size, k ≈ 1.)
+    ctx.drawImage(imageCanvas(image), src.x, src.y, src.width, src.height, dst.x, dst.y, dst.width, dst.height);
+  }
+
+  glyphs(it: ItemOf<'glyphs'>): void {
+    const fonts = this.resources.fonts;
+    const upem = fonts.byFaceKey(it.face).unitsPerEm;
+    const s = it.size / upem;
+    const run = new Path2D();
+    for (const g of it.glyphs) run.addPath(glyphPath(fonts, it.face, g.id), { a: s, b: 0, c: 0, d: -s, e: g.x, f: g.y });
+    this.ctx.fillStyle = css(it.color);
+    this.ctx.fill(run);
+  }
+
+  link(): void {
+    // links only exist in vector output
+  }
+}
+
+/** Paints one display list to pixels: the single-page form of paintPages with the raster backend. */
+export const rasterBackend = {
+  async paint(list: DisplayList, resources: PaintResources, options: PaintOptions = {}): Promise<RasterImage> {
+    const [image] = await paintPages(new RasterBackend(resources, options), [{ list, images: resources.images, ready: resources.ready }]);
+    return image!;
   },
 };
