@@ -1,4 +1,5 @@
-// The bundled font set: families and faces from fonts/manifest.json, opened once with fontkit.
+// The bundled font set: families and faces from fonts/manifest.json. Constructing it reads only the
+// manifest; each face's file is read and parsed by fontkit on its first use, once, and kept.
 // Nothing here reads system fonts, so every machine measures and paints the same glyphs.
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -19,43 +20,118 @@ export interface OutlineFont {
   getGlyph(id: number): { advanceWidth: number; path: { toSVG(): string } };
 }
 
+/** A bundled face. Everything but its names is loaded on first access (the font file is parsed once). */
 export interface FontFace {
   /** Stable key used in display lists, e.g. "Inter-700". */
-  key: string;
-  family: string;
-  weight: number;
-  file: string;
-  /** For shaping only. fontkit caches glyph objects with the code points of their first use, and
-   *  fetching a composite's outline creates its component glyphs with none; kept apart from
-   *  `outlines`, that can never corrupt the character mapping of a later layout. */
-  shaper: ShapingFont;
+  readonly key: string;
+  readonly family: string;
+  readonly weight: number;
+  readonly file: string;
+  /** For shaping only: every glyph it returns carries the code points of this use (see `ownCodePoints`),
+   *  so outline lookups, which share its glyph cache, can never change the character mapping of a layout. */
+  readonly shaper: ShapingFont;
   /** For outlines and per-glyph lookups (paths, advances). */
-  outlines: OutlineFont;
+  readonly outlines: OutlineFont;
   /** The font file, for embedding in vector output. */
-  bytes: Buffer;
-  unitsPerEm: number;
+  readonly bytes: Buffer;
+  readonly unitsPerEm: number;
   /** Typographic ascent/descent in em (descent positive, below the baseline). */
-  ascent: number;
-  descent: number;
-  underlinePosition: number;
-  underlineThickness: number;
+  readonly ascent: number;
+  readonly descent: number;
+  readonly underlinePosition: number;
+  readonly underlineThickness: number;
 }
 
 interface Manifest {
   families: { family: string; faces: { weight: number; file: string }[]; license: string }[];
 }
 
+type GetGlyph = (id: number, codePoints?: number[]) => fontkit.Glyph;
+
 /**
- * fontkit keeps one Glyph object per glyph id, carrying the code points of its first use. One glyph
- * can stand for different text ("->" as a ligature and "→" share Inter's arrow), so the shaper's
- * glyphs get their own code points per use; otherwise what one text was shaped first would change
- * how later texts map glyphs to characters.
+ * fontkit keeps one Glyph object per glyph id, carrying the code points of its first use: the first
+ * shaping of a character, or none when a composite's outline created it as a component. One glyph can
+ * also stand for different text ("->" as a ligature and "→" share Inter's arrow). So the shaper's
+ * glyphs get their own code points per use, and what was shaped or painted first cannot change how
+ * later texts map glyphs to characters. Returns the font's own lookup, which outlines use directly.
  */
-function ownCodePoints(font: fontkit.Font): fontkit.Font {
-  const shared = font.getGlyph.bind(font) as (id: number, codePoints?: number[]) => fontkit.Glyph;
-  (font as { getGlyph: (id: number, codePoints?: number[]) => fontkit.Glyph }).getGlyph = (id, codePoints = []) =>
+function ownCodePoints(font: fontkit.Font): GetGlyph {
+  const shared = font.getGlyph.bind(font) as GetGlyph;
+  (font as { getGlyph: GetGlyph }).getGlyph = (id, codePoints = []) =>
     Object.create(shared(id, codePoints), { codePoints: { value: codePoints, enumerable: true } }) as fontkit.Glyph;
-  return font;
+  return shared;
+}
+
+interface Parsed {
+  shaper: ShapingFont;
+  outlines: OutlineFont;
+  unitsPerEm: number;
+  ascent: number;
+  descent: number;
+  underlinePosition: number;
+  underlineThickness: number;
+}
+
+class LazyFace implements FontFace {
+  readonly key: string;
+  #bytes: Buffer | undefined;
+  #parsed: Parsed | undefined;
+
+  constructor(
+    private readonly dir: string,
+    readonly family: string,
+    readonly weight: number,
+    readonly file: string,
+  ) {
+    this.key = `${family}-${weight}`;
+  }
+
+  get bytes(): Buffer {
+    this.#bytes ??= readFileSync(`${this.dir}/${this.file}`);
+    return this.#bytes;
+  }
+
+  /** One fontkit instance serves shaping and outlines: the shaper's own code points (above) give the
+   *  isolation a second instance gave, without parsing the file and decoding its tables twice. */
+  #parse(): Parsed {
+    if (this.#parsed) return this.#parsed;
+    const font = fontkit.create(this.bytes) as fontkit.Font;
+    const glyph = ownCodePoints(font);
+    const upem = font.unitsPerEm;
+    this.#parsed = {
+      shaper: font,
+      // The unwrapped lookup returns fontkit's cached glyph, so its path and metrics are decoded once.
+      outlines: { getGlyph: (id) => glyph(id) },
+      unitsPerEm: upem,
+      ascent: font.ascent / upem,
+      descent: -font.descent / upem,
+      underlinePosition: -font.underlinePosition / upem,
+      underlineThickness: font.underlineThickness / upem,
+    };
+    return this.#parsed;
+  }
+
+  get shaper(): ShapingFont {
+    return this.#parse().shaper;
+  }
+  get outlines(): OutlineFont {
+    return this.#parse().outlines;
+  }
+  get unitsPerEm(): number {
+    return this.#parse().unitsPerEm;
+  }
+  get ascent(): number {
+    return this.#parse().ascent;
+  }
+  get descent(): number {
+    return this.#parse().descent;
+  }
+  get underlinePosition(): number {
+    return this.#parse().underlinePosition;
+  }
+  get underlineThickness(): number {
+    return this.#parse().underlineThickness;
+  }
 }
 
 export const FONTS_DIR = fileURLToPath(new URL('../../fonts/', import.meta.url));
@@ -67,27 +143,7 @@ export class FontSet {
   constructor(dir: string = FONTS_DIR) {
     const manifest = JSON.parse(readFileSync(`${dir}/manifest.json`, 'utf8')) as Manifest;
     for (const fam of manifest.families) {
-      const faces = fam.faces
-        .map(({ weight, file }): FontFace => {
-          const bytes = readFileSync(`${dir}/${file}`);
-          const font = ownCodePoints(fontkit.create(bytes) as fontkit.Font);
-          const upem = font.unitsPerEm;
-          return {
-            key: `${fam.family}-${weight}`,
-            family: fam.family,
-            weight,
-            file,
-            shaper: font,
-            outlines: fontkit.create(bytes) as fontkit.Font,
-            bytes,
-            unitsPerEm: upem,
-            ascent: font.ascent / upem,
-            descent: -font.descent / upem,
-            underlinePosition: -font.underlinePosition / upem,
-            underlineThickness: font.underlineThickness / upem,
-          };
-        })
-        .sort((a, b) => a.weight - b.weight);
+      const faces = fam.faces.map(({ weight, file }): FontFace => new LazyFace(dir, fam.family, weight, file)).sort((a, b) => a.weight - b.weight);
       this.families.set(fam.family, faces);
       for (const f of faces) this.byKey.set(f.key, f);
     }
@@ -118,7 +174,7 @@ export class FontSet {
 }
 
 let shared: FontSet | undefined;
-/** The bundled fonts, opened on first use and shared by every render in the process. */
+/** The bundled fonts, shared by every render in the process; faces are parsed as renders first use them. */
 export function bundledFonts(): FontSet {
   shared ??= new FontSet();
   return shared;

@@ -1,0 +1,84 @@
+// Lazy fonts: a FontSet reads only its manifest; a face's file is parsed on first use, once, by one fontkit instance.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+
+// Every parse of a font file goes through fontkit.create: counting its calls counts the parses.
+const parsed = vi.hoisted(() => ({ sizes: [] as number[] }));
+vi.mock('fontkit', async (importOriginal) => {
+  const actual = await importOriginal<typeof import('fontkit')>();
+  const create: typeof actual.create = (buffer, postscriptName) => {
+    parsed.sizes.push(buffer.length);
+    return actual.create(buffer, postscriptName);
+  };
+  return { ...actual, create, default: { ...actual, create } };
+});
+
+const { Engine } = await import('../src/engine.js');
+const { FONTS_DIR, FontSet } = await import('../src/text/fonts.js');
+const { shapeText } = await import('../src/text/shape.js');
+const { designWith } = await import('./support/scene.js');
+
+/** The face files parsed so far, by name (the bundled files all differ in size). */
+const FILES = ['Inter-Regular.ttf', 'Inter-Bold.ttf', 'Lora-Regular.ttf', 'Lora-Bold.ttf'];
+const SIZE_TO_FILE = new Map(FILES.map((f) => [readFileSync(join(FONTS_DIR, f)).length, f]));
+const parsedFiles = () => parsed.sizes.map((n) => SIZE_TO_FILE.get(n) ?? `unknown (${n} bytes)`);
+
+beforeEach(() => {
+  parsed.sizes.length = 0;
+});
+
+describe('lazy font faces', () => {
+  it('constructing a FontSet parses no font file, and naming a face parses nothing either', () => {
+    const fonts = new FontSet();
+    expect(fonts.familyNames()).toEqual(['Inter', 'Lora']);
+    const face = fonts.face('Lora', 700);
+    expect([face.key, face.family, face.weight, face.file]).toEqual(['Lora-700', 'Lora', 700, 'Lora-Bold.ttf']);
+    expect(parsedFiles()).toEqual([]);
+  });
+
+  it('a design in Inter 400 parses that face only, once, and a second render parses nothing', async () => {
+    const fonts = new FontSet();
+    const engine = new Engine({ fonts });
+    const text = { type: 'text', name: 't', x: 10, y: 20, width: 400, height: 120, font_size: 40, font_family: 'Inter' };
+    const design = designWith([{ ...text, text: 'Hello, ёлка: “a”' }]);
+    await engine.render({ design, format: 'png' });
+    // One parse serves shaping, metrics and outlines (see FontFace.shaper for why that is safe).
+    expect(parsedFiles()).toEqual(['Inter-Regular.ttf']);
+    await engine.render({ design, format: 'png' });
+    await new Engine({ fonts }).render({ design, format: 'jpg' });
+    expect(parsedFiles()).toEqual(['Inter-Regular.ttf']);
+  });
+
+  it('the first access of any face property parses it, once', () => {
+    const face = new FontSet().face('Inter', 700);
+    expect(face.bytes.length).toBeGreaterThan(0);
+    expect(parsedFiles()).toEqual([]);
+    expect(face.ascent).toBeGreaterThan(0);
+    expect(face.outlines.getGlyph(1).advanceWidth).toBeGreaterThan(0);
+    face.shaper.layout('Bold');
+    expect([face.unitsPerEm, face.descent, face.underlinePosition, face.underlineThickness].every(Number.isFinite)).toBe(true);
+    expect(parsedFiles()).toEqual(['Inter-Bold.ttf']);
+  });
+});
+
+describe('outlines and shaping share one parsed font without disturbing each other', () => {
+  const span = (text: string) => ({ text, weight: 400, color: [0, 0, 0, 1] as const, underline: false });
+  const clusters = (fonts: InstanceType<typeof FontSet>, text: string) => {
+    const p = shapeText([span(text)], 'Inter', fonts, 0)[0]!;
+    return p.clusters.map((c) => [p.text.slice(c.start, c.end), c.glyphs.map((g) => g.id)]);
+  };
+
+  it('outlines of composite glyphs (their components cached without code points) leave later shaping exact', () => {
+    const latin = 'Seven eleven: “twelve” elephants, seen there';
+    const expected = clusters(new FontSet(), latin);
+    // Glyph ids of composites whose components ("е" is drawn with Latin "e", the quotes from commas)
+    // are also glyphs of the later text; their outlines are fetched before that text is ever shaped.
+    const composites = clusters(new FontSet(), 'ё: “ё” ä é').flatMap(([, ids]) => ids as number[]);
+    const fonts = new FontSet();
+    const face = fonts.face('Inter', 400);
+    for (const id of composites) face.outlines.getGlyph(id).path.toSVG();
+    expect(clusters(fonts, latin)).toEqual(expected);
+    expect(clusters(fonts, latin).map(([t]) => t).join('')).toBe(latin);
+  });
+});
