@@ -13,7 +13,9 @@ import { IMAGE_LIMITS } from '../src/assets/load.js';
 import { render } from '../src/engine.js';
 import { configFromEnv, type ServiceConfig } from '../src/service/config.js';
 import { hashApiKey } from '../src/service/keys.js';
-import { taskTimings } from '../src/service/tasks.js';
+import { chargeFor } from '../src/service/billing.js';
+import { maxVideoSeconds, presetPlan } from '../src/service/plans.js';
+import { taskOptions, taskTimings } from '../src/service/tasks.js';
 import { Service } from '../src/service/service.js';
 import type { TaskRecord } from '../src/store/metadata/records.js';
 import { TaskWorker, type CompletionHook } from '../src/worker/worker.js';
@@ -509,5 +511,30 @@ describe('retention', () => {
     // Design files are not uploads: they stay.
     for (const k of Object.values(card.assets)) expect(await service.ctx.blobs.get(k)).toBeDefined();
     expect(await service.sweep()).toEqual({ uploads: 0, results: 0, designFiles: 0 });
+  });
+});
+
+describe('billing, task options and plan limits', () => {
+  const b = { api: 'b' as const, demo: false, reserved: 0.1, options: { rate: 0.01, fps: 30 } };
+
+  it('charges interface B by the video made, never more than was held, and nothing for demo or interface A', () => {
+    expect(chargeFor(b, 4)).toBe(0.04);
+    // 0.1 held; frame rounding asks for a little more, which is not charged.
+    expect(chargeFor(b, 10.02)).toBe(0.1);
+    expect(chargeFor({ ...b, demo: true }, 4)).toBe(0);
+    expect(chargeFor({ ...b, options: {} }, 4)).toBe(0);
+    expect(chargeFor(b, null)).toBeUndefined();
+    expect(chargeFor({ ...b, api: 'a' }, 4)).toBeUndefined();
+  });
+
+  it('reads stored task options as their type, dropping keys it does not know and refusing values it cannot use', () => {
+    expect(taskOptions({ options: { fps: 60, size: 'hd', frames: 120, later_addition: true } })).toEqual({ fps: 60, size: 'hd', frames: 120 });
+    expect(() => taskOptions({ options: { fps: 25 } })).toThrow();
+  });
+
+  it("takes interface A's longest video from the plan: 15 s for every preset and for unknown plan names", () => {
+    expect(maxVideoSeconds(presetPlan('basic'))).toBe(15);
+    expect(maxVideoSeconds(presetPlan('pro'))).toBe(15);
+    expect(maxVideoSeconds({ name: 'custom' })).toBe(15);
   });
 });

@@ -1,6 +1,6 @@
 // One error body for every failure of the HTTP interfaces: `{error, description}` with a stable code
-// and the catalogue's status. Framework errors (bad JSON, too large, unknown route) get the same shape,
-// and nothing ever shows a stack trace.
+// and the catalogue's status; interface B answers the same errors in its spec's codes and statuses.
+// Framework errors (bad JSON, too large, unknown route) get the same shape, and nothing ever shows a stack trace.
 import { ERROR_CATALOGUE, ImprintError, type ErrorCode } from '../errors.js';
 
 export interface ErrorReply {
@@ -25,6 +25,39 @@ export function errorReply(code: ErrorCode, description: string): ErrorReply {
     description = `${description.slice(0, end)}…`;
   }
   return { status: ERROR_CATALOGUE[code].status, body: { error: code, description } };
+}
+
+/** An answer in interface B's own codes (incorrect_data, auth_required, …), decided by its adapter. */
+export function bFailure(code: string, status: number, description: string, headers?: Record<string, string>): HttpFailure {
+  return new HttpFailure({ status, body: { error: code, description } }, headers);
+}
+
+/** Interface B's error codes, from the service's. */
+const B_CODES: Partial<Record<ErrorCode, [string, number]>> = {
+  validation_error: ['incorrect_data', 400],
+  design_not_found: ['incorrect_data', 400],
+  unauthorized: ['auth_required', 403],
+  forbidden: ['auth_required', 403],
+  task_not_found: ['not_found', 404],
+  not_found: ['not_found', 404],
+  insufficient_funds: ['insufficient_funds', 402],
+  daily_limit_exceeded: ['daily_limit_exceeded', 429],
+  queue_full: ['queue_full', 429],
+  payload_too_large: ['incorrect_data', 413],
+  unsupported_media_type: ['incorrect_data', 415],
+};
+
+/** Requests to interface B (mounted at /api) get its error shape. */
+export const isInterfaceB = (url: string): boolean => /^\/api(?:[/?]|$)/.test(url);
+
+/**
+ * A reply of interface A's catalogue as interface B answers it. A code B's spec has no word for
+ * keeps its own code and status, or, with `unmapped`, becomes that (a service error B never expects
+ * is an internal error there).
+ */
+export function asInterfaceB(out: ErrorReply, unmapped?: [string, number]): ErrorReply {
+  const b = B_CODES[out.body.error as ErrorCode] ?? unmapped;
+  return { status: b ? b[1] : out.status, body: { error: b ? b[0] : out.body.error, description: out.body.description } };
 }
 
 /** The description of a validation error carries its JSON path, as the CLI prints it. */

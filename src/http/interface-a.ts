@@ -5,13 +5,9 @@ import '@fastify/multipart';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { issueToError } from '../design/zod-error.js';
 import { ImprintError, validationError } from '../errors.js';
-import { checkIdempotencyKey, idempotent, requestHash } from '../service/idempotency.js';
 import { hashApiKey } from '../service/keys.js';
 import type { Service } from '../service/service.js';
-import { MAX_VIDEO_SECONDS } from '../render-checks.js';
-import { RESULT_TYPES, type TaskFormat } from '../service/tasks.js';
-import { statusUrl, taskBodyA } from '../service/task-view.js';
-import { checkWebhookUrl } from '../service/webhooks.js';
+import { taskBodyA } from '../service/task-view.js';
 import { MAX_UPLOAD_BYTES } from '../service/uploads.js';
 import type { Account } from '../store/metadata/records.js';
 import { bodyLimit, BodyTooLarge, MAX_UPLOAD_BODY, stopReading } from './body-limits.js';
@@ -32,8 +28,6 @@ declare module 'fastify' {
 }
 
 const MAX_JSON_DEPTH = 32;
-/** Presigned result URLs are short-lived; the stable result_url redirects to a fresh one. */
-const PRESIGN_SECONDS = 3600;
 
 const fail = (code: Parameters<typeof errorReply>[0], description: string, headers?: Record<string, string>) => new HttpFailure(errorReply(code, description), headers);
 
@@ -136,25 +130,10 @@ export async function interfaceA(app: FastifyInstance, { service, limiter }: Int
     if (jsonDepth(body, MAX_JSON_DEPTH) > MAX_JSON_DEPTH) throw validationError('$', `the body nests deeper than ${MAX_JSON_DEPTH} levels: flatten it`);
     const parsed = RenderRequest.safeParse(body);
     if (!parsed.success) throw issueToError(parsed.error.issues[0]!, body, { root: '$' });
-    const r = parsed.data;
-    const webhookUrl = r.webhook_url === undefined ? null : checkWebhookUrl(r.webhook_url, ctx.config.webhookAllowPrivate);
-    const create = () =>
-      service.createTask(account.id, {
-        designId: r.design_id,
-        format: r.format,
-        overrides: r.objects_overrides ?? {},
-        webhookUrl,
-        options: { ...(r.format === 'mp4' ? { max_duration: MAX_VIDEO_SECONDS } : {}), ...(r.quality === undefined ? {} : { quality: r.quality }) },
-      });
     const idemKey = req.headers['idempotency-key'];
-    let task;
-    if (idemKey !== undefined) {
-      const key = checkIdempotencyKey(Array.isArray(idemKey) ? idemKey.join(',') : idemKey);
-      const result = await idempotent(ctx, account.id, key, requestHash('POST /public/v2/render', r), create);
-      if (result.replayed) reply.header('idempotent-replayed', 'true');
-      task = result.task;
-    } else task = await create();
-    return reply.status(202).send({ task_id: task.id, status_url: statusUrl(ctx, task.id) });
+    const { task, replayed, statusUrl } = await service.createRender(account, parsed.data, Array.isArray(idemKey) ? idemKey.join(',') : idemKey);
+    if (replayed) reply.header('idempotent-replayed', 'true');
+    return reply.status(202).send({ task_id: task.id, status_url: statusUrl });
   });
 
   // ── A2: get a task ──────────────────────────────────────────────────────────────────────────
@@ -172,9 +151,7 @@ export async function interfaceA(app: FastifyInstance, { service, limiter }: Int
         });
       }
     }
-    const task = await service.getTask(account.id, req.params.id);
-    if (task.api !== 'a') throw new ImprintError('task_not_found', '$.task_id', `no task ${task.id} in interface A: read video tasks at /api/queue/${task.id}/`);
-    return reply.send(taskBodyA(ctx, task));
+    return reply.send(taskBodyA(ctx, await service.getRenderTask(account.id, req.params.id)));
   });
 
   // ── A3: upload an image ─────────────────────────────────────────────────────────────────────
@@ -208,33 +185,19 @@ export async function interfaceA(app: FastifyInstance, { service, limiter }: Int
 
   // The account's own uploads, at the URL the upload returned.
   app.get<{ Params: { file: string } }>('/uploads/:file', { onRequest: guard }, async (req, reply) => {
-    const m = /^([0-9a-f]{32})(?:\.[a-z]{3,4})?$/.exec(req.params.file);
-    const upload = m ? await ctx.meta.getUploadByToken(m[1]!) : undefined;
-    if (!upload || upload.accountId !== req.account!.id || upload.expiredAt !== null) throw fail('not_found', 'no such upload in this account (uploads are kept 30 days)');
-    const bytes = await ctx.blobs.get(upload.blobKey);
-    if (!bytes) throw fail('not_found', 'the upload is no longer stored');
-    return reply.header('content-type', upload.contentType).header('cache-control', 'private, max-age=3600').send(bytes);
+    const file = await service.uploadFile(req.account!.id, req.params.file);
+    return reply.header('content-type', file.contentType).header('cache-control', 'private, max-age=3600').send(file.body);
   });
 
   // Results: the unguessable token in the URL is the credential, like a presigned URL, for 30 days.
   app.get<{ Params: { file: string } }>('/results/:file', async (req, reply) => {
-    // <token>.<format> is the result; <token>.poster.jpg the screenshot of a video (interface B).
-    const m = /^([0-9a-f]{32})\.(png|jpg|webp|avif|pdf|mp4|poster\.jpg)$/.exec(req.params.file);
-    const task = m ? await ctx.meta.getTaskByResultToken(m[1]!) : undefined;
-    const poster = m?.[2] === 'poster.jpg';
-    const key = poster ? task?.posterKey : task?.format === m?.[2] ? task?.resultKey : undefined;
-    if (!task || !key || task.state !== 'done' || task.resultExpiredAt !== null) {
-      throw fail('not_found', 'no such result: it may have expired (results are kept 30 days)');
-    }
-    const filename = poster ? `task-${task.id}-screenshot.jpg` : `task-${task.id}.${task.format}`;
-    if (ctx.blobs.presign) return reply.redirect(await ctx.blobs.presign(key, PRESIGN_SECONDS, filename), 302);
-    const file = ctx.blobs.stream ? await ctx.blobs.stream(key) : await ctx.blobs.get(key).then((b) => b && { stream: b, size: b.length });
-    if (!file) throw fail('not_found', 'the result is no longer stored');
+    const file = await service.resultFile(req.params.file);
+    if ('redirect' in file) return reply.redirect(file.redirect, 302);
     return reply
-      .header('content-type', poster ? 'image/jpeg' : RESULT_TYPES[task.format as TaskFormat])
+      .header('content-type', file.contentType)
       .header('content-length', String(file.size))
-      .header('content-disposition', `inline; filename="${filename}"`)
+      .header('content-disposition', `inline; filename="${file.filename}"`)
       .header('cache-control', 'private, max-age=86400, immutable')
-      .send(file.stream);
+      .send(file.body);
   });
 }

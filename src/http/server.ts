@@ -9,9 +9,9 @@ import { ImprintError } from '../errors.js';
 import type { Service } from '../service/service.js';
 import { MAX_UPLOAD_BYTES } from '../service/uploads.js';
 import { closeUnreadBody } from './body-limits.js';
-import { errorReply, fromFrameworkError, fromImprintError, HttpFailure } from './errors.js';
+import { asInterfaceB, errorReply, fromFrameworkError, fromImprintError, HttpFailure, isInterfaceB } from './errors.js';
 import { interfaceA } from './interface-a.js';
-import { asInterfaceB, interfaceB } from './interface-b.js';
+import { interfaceB } from './interface-b.js';
 import { openApiDocument } from './openapi.js';
 import { openRateLimiter, type RateLimiter } from './rate-limit.js';
 
@@ -56,7 +56,7 @@ export async function buildServer(service: Service, opts: HttpServerOptions = {}
     // A URL that is not valid percent-encoding, or a path segment over 100 characters, before routing.
     frameworkErrors: (err, req, reply) => {
       let out = fromFrameworkError(err) ?? errorReply('validation_error', '$: the request URL cannot be read');
-      if (req.url.startsWith('/api/')) out = asInterfaceB(out.body.error, out.status, out.body.description);
+      if (isInterfaceB(req.url)) out = asInterfaceB(out);
       void (reply as unknown as FastifyReply).status(out.status).send(out.body);
     },
   });
@@ -66,16 +66,24 @@ export async function buildServer(service: Service, opts: HttpServerOptions = {}
   app.addHook('onSend', closeUnreadBody);
   await app.register(multipart, { limits: { fileSize: MAX_UPLOAD_BYTES, files: 1, fields: 10, parts: 12, fieldSize: 1024, headerPairs: 100 } });
 
+  // The one error handler of both interfaces: interface A's catalogue shape, turned into interface B's
+  // codes for requests under /api. Answers an adapter decided itself (HttpFailure) are sent as they are.
   app.setErrorHandler(async (err: Error & { statusCode?: number; code?: string }, req, reply) => {
+    const b = isInterfaceB(req.url);
     let out;
     let framework = false;
     if (err instanceof HttpFailure) {
       for (const [k, v] of Object.entries(err.headers)) reply.header(k, v);
-      out = err.reply;
-    } else if (err instanceof ImprintError) out = fromImprintError(err);
-    else {
+      return reply.status(err.reply.status).send(err.reply.body);
+    }
+    if (err instanceof ImprintError) {
+      out = fromImprintError(err);
+      // A service error interface B's spec has no code for is an internal error there.
+      if (b) out = asInterfaceB(out, ['internal_error', 500]);
+    } else {
       out = fromFrameworkError(err);
       framework = out !== undefined;
+      if (out && b) out = asInterfaceB(out);
     }
     if (!out) {
       ctx.log.error({ err, method: req.method, url: req.url.split('?')[0]!.slice(0, 200) }, 'request failed');

@@ -21,6 +21,21 @@ export const PLANS: Readonly<Record<string, Plan>> = {
 
 export const DEFAULT_PLAN = 'basic';
 
+/** Interface A's longest video in seconds (the spec's 15 s) when a plan names no other. */
+export const DEFAULT_MAX_VIDEO_SECONDS = 15;
+
+/**
+ * Interface A's longest video per preset. It is a plan setting, but it lives here rather than in the
+ * account's stored copy of the plan: that copy has one column per limit, and a `max_video_seconds`
+ * column (a metadata migration, plus a set-plan field) would be what makes it adjustable per account.
+ */
+const PRESET_MAX_VIDEO_SECONDS: Readonly<Record<string, number>> = { basic: DEFAULT_MAX_VIDEO_SECONDS, pro: DEFAULT_MAX_VIDEO_SECONDS };
+
+/** The longest video (seconds) an account on this plan may render through interface A. */
+export function maxVideoSeconds(plan: Pick<Plan, 'name'>): number {
+  return Object.hasOwn(PRESET_MAX_VIDEO_SECONDS, plan.name) ? PRESET_MAX_VIDEO_SECONDS[plan.name]! : DEFAULT_MAX_VIDEO_SECONDS;
+}
+
 const count = (max: number) => z.int().min(1).max(max);
 const rate = z.number().finite().min(0).max(1000);
 

@@ -8,17 +8,20 @@ import { openBlobStore } from '../store/blobs/open.js';
 import type { BlobStore } from '../store/blobs/blob-store.js';
 import { openMetadata } from '../store/metadata/connect.js';
 import { MetadataStore } from '../store/metadata/metadata-store.js';
-import type { Role } from '../store/metadata/records.js';
+import type { Account, Role } from '../store/metadata/records.js';
 import { LocalQueue } from '../store/queue/local.js';
 import type { TaskQueue } from '../store/queue/task-queue.js';
 import * as accounts from './accounts.js';
 import type { ServiceConfig } from './config.js';
 import type { ServiceContext } from './context.js';
 import * as designs from './designs.js';
+import * as files from './files.js';
 import { Metrics } from './metrics.js';
+import * as renders from './renders.js';
 import { sweep } from './retention.js';
 import * as tasks from './tasks.js';
 import * as uploads from './uploads.js';
+import * as videos from './videos.js';
 
 export interface OpenOptions {
   clock?: () => number;
@@ -121,6 +124,30 @@ export class Service {
   }
   getTask(accountId: number, taskId: unknown) {
     return tasks.getTask(this.ctx, accountId, taskId);
+  }
+  /** Interface A's render request (A1), honouring an Idempotency-Key when given. */
+  createRender(account: Account, request: renders.RenderInput, idempotencyKey?: string) {
+    return renders.createRender(this.ctx, account, request, idempotencyKey);
+  }
+  /** An interface A task (A2). */
+  getRenderTask(accountId: number, taskId: unknown) {
+    return renders.getRenderTask(this.ctx, accountId, taskId);
+  }
+  /** Interface B's video render (B1): price held, daily limits checked. */
+  createVideoTask(account: Account, input: videos.VideoRenderInput) {
+    return videos.createVideoTask(this.ctx, account, input);
+  }
+  /** An interface B task by the id in its status URL (B2). */
+  getVideoTask(accountId: number, taskId: string) {
+    return videos.getVideoTask(this.ctx, accountId, taskId);
+  }
+  /** An upload of this account by its file name in the upload URL. */
+  uploadFile(accountId: number, name: string) {
+    return files.uploadFile(this.ctx, accountId, name);
+  }
+  /** A result (or a video's screenshot) by its file name in the result URL: its bytes, or where to get them. */
+  resultFile(name: string) {
+    return files.resultFile(this.ctx, name);
   }
   /** The stored result of a done task, or undefined once it has expired. */
   async resultBytes(accountId: number, taskId: unknown): Promise<Buffer | undefined> {

@@ -19,7 +19,6 @@ export const TASK_FORMATS = ['png', 'jpg', 'pdf', 'mp4', 'webp', 'avif'] as cons
 export type TaskFormat = (typeof TASK_FORMATS)[number];
 export const RESULT_TYPES: Record<TaskFormat, string> = { ...MIME_TYPES, pdf: 'application/pdf', mp4: 'video/mp4' };
 
-
 /** Render options a task may carry beyond its format; the adapters fill them from their requests. */
 export const TaskOptions = z.strictObject({
   fps: z.union([z.literal(30), z.literal(60)]).optional(),
@@ -38,6 +37,17 @@ export const TaskOptions = z.strictObject({
   quality: z.int().min(1).max(100).optional(),
 });
 export type TaskOptions = z.infer<typeof TaskOptions>;
+
+/** Stored options may carry keys a newer version added: they are dropped, not an error. */
+const StoredTaskOptions = z.object(TaskOptions.shape);
+
+/**
+ * A stored task's options, typed: checked against the schema they passed when the task was queued
+ * (plus the fields set then), so the worker reads them without re-checking each one.
+ */
+export function taskOptions(task: Pick<TaskRecord, 'options'>): TaskOptions {
+  return StoredTaskOptions.parse(task.options);
+}
 
 export interface TaskRequest {
   designId: unknown;

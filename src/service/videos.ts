@@ -3,8 +3,9 @@
 // stored. The task itself goes through the same queue and worker as interface A's.
 import { stillTime } from '../layout/timeline.js';
 import { MAX_SLIDE_VIDEO_SECONDS } from '../render-checks.js';
-import { validationError } from '../errors.js';
+import { ImprintError, validationError } from '../errors.js';
 import type { Account, TaskRecord } from '../store/metadata/records.js';
+import { priceFor } from './billing.js';
 import type { ServiceContext } from './context.js';
 import { taskError, type TaskError } from './task-view.js';
 import { createTask, secondsBetween } from './tasks.js';
@@ -20,7 +21,6 @@ export interface VideoRenderInput {
 
 const DAY_MS = 86_400_000;
 export const utcDayStart = (t: number): number => Math.floor(t / DAY_MS) * DAY_MS;
-const money = (x: number): number => Math.round(x * 1e6) / 1e6;
 
 export async function createVideoTask(ctx: ServiceContext, account: Account, input: VideoRenderInput): Promise<TaskRecord> {
   const demo = input.demo ?? false;
@@ -40,7 +40,12 @@ export async function createVideoTask(ctx: ServiceContext, account: Account, inp
     admit: (scene) => {
       if (scene.duration === null) throw validationError('$.video_id', 'this design is not a video (it has no duration or slides): use the id of a video design');
       return {
-        video: { demo, reserve: money(scene.duration * rate), dayStart: utcDayStart(ctx.clock()), dailyLimit: demo ? plan.dailyDemoRenders : plan.dailyRenders },
+        video: {
+          demo,
+          reserve: priceFor(scene.duration, rate),
+          dayStart: utcDayStart(ctx.clock()),
+          dailyLimit: demo ? plan.dailyDemoRenders : plan.dailyRenders,
+        },
         // The screenshot shows what a still of the design shows: its poster_time, or the settled opening.
         options: { poster_time: stillTime(scene) },
       };
@@ -63,6 +68,16 @@ export interface TaskBodyB {
   state: TaskRecord['state'];
   /** An addition to the spec's fields: why the task ended in error (only in state error). */
   error?: TaskError;
+}
+
+/** An interface B task of this account by the id in its status URL (B2); interface A's tasks are not found here. */
+export async function getVideoTask(ctx: ServiceContext, accountId: number, taskId: string): Promise<TaskRecord> {
+  if (!/^\d{1,15}$/.test(taskId)) throw new ImprintError('task_not_found', '$.task_id', `no task "${taskId.slice(0, 40)}": task ids are integers`);
+  const task = await ctx.meta.getTask(Number(taskId), accountId);
+  if (!task || task.api !== 'b') {
+    throw new ImprintError('task_not_found', '$.task_id', `no video task ${taskId} in this account: use the task_id the render request returned`);
+  }
+  return task;
 }
 
 /** Interface B's task (B2). Values not known yet are null; an error costs 0. */

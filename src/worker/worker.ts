@@ -3,7 +3,8 @@
 // recovers tasks whose worker died (requeued once, then error), so no task stays pending forever.
 import type { Logger } from 'pino';
 import type { ServiceContext } from '../service/context.js';
-import { posterKeyOf, RESULT_TYPES, resultKeyOf, type TaskFormat } from '../service/tasks.js';
+import { chargeFor } from '../service/billing.js';
+import { posterKeyOf, RESULT_TYPES, resultKeyOf, taskOptions, type TaskFormat, type TaskOptions } from '../service/tasks.js';
 import type { TaskRecord } from '../store/metadata/records.js';
 import type { ErrorCode } from '../errors.js';
 import { RenderFailure, RenderPool, type FailureKind } from './render-pool.js';
@@ -110,19 +111,20 @@ export class TaskWorker {
     try {
       const design = await this.ctx.meta.getDesign(task.accountId, task.designId);
       if (!design) throw new RenderFailure('render', `design ${task.designId} was deleted before the render: queue the task again with an existing design`, 'design_not_found');
-      const o = task.options;
+      const o = taskOptions(task);
       const job: RenderJob = {
         template: design.template,
         overrides: task.overrides,
         format: task.format as TaskFormat,
-        ...(o.fps === 30 || o.fps === 60 ? { fps: o.fps } : {}),
-        ...(o.size === 'design' || o.size === 'sd' || o.size === 'hd' ? { size: o.size } : {}),
-        ...(typeof o.max_duration === 'number' ? { maxDuration: o.max_duration } : {}),
-        ...(typeof o.poster_time === 'number' ? { posterTime: o.poster_time } : {}),
+        ...(o.fps === undefined ? {} : { fps: o.fps }),
+        ...(o.size === undefined ? {} : { size: o.size }),
+        ...(o.max_duration === undefined ? {} : { maxDuration: o.max_duration }),
+        ...(o.poster_time === undefined ? {} : { posterTime: o.poster_time }),
         ...(o.watermark === true && task.demo ? { watermark: DEMO_WATERMARK } : {}),
-        ...(typeof o.quality === 'number' ? { quality: o.quality } : {}),
+        ...(o.quality === undefined ? {} : { quality: o.quality }),
       };
-      const out = await this.pool.run(job, taskAssetResolver(this.ctx, task, design), this.renderController.signal, timeoutFor(task, this.ctx.config.renderTimeoutMs));
+      const timeoutMs = timeoutFor(o, this.ctx.config.renderTimeoutMs);
+      const out = await this.pool.run(job, taskAssetResolver(this.ctx, task, design), this.renderController.signal, timeoutMs);
       const resultKey = resultKeyOf(task);
       await this.ctx.blobs.put(resultKey, out.bytes, RESULT_TYPES[task.format as TaskFormat]);
       let posterKey: string | null = null;
@@ -133,9 +135,7 @@ export class TaskWorker {
       const seconds = (this.ctx.clock() - started) / 1000;
       this.ctx.metrics.observeRender(task.format, seconds);
       const billedDuration = out.frames ? out.frames / (job.fps ?? 30) : null;
-      // Paid interface B renders are charged for the video actually made, at the rate fixed when queued.
-      // Never more than was held: frame rounding must not overdraw the balance.
-      const charge = task.api !== 'b' || billedDuration === null ? undefined : task.demo || typeof o.rate !== 'number' ? 0 : Math.min(task.reserved, Math.round(billedDuration * o.rate * 1e6) / 1e6);
+      const charge = chargeFor(task, billedDuration);
       outcome = { state: 'done', resultKey, posterKey, billedDuration, ...(charge === undefined ? {} : { charge }) };
     } catch (e) {
       if (e instanceof RenderFailure && e.kind === 'cancelled' && this.stopping) {
@@ -200,9 +200,8 @@ export class TaskWorker {
  * The render timeout covers a 15 s video at 30 fps (450 frames); longer or faster videos get
  * proportionally more, so a 60 s hd/60 video accepted by interface B is not doomed to time out.
  */
-export function timeoutFor(task: TaskRecord, base: number): number {
-  const frames = typeof task.options.frames === 'number' ? task.options.frames : 0;
-  return Math.max(base, Math.ceil((base * frames) / 450));
+export function timeoutFor(options: Pick<TaskOptions, 'frames'>, base: number): number {
+  return Math.max(base, Math.ceil((base * (options.frames ?? 0)) / 450));
 }
 
 const KIND_CODES: Partial<Record<FailureKind, ErrorCode>> = { timeout: 'render_timeout', memory: 'render_out_of_memory', cancelled: 'render_cancelled' };
