@@ -10,6 +10,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openMetadata } from '../src/store/metadata/connect.js';
 import { MetadataStore } from '../src/store/metadata/metadata-store.js';
 import type { Account, TaskRecord } from '../src/store/metadata/records.js';
+import type { TaskClaims } from '../src/store/metadata/tasks.js';
 import { BullmqQueue } from '../src/store/queue/bullmq.js';
 import { LocalQueue } from '../src/store/queue/local.js';
 import type { QueueOptions, TaskQueue } from '../src/store/queue/task-queue.js';
@@ -312,7 +313,13 @@ describe('bullmq queue without Redis', () => {
       const t = await meta.insertTask({ accountId: a.id, designId: 1, format: 'png', options: {}, overrides: {}, webhookUrl: null, now: Date.now() });
       if (typeof t === 'string') throw new Error(t);
       const errors: Error[] = [];
-      const q = new BullmqQueue('redis://127.0.0.1:1', meta, { workerId: WORKER, clock: () => Date.now(), leaseMs: 60_000, redisTimeoutMs: 300, onError: (e) => errors.push(e) });
+      const q = new BullmqQueue('redis://127.0.0.1:1', meta, {
+        workerId: WORKER,
+        clock: () => Date.now(),
+        leaseMs: 60_000,
+        redisTimeoutMs: 300,
+        onError: (e) => errors.push(e),
+      });
 
       await expect(q.push(t.id)).rejects.toThrow(/Redis did not answer within 300 ms/);
       const row = await meta.db.selectFrom('tasks').select('parked').where('id', '=', t.id).executeTakeFirstOrThrow();
@@ -328,5 +335,23 @@ describe('bullmq queue without Redis', () => {
       await meta.close();
       await rm(dir, { recursive: true, force: true });
     }
+  });
+});
+
+describe('queues on the claim interface', () => {
+  it('the local queue needs only claimNext, called with its worker id and lease', async () => {
+    const task = { id: 7 } as TaskRecord;
+    const calls: [string, number, number][] = [];
+    const claims: Pick<TaskClaims, 'claimNext'> = {
+      claimNext: async (workerId, now, leaseUntil) => {
+        calls.push([workerId, now, leaseUntil]);
+        return calls.length === 2 ? task : undefined;
+      },
+    };
+    // The short poll finds the task on the second claim, with no store behind the queue.
+    const q = new LocalQueue(claims, { workerId: WORKER, clock: () => 1_000, leaseMs: 50, pollMs: 10 });
+    expect(await q.take(AbortSignal.timeout(5_000))).toBe(task);
+    expect(calls).toEqual([[WORKER, 1_000, 1_050], [WORKER, 1_000, 1_050]]);
+    await q.close();
   });
 });

@@ -6,9 +6,10 @@ import Database from 'better-sqlite3';
 import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
 import pg from 'pg';
 import { migrate } from './migrations.js';
+import type { Dialect } from './dialect.js';
 import type { Tables } from './tables.js';
 
-export type Dialect = 'sqlite' | 'postgres';
+export type { Dialect } from './dialect.js';
 
 export interface MetadataConnection {
   db: Kysely<Tables>;

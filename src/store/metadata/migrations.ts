@@ -1,7 +1,7 @@
 // Schema migrations, one list for SQLite and PostgreSQL; only the id column differs by dialect.
 // Append new migrations; never edit one that has shipped.
 import { Migrator, type ColumnDefinitionBuilder, type CreateTableBuilder, type Kysely, type Migration } from 'kysely';
-import type { Dialect } from './connect.js';
+import type { Dialect } from './dialect.js';
 
 type IdColumn = <T extends string>(t: CreateTableBuilder<T, never>) => CreateTableBuilder<T, 'id'>;
 

@@ -2,8 +2,8 @@
 // any machine, while the metadata store stays the record of state, leases and account concurrency.
 import { randomUUID } from 'node:crypto';
 import { Queue, Worker, type Job } from 'bullmq';
-import type { ClaimResult, MetadataStore } from '../metadata/metadata-store.js';
 import type { TaskRecord } from '../metadata/records.js';
+import type { ClaimResult, TaskClaims } from '../metadata/tasks.js';
 import type { QueueOptions, TaskQueue } from './task-queue.js';
 
 export interface BullmqQueueOptions extends QueueOptions {
@@ -79,7 +79,7 @@ export class BullmqQueue implements TaskQueue {
   private closed = false;
   private closing: Promise<void> | undefined;
 
-  constructor(url: string, private readonly meta: MetadataStore, private readonly opts: BullmqQueueOptions) {
+  constructor(url: string, private readonly meta: TaskClaims, private readonly opts: BullmqQueueOptions) {
     this.name = opts.name ?? 'imprint-tasks';
     this.pollMs = opts.pollMs ?? 1000;
     this.redisTimeoutMs = opts.redisTimeoutMs ?? 5000;

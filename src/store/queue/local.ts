@@ -1,8 +1,8 @@
 // The embedded queue: the tasks table is the FIFO, so queued tasks survive a restart by construction.
 // Workers in this process are woken on push and release; a slow poll picks up tasks that another
 // process (`imprint admin`, a test) committed.
-import type { MetadataStore } from '../metadata/metadata-store.js';
 import type { TaskRecord } from '../metadata/records.js';
+import type { TaskClaims } from '../metadata/tasks.js';
 import type { QueueOptions, TaskQueue } from './task-queue.js';
 
 export class LocalQueue implements TaskQueue {
@@ -11,7 +11,8 @@ export class LocalQueue implements TaskQueue {
   private closed = false;
   private readonly pollMs: number;
 
-  constructor(private readonly meta: MetadataStore, private readonly opts: QueueOptions) {
+  // Only the one claim: the tasks table is the queue, so nothing needs parking.
+  constructor(private readonly meta: Pick<TaskClaims, 'claimNext'>, private readonly opts: QueueOptions) {
     this.pollMs = opts.pollMs ?? 500;
   }
 
