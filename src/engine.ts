@@ -3,7 +3,7 @@
 import { Readable } from 'node:stream';
 import { z as zod } from 'zod';
 import { clipSeconds, decodeClipFrame, loadClips, sceneVideos, type Clips } from './assets/clips.js';
-import { ImageCache, loadImages, type DecodedImage, type LoadedImage } from './assets/load.js';
+import { ImageCache, loadImage, loadImages, type DecodedImage, type LoadedImage } from './assets/load.js';
 import { AssetNotFoundError, fileAssetResolver, type AssetResolver } from './assets/resolver.js';
 import { parseDesign } from './design/parse.js';
 import { issueToError } from './design/zod-error.js';
@@ -18,7 +18,7 @@ import { checkImagePixels, checkRenderable, formatList, OUTPUT_FORMATS, RENDER_L
 import { renderVideo, sizesOf } from './video.js';
 import { prepareAudio } from './encode/audio.js';
 import { Watermark, withWatermark, type WatermarkOptions } from './overrides/watermark.js';
-import { clipFrameKey, imageRefKey, parseImageRef } from './design/image-ref.js';
+import { clipFrameKey, parseImageRef } from './design/image-ref.js';
 import { ImprintError } from './errors.js';
 import type { DisplayList } from './layout/display-list.js';
 import { layout, type FitReport } from './layout/layout.js';
@@ -233,9 +233,7 @@ export class Engine {
     if (watermark) {
       // The logo's size decides its box, so it is loaded first.
       const ref = { ...parseImageRef(watermark.image, '$.watermark.image'), at: '$.watermark.image' };
-      const probe: Scene = { ...scene, background: { kind: 'image', image: ref }, objects: [] };
-      const logo = (await loadImages(probe, resolver, this.images)).get(imageRefKey(ref))!;
-      scene = withWatermark(scene, watermark, logo, '$.watermark');
+      scene = withWatermark(scene, watermark, await loadImage(ref, resolver, this.images), '$.watermark');
     }
     const images = await loadImages(scene, resolver, this.images);
     checkImagePixels(images.values(), limitsOf(options));

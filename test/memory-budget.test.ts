@@ -103,7 +103,7 @@ beforeAll(async () => {
   const jpg = await photo(8000, 5000);
   for (let i = 0; i < 4; i++) await writeFile(join(folder, `photo-${i}.jpg`), jpg);
   const env = { IMPRINT_DATA_DIR: join(dir, 'data') };
-  const service = await Service.open(configFromEnv(env));
+  const service = await Service.open(configFromEnv({ ...env, IMPRINT_LOG_LEVEL: 'warn' }));
   try {
     const { account, apiKey } = await service.createAccount({ name: 'Memory' });
     await service.setPlan(account.id, { concurrency: 2, queue_size: 50 });

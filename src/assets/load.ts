@@ -178,19 +178,24 @@ export async function loadImages(scene: Scene, resolver: AssetResolver, cache: I
   const out = new Map<string, LoadedImage>();
   for (const ref of sceneImageRefs(scene)) {
     const key = imageRefKey(ref);
-    if (out.has(key)) continue;
-    const bytes = await fetchBytes(ref, resolver);
-    const tooLarge = imageBytesProblem(`"${key}"`, bytes.byteLength);
-    if (tooLarge) throw validationError(ref.at, tooLarge);
-    const hash = createHash('sha256').update(bytes).digest('hex');
-    let source = cache.source(hash);
-    if (!source) {
-      source = await inspect(bytes, hash, ref);
-      cache.set(source);
-    }
-    out.set(key, { ...source, at: ref.at, ref: key });
+    if (!out.has(key)) out.set(key, await loadImage(ref, resolver, cache));
   }
   return out;
+}
+
+/** Resolves and inspects one reference (its header only; pixels are decoded when painted). */
+export async function loadImage(ref: SceneImageRef, resolver: AssetResolver, cache: ImageCache): Promise<LoadedImage> {
+  const key = imageRefKey(ref);
+  const bytes = await fetchBytes(ref, resolver);
+  const tooLarge = imageBytesProblem(`"${key}"`, bytes.byteLength);
+  if (tooLarge) throw validationError(ref.at, tooLarge);
+  const hash = createHash('sha256').update(bytes).digest('hex');
+  let source = cache.source(hash);
+  if (!source) {
+    source = await inspect(bytes, hash, ref);
+    cache.set(source);
+  }
+  return { ...source, at: ref.at, ref: key };
 }
 
 /**
