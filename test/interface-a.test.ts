@@ -20,6 +20,7 @@ import { TaskWorker } from '../src/worker/worker.js';
 import { startS3Server } from './support/s3-server.js';
 import { redis, REDIS_URL } from './support/services.js';
 import { RedisRateLimiter } from '../src/http/rate-limit.js';
+import { waitUntil } from './support/wait.js';
 
 const CARD = 'examples/card-1080';
 let dir: string;
@@ -74,11 +75,6 @@ async function upload(bytes: Uint8Array, k = key, filename = 'photo.png') {
   const form = new FormData();
   form.append('file', new Blob([new Uint8Array(bytes)]), filename);
   return fetch(`${base}/upload`, { method: 'POST', headers: auth(k), body: form });
-}
-
-/** Resolves once `ready()` holds, however long that takes on a loaded machine (the test's timeout bounds it). */
-async function conditionHolds(ready: () => boolean): Promise<void> {
-  while (!ready()) await new Promise((r) => setTimeout(r, 20));
 }
 
 async function until(taskId: number, states = ['done', 'error'], seen?: string[]) {
@@ -168,7 +164,7 @@ describe('interface A', () => {
         error: { code: 'design_not_found', description: `design ${doomed} was deleted before the render: queue the task again with an existing design` },
       });
       const done = await until(ok.task_id);
-      await conditionHolds(() => received.length >= 2);
+      await waitUntil('both webhooks', () => received.length >= 2);
       expect(received).toHaveLength(2);
       const bodies = received.map((r) => JSON.parse(r.body) as { id: number });
       expect(bodies.find((b) => b.id === ok.task_id)).toEqual(done);
@@ -189,7 +185,7 @@ describe('interface A', () => {
     await new Promise<void>((r) => dead.close(() => r()));
     const { task_id } = (await (await post('/render', { design_id: card, format: 'png', webhook_url: `http://127.0.0.1:${port}/gone` })).json()) as { task_id: number };
     expect((await until(task_id)).state).toBe('done');
-    await conditionHolds(() => service.ctx.metrics.get('imprint_webhooks_total', { result: 'failed' }) > 0);
+    await waitUntil('the failed webhook to be counted', () => service.ctx.metrics.get('imprint_webhooks_total', { result: 'failed' }) > 0);
     expect(service.ctx.metrics.get('imprint_webhooks_total', { result: 'failed' })).toBeGreaterThanOrEqual(1);
   }, 60_000);
 

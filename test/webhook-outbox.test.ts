@@ -17,6 +17,7 @@ import { ABANDON_MARGIN_MS, ABANDONED_REASON, deliveryJson, listWebhookDeliverie
 import { verifyWebhookSignature } from '../src/service/webhooks.js';
 import type { TaskRecord } from '../src/store/metadata/records.js';
 import { TaskWorker } from '../src/worker/worker.js';
+import { waitUntil } from './support/wait.js';
 
 const ROOT = join(import.meta.dirname, '..');
 const BIN = join(ROOT, 'bin', 'imprint.js');
@@ -70,14 +71,6 @@ async function tasksWithHooks(paths: string[]) {
   return { account, secret: webhookSecret, tasks };
 }
 
-async function waitFor(what: string, check: () => Promise<boolean>, timeoutMs = 30_000): Promise<void> {
-  const until = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
-
 describe('webhook outbox', () => {
   it('the hook sends each finished task’s webhook once and records the outcome', { timeout: 60_000 }, async () => {
     const { account, secret, tasks } = await tasksWithHooks(['/ok', '/fail']);
@@ -86,7 +79,7 @@ describe('webhook outbox', () => {
     worker.start();
     try {
       const list = () => listWebhookDeliveries(service.ctx, account.id);
-      await waitFor('both outcomes', async () => (await list()).every((d) => d.state === 'sent' || d.state === 'failed') && (await list()).length === 2);
+      await waitUntil('both outcomes', async () => (await list()).every((d) => d.state === 'sent' || d.state === 'failed') && (await list()).length === 2);
     } finally {
       await worker.stop(0);
       await dispatcher.stop();
@@ -114,7 +107,7 @@ describe('webhook outbox', () => {
     // A worker without the hook (IMPRINT_WEBHOOK_DISPATCH=0): both deliveries stay pending.
     const worker = new TaskWorker(service.ctx, { slots: 1 });
     worker.start();
-    await waitFor('both tasks to end', async () => (await service.ctx.meta.listTasks(account.id)).every((t) => t.state === 'done'));
+    await waitUntil('both tasks to end', async () => (await service.ctx.meta.listTasks(account.id)).every((t) => t.state === 'done'));
     await worker.stop(0);
     const [left, claimed] = tasks as [TaskRecord, TaskRecord];
     // A sender that claims the second delivery, then dies before recording anything.
@@ -127,8 +120,8 @@ describe('webhook outbox', () => {
     try {
       await arrived;
       const state = async (id: number) => (await listWebhookDeliveries(service.ctx, account.id, { taskId: id }))[0]?.state;
-      await waitFor('the left delivery to be sent', async () => (await state(left.id)) === 'sent');
-      await waitFor('the dead claim to be abandoned', async () => (await state(claimed.id)) === 'abandoned', ABANDON_MARGIN_MS + 10_000);
+      await waitUntil('the left delivery to be sent', async () => (await state(left.id)) === 'sent');
+      await waitUntil('the dead claim to be abandoned', async () => (await state(claimed.id)) === 'abandoned', ABANDON_MARGIN_MS + 10_000);
     } finally {
       await dispatcher.stop();
     }
@@ -143,7 +136,7 @@ describe('webhook outbox', () => {
     const dispatcher = new WebhookDispatcher(service.ctx);
     const worker = new TaskWorker(service.ctx, { slots: 1, onComplete: webhookHook(service.ctx, dispatcher) });
     worker.start();
-    await waitFor('the delivery', async () => (await listWebhookDeliveries(service.ctx, account.id))[0]?.state === 'sent');
+    await waitUntil('the delivery', async () => (await listWebhookDeliveries(service.ctx, account.id))[0]?.state === 'sent');
     await worker.stop(0);
     await dispatcher.stop();
     const env = { ...process.env, IMPRINT_DATA_DIR: dir };
