@@ -1,6 +1,7 @@
 // What decides, before any pixel is painted, whether a render can succeed: the output formats and the
 // checks on a resolved scene. The engine runs them before rendering and the service when it queues a
 // task, so a task that could never render is refused at the door with the same message.
+import { z } from 'zod';
 import type { Scene } from './design/types.js';
 import { IMAGE_FORMATS, type ImageFormat } from './encode/image.js';
 import { validationError } from './errors.js';
@@ -25,16 +26,29 @@ export function formatList(formats: readonly string[] = OUTPUT_FORMATS): string 
  * canvas, its pixels read back, the encoder's copy, images decoded at their painted size), and an mp4's
  * ffmpeg about 80 MB per megapixel of frame; two renders at these limits keep the server under 1 GB.
  */
-export interface RenderLimits {
-  /** A raster still (png, jpg, webp, avif): canvas width × height. Default 10,000,000 (e.g. 3840 × 2600, or A4 at 300 dpi). pdf pages are vector. */
-  maxCanvasPixels: number;
-  /** mp4: the painted frame, width × height. Default 4,194,304 (2048 × 2048, or 2560 × 1600). */
-  maxVideoFramePixels: number;
-  /** mp4: frame pixels × frames, the work of the whole video. Default 37,324,800,000 (1920 × 1080 at 60 fps for 300 s). */
-  maxVideoPixelFrames: number;
-  /** All distinct images of a render together, in source pixels (each image: at most 40 MP). Default 160,000,000. */
-  maxImagePixels: number;
-}
+export const RenderLimitsSchema = z.strictObject({
+  /**
+   * A raster still (png, jpg, webp, avif): canvas width × height, e.g. 3840 × 2600 or A4 at 300 dpi. pdf pages are vector and exempt.
+   * @default 10_000_000
+   */
+  maxCanvasPixels: z.int().positive(),
+  /**
+   * mp4: the painted frame, width × height (2048 × 2048, or 2560 × 1600).
+   * @default 4_194_304
+   */
+  maxVideoFramePixels: z.int().positive(),
+  /**
+   * mp4: frame pixels × frames, the work of the whole video (1920 × 1080 at 60 fps for 300 s).
+   * @default 37_324_800_000
+   */
+  maxVideoPixelFrames: z.number().positive(),
+  /**
+   * All distinct images of a render together, in source pixels (each image: at most 40 MP).
+   * @default 160_000_000
+   */
+  maxImagePixels: z.int().positive(),
+});
+export type RenderLimits = z.infer<typeof RenderLimitsSchema>;
 
 export const RENDER_LIMITS: RenderLimits = {
   maxCanvasPixels: 10_000_000,

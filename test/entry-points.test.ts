@@ -12,9 +12,10 @@ const SERVICE_STACK = ['fastify', 'pg', 'kysely', 'better-sqlite3', 'ioredis', '
 const dir = mkdtempSync(join(tmpdir(), 'imprint-entry-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
+let runs = 0;
 /** The packages under node_modules that importing `specifier` (through the package's exports) loads. */
 function packagesLoadedBy(specifier: string, run = ''): Set<string> {
-  const file = join(dir, `${specifier.replace(/\W/g, '_')}.txt`);
+  const file = join(dir, `${runs++}.txt`);
   const code = `const m = await import(${JSON.stringify(specifier)}); ${run}`;
   execFileSync(process.execPath, ['--import', HOOK, '--input-type=module', '-e', code], {
     cwd: ROOT,
@@ -28,13 +29,29 @@ function packagesLoadedBy(specifier: string, run = ''): Set<string> {
   return packages;
 }
 
+/** Whether any of `names` (a package, or a scope like @aws-sdk) is among the loaded packages. */
+const among = (loaded: Set<string>, names: readonly string[]): string[] => names.filter((p) => [...loaded].some((l) => l === p || l.startsWith(`${p}/`)));
+
+/** The packages that only a render of some kind needs: loaded on first use (src/lazy-require.ts). */
+const RENDER_PACKAGES = ['@napi-rs/canvas', 'sharp', 'fontkit', 'pdfkit', 'execa', 'linebreak'];
+
 describe('entry points', () => {
   it('imprint loads none of the service stack, even when it renders', () => {
     // The package resolves itself by name from its own folder (exports), as a host's import would.
     const render = `const r = await m.render({ design: { width: 20, height: 20, objects: [] }, format: 'png' }); if (r.width !== 20) process.exit(3);`;
     const loaded = packagesLoadedBy('imprint', render);
     expect(loaded.has('sharp')).toBe(true);
-    expect(SERVICE_STACK.filter((p) => [...loaded].some((l) => l === p || l.startsWith(`${p}/`)))).toEqual([]);
+    expect(among(loaded, SERVICE_STACK)).toEqual([]);
+  });
+
+  it('importing imprint loads no renderer package; a png render loads neither pdfkit nor ffmpeg code', () => {
+    const imported = packagesLoadedBy('imprint', `if (typeof m.render !== 'function') process.exit(3);`);
+    expect(among(imported, RENDER_PACKAGES)).toEqual([]);
+    const design = { width: 40, height: 20, objects: [{ type: 'text', name: 't', x: 0, y: 0, width: 40, height: 20, text: 'Hi' }] };
+    const png = packagesLoadedBy('imprint', `const r = await m.render({ design: ${JSON.stringify(design)}, format: 'png' }); if (r.width !== 40) process.exit(3);`);
+    expect(among(png, RENDER_PACKAGES)).toEqual(['@napi-rs/canvas', 'sharp', 'fontkit', 'linebreak']);
+    const pdf = packagesLoadedBy('imprint', `const r = await m.render({ design: ${JSON.stringify(design)}, format: 'pdf' }); if (r.width !== 40) process.exit(3);`);
+    expect(among(pdf, ['pdfkit', 'execa'])).toEqual(['pdfkit']);
   });
 
   it('imprint/service and imprint/http bring the service stack', () => {

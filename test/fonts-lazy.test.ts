@@ -3,15 +3,24 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 
-// Every parse of a font file goes through fontkit.create: counting its calls counts the parses.
+// Every parse of a font file goes through fontkit.create, which fonts.ts requires on first use through
+// src/lazy-require.ts: wrapping create in the module it gets there counts the parses.
 const parsed = vi.hoisted(() => ({ sizes: [] as number[] }));
-vi.mock('fontkit', async (importOriginal) => {
-  const actual = await importOriginal<typeof import('fontkit')>();
-  const create: typeof actual.create = (buffer, postscriptName) => {
-    parsed.sizes.push(buffer.length);
-    return actual.create(buffer, postscriptName);
+vi.mock('../src/lazy-require.js', async (importOriginal) => {
+  const actual = await importOriginal<typeof import('../src/lazy-require.js')>();
+  const lazyRequire = <T>(id: string): (() => T) => {
+    const load = actual.lazyRequire<T>(id);
+    if (id !== 'fontkit') return load;
+    return () => {
+      const fontkit = load() as typeof import('fontkit');
+      const create: typeof fontkit.create = (buffer, postscriptName) => {
+        parsed.sizes.push(buffer.length);
+        return fontkit.create(buffer, postscriptName);
+      };
+      return { ...fontkit, create } as T;
+    };
   };
-  return { ...actual, create, default: { ...actual, create } };
+  return { ...actual, lazyRequire };
 });
 
 const { Engine } = await import('../src/engine.js');

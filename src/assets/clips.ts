@@ -5,13 +5,15 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import ffmpegInstaller from '@ffmpeg-installer/ffmpeg';
-import { execa, type ResultPromise } from 'execa';
+import type * as Execa from 'execa';
+import type { ResultPromise } from 'execa';
 import { imageRefKey } from '../design/image-ref.js';
 import type { Scene, SceneImageRef, SceneObject, SceneVideo } from '../design/types.js';
 import type { ClipSound } from '../encode/ffmpeg-args.js';
 import { ImprintError, validationError } from '../errors.js';
 import type { DecodedImage } from './load.js';
 import { AssetNotFoundError, type AssetResolver } from './resolver.js';
+import { loadExeca } from '../lazy-require.js';
 
 /** Longest side a clip is decoded at, whatever its box: bounds the bytes piped per frame. */
 const MAX_CLIP_SIDE = 3840;
@@ -81,6 +83,7 @@ export function decodeGeometry(source: { width: number; height: number }, v: Pic
 }
 
 async function probe(file: string, ref: SceneImageRef): Promise<Probed> {
+  const { execa } = await loadExeca();
   const r = await execa(ffmpegInstaller.path, ['-hide_banner', '-i', file], { reject: false, timeout: 20_000 });
   const d = DURATION.exec(r.stderr);
   const s = SIZE.exec(r.stderr);
@@ -166,6 +169,7 @@ function frameOf(clip: Clip, rgba: Buffer, key: string): DecodedImage {
 
 /** One frame at `seconds` (for stills). */
 export async function decodeClipFrame(clip: Clip, seconds: number, key: string): Promise<DecodedImage> {
+  const { execa } = await loadExeca();
   const r = await execa(
     ffmpegInstaller.path,
     ['-v', 'error', '-ss', seconds.toFixed(3), '-i', clip.file, '-frames:v', '1', '-vf', clip.filter, '-f', 'rawvideo', '-pix_fmt', 'rgba', 'pipe:1'],
@@ -193,7 +197,7 @@ export class ClipReader {
 
   constructor(private readonly clip: Clip, private readonly fps: number, private readonly start: number) {}
 
-  private open(): void {
+  private open(execa: typeof Execa.execa): void {
     const proc = execa(ffmpegInstaller.path, ['-v', 'error', '-ss', this.start.toFixed(3), '-i', this.clip.file, '-vf', `fps=${this.fps},${this.clip.filter}`, '-f', 'rawvideo', '-pix_fmt', 'rgba', 'pipe:1'], {
       buffer: false,
       stdout: 'pipe',
@@ -256,7 +260,7 @@ export class ClipReader {
   async frame(frame: number, key: string): Promise<DecodedImage> {
     if (!this.proc || frame < this.index) {
       this.close();
-      this.open();
+      this.open((await loadExeca()).execa);
     }
     while (this.index < frame) {
       const f = await this.next(key);

@@ -3,7 +3,12 @@
 // the backend, at the size they are painted at: a 1170×2532 screenshot shown 400 px wide is never
 // decoded at full size, and a jpg decodes straight to its reduced size.
 import { createHash } from 'node:crypto';
-import sharp, { type Metadata } from 'sharp';
+import type { Metadata } from 'sharp';
+import type Sharp from 'sharp';
+import { lazyRequire } from '../lazy-require.js';
+
+const sharpModule = lazyRequire<typeof Sharp>('sharp');
+const sharp = (...args: Parameters<typeof Sharp>): ReturnType<typeof Sharp> => sharpModule()(...args);
 import { imageRefKey } from '../design/image-ref.js';
 import type { Scene, SceneImageRef, SceneObject } from '../design/types.js';
 import { ImprintError, validationError } from '../errors.js';

@@ -1,28 +1,55 @@
 // encode: raster pixels → png, jpg, webp or avif bytes through sharp. Same pixels and options, same bytes.
-import sharp, { type Sharp } from 'sharp';
+import type { Sharp } from 'sharp';
+import type SharpModule from 'sharp';
+import { z } from 'zod';
+import { lazyRequire } from '../lazy-require.js';
 import type { RasterImage } from '../paint/backend.js';
 
-export interface PngOptions {
-  /** zlib level 0-9. Default 6; see docs/rendering.md for the measured size/speed trade. */
-  compressionLevel?: number;
-}
+const sharpModule = lazyRequire<typeof SharpModule>('sharp');
+const sharp = (...args: Parameters<typeof SharpModule>): Sharp => sharpModule()(...args);
 
-export interface JpgOptions {
-  /** 1-100. Default 90. */
-  quality?: number;
-}
+// The encoder options are zod schemas: the render options schema (src/render/options.ts) embeds them and
+// their TypeScript types are inferred, so the option, its check and its documentation are one source.
+export const PngOptionsSchema = z.strictObject({
+  /**
+   * zlib level 0-9; see docs/rendering.md for the measured size/speed trade.
+   * @default 6
+   */
+  compressionLevel: z.int().min(0).max(9).optional(),
+});
+export type PngOptions = z.input<typeof PngOptionsSchema>;
 
-export interface WebpOptions {
-  /** 1-100. Default 80 (ignored when `lossless`). */
-  quality?: number;
-  /** Exact pixels, like png, usually smaller. Default false. */
-  lossless?: boolean;
-}
+export const JpgOptionsSchema = z.strictObject({
+  /**
+   * 1-100.
+   * @default 90
+   */
+  quality: z.int().min(1).max(100).optional(),
+});
+export type JpgOptions = z.input<typeof JpgOptionsSchema>;
 
-export interface AvifOptions {
-  /** 1-100. Default 50 (AVIF's scale: 50 looks about like jpg 80-85 at half the size). */
-  quality?: number;
-}
+export const WebpOptionsSchema = z.strictObject({
+  /**
+   * 1-100 (ignored when `lossless`).
+   * @default 80
+   */
+  quality: z.int().min(1).max(100).optional(),
+  /**
+   * Exact pixels, like png, usually smaller.
+   * @default false
+   */
+  lossless: z.boolean().optional(),
+});
+export type WebpOptions = z.input<typeof WebpOptionsSchema>;
+
+export const AvifOptionsSchema = z.strictObject({
+  /**
+   * 1-100, on AVIF's scale: 50 looks about like jpg 80-85 at half the size.
+   * @default 50
+   */
+  quality: z.int().min(1).max(100).optional(),
+});
+export type AvifOptions = z.input<typeof AvifOptionsSchema>;
 
 export const ENCODE_DEFAULTS = { png: { compressionLevel: 6 }, jpg: { quality: 90 }, webp: { quality: 80, lossless: false }, avif: { quality: 50 } } as const;
 

@@ -1,6 +1,10 @@
 // Raster backend on @napi-rs/canvas (Skia). Glyphs are filled from their outlines, so what layout
 // measured is exactly what is painted; groups with partial opacity go through an offscreen layer.
-import { createCanvas, ImageData, Path2D, type Canvas, type SKRSContext2D } from '@napi-rs/canvas';
+import type { Canvas, SKRSContext2D } from '@napi-rs/canvas';
+import type * as SkiaCanvas from '@napi-rs/canvas';
+import { lazyRequire } from '../lazy-require.js';
+
+const skia = lazyRequire<typeof SkiaCanvas>('@napi-rs/canvas');
 import type { DecodedImage } from '../assets/load.js';
 import type { RGBA } from '../design/color.js';
 import type { BlendMode, DisplayList, Geometry, Matrix } from '../layout/display-list.js';
@@ -10,18 +14,18 @@ import { prepareRasterImages } from './raster-images.js';
 import { paintPages } from './walk.js';
 
 // Outlines per face and glyph; bounded by the glyph count of the bundled fonts.
-const glyphPaths = new Map<string, Path2D>();
+const glyphPaths = new Map<string, SkiaCanvas.Path2D>();
 const imageCanvases = new WeakMap<DecodedImage, Canvas>();
 
 function css([r, g, b, a]: RGBA): string {
   return `rgba(${r},${g},${b},${a})`;
 }
 
-function glyphPath(fonts: FontSet, face: string, id: number): Path2D {
+function glyphPath(fonts: FontSet, face: string, id: number): SkiaCanvas.Path2D {
   const key = `${face}:${id}`;
   let p = glyphPaths.get(key);
   if (!p) {
-    p = new Path2D(fonts.byFaceKey(face).outlines.getGlyph(id).path.toSVG());
+    p = new (skia().Path2D)(fonts.byFaceKey(face).outlines.getGlyph(id).path.toSVG());
     glyphPaths.set(key, p);
   }
   return p;
@@ -30,8 +34,8 @@ function glyphPath(fonts: FontSet, face: string, id: number): Path2D {
 function imageCanvas(image: DecodedImage): Canvas {
   let c = imageCanvases.get(image);
   if (!c) {
-    c = createCanvas(image.width, image.height);
-    c.getContext('2d').putImageData(new ImageData(new Uint8ClampedArray(image.rgba.buffer, image.rgba.byteOffset, image.rgba.length), image.width, image.height), 0, 0);
+    c = skia().createCanvas(image.width, image.height);
+    c.getContext('2d').putImageData(new (skia().ImageData)(new Uint8ClampedArray(image.rgba.buffer, image.rgba.byteOffset, image.rgba.length), image.width, image.height), 0, 0);
     imageCanvases.set(image, c);
   }
   return c;
@@ -47,7 +51,7 @@ function canvasFor(width: number, height: number): Canvas {
   const key = `${width}x${height}`;
   let canvas = canvasPool.get(key);
   if (canvas) canvasPool.delete(key);
-  else canvas = createCanvas(width, height);
+  else canvas = skia().createCanvas(width, height);
   canvasPool.set(key, canvas);
   if (canvasPool.size > CANVAS_POOL_SIZES) canvasPool.delete(canvasPool.keys().next().value!);
   return canvas;
@@ -168,7 +172,7 @@ class RasterBackend implements PaintBackend<RasterImage[], RasterPage> {
     const right = Math.min(pageWidth, Math.ceil(Math.max(...xs)));
     const bottom = Math.min(pageHeight, Math.ceil(Math.max(...ys)));
     if (right <= left || bottom <= top) return false;
-    const canvas = createCanvas(right - left, bottom - top);
+    const canvas = skia().createCanvas(right - left, bottom - top);
     const octx = canvas.getContext('2d');
     octx.imageSmoothingQuality = 'high';
     octx.setTransform(m.a, m.b, m.c, m.d, m.e - left, m.f - top);
@@ -228,7 +232,7 @@ class RasterBackend implements PaintBackend<RasterImage[], RasterPage> {
     const fonts = this.resources.fonts;
     const upem = fonts.byFaceKey(it.face).unitsPerEm;
     const s = it.size / upem;
-    const run = new Path2D();
+    const run = new (skia().Path2D)();
     for (const g of it.glyphs) run.addPath(glyphPath(fonts, it.face, g.id), { a: s, b: 0, c: 0, d: -s, e: g.x, f: g.y });
     this.ctx.fillStyle = css(it.color);
     this.ctx.fill(run);

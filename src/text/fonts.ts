@@ -3,7 +3,10 @@
 // Nothing here reads system fonts, so every machine measures and paints the same glyphs.
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import * as fontkit from 'fontkit';
+import type * as fontkit from 'fontkit';
+import { lazyRequire } from '../lazy-require.js';
+
+const fontkitModule = lazyRequire<typeof fontkit>('fontkit');
 
 // The public face type names only the few font operations Imprint uses, not fontkit's own types:
 // a consumer type-checking against the published .d.ts then needs no @types/fontkit, and the
@@ -95,7 +98,7 @@ class LazyFace implements FontFace {
    *  isolation a second instance gave, without parsing the file and decoding its tables twice. */
   #parse(): Parsed {
     if (this.#parsed) return this.#parsed;
-    const font = fontkit.create(this.bytes) as fontkit.Font;
+    const font = fontkitModule().create(this.bytes) as fontkit.Font;
     const glyph = ownCodePoints(font);
     const upem = font.unitsPerEm;
     this.#parsed = {

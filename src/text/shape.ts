@@ -1,8 +1,12 @@
 // Shaping: styled spans → paragraphs of clusters with advances in em, via fontkit (kerning,
 // ligatures, GSUB/GPOS). Shaped once per text object; any font size is a linear scale of it.
-import LineBreaker from 'linebreak';
+import type LineBreakerClass from 'linebreak';
+import { lazyRequire } from '../lazy-require.js';
 import type { SceneSpan } from '../design/types.js';
 import type { FontFace, FontSet } from './fonts.js';
+
+// linebreak decodes its Unicode tables when loaded: on first use, not at `import 'imprint'`.
+const LineBreaker = lazyRequire<typeof LineBreakerClass>('linebreak');
 
 export interface ShapedGlyph {
   id: number;
@@ -132,7 +136,7 @@ export function shapeText(
 
 function breakOpportunities(text: string, clusters: readonly Cluster[]): BreakOpportunity[] {
   const out: BreakOpportunity[] = [];
-  const breaker = new LineBreaker(text);
+  const breaker = new (LineBreaker())(text);
   let ci = 0;
   for (let b = breaker.nextBreak(); b; b = breaker.nextBreak()) {
     // Map the character position to the first cluster that starts at or after it.

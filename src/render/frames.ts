@@ -1,19 +1,20 @@
 // The mp4 frame loop: samples the scene at each frame time, lays it out, paints it and pipes the
 // pixels to ffmpeg. Objects that never change are painted once into a background image; a frame that
 // equals the previous one is not painted again; ffmpeg encodes frame n while frame n+1 is painted.
-import { ClipReader, clipSeconds, clipSounds, sceneVideos, type Clips } from './assets/clips.js';
-import type { DecodedImage, ImageCache, LoadedImage } from './assets/load.js';
-import { clipFrameKey } from './design/image-ref.js';
-import type { Scene } from './design/types.js';
-import { evenSize, sizeForType, type VideoAudio } from './encode/ffmpeg-args.js';
-import { encodeStillVideo } from './encode/still-video.js';
-import { VideoEncoder, type VideoEncoderOptions, type VideoProgress } from './encode/video.js';
-import { ImprintError } from './errors.js';
-import type { DisplayItem, DisplayList } from './layout/display-list.js';
-import { layout, type FitReport, type ImageSize } from './layout/layout.js';
-import { isStatic, sampleScene } from './layout/timeline.js';
-import { rasterBackend } from './paint/raster.js';
-import type { FontSet } from './text/fonts.js';
+import { ClipReader, clipSeconds, clipSounds, sceneVideos, type Clips } from '../assets/clips.js';
+import type { DecodedImage, ImageCache, LoadedImage } from '../assets/load.js';
+import { clipFrameKey } from '../design/image-ref.js';
+import type { Scene } from '../design/types.js';
+import { evenSize, sizeForType, type VideoAudio } from '../encode/ffmpeg-args.js';
+import { encodeStillVideo } from '../encode/still-video.js';
+import { VideoEncoder, type VideoEncoderOptions, type VideoProgress } from '../encode/video.js';
+import { ImprintError } from '../errors.js';
+import type { DisplayItem, DisplayList } from '../layout/display-list.js';
+import { layout, type FitReport } from '../layout/layout.js';
+import { isStatic, sampleScene } from '../layout/timeline.js';
+import { rasterBackend } from '../paint/raster.js';
+import type { FontSet } from '../text/fonts.js';
+import { sizesOf } from './scenes.js';
 
 export interface VideoOptions {
   fps: 30 | 60;
@@ -46,13 +47,6 @@ async function staticLayers({ scene, images, clips, fonts, cache }: Frames, dura
   const image = await rasterBackend.paint(displayList, { images, fonts, cache }, { matte: MATTE });
   const pixels: DecodedImage = { kind: 'pixels', width: image.width, height: image.height, rgba: image.pixels, hash: STATIC_KEY, opaque: true };
   return { pixels, rest: { ...scene, objects: scene.objects.slice(n) }, report };
-}
-
-/** Intrinsic sizes layout places images and clips by (clips at their decode size). */
-export function sizesOf(images: ReadonlyMap<string, LoadedImage>, clips: Clips): Map<string, ImageSize> {
-  const sizes = new Map([...images].map(([k, v]) => [k, { width: v.width, height: v.height, opaque: v.opaque }]));
-  for (const [k, c] of clips.byKey) sizes.set(k, { width: c.width, height: c.height, opaque: true });
-  return sizes;
 }
 
 /**

@@ -1,0 +1,196 @@
+// The render options: one zod schema that validates them at run time, gives their TypeScript types
+// (inferred, so JSDoc on each property shows in editors) and, through its JSDoc, the generated library
+// reference in docs/reference.md (scripts/library-reference.mjs; test/docs.test.ts keeps it current).
+import { z as zod } from 'zod';
+import type { AssetResolver } from '../assets/resolver.js';
+import type { Design } from '../design/schema.js';
+import { issueToError } from '../design/zod-error.js';
+import { AvifOptionsSchema, JpgOptionsSchema, MIME_TYPES, PngOptionsSchema, WebpOptionsSchema } from '../encode/image.js';
+import type { VideoProgress } from '../encode/video.js';
+import { ImprintError } from '../errors.js';
+import type { Overrides } from '../overrides/types.js';
+import { Watermark } from '../overrides/watermark.js';
+import { formatList, OUTPUT_FORMATS, RENDER_LIMITS, RenderLimitsSchema, type OutputFormat, type RenderLimits, type RenderPlan } from '../render-checks.js';
+import type { FontSet } from '../text/fonts.js';
+
+/** A design document (template format v1, see docs/template-format.md) as an object, or its JSON text. */
+export type DesignInput = zod.input<typeof Design> | string;
+
+/** Most pages one pdf may have. */
+export const MAX_PAGES = 100;
+
+// Values the engine passes through to a later stage, which checks them with JSON paths of its own
+// (the design by parseDesign, overrides by resolveScene): here they only get their types.
+const design = zod.custom<DesignInput>(() => true);
+const overrides = zod.custom<Overrides>(() => true);
+const resolver = zod.custom<AssetResolver>((v) => typeof v === 'function', { error: 'expected a function (ref) => Promise<Uint8Array>' });
+const seconds = zod.number().finite().min(0).max(3600);
+
+export const PageInputSchema = zod.strictObject({
+  /** This page's design document (object) or its JSON text. Required. */
+  design,
+  /**
+   * This page's overrides, as `overrides` of a single design.
+   * @default {}
+   */
+  overrides: overrides.optional(),
+  /**
+   * This page's images, when they resolve differently from the request's `assets` (e.g. another folder).
+   * @default the request's `assets`
+   */
+  assets: resolver.optional(),
+});
+export type PageInput = zod.input<typeof PageInputSchema>;
+
+export const RenderOptionsSchema = zod.strictObject({
+  /**
+   * A design document (object) or its JSON text. Give this or `pages`.
+   * @default none
+   */
+  design: design.optional(),
+  /**
+   * Interface A's objects_overrides (object name → fields to replace) or interface B's list.
+   * @default {}
+   */
+  overrides: overrides.optional(),
+  /**
+   * pdf only: several designs, each with its overrides, as the pages of one document (1-100).
+   * @default none
+   */
+  pages: zod.array(PageInputSchema).min(1).max(MAX_PAGES).optional(),
+  /** png, jpg, webp, avif, pdf or mp4. A design without a background is transparent in png, webp and avif. Required. */
+  format: zod.enum(OUTPUT_FORMATS),
+  /**
+   * png encoder settings.
+   * @default { compressionLevel: 6 }
+   */
+  png: PngOptionsSchema.optional(),
+  /**
+   * jpg encoder settings.
+   * @default { quality: 90 }
+   */
+  jpg: JpgOptionsSchema.optional(),
+  /**
+   * webp encoder settings.
+   * @default { quality: 80, lossless: false }
+   */
+  webp: WebpOptionsSchema.optional(),
+  /**
+   * avif encoder settings.
+   * @default { quality: 50 }
+   */
+  avif: AvifOptionsSchema.optional(),
+  /**
+   * Supplies image bytes for references.
+   * @default files under `baseDir` when it is given; otherwise a render that needs an image fails
+   */
+  assets: resolver.optional(),
+  /**
+   * Folder for relative image paths when no `assets` resolver is given; nothing outside it is read.
+   * @default none
+   */
+  baseDir: zod.string().min(1).optional(),
+  /**
+   * A still (png, jpg, webp, avif, pdf) of an animated design: the second to show, at most its duration.
+   * @default the design's `poster_time`, else the moment its opening entrance animations have ended
+   */
+  time: seconds.optional(),
+  /**
+   * mp4: frames per second, 30 or 60.
+   * @default 30
+   */
+  fps: zod.union([zod.literal(30), zod.literal(60)], { error: 'expected fps 30 or 60' }).optional(),
+  /**
+   * mp4: output size: the design's, or interface B's sd (short side 720) or hd (1080).
+   * @default "design"
+   */
+  size: zod.enum(['design', 'sd', 'hd']).optional(),
+  /**
+   * mp4: longest allowed duration in seconds (a host or service plan sets its own).
+   * @default 15, or 300 for a slide video
+   */
+  maxDuration: zod.number().finite().gt(0).max(3600).optional(),
+  /**
+   * mp4: also return a jpg poster of a frame (interface B's screenshot); `time` defaults as for a still.
+   * @default none
+   */
+  poster: zod.strictObject({ time: seconds.optional() }).optional(),
+  /**
+   * A logo on top of every frame or page (interface B's demo mode): `{ image, position?, opacity?, width? }`.
+   * @default none
+   */
+  watermark: Watermark.optional(),
+  /**
+   * mp4: called as frames are encoded.
+   * @default none
+   */
+  onProgress: zod.custom<(progress: VideoProgress) => void>((v) => typeof v === 'function', { error: 'expected a function (progress) => void' }).optional(),
+  /**
+   * Stops the render: ffmpeg is killed, temporary files removed, the promise rejects with render_cancelled.
+   * @default none
+   */
+  signal: zod.custom<AbortSignal>((v) => v instanceof AbortSignal, { error: 'expected an AbortSignal' }).optional(),
+  /**
+   * What one render may cost (canvas, video and image pixels), checked before it starts; give only the limits to change.
+   * @default RENDER_LIMITS
+   */
+  limits: RenderLimitsSchema.partial().optional(),
+});
+export type RenderOptions = zod.input<typeof RenderOptionsSchema>;
+
+export interface EngineOptions {
+  /**
+   * The fonts designs may use.
+   * @default the bundled set (fonts/manifest.json), shared by every engine of the process
+   */
+  fonts?: FontSet;
+  /**
+   * Memory in bytes for images and the pixels derived from them, kept between renders.
+   * @default 268_435_456 (256 MiB)
+   */
+  imageCacheBytes?: number;
+}
+
+export const MIME: Record<OutputFormat, string> = { ...MIME_TYPES, pdf: 'application/pdf', mp4: 'video/mp4' };
+
+/** jpg (and video) have no alpha channel: transparent areas are painted onto white. */
+export const JPG_MATTE = [255, 255, 255, 1] as const;
+
+/** How a caller of the library raises the video length limit. */
+const ENGINE_LIMIT_HINT = "raise the limit with the maxDuration option (CLI: --max-duration <s>) or shorten the design's duration";
+
+export const limitsOf = (options: RenderOptions): RenderLimits => ({ ...RENDER_LIMITS, ...options.limits });
+
+/** Everything about the request that decides, before loading anything, whether the scene can render. */
+export function planOf(options: RenderOptions): RenderPlan {
+  return {
+    format: options.format,
+    limits: limitsOf(options),
+    fps: options.fps ?? 30,
+    overLimitHint: ENGINE_LIMIT_HINT,
+    ...(options.maxDuration === undefined ? {} : { maxDuration: options.maxDuration }),
+    ...(options.time === undefined ? {} : { time: options.time }),
+  };
+}
+
+/** Checks the options' shape and combinations; the design and overrides are checked when parsed. */
+export function validateOptions(options: RenderOptions): void {
+  const value = options as unknown;
+  if (value === null || typeof value !== 'object') throw new ImprintError('validation_error', '$', 'expected render options { design, overrides, format }');
+  const parsed = RenderOptionsSchema.safeParse(value);
+  if (!parsed.success) {
+    const first = parsed.error.issues[0]!;
+    if (first.path[0] === 'format' && first.code === 'invalid_value') {
+      const got = (value as { format?: unknown }).format;
+      throw new ImprintError('validation_error', '$.format', `expected ${formatList(OUTPUT_FORMATS.map((f) => `"${f}"`))} but received ${got === undefined ? 'nothing' : JSON.stringify(got)}`);
+    }
+    throw issueToError(first, value, { schema: RenderOptionsSchema, describe: (p) => (p.length === 0 ? 'the render options' : undefined) });
+  }
+  const { design, pages, overrides, format } = parsed.data;
+  if (pages !== undefined) {
+    if (format !== 'pdf') throw new ImprintError('validation_error', '$.pages', `pages make a multi-page pdf: use format "pdf", or render each design on its own as ${format}`);
+    if (design !== undefined || overrides !== undefined) throw new ImprintError('validation_error', '$.design', 'give either design (with overrides) or pages, not both');
+  } else if (design === undefined) {
+    throw new ImprintError('validation_error', '$.design', 'expected a design (or, for a pdf, pages: [{ design, overrides }])');
+  }
+}

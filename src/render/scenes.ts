@@ -1,0 +1,113 @@
+// The stages every output shares: parse → resolve → load for each page of a request (with its checks
+// before anything is loaded), and the layout of a page at one moment with its clips' frames.
+import { clipSeconds, decodeClipFrame, loadClips, sceneVideos, type Clips } from '../assets/clips.js';
+import { loadImage, loadImages, type DecodedImage, type ImageCache, type LoadedImage } from '../assets/load.js';
+import { AssetNotFoundError, fileAssetResolver, type AssetResolver } from '../assets/resolver.js';
+import { clipFrameKey, parseImageRef } from '../design/image-ref.js';
+import { parseDesign } from '../design/parse.js';
+import type { Scene } from '../design/types.js';
+import type { DisplayList } from '../layout/display-list.js';
+import { layout, type FitReport, type ImageSize } from '../layout/layout.js';
+import { sampleScene } from '../layout/timeline.js';
+import { resolveScene } from '../overrides/resolve.js';
+import { withWatermark } from '../overrides/watermark.js';
+import { checkImagePixels, checkRenderable } from '../render-checks.js';
+import type { FontSet } from '../text/fonts.js';
+import { limitsOf, planOf, type RenderOptions } from './options.js';
+
+/** What an engine keeps between renders and hands to each render path. */
+export interface EngineContext {
+  fonts: FontSet;
+  images: ImageCache;
+}
+
+export interface ScenePage {
+  scene: Scene;
+  images: Map<string, LoadedImage>;
+  clips: Clips;
+}
+
+export interface LaidOutPage {
+  displayList: DisplayList;
+  report: FitReport;
+  images: Map<string, LoadedImage>;
+  /** Frames of the video objects at the page's time. */
+  ready: Map<string, DecodedImage>;
+}
+
+/** A still shows a clip's frame as a 30 fps video would at that time. */
+const STILL_CLIP_FPS = 30;
+
+const noAssets: AssetResolver = async () => {
+  throw new AssetNotFoundError('this render has no asset resolver: pass `assets` or `baseDir` to render()');
+};
+
+export function resolverOf(options: RenderOptions): AssetResolver {
+  return options.assets ?? (options.baseDir !== undefined ? fileAssetResolver({ baseDir: options.baseDir }) : noAssets);
+}
+
+/** Intrinsic sizes layout places images and clips by (clips at their decode size). */
+export function sizesOf(images: ReadonlyMap<string, LoadedImage>, clips: Clips): Map<string, ImageSize> {
+  const sizes = new Map([...images].map(([k, v]) => [k, { width: v.width, height: v.height, opaque: v.opaque }]));
+  for (const [k, c] of clips.byKey) sizes.set(k, { width: c.width, height: c.height, opaque: true });
+  return sizes;
+}
+
+/** parse → resolve → load for one design; `at` roots its error paths. */
+async function scenePage(
+  ctx: EngineContext,
+  design: unknown,
+  overrides: unknown,
+  resolver: AssetResolver,
+  at: { design: string; overrides: string },
+  options: RenderOptions,
+): Promise<ScenePage> {
+  const parsed = parseDesign(design, ctx.fonts, at.design);
+  let scene = resolveScene(parsed, overrides ?? {}, ctx.fonts, at);
+  // The budget and the format's needs are checked before a byte is loaded.
+  checkRenderable(scene, { ...planOf(options), at: { size: `${at.design}.width` } });
+  const { watermark } = options;
+  if (watermark) {
+    // The logo's size decides its box, so it is loaded first.
+    const ref = { ...parseImageRef(watermark.image, '$.watermark.image'), at: '$.watermark.image' };
+    scene = withWatermark(scene, watermark, await loadImage(ref, resolver, ctx.images), '$.watermark');
+  }
+  const images = await loadImages(scene, resolver, ctx.images);
+  checkImagePixels(images.values(), limitsOf(options));
+  return { scene, images, clips: await loadClips(scene, resolver) };
+}
+
+function scenesOf(ctx: EngineContext, options: RenderOptions): Promise<ScenePage[]> {
+  const resolver = resolverOf(options);
+  if (options.pages) {
+    return Promise.all(
+      options.pages.map((p, i) =>
+        scenePage(ctx, p.design, p.overrides, p.assets ?? resolver, { design: `$.pages[${i}].design`, overrides: `$.pages[${i}].overrides` }, options),
+      ),
+    );
+  }
+  return Promise.all([scenePage(ctx, options.design, options.overrides, resolver, { design: '$', overrides: '$.objects_overrides' }, options)]);
+}
+
+/** Runs `work` on the request's scenes, then removes their clips' temporary files. */
+export async function withScenes<T>(ctx: EngineContext, options: RenderOptions, work: (pages: ScenePage[]) => Promise<T>): Promise<T> {
+  const pages = await scenesOf(ctx, options);
+  try {
+    return await work(pages);
+  } finally {
+    await Promise.all(pages.map((p) => p.clips.remove()));
+  }
+}
+
+/** The scene at `time` laid out, with its video objects' frames at that time. */
+export async function layoutAt(ctx: EngineContext, { scene, images, clips }: ScenePage, time: number): Promise<LaidOutPage> {
+  const sampled = sampleScene(scene, time);
+  const { displayList, report } = layout(sampled, sizesOf(images, clips), ctx.fonts);
+  const ready = new Map<string, DecodedImage>();
+  for (const v of sceneVideos(sampled.objects)) {
+    const clip = clips.byKey.get(v.decodeKey)!;
+    const key = clipFrameKey(v);
+    if (!ready.has(key)) ready.set(key, await decodeClipFrame(clip, clipSeconds(v, clip, v.playTime, STILL_CLIP_FPS), key));
+  }
+  return { displayList, report, images, ready };
+}

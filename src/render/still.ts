@@ -1,0 +1,26 @@
+// The raster still path: one page laid out at its still time, painted by the raster backend onto a
+// white matte for formats without alpha; the encoder (sharp) is chosen by the caller's format.
+import type { Scene } from '../design/types.js';
+import { ALPHA_FORMATS } from '../encode/image.js';
+import type { FitReport } from '../layout/layout.js';
+import { stillTime } from '../layout/timeline.js';
+import type { RasterImage } from '../paint/backend.js';
+import { rasterBackend } from '../paint/raster.js';
+import { JPG_MATTE, type RenderOptions } from './options.js';
+import { layoutAt, withScenes, type EngineContext } from './scenes.js';
+
+/** The second a still of this page shows: the caller's `time` (checked by checkRenderable), or the design's poster time. */
+export function stillTimeOf(scene: Scene, options: RenderOptions): number {
+  return options.time ?? stillTime(scene);
+}
+
+/** Raster formats up to encoding: laid out and painted (the options are validated by the caller). */
+export function rasterizeStill(ctx: EngineContext, options: RenderOptions): Promise<{ image: RasterImage; report: FitReport }> {
+  return withScenes(ctx, options, async ([page]) => {
+    const { displayList, report, images, ready } = await layoutAt(ctx, page!, stillTimeOf(page!.scene, options));
+    // Formats without alpha are flattened onto white; png, webp and avif keep transparency.
+    const matte = ALPHA_FORMATS.has(options.format) ? undefined : JPG_MATTE;
+    const image = await rasterBackend.paint(displayList, { images, fonts: ctx.fonts, cache: ctx.images, ready }, matte ? { matte } : {});
+    return { image, report };
+  });
+}
