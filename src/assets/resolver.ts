@@ -15,9 +15,12 @@ export class AssetNotFoundError extends Error {
 }
 
 export interface FileAssetOptions {
-  /** Folder that relative paths are resolved against; nothing outside it is read. */
+  /** Folder that relative paths are resolved against; nothing outside it is read. Required. */
   baseDir: string;
-  /** Named assets for `asset:<name>` references: a file path (relative to baseDir or absolute) or bytes. */
+  /**
+   * Named assets for `asset:<name>` references: a file path (relative to baseDir or absolute) or bytes.
+   * @default {}
+   */
   assets?: Readonly<Record<string, string | Uint8Array>>;
 }
 

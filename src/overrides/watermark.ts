@@ -6,11 +6,22 @@ import { parseImageRef } from '../design/image-ref.js';
 import type { Scene, SceneImage } from '../design/types.js';
 
 export const Watermark = z.strictObject({
+  /** The logo: a path, an upload URL or `asset:<name>`, as an image object's `image`. Required. */
   image: ImageRef,
+  /**
+   * Where the logo sits, 3 % of the canvas's short side from the edges.
+   * @default "bottom-right"
+   */
   position: z.enum(['top-left', 'top-right', 'bottom-left', 'bottom-right', 'center']).optional(),
-  /** 0-1. Default 0.6. */
+  /**
+   * 0-1.
+   * @default 0.6
+   */
   opacity: z.number().min(0).max(1).optional(),
-  /** Width as a share of the canvas width. Default 0.2. */
+  /**
+   * Width as a share of the canvas width; the height follows the logo's aspect ratio.
+   * @default 0.2
+   */
   width: z.number().gt(0).max(1).optional(),
 });
 
