@@ -84,7 +84,7 @@ function shapePiece(text: string, face: FontFace, span: number, offset: number, 
   // points of different lengths): shape grapheme by grapheme instead, exact at the cost of kerning
   // across graphemes, rather than misplace characters.
   const out: Cluster[] = [];
-  for (const { segment, index } of graphemes.segment(text)) {
+  for (const { segment, index } of graphemes().segment(text)) {
     const sub = shapePiece(segment, face, span, offset + index, letterSpacing, true);
     const first = sub[0];
     if (!first) continue;
@@ -93,7 +93,9 @@ function shapePiece(text: string, face: FontFace, span: number, offset: number, 
   return out;
 }
 
-const graphemes = new Intl.Segmenter('en', { granularity: 'grapheme' });
+// Creating a segmenter loads ICU's break data (~20 ms): on first use, not at import.
+let graphemeSegmenter: Intl.Segmenter | undefined;
+const graphemes = (): Intl.Segmenter => (graphemeSegmenter ??= new Intl.Segmenter('en', { granularity: 'grapheme' }));
 
 // Templates re-render the same fixed texts (labels, brand lines) with every request, so shaped
 // pieces are kept per face, keyed by text and letter spacing. Bounded; oldest entries go first.
