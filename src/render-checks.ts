@@ -2,7 +2,7 @@
 // checks on a resolved scene. The engine runs them before rendering and the service when it queues a
 // task, so a task that could never render is refused at the door with the same message.
 import { z } from 'zod';
-import type { Scene } from './design/types.js';
+import type { Scene } from './scene/scene.js';
 import { IMAGE_FORMATS, type ImageFormat } from './encode/image.js';
 import { validationError } from './errors.js';
 

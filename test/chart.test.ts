@@ -1,6 +1,6 @@
 // Charts as data: nice ticks, number formats, domains, pie shares, and the laid-out marks.
 import { describe, expect, it } from 'vitest';
-import type { DisplayItem, DisplayList } from '../src/layout/display-list.js';
+import type { DisplayItem, DisplayList } from '../src/scene/display-list.js';
 import { valueDomain } from '../src/layout/chart/cartesian.js';
 import { formatNumber, labelDecimals } from '../src/layout/chart/format.js';
 import { pieShares } from '../src/layout/chart/pie.js';

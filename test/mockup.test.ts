@@ -1,7 +1,7 @@
 // Mockups as data: base image, layer areas scaled into the box, cover/contain in rectangles and
 // quads, colour layers and masks, and the mockup_data overrides.
 import { describe, expect, it } from 'vitest';
-import type { DisplayItem } from '../src/layout/display-list.js';
+import type { DisplayItem } from '../src/scene/display-list.js';
 import { applyHomography, rectToQuad } from '../src/layout/homography.js';
 import { designWith, layoutOf, objectGroup } from './support/scene.js';
 

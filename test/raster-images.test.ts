@@ -2,7 +2,7 @@
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { ImageCache, type LoadedImage } from '../src/assets/load.js';
-import type { DisplayList } from '../src/layout/display-list.js';
+import type { DisplayList } from '../src/scene/display-list.js';
 import { prepareRasterImages } from '../src/paint/raster-images.js';
 
 async function loaded(width: number, height: number): Promise<LoadedImage> {

@@ -9,8 +9,8 @@ import { lazyRequire } from '../lazy-require.js';
 
 const sharpModule = lazyRequire<typeof Sharp>('sharp');
 const sharp = (...args: Parameters<typeof Sharp>): ReturnType<typeof Sharp> => sharpModule()(...args);
-import { imageRefKey } from '../design/image-ref.js';
-import type { Scene, SceneImageRef, SceneObject } from '../design/types.js';
+import { imageRefKey } from '../scene/keys.js';
+import type { Scene, SceneImageRef, SceneObject } from '../scene/scene.js';
 import { ImprintError, validationError } from '../errors.js';
 import { AssetNotFoundError, type AssetResolver } from './resolver.js';
 

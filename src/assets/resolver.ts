@@ -2,7 +2,7 @@
 // resolver; the default one reads files inside one base folder and a map of named assets.
 import { readFile, realpath } from 'node:fs/promises';
 import { isAbsolute, relative, resolve, sep } from 'node:path';
-import type { ImageRef } from '../design/image-ref.js';
+import type { ImageRef } from '../scene/scene.js';
 
 export type AssetResolver = (ref: ImageRef) => Promise<Uint8Array>;
 

@@ -1,6 +1,5 @@
 // Hex colours (#rgb, #rgba, #rrggbb, #rrggbbaa) → RGBA; the only colour syntax templates accept.
-
-export type RGBA = readonly [r: number, g: number, b: number, a: number];
+import type { RGBA } from '../scene/scene.js';
 
 export const HEX_COLOR = /^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{4}|[0-9a-fA-F]{6}|[0-9a-fA-F]{8})$/;
 export const HEX_COLOR_HINT = 'expected a hex colour such as "#ff8800" or "#ff880080" (#rgb, #rgba, #rrggbb or #rrggbbaa)';

@@ -1,5 +1,5 @@
 // Easing curves: the CSS keywords and cubic-bezier(), parsed into control points and evaluated.
-import type { Easing } from './types.js';
+import type { Easing } from '../scene/scene.js';
 
 export const EASINGS: Record<string, Easing> = {
   linear: [0, 0, 1, 1],

@@ -1,8 +1,7 @@
 // Image references in templates and overrides: a relative path inside the design folder or an
 // `asset:<name>` that the host's asset resolver supplies. The engine never fetches URLs (no SSRF).
 import { validationError } from '../errors.js';
-
-export type ImageRef = { kind: 'path'; path: string } | { kind: 'asset'; name: string };
+import type { ImageRef } from '../scene/scene.js';
 
 const SCHEME = /^([a-zA-Z][a-zA-Z0-9+.-]*):/;
 
@@ -29,13 +28,4 @@ export function parseImageRef(ref: string, at: string): ImageRef {
   }
   if (ref.includes('\0')) throw validationError(at, 'the path contains a NUL character: remove it');
   return { kind: 'path', path: ref };
-}
-
-export function imageRefKey(ref: ImageRef): string {
-  return ref.kind === 'asset' ? `asset:${ref.name}` : ref.path;
-}
-
-/** Display-list key of a video object's frame at its sampled play time. */
-export function clipFrameKey(v: { decodeKey: string; playTime: number; trimStart: number }): string {
-  return `clip:${v.decodeKey}:${v.trimStart}:${v.playTime.toFixed(4)}`;
 }

@@ -1,7 +1,7 @@
 // Where a design's objects live: at the top level, or inside slides. Parse, resolve and the
 // override lookup walk this one list, so names are unique across the whole design.
 import { jsonPath } from './json-path.js';
-import type { Design, DesignObject } from './types.js';
+import type { Design, DesignObject } from './schema.js';
 
 export interface Slot {
   /** Index of the slide, or null for a top-level object. */

@@ -7,7 +7,7 @@ import ffmpegInstaller from '@ffmpeg-installer/ffmpeg';
 import { execa } from 'execa';
 import type { AssetResolver } from '../assets/resolver.js';
 import { AssetNotFoundError } from '../assets/resolver.js';
-import type { SceneImageRef } from '../design/types.js';
+import type { SceneImageRef } from '../scene/scene.js';
 import { ImprintError, validationError } from '../errors.js';
 
 export interface AudioFile {

@@ -1,5 +1,19 @@
-// Media boxes: which part of a source image goes where in a box, for cover, contain and fill.
-import type { MediaFit, Rect } from '../design/types.js';
+// Media boxes: which part of a source image goes where in a box, for cover, contain and fill; the
+// image sizes layout is given, and the identity transform of groups that only clip or blend.
+import type { Matrix } from '../scene/display-list.js';
+import type { MediaFit, Rect } from '../scene/scene.js';
+
+export const IDENTITY: Matrix = [1, 0, 0, 1, 0, 0];
+
+export interface ImageSize {
+  width: number;
+  height: number;
+  /** Every pixel has full alpha (lets an image background make the whole canvas opaque). */
+  opaque?: boolean;
+}
+
+/** Intrinsic sizes of the scene's images, keyed by `imageRefKey`. */
+export type ImageSizes = ReadonlyMap<string, ImageSize>;
 
 export interface MediaPlacement {
   /** Part of the source image, in source pixels. */

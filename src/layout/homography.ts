@@ -1,6 +1,6 @@
 // Projective maps (homographies) between a rectangle and a quadrilateral: layout uses them to place
 // parts of an image inside a perspective quad, the raster backend to warp pixels into it.
-import type { Point, Quad } from '../design/types.js';
+import type { Point, Quad } from '../scene/scene.js';
 
 export type { Point, Quad };
 /** Row-major 3x3 projective matrix [a,b,c, d,e,f, g,h,i]: (x,y) = ((a u + b v + c)/(g u + h v + i), (d u + e v + f)/(g u + h v + i)). */

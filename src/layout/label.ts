@@ -1,9 +1,9 @@
 // Single-line labels (chart ticks, categories, legends, titles) through the same shaper as text
 // objects: measured exactly, aligned on a point, cut with an ellipsis when wider than allowed.
-import type { RGBA } from '../design/color.js';
+import type { RGBA } from '../scene/scene.js';
 import type { FontSet } from '../text/fonts.js';
 import { shapeText, type Cluster } from '../text/shape.js';
-import type { DisplayItem, PositionedGlyph } from './display-list.js';
+import type { DisplayItem, PositionedGlyph } from '../scene/display-list.js';
 
 export interface LabelStyle {
   family: string;

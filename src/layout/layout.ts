@@ -1,23 +1,15 @@
 // layout: Scene (+ intrinsic image sizes) → DisplayList and fit report. Pure and deterministic:
 // no I/O, no pixels; every object becomes one group placed by its box, rotation and opacity.
-import type { Rect, Scene, SceneFill, SceneImageRef, SceneObject, SceneShape } from '../design/types.js';
-import { clipFrameKey, imageRefKey } from '../design/image-ref.js';
+import type { Rect, Scene, SceneFill, SceneImageRef, SceneObject, SceneShape } from '../scene/scene.js';
+import { clipFrameKey, imageRefKey } from '../scene/keys.js';
 import type { FontSet } from '../text/fonts.js';
-import { placeMedia } from './boxes.js';
-import { IDENTITY, type BoxGeometry, type DisplayItem, type DisplayList, type Geometry, type Matrix } from './display-list.js';
+import { IDENTITY, placeMedia, type ImageSize, type ImageSizes } from './boxes.js';
+import type { BoxGeometry, DisplayItem, DisplayList, Geometry, Matrix } from '../scene/display-list.js';
 import { layoutChart } from './chart/chart.js';
 import { layoutMockup } from './mockup.js';
 import { layoutText, type TextFitReport } from './text.js';
 
-export interface ImageSize {
-  width: number;
-  height: number;
-  /** Every pixel has full alpha (lets an image background make the whole canvas opaque). */
-  opaque?: boolean;
-}
-
-/** Intrinsic sizes of the scene's images, keyed by `imageRefKey`. */
-export type ImageSizes = ReadonlyMap<string, ImageSize>;
+export type { ImageSize, ImageSizes } from './boxes.js';
 
 export type FitReport = TextFitReport[];
 

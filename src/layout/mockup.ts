@@ -1,12 +1,10 @@
 // Mockup layout: the base image fills the box; each layer's area (base-image pixels) is scaled into
 // the box, pictures are fitted by cover/contain/fill, and quads become perspective image items.
-import { imageRefKey } from '../design/image-ref.js';
-import type { RGBA } from '../design/color.js';
-import type { MediaFit, Point, Quad, Rect, SceneImageRef, SceneMockup, SceneMockupLayer } from '../design/types.js';
-import { placeMedia } from './boxes.js';
-import { IDENTITY, type DisplayItem } from './display-list.js';
+import { imageRefKey } from '../scene/keys.js';
+import type { RGBA, MediaFit, Point, Quad, Rect, SceneImageRef, SceneMockup, SceneMockupLayer } from '../scene/scene.js';
+import { IDENTITY, placeMedia, type ImageSize } from './boxes.js';
+import type { DisplayItem } from '../scene/display-list.js';
 import { applyHomography, rectToQuad } from './homography.js';
-import type { ImageSize } from './layout.js';
 
 const dist = ([ax, ay]: Point, [bx, by]: Point): number => Math.hypot(bx - ax, by - ay);
 

@@ -1,11 +1,11 @@
 // Text layout: shape, size by strategy, then place lines and glyph runs (with underlines and link
 // areas) in the object's own coordinates. Returns the items and the object's fit report.
-import type { Rect, SceneSpan, SceneText } from '../design/types.js';
+import type { Rect, SceneSpan, SceneText } from '../scene/scene.js';
 import { fitText } from '../text/fit.js';
 import type { FontFace, FontSet } from '../text/fonts.js';
 import type { Line } from '../text/line-break.js';
 import { shapeText, type ShapedParagraph } from '../text/shape.js';
-import type { DisplayItem, PositionedGlyph } from './display-list.js';
+import type { DisplayItem, PositionedGlyph } from '../scene/display-list.js';
 
 export interface TextFitReport {
   name: string | null;

@@ -1,9 +1,10 @@
 // Chart objects: the override field chart_data (the whole table), plus defaults and colours resolved.
 import { z } from 'zod';
-import { parseHexColor, type RGBA } from '../design/color.js';
+import { parseHexColor } from '../design/color.js';
+import type { RGBA, SceneChart } from '../scene/scene.js';
 import { childPath } from '../design/json-path.js';
 import { ChartData } from '../design/schema-chart.js';
-import type { ChartObject, SceneChart } from '../design/types.js';
+import type { ChartObject } from '../design/schema.js';
 import { checkChartData } from './chart-data.js';
 import type { ObjectHandler } from './handler.js';
 import { mergeFields, placementOf, placementOverrideFields } from './placement.js';

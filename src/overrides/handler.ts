@@ -1,7 +1,8 @@
 // The contract every object type implements: which override fields it accepts, how an override
 // merges into the template object, what must hold after merging, and how it becomes a Scene object.
 import type { z } from 'zod';
-import type { DesignObject, SceneObject } from '../design/types.js';
+import type { DesignObject } from '../design/schema.js';
+import type { SceneObject } from '../scene/scene.js';
 import type { FontSet } from '../text/fonts.js';
 
 export interface CheckContext {

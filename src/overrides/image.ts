@@ -2,8 +2,8 @@
 import { z } from 'zod';
 import { childPath } from '../design/json-path.js';
 import { parseImageRef } from '../design/image-ref.js';
-import { ImageObject, MediaConfig, type MediaStrategyName } from '../design/schema.js';
-import type { ImageObject as ImageObjectT, MediaFit, SceneImage } from '../design/types.js';
+import { ImageObject, MediaConfig, type MediaStrategyName, type ImageObject as ImageObjectT } from '../design/schema.js';
+import type { MediaFit, SceneImage } from '../scene/scene.js';
 import type { ObjectHandler } from './handler.js';
 import { mergeFields, placementOf, placementOverrideFields } from './placement.js';
 

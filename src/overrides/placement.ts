@@ -1,7 +1,7 @@
 // General placement overrides (x, y, width, height, rotation, opacity, hidden), valid on every object type.
-import { Placement } from '../design/schema.js';
+import { Placement, type DesignObject } from '../design/schema.js';
 import { EASINGS, parseEasing } from '../design/easing.js';
-import type { DesignObject, SceneAnimation, SceneObject } from '../design/types.js';
+import type { SceneAnimation, SceneObject } from '../scene/scene.js';
 
 export const placementOverrideFields = {
   x: Placement.x.optional(),

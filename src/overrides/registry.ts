@@ -1,5 +1,5 @@
 // The one registry of per-type override handlers. Adding an object type means adding a handler here.
-import type { DesignObject } from '../design/types.js';
+import type { DesignObject } from '../design/schema.js';
 import { chartHandler } from './chart.js';
 import type { ObjectHandler } from './handler.js';
 import { imageHandler } from './image.js';

@@ -2,7 +2,8 @@
 // type handler, merges it, and resolves every object into layout-ready values. No I/O.
 import { childPath } from '../design/json-path.js';
 import { checkContext } from '../design/parse.js';
-import type { Design, DesignObject, Scene, SceneFill, SceneObject } from '../design/types.js';
+import type { Design, DesignObject } from '../design/schema.js';
+import type { Scene, SceneFill, SceneObject } from '../scene/scene.js';
 import { validationError } from '../errors.js';
 import { bundledFonts, type FontSet } from '../text/fonts.js';
 import { issueToError } from '../design/zod-error.js';

@@ -2,8 +2,8 @@
 import { z } from 'zod';
 import { parseHexColor } from '../design/color.js';
 import { childPath } from '../design/json-path.js';
-import { Border, ShapeBackground } from '../design/schema.js';
-import type { SceneFill, SceneShape, ShapeObject as ShapeObjectT } from '../design/types.js';
+import { Border, ShapeBackground, type ShapeObject as ShapeObjectT } from '../design/schema.js';
+import type { SceneFill, SceneShape } from '../scene/scene.js';
 import { validationError } from '../errors.js';
 import { parseImageRef } from '../design/image-ref.js';
 import type { ObjectHandler } from './handler.js';

@@ -4,7 +4,7 @@ import { EASINGS } from '../design/easing.js';
 import { childPath, jsonPath } from '../design/json-path.js';
 import { parseImageRef } from '../design/image-ref.js';
 import type { Slide } from '../design/schema.js';
-import type { Edge, SceneAnimation, SceneGroup, SceneObject } from '../design/types.js';
+import type { Edge, SceneAnimation, SceneGroup, SceneObject } from '../scene/scene.js';
 import { fillOf } from './shape.js';
 
 const EXIT_EDGE: Record<string, Edge> = { left: 'left', right: 'right', up: 'top', down: 'bottom' };

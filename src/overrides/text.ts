@@ -2,8 +2,8 @@
 import { z } from 'zod';
 import { parseHexColor } from '../design/color.js';
 import { childPath } from '../design/json-path.js';
-import { TextConfig, TextObject } from '../design/schema.js';
-import type { SceneText, TextObject as TextObjectT } from '../design/types.js';
+import { TextConfig, TextObject, type TextObject as TextObjectT } from '../design/schema.js';
+import type { SceneText } from '../scene/scene.js';
 import { validationError } from '../errors.js';
 import { MarkupError, parseMarkup } from '../text/markup.js';
 import type { CheckContext, ObjectHandler } from './handler.js';

@@ -3,8 +3,10 @@
 import { z } from 'zod';
 import { doc } from '../design/fields.js';
 import { childPath } from '../design/json-path.js';
-import { imageRefKey, parseImageRef } from '../design/image-ref.js';
-import type { SceneVideo, VideoObject } from '../design/types.js';
+import { imageRefKey } from '../scene/keys.js';
+import { parseImageRef } from '../design/image-ref.js';
+import type { SceneVideo } from '../scene/scene.js';
+import type { VideoObject } from '../design/schema.js';
 import { validationError } from '../errors.js';
 import type { ObjectHandler } from './handler.js';
 import { MEDIA_ALIASES } from './image.js';

@@ -3,7 +3,7 @@
 import { z } from 'zod';
 import { ImageRef } from '../design/fields.js';
 import { parseImageRef } from '../design/image-ref.js';
-import type { Scene, SceneImage } from '../design/types.js';
+import type { Scene, SceneImage } from '../scene/scene.js';
 
 export const Watermark = z.strictObject({
   /** The logo: a path, an upload URL or `asset:<name>`, as an image object's `image`. Required. */

@@ -3,8 +3,8 @@
 // drives every backend through the same primitive calls, so groups, transforms, opacity, layers
 // and clipping mean the same thing in raster and pdf output.
 import type { DecodedImage, ImageCache, LoadedImage } from '../assets/load.js';
-import type { RGBA } from '../design/color.js';
-import type { BlendMode, DisplayItem, DisplayList, Geometry, Matrix } from '../layout/display-list.js';
+import type { RGBA } from '../scene/scene.js';
+import type { BlendMode, DisplayItem, DisplayList, Geometry, Matrix } from '../scene/display-list.js';
 import type { FontSet } from '../text/fonts.js';
 
 export interface PaintResources {

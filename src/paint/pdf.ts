@@ -4,9 +4,8 @@
 // glyph where layout put it; shapes and charts are paths; images are embedded once at source
 // resolution and cropped by clipping; links become URI annotations over their glyphs.
 import { decodePixels, type DecodedImage, type ImageCache, type LoadedImage } from '../assets/load.js';
-import type { RGBA } from '../design/color.js';
-import type { BlendMode, DisplayItem, DisplayList, Geometry, Matrix, PositionedGlyph } from '../layout/display-list.js';
-import type { Rect } from '../design/types.js';
+import type { RGBA, Rect } from '../scene/scene.js';
+import type { BlendMode, DisplayItem, DisplayList, Geometry, Matrix, PositionedGlyph } from '../scene/display-list.js';
 import type { FontSet } from '../text/fonts.js';
 import type { GroupItem, ItemOf, PageInput, PaintBackend, PreparedPage } from './backend.js';
 import { prepareQuad } from './raster-images.js';

@@ -3,10 +3,9 @@
 // tinted masks are coloured, and perspective quads are warped (Skia via @napi-rs/canvas is affine
 // only). Every image item that leaves here is a plain, decoded image drawn at about 1:1.
 import { decodePixels, type DecodedImage, type ImageCache, type LoadedImage } from '../assets/load.js';
-import type { RGBA } from '../design/color.js';
-import type { Point, Rect } from '../design/types.js';
+import type { RGBA, Point, Rect } from '../scene/scene.js';
 import { ImprintError } from '../errors.js';
-import type { DisplayItem, DisplayList } from '../layout/display-list.js';
+import type { DisplayItem, DisplayList } from '../scene/display-list.js';
 import { imageItems, type ImageItem } from './walk.js';
 import { warpImage } from './warp.js';
 

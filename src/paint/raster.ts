@@ -6,8 +6,8 @@ import { lazyRequire } from '../lazy-require.js';
 
 const skia = lazyRequire<typeof SkiaCanvas>('@napi-rs/canvas');
 import type { DecodedImage } from '../assets/load.js';
-import type { RGBA } from '../design/color.js';
-import type { BlendMode, DisplayList, Geometry, Matrix } from '../layout/display-list.js';
+import type { RGBA } from '../scene/scene.js';
+import type { BlendMode, DisplayList, Geometry, Matrix } from '../scene/display-list.js';
 import type { FontSet } from '../text/fonts.js';
 import type { GroupItem, ItemOf, PageInput, PaintBackend, PaintOptions, PaintResources, PreparedPage, RasterImage } from './backend.js';
 import { prepareRasterImages } from './raster-images.js';

@@ -1,6 +1,6 @@
 // The one walk over a display list that every paint backend is driven by, and the helpers about
 // display lists that backends and their image preparation share.
-import type { DisplayItem, Matrix } from '../layout/display-list.js';
+import type { DisplayItem, Matrix } from '../scene/display-list.js';
 import type { GroupItem, ItemOf, PageInput, PaintBackend, PreparedPage } from './backend.js';
 
 /** Prepares every page (the only asynchronous part), then paints them in order and finishes. */

@@ -3,13 +3,13 @@
 // equals the previous one is not painted again; ffmpeg encodes frame n while frame n+1 is painted.
 import { ClipReader, clipSeconds, clipSounds, sceneVideos, type Clips } from '../assets/clips.js';
 import type { DecodedImage, ImageCache, LoadedImage } from '../assets/load.js';
-import { clipFrameKey } from '../design/image-ref.js';
-import type { Scene } from '../design/types.js';
+import { clipFrameKey } from '../scene/keys.js';
+import type { Scene } from '../scene/scene.js';
 import { evenSize, sizeForType, type VideoAudio } from '../encode/ffmpeg-args.js';
 import { encodeStillVideo } from '../encode/still-video.js';
 import { VideoEncoder, type VideoEncoderOptions, type VideoProgress } from '../encode/video.js';
 import { ImprintError } from '../errors.js';
-import type { DisplayItem, DisplayList } from '../layout/display-list.js';
+import type { DisplayItem, DisplayList } from '../scene/display-list.js';
 import { layout, type FitReport } from '../layout/layout.js';
 import { isStatic, sampleScene } from '../layout/timeline.js';
 import { rasterBackend } from '../paint/raster.js';

@@ -3,10 +3,11 @@
 import { clipSeconds, decodeClipFrame, loadClips, sceneVideos, type Clips } from '../assets/clips.js';
 import { loadImage, loadImages, type DecodedImage, type ImageCache, type LoadedImage } from '../assets/load.js';
 import { AssetNotFoundError, fileAssetResolver, type AssetResolver } from '../assets/resolver.js';
-import { clipFrameKey, parseImageRef } from '../design/image-ref.js';
+import { clipFrameKey } from '../scene/keys.js';
+import { parseImageRef } from '../design/image-ref.js';
 import { parseDesign } from '../design/parse.js';
-import type { Scene } from '../design/types.js';
-import type { DisplayList } from '../layout/display-list.js';
+import type { Scene } from '../scene/scene.js';
+import type { DisplayList } from '../scene/display-list.js';
 import { layout, type FitReport, type ImageSize } from '../layout/layout.js';
 import { sampleScene } from '../layout/timeline.js';
 import { resolveScene } from '../overrides/resolve.js';

@@ -1,6 +1,6 @@
 // The raster still path: one page laid out at its still time, painted by the raster backend onto a
 // white matte for formats without alpha; the encoder (sharp) is chosen by the caller's format.
-import type { Scene } from '../design/types.js';
+import type { Scene } from '../scene/scene.js';
 import { ALPHA_FORMATS } from '../encode/image.js';
 import type { FitReport } from '../layout/layout.js';
 import { stillTime } from '../layout/timeline.js';

@@ -7,7 +7,7 @@ import { ImprintError, validationError } from '../errors.js';
 import { resolveScene } from '../overrides/resolve.js';
 import { MIME_TYPES, QUALITY_FORMATS } from '../encode/image.js';
 import { checkRenderable } from '../render-checks.js';
-import type { Scene } from '../design/types.js';
+import type { Scene } from '../scene/scene.js';
 import type { VideoAdmission } from '../store/metadata/metadata-store.js';
 import type { TaskRecord } from '../store/metadata/records.js';
 import type { ServiceContext } from './context.js';

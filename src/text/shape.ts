@@ -2,7 +2,7 @@
 // ligatures, GSUB/GPOS). Shaped once per text object; any font size is a linear scale of it.
 import type LineBreakerClass from 'linebreak';
 import { lazyRequire } from '../lazy-require.js';
-import type { SceneSpan } from '../design/types.js';
+import type { SceneSpan } from '../scene/scene.js';
 import type { FontFace, FontSet } from './fonts.js';
 
 // linebreak decodes its Unicode tables when loaded: on first use, not at `import 'imprint'`.

@@ -1,6 +1,6 @@
 // Messages between a worker and its render threads. Asset bytes are asked for by the thread and
 // served by the worker, which alone talks to the stores.
-import type { ImageRef } from '../design/image-ref.js';
+import type { ImageRef } from '../scene/scene.js';
 import type { ErrorCode } from '../errors.js';
 import type { WatermarkOptions } from '../overrides/watermark.js';
 import type { TaskFormat } from '../service/tasks.js';

@@ -1,7 +1,7 @@
 // Test helpers: build a design around one object, lay it out, and read lines back from the display list.
 import { parseDesign } from '../../src/design/parse.js';
 import type { DesignInput } from '../../src/engine.js';
-import type { DisplayItem, DisplayList } from '../../src/layout/display-list.js';
+import type { DisplayItem, DisplayList } from '../../src/scene/display-list.js';
 import { layout, type ImageSizes, type LayoutResult } from '../../src/layout/layout.js';
 import { resolveScene } from '../../src/overrides/resolve.js';
 import { bundledFonts } from '../../src/text/fonts.js';

@@ -1,8 +1,7 @@
 // Charts on a value axis and a category axis: column, stacked_column, bar (horizontal), line, area.
 // Axis ranges come from niceTicks; negative values hang below the zero line; null is a gap.
-import type { RGBA } from '../../design/color.js';
-import type { Point, Rect } from '../../design/types.js';
-import type { DisplayItem } from '../display-list.js';
+import type { RGBA, Point, Rect } from '../../scene/scene.js';
+import type { DisplayItem } from '../../scene/display-list.js';
 import { labelMetrics, placeLabel, shapeLabel } from '../label.js';
 import type { ChartContext } from './chart.js';
 import { formatNumber, labelDecimals } from './format.js';

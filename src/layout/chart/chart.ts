@@ -1,9 +1,8 @@
 // Chart layout: title, legend and plot area inside the object's box, then the chart type's marks.
 // Everything is display-list primitives (paths, wedges, glyph runs), so pdf can draw it as vectors.
-import type { RGBA } from '../../design/color.js';
-import type { Rect, SceneChart } from '../../design/types.js';
+import type { RGBA, Rect, SceneChart } from '../../scene/scene.js';
 import type { FontSet } from '../../text/fonts.js';
-import type { DisplayItem } from '../display-list.js';
+import type { DisplayItem } from '../../scene/display-list.js';
 import { labelMetrics, placeLabel, shapeLabel, type LabelStyle } from '../label.js';
 import { layoutCartesian } from './cartesian.js';
 import { layoutPie } from './pie.js';

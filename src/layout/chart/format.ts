@@ -1,6 +1,6 @@
 // Number formatting for axis ticks and data labels: thousands separators, decimals, unit prefix and
 // suffix, and a typographic minus.
-import type { SceneNumberFormat } from '../../design/types.js';
+import type { SceneNumberFormat } from '../../scene/scene.js';
 
 const MINUS = '\u2212';
 

@@ -1,7 +1,7 @@
 // Pie and donut charts: the first series only, one slice per column, clockwise from 12 o'clock.
 // Negative values and gaps count as 0; a table that sums to 0 draws an empty ring, never NaN.
-import type { Rect } from '../../design/types.js';
-import type { DisplayItem } from '../display-list.js';
+import type { Rect } from '../../scene/scene.js';
+import type { DisplayItem } from '../../scene/display-list.js';
 import { labelMetrics, placeLabel, shapeLabel } from '../label.js';
 import type { ChartContext } from './chart.js';
 

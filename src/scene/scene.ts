@@ -1,9 +1,11 @@
 // The Scene: a design with overrides applied, defaults filled in and every value resolved
-// (colours parsed, markup split into spans, aliases mapped). Layout reads only this.
-import type { RGBA } from './color.js';
-import type { ImageRef } from './image-ref.js';
+// (colours parsed, markup split into spans, aliases mapped). Plain data: resolve writes it, layout reads only this.
 
-export type { Design, DesignObject, TextObject, ImageObject, ShapeObject, ChartObject, MockupObject, VideoObject, ObjectType } from './schema.js';
+/** A colour with channels 0..255 and alpha 0..1. */
+export type RGBA = readonly [r: number, g: number, b: number, a: number];
+
+/** A checked image (or clip, or sound) reference: a path inside the design folder, or an asset the host resolves. */
+export type ImageRef = { kind: 'path'; path: string } | { kind: 'asset'; name: string };
 
 export interface Rect {
   x: number;

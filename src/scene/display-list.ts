@@ -1,13 +1,9 @@
 // The display list: positioned paint primitives, the only input a paint backend reads. Plain data,
 // so it can be asserted in tests, cached, or handed to another process.
-import type { RGBA } from '../design/color.js';
-import type { Point, Quad, Rect } from '../design/types.js';
-
-export type { Point, Quad };
+import type { RGBA, Point, Quad, Rect } from './scene.js';
 
 /** Affine matrix [a, b, c, d, e, f] as in canvas `transform(a, b, c, d, e, f)`. */
 export type Matrix = readonly [number, number, number, number, number, number];
-
 
 export type Geometry =
   | { kind: 'rect'; rect: Rect }
@@ -62,5 +58,3 @@ export interface DisplayList {
   opaque: boolean;
   items: DisplayItem[];
 }
-
-export const IDENTITY: Matrix = [1, 0, 0, 1, 0, 0];
