@@ -1,7 +1,7 @@
 // Unknown fields anywhere in a design (top level, objects, nested fields, animations, slides) are
 // refused with the closest known field suggested; `$schema` (for editors) is accepted and ignored.
 import { describe, expect, it } from 'vitest';
-import { closestNames, didYouMean } from '../src/design/suggest.js';
+import { closestNames, didYouMean } from '../src/format/suggest.js';
 import { render, type RenderOptions } from '../src/engine.js';
 import { ImprintError } from '../src/errors.js';
 import { FIX_HINT, RAW_ZOD } from './support/refusal.js';

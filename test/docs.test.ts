@@ -3,7 +3,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { designJsonSchema, fieldReferenceMarkdown, overridesJsonSchema } from '../src/design/json-schema.js';
-import { Animation } from '../src/design/schema-animation.js';
+import { Animation } from '../src/format/animation.js';
 import { ENCODE_DEFAULTS } from '../src/encode/image.js';
 import { RENDER_LIMITS } from '../src/render-checks.js';
 // @ts-expect-error: a plain .mjs script without types, run by `npm run schema` too

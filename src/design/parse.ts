@@ -6,11 +6,11 @@ import type { CheckContext } from '../overrides/handler.js';
 import { checkBackground } from '../overrides/shape.js';
 import { DEFAULT_FONT_FAMILY } from '../overrides/text.js';
 import { bundledFonts, type FontSet } from '../text/fonts.js';
-import { childPath, jsonPath, type PathSegment } from './json-path.js';
+import { childPath, jsonPath, type PathSegment } from '../format/json-path.js';
 import { slotsOf } from './slots.js';
-import { parseImageRef } from './image-ref.js';
+import { parseImageRef } from '../format/image-ref.js';
 import { checkTimeline } from './timeline-check.js';
-import { issueToError } from './zod-error.js';
+import { issueToError } from '../format/zod-error.js';
 
 /** Parses JSON text; the error names the position, since a path does not exist yet. */
 export function parseJson(text: string, root = '$', what = 'the document'): unknown {

@@ -1,8 +1,8 @@
 // Chart objects in template format v1: the chart types, the data table as interface A lays it out,
 // and the styling a report card needs (colours, font, axis number format, gridlines, legend, title).
 import { z } from 'zod';
-import { Timeline } from './schema-animation.js';
-import { Color, common, doc } from './fields.js';
+import { Timeline } from '../format/animation.js';
+import { Color, common, doc } from '../format/fields.js';
 
 export const CHART_LIMITS = { maxSeries: 50, maxCategories: 100, maxTitleLength: 200 } as const;
 

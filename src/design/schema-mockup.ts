@@ -1,8 +1,8 @@
 // Mockup objects in template format v1: a base image (device, packaging, poster frame) with named
 // layers placed in base-image pixels, each a replaceable image, a colour, or fixed artwork.
 import { z } from 'zod';
-import { Timeline } from './schema-animation.js';
-import { Color, common, doc, ImageRef, MediaStrategy } from './fields.js';
+import { Timeline } from '../format/animation.js';
+import { Color, common, doc, ImageRef, MediaStrategy } from '../format/fields.js';
 
 export const MOCKUP_LIMITS = { maxLayers: 32, maxCoordinate: 100_000 } as const;
 

@@ -1,16 +1,15 @@
 // Template format v1: the one schema source. Types, runtime validation, the override schemas and the
 // published JSON Schema (docs/template.schema.json) are all derived from the definitions below.
 import { z } from 'zod';
-import { Border, Color, common as placementFields, doc, ImageRef, LIMITS, MediaConfig, ShapeBackground, TextAlign, TextConfig } from './fields.js';
-import { Timeline } from './schema-animation.js';
+import { Border, Color, common as placementFields, doc, ImageRef, LIMITS, MediaConfig, ShapeBackground, TextAlign, TextConfig } from '../format/fields.js';
+import { Timeline } from '../format/animation.js';
 import { ChartObject } from './schema-chart.js';
 import { MockupObject } from './schema-mockup.js';
 
 export { ChartObject } from './schema-chart.js';
 export { MockupObject } from './schema-mockup.js';
 
-export { Border, Color, ImageRef, LIMITS, MediaConfig, MediaStrategy, Placement, ShapeBackground, TextConfig } from './fields.js';
-export type { MediaStrategyName } from './fields.js';
+export { Border, Color, ImageRef, LIMITS, MediaConfig, MediaStrategy, Placement, ShapeBackground, TextConfig, type MediaStrategyName } from '../format/fields.js';
 
 /** Every object: placement, name, visibility, and its place on the timeline. */
 export const common = { ...placementFields, ...Timeline };

@@ -1,6 +1,6 @@
 // Where a design's objects live: at the top level, or inside slides. Parse, resolve and the
 // override lookup walk this one list, so names are unique across the whole design.
-import { jsonPath } from './json-path.js';
+import { jsonPath } from '../format/json-path.js';
 import type { Design, DesignObject } from './schema.js';
 
 export interface Slot {

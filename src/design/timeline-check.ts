@@ -1,7 +1,7 @@
 // Checks of the timeline fields that a schema cannot express: start before end, keyframes in
 // increasing time, known easings, text-only presets, and times within the video.
-import { childPath } from './json-path.js';
-import { parseEasing } from './easing.js';
+import { childPath } from '../format/json-path.js';
+import { parseEasing } from '../format/easing.js';
 import type { DesignObject } from './schema.js';
 import { validationError } from '../errors.js';
 

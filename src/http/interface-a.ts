@@ -3,7 +3,7 @@
 // everything else is the core's, so the library, the CLI and HTTP refuse the same input the same way.
 import '@fastify/multipart';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { issueToError } from '../design/zod-error.js';
+import { issueToError } from '../format/zod-error.js';
 import { ImprintError, validationError } from '../errors.js';
 import { hashApiKey } from '../service/keys.js';
 import type { Service } from '../service/service.js';

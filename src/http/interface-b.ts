@@ -4,7 +4,7 @@
 // (server.ts's one error handler turns the service's errors into them for everything under /api).
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { issueToError } from '../design/zod-error.js';
+import { issueToError } from '../format/zod-error.js';
 import type { Service } from '../service/service.js';
 import { taskBodyB } from '../service/videos.js';
 import type { Account } from '../store/metadata/records.js';

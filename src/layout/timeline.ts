@@ -1,6 +1,6 @@
 // Animation sampling: the scene as it stands at time t. Pure: objects outside their start/end are
 // dropped, keyframes and presets set each object's box, rotation, opacity, scale and text reveal.
-import { ease } from '../design/easing.js';
+import { ease } from '../format/easing.js';
 import type { AnimatedProperty, Scene, SceneAnimation, SceneObject } from '../scene/scene.js';
 
 const clamp01 = (v: number): number => (v < 0 ? 0 : v > 1 ? 1 : v);

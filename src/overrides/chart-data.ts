@@ -1,6 +1,6 @@
 // Checks a chart_data table cell by cell, so every error names the exact cell:
 // `$.objects_overrides.sales.chart_data[2][3]: expected a number (or null for a gap) …`.
-import { childPath } from '../design/json-path.js';
+import { childPath } from '../format/json-path.js';
 import { CHART_LIMITS, type ChartData } from '../design/schema-chart.js';
 import { validationError } from '../errors.js';
 

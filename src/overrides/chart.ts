@@ -1,8 +1,8 @@
 // Chart objects: the override field chart_data (the whole table), plus defaults and colours resolved.
 import { z } from 'zod';
-import { parseHexColor } from '../design/color.js';
+import { parseHexColor } from '../format/color.js';
 import type { RGBA, SceneChart } from '../scene/scene.js';
-import { childPath } from '../design/json-path.js';
+import { childPath } from '../format/json-path.js';
 import { ChartData } from '../design/schema-chart.js';
 import type { ChartObject } from '../design/schema.js';
 import { checkChartData } from './chart-data.js';

@@ -1,7 +1,7 @@
 // Image objects: override fields path and config.media_replacement_strategy (aliases mapped here).
 import { z } from 'zod';
-import { childPath } from '../design/json-path.js';
-import { parseImageRef } from '../design/image-ref.js';
+import { childPath } from '../format/json-path.js';
+import { parseImageRef } from '../format/image-ref.js';
 import { ImageObject, MediaConfig, type MediaStrategyName, type ImageObject as ImageObjectT } from '../design/schema.js';
 import type { MediaFit, SceneImage } from '../scene/scene.js';
 import type { ObjectHandler } from './handler.js';

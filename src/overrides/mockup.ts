@@ -1,10 +1,10 @@
 // Mockup objects: override field mockup_data.<layer_id> with image_url, color and hidden; layers
 // checked for what their kind needs, then resolved into scene layers.
 import { z } from 'zod';
-import { parseHexColor } from '../design/color.js';
-import { Color, ImageRef } from '../design/fields.js';
-import { parseImageRef } from '../design/image-ref.js';
-import { childPath } from '../design/json-path.js';
+import { parseHexColor } from '../format/color.js';
+import { Color, ImageRef } from '../format/fields.js';
+import { parseImageRef } from '../format/image-ref.js';
+import { childPath } from '../format/json-path.js';
 import type { MockupLayer } from '../design/schema-mockup.js';
 import type { MediaFit, SceneMockup, SceneMockupLayer } from '../scene/scene.js';
 import type { MockupObject } from '../design/schema.js';

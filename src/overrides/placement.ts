@@ -1,6 +1,6 @@
 // General placement overrides (x, y, width, height, rotation, opacity, hidden), valid on every object type.
 import { Placement, type DesignObject } from '../design/schema.js';
-import { EASINGS, parseEasing } from '../design/easing.js';
+import { EASINGS, parseEasing } from '../format/easing.js';
 import type { SceneAnimation, SceneObject } from '../scene/scene.js';
 
 export const placementOverrideFields = {

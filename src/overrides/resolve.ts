@@ -1,17 +1,17 @@
 // resolve: Design + objects_overrides → Scene. Pure: validates each override against its object's
 // type handler, merges it, and resolves every object into layout-ready values. No I/O.
-import { childPath } from '../design/json-path.js';
+import { childPath } from '../format/json-path.js';
 import { checkContext } from '../design/parse.js';
 import type { Design, DesignObject } from '../design/schema.js';
 import type { Scene, SceneFill, SceneObject } from '../scene/scene.js';
 import { validationError } from '../errors.js';
 import { bundledFonts, type FontSet } from '../text/fonts.js';
-import { issueToError } from '../design/zod-error.js';
+import { issueToError } from '../format/zod-error.js';
 import { fillOf } from './shape.js';
 import { slidesOf } from './slides.js';
 import { slotsOf } from '../design/slots.js';
-import { parseImageRef } from '../design/image-ref.js';
-import { ImageRef } from '../design/fields.js';
+import { parseImageRef } from '../format/image-ref.js';
+import { ImageRef } from '../format/fields.js';
 import { z } from 'zod';
 import { handlerFor } from './registry.js';
 

@@ -1,11 +1,11 @@
 // Shape objects: override fields background.* and border.*; fills and borders resolved here.
 import { z } from 'zod';
-import { parseHexColor } from '../design/color.js';
-import { childPath } from '../design/json-path.js';
+import { parseHexColor } from '../format/color.js';
+import { childPath } from '../format/json-path.js';
 import { Border, ShapeBackground, type ShapeObject as ShapeObjectT } from '../design/schema.js';
 import type { SceneFill, SceneShape } from '../scene/scene.js';
 import { validationError } from '../errors.js';
-import { parseImageRef } from '../design/image-ref.js';
+import { parseImageRef } from '../format/image-ref.js';
 import type { ObjectHandler } from './handler.js';
 import { mergeFields, placementOf, placementOverrideFields } from './placement.js';
 

@@ -1,8 +1,8 @@
 // Slide videos as scene data: each slide becomes a group on the timeline (its background first,
 // then its objects, timed from the slide's start), and transitions become the groups' animations.
-import { EASINGS } from '../design/easing.js';
-import { childPath, jsonPath } from '../design/json-path.js';
-import { parseImageRef } from '../design/image-ref.js';
+import { EASINGS } from '../format/easing.js';
+import { childPath, jsonPath } from '../format/json-path.js';
+import { parseImageRef } from '../format/image-ref.js';
 import type { Slide } from '../design/schema.js';
 import type { Edge, SceneAnimation, SceneGroup, SceneObject } from '../scene/scene.js';
 import { fillOf } from './shape.js';

@@ -1,7 +1,7 @@
 // Text objects: override fields text, text_align and config.*; markup → spans; font checks.
 import { z } from 'zod';
-import { parseHexColor } from '../design/color.js';
-import { childPath } from '../design/json-path.js';
+import { parseHexColor } from '../format/color.js';
+import { childPath } from '../format/json-path.js';
 import { TextConfig, TextObject, type TextObject as TextObjectT } from '../design/schema.js';
 import type { SceneText } from '../scene/scene.js';
 import { validationError } from '../errors.js';

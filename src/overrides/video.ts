@@ -1,10 +1,10 @@
 // Video objects: only placement can be overridden. The interface's limits say a video on the canvas
 // cannot be replaced by an upload, so an override with path (or any clip field) is refused clearly.
 import { z } from 'zod';
-import { doc } from '../design/fields.js';
-import { childPath } from '../design/json-path.js';
+import { doc } from '../format/fields.js';
+import { childPath } from '../format/json-path.js';
 import { imageRefKey } from '../scene/keys.js';
-import { parseImageRef } from '../design/image-ref.js';
+import { parseImageRef } from '../format/image-ref.js';
 import type { SceneVideo } from '../scene/scene.js';
 import type { VideoObject } from '../design/schema.js';
 import { validationError } from '../errors.js';

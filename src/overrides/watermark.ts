@@ -1,8 +1,8 @@
 // The watermark option (interface B's free demo mode puts a logo on the video): an image object on
 // top of everything, sized as a share of the canvas width and kept in a corner or the centre.
 import { z } from 'zod';
-import { ImageRef } from '../design/fields.js';
-import { parseImageRef } from '../design/image-ref.js';
+import { ImageRef } from '../format/fields.js';
+import { parseImageRef } from '../format/image-ref.js';
 import type { Scene, SceneImage } from '../scene/scene.js';
 
 export const Watermark = z.strictObject({

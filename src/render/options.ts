@@ -4,7 +4,7 @@
 import { z as zod } from 'zod';
 import type { AssetResolver } from '../assets/resolver.js';
 import type { Design } from '../design/schema.js';
-import { issueToError } from '../design/zod-error.js';
+import { issueToError } from '../format/zod-error.js';
 import { AvifOptionsSchema, JpgOptionsSchema, MIME_TYPES, PngOptionsSchema, WebpOptionsSchema } from '../encode/image.js';
 import type { VideoProgress } from '../encode/video.js';
 import { ImprintError } from '../errors.js';

@@ -4,7 +4,7 @@ import { clipSeconds, decodeClipFrame, loadClips, sceneVideos, type Clips } from
 import { loadImage, loadImages, type DecodedImage, type ImageCache, type LoadedImage } from '../assets/load.js';
 import { AssetNotFoundError, fileAssetResolver, type AssetResolver } from '../assets/resolver.js';
 import { clipFrameKey } from '../scene/keys.js';
-import { parseImageRef } from '../design/image-ref.js';
+import { parseImageRef } from '../format/image-ref.js';
 import { parseDesign } from '../design/parse.js';
 import type { Scene } from '../scene/scene.js';
 import type { DisplayList } from '../scene/display-list.js';

@@ -1,6 +1,6 @@
 // Accounts, their plans and balances, and API keys with roles (admin or member).
 import { ImprintError, validationError } from '../errors.js';
-import { issueToError } from '../design/zod-error.js';
+import { issueToError } from '../format/zod-error.js';
 import type { Account, Role } from '../store/metadata/records.js';
 import type { ServiceContext } from './context.js';
 import { hashApiKey, keyPrefixOf, newApiKey, newWebhookSecret } from './keys.js';

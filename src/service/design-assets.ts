@@ -3,8 +3,8 @@
 // an override can show them.
 import { posix } from 'node:path';
 import { imageBytesProblem, imageHeader, imagePixelsProblem } from '../assets/load.js';
-import { childPath } from '../design/json-path.js';
-import { parseImageRef } from '../design/image-ref.js';
+import { childPath } from '../format/json-path.js';
+import { parseImageRef } from '../format/image-ref.js';
 import { validationError } from '../errors.js';
 
 /** Schema fields that hold a file reference (see src/design/schema*.ts). */

@@ -2,7 +2,7 @@
 // time), taken by workers, read back by the adapters. States: queued → pending → done | error.
 import { z } from 'zod';
 import { parseDesign } from '../design/parse.js';
-import { issueToError } from '../design/zod-error.js';
+import { issueToError } from '../format/zod-error.js';
 import { ImprintError, validationError } from '../errors.js';
 import { resolveScene } from '../overrides/resolve.js';
 import { MIME_TYPES, QUALITY_FORMATS } from '../encode/image.js';

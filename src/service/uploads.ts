@@ -3,8 +3,8 @@
 // URL of the same account becomes an `asset:upload-<token>` reference that the worker resolves.
 import sharp from 'sharp';
 import { IMAGE_LIMITS, imageHeader, imagePixelsProblem, type ImageHeader } from '../assets/load.js';
-import { parseImageRef } from '../design/image-ref.js';
-import { childPath } from '../design/json-path.js';
+import { parseImageRef } from '../format/image-ref.js';
+import { childPath } from '../format/json-path.js';
 import { normaliseAssetPath } from './design-assets.js';
 import { ImprintError, validationError } from '../errors.js';
 import type { UploadRecord } from '../store/metadata/records.js';

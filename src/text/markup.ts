@@ -1,6 +1,6 @@
 // Substyle markup: `<substyle bold="700" color="#hex" underline link="(url:…)">…</substyle>`, never
 // nested, parsed into styled spans. Anything that is not a substyle tag is literal text.
-import { HEX_COLOR, HEX_COLOR_HINT } from '../design/color.js';
+import { HEX_COLOR, HEX_COLOR_HINT } from '../format/color.js';
 
 export interface SpanStyle {
   weight?: number;
