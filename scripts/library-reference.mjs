@@ -18,7 +18,7 @@ export const LIBRARY_OPTION_TYPES = [
   { title: 'WebpOptions', file: 'src/encode/image.ts', name: 'WebpOptionsSchema', intro: '`webp` of RenderOptions.' },
   { title: 'AvifOptions', file: 'src/encode/image.ts', name: 'AvifOptionsSchema', intro: '`avif` of RenderOptions.' },
   { title: 'RenderLimits', file: 'src/render-checks.ts', name: 'RenderLimitsSchema', intro: '`limits` of RenderOptions (each optional there); the defaults are `RENDER_LIMITS`.' },
-  { title: 'WatermarkOptions', file: 'src/overrides/watermark.ts', name: 'Watermark', intro: '`watermark` of RenderOptions.' },
+  { title: 'WatermarkOptions', file: 'src/resolve/watermark.ts', name: 'Watermark', intro: '`watermark` of RenderOptions.' },
   { title: 'FileAssetOptions', file: 'src/assets/resolver.ts', name: 'FileAssetOptions', intro: '`fileAssetResolver(options)`: images from a folder and named assets.' },
 ];
 

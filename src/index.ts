@@ -15,14 +15,16 @@ export {
   type RenderStream,
 } from './engine.js';
 export { RENDER_LIMITS, MAX_VIDEO_SECONDS, MAX_SLIDE_VIDEO_SECONDS, type RenderLimits } from './render-checks.js';
-export type { ObjectOverride, ObjectsOverrides, OverrideListEntry, Overrides } from './overrides/types.js';
+export type { ObjectOverride, ObjectsOverrides, OverrideListEntry, Overrides } from './resolve/types.js';
 export { encodePdf, PDF_FIXED_DATE } from './encode/pdf.js';
 export { PT_PER_PX } from './paint/pdf.js';
 export { ImprintError, ERROR_CATALOGUE, type ErrorCode } from './errors.js';
 export { parseDesign } from './design/parse.js';
-export { Design as DesignSchema, LIMITS, type Design, type DesignObject } from './design/schema.js';
+export { Design as DesignSchema, type Design } from './design/schema.js';
+export { LIMITS } from './format/fields.js';
+export type { DesignObject } from './objects/registry.js';
 export type { Scene, SceneObject, ImageRef } from './scene/scene.js';
-export { resolveScene } from './overrides/resolve.js';
+export { resolveScene } from './resolve/resolve.js';
 export { layout, type FitReport, type ImageSizes } from './layout/layout.js';
 export { sampleScene, stillTime } from './layout/timeline.js';
 export type { TextFitReport } from './layout/text.js';

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { DesignInput } from '../src/engine.js';
 import { fileAssetResolver, ImprintError, render } from '../src/index.js';
-import type { Overrides } from '../src/overrides/types.js';
+import type { Overrides } from '../src/resolve/types.js';
 
 const ROOT = join(import.meta.dirname, '..');
 const files = [...readdirSync(join(ROOT, 'docs')).filter((f) => f.endsWith('.md')).map((f) => join('docs', f)), 'README.md'];

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { DesignInput } from '../src/engine.js';
 import { Engine, fileAssetResolver, PT_PER_PX } from '../src/index.js';
-import type { ObjectsOverrides } from '../src/overrides/types.js';
+import type { ObjectsOverrides } from '../src/resolve/types.js';
 import { envelopeMismatch } from './support/envelope-diff.js';
 import { caseInput, discoverCases, renderCase } from './support/golden-cases.js';
 import { REPO_ROOT } from './support/golden-compare.js';

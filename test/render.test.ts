@@ -5,7 +5,7 @@ import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import type { DesignInput } from '../src/engine.js';
 import { Engine, fileAssetResolver, render, renderStream } from '../src/index.js';
-import type { ObjectsOverrides } from '../src/overrides/types.js';
+import type { ObjectsOverrides } from '../src/resolve/types.js';
 
 const CARD = join(import.meta.dirname, '..', 'examples', 'card-1080');
 

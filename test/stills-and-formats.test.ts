@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { parseDesign } from '../src/design/parse.js';
 import { render, type DesignInput } from '../src/engine.js';
 import { stillTime } from '../src/layout/timeline.js';
-import { resolveScene } from '../src/overrides/resolve.js';
+import { resolveScene } from '../src/resolve/resolve.js';
 import { expectRefused } from './support/refusal.js';
 import { run, toolsAvailable } from './support/tools.js';
 

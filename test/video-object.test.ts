@@ -10,10 +10,11 @@ import sharp from 'sharp';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { z } from 'zod';
 import { decodeGeometry } from '../src/assets/clips.js';
-import type { Design, VideoObject } from '../src/design/schema.js';
+import type { Design } from '../src/design/schema.js';
+import type { VideoObject } from '../src/objects/video/schema.js';
 import type { DesignInput } from '../src/engine.js';
 import { Engine, ImprintError } from '../src/index.js';
-import type { Overrides } from '../src/overrides/types.js';
+import type { Overrides } from '../src/resolve/types.js';
 
 const engine = new Engine();
 const dir = mkdtempSync(join(tmpdir(), 'imprint-clip-test-'));

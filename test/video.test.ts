@@ -11,7 +11,7 @@ import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import type { DesignInput } from '../src/engine.js';
 import { Engine, fileAssetResolver, ImprintError } from '../src/index.js';
-import type { ObjectsOverrides } from '../src/overrides/types.js';
+import type { ObjectsOverrides } from '../src/resolve/types.js';
 import { REPO_ROOT } from './support/golden-compare.js';
 
 const engine = new Engine();

@@ -10,7 +10,7 @@ import type { VideoProgress } from '../encode/video.js';
 import { Engine, type DesignInput, type OutputFormat, type RenderOptions, type RenderResult } from '../engine.js';
 import { validationError } from '../errors.js';
 import type { FitReport } from '../layout/layout.js';
-import type { Overrides } from '../overrides/types.js';
+import type { Overrides } from '../resolve/types.js';
 import { QUALITY_FORMATS } from '../encode/image.js';
 import { formatList, OUTPUT_FORMATS } from '../render-checks.js';
 import type { CliIO } from './main.js';

@@ -1,7 +1,7 @@
 // The published JSON Schemas (template format v1 and override entries per object type) and the
 // field reference generated from them, all derived from the zod source of truth.
 import { z } from 'zod';
-import { handlerForType } from '../overrides/registry.js';
+import { handlerForType, OBJECT_TYPES } from '../objects/registry.js';
 import { Design } from './schema.js';
 
 type JsonSchema = {
@@ -23,8 +23,6 @@ type JsonSchema = {
 
 const toJson = (schema: z.ZodType): JsonSchema & Record<string, unknown> =>
   z.toJSONSchema(schema, { target: 'draft-2020-12', unrepresentable: 'any' }) as JsonSchema & Record<string, unknown>;
-
-export const OBJECT_TYPES = ['text', 'image', 'shape', 'chart', 'mockup', 'video'] as const;
 
 export function designJsonSchema(): Record<string, unknown> {
   return { $id: 'https://imprint.dev/schema/design-1.json', ...toJson(Design) };

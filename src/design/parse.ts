@@ -1,10 +1,10 @@
 // parse: JSON text or value → validated Design. Every error names the JSON path of the bad value.
 import { Design as DesignSchema, type Design } from './schema.js';
 import { validationError } from '../errors.js';
-import { handlerFor, handlerForType } from '../overrides/registry.js';
-import type { CheckContext } from '../overrides/handler.js';
-import { checkBackground } from '../overrides/shape.js';
-import { DEFAULT_FONT_FAMILY } from '../overrides/text.js';
+import { handlerFor, handlerForType } from '../objects/registry.js';
+import type { CheckContext } from '../objects/handler.js';
+import { checkBackground } from '../objects/shape/handler.js';
+import { DEFAULT_FONT_FAMILY } from '../objects/fonts.js';
 import { bundledFonts, type FontSet } from '../text/fonts.js';
 import { childPath, jsonPath, type PathSegment } from '../format/json-path.js';
 import { slotsOf } from './slots.js';

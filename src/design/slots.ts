@@ -1,7 +1,8 @@
 // Where a design's objects live: at the top level, or inside slides. Parse, resolve and the
 // override lookup walk this one list, so names are unique across the whole design.
 import { jsonPath } from '../format/json-path.js';
-import type { Design, DesignObject } from './schema.js';
+import type { Design } from './schema.js';
+import type { DesignObject } from '../objects/registry.js';
 
 export interface Slot {
   /** Index of the slide, or null for a top-level object. */

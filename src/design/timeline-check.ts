@@ -2,7 +2,7 @@
 // increasing time, known easings, text-only presets, and times within the video.
 import { childPath } from '../format/json-path.js';
 import { parseEasing } from '../format/easing.js';
-import type { DesignObject } from './schema.js';
+import type { DesignObject } from '../objects/registry.js';
 import { validationError } from '../errors.js';
 
 const EASING_HINT = 'use linear, ease-in, ease-out, ease-in-out or cubic-bezier(x1, y1, x2, y2) with x1 and x2 between 0 and 1';

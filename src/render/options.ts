@@ -8,8 +8,8 @@ import { issueToError } from '../format/zod-error.js';
 import { AvifOptionsSchema, JpgOptionsSchema, MIME_TYPES, PngOptionsSchema, WebpOptionsSchema } from '../encode/image.js';
 import type { VideoProgress } from '../encode/video.js';
 import { ImprintError } from '../errors.js';
-import type { Overrides } from '../overrides/types.js';
-import { Watermark } from '../overrides/watermark.js';
+import type { Overrides } from '../resolve/types.js';
+import { Watermark } from '../resolve/watermark.js';
 import { formatList, OUTPUT_FORMATS, RENDER_LIMITS, RenderLimitsSchema, type OutputFormat, type RenderLimits, type RenderPlan } from '../render-checks.js';
 import type { FontSet } from '../text/fonts.js';
 

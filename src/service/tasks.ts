@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { parseDesign } from '../design/parse.js';
 import { issueToError } from '../format/zod-error.js';
 import { ImprintError, validationError } from '../errors.js';
-import { resolveScene } from '../overrides/resolve.js';
+import { resolveScene } from '../resolve/resolve.js';
 import { MIME_TYPES, QUALITY_FORMATS } from '../encode/image.js';
 import { checkRenderable } from '../render-checks.js';
 import type { Scene } from '../scene/scene.js';

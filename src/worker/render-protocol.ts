@@ -2,7 +2,7 @@
 // served by the worker, which alone talks to the stores.
 import type { ImageRef } from '../scene/scene.js';
 import type { ErrorCode } from '../errors.js';
-import type { WatermarkOptions } from '../overrides/watermark.js';
+import type { WatermarkOptions } from '../resolve/watermark.js';
 import type { TaskFormat } from '../service/tasks.js';
 
 export interface RenderJob {

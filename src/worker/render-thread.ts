@@ -4,7 +4,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import sharp from 'sharp';
 import { AssetNotFoundError, type AssetResolver } from '../assets/resolver.js';
 import { Engine, type DesignInput } from '../engine.js';
-import type { Overrides } from '../overrides/types.js';
+import type { Overrides } from '../resolve/types.js';
 import { isImprintError } from '../errors.js';
 import type { FromThread, RenderJob, ToThread } from './render-protocol.js';
 

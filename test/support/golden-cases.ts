@@ -3,7 +3,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileAssetResolver } from '../../src/assets/resolver.js';
 import type { DesignInput, Engine, OutputFormat, RenderResult } from '../../src/engine.js';
-import type { ObjectsOverrides } from '../../src/overrides/types.js';
+import type { ObjectsOverrides } from '../../src/resolve/types.js';
 import { REPO_ROOT, type GoldenCase } from './golden-compare.js';
 
 const GOLDEN_DIR = join(REPO_ROOT, 'golden');

@@ -3,7 +3,7 @@ import { parseDesign } from '../../src/design/parse.js';
 import type { DesignInput } from '../../src/engine.js';
 import type { DisplayItem, DisplayList } from '../../src/scene/display-list.js';
 import { layout, type ImageSizes, type LayoutResult } from '../../src/layout/layout.js';
-import { resolveScene } from '../../src/overrides/resolve.js';
+import { resolveScene } from '../../src/resolve/resolve.js';
 import { bundledFonts } from '../../src/text/fonts.js';
 
 /** A design around `objects`, unchecked: the engine (or `layoutOf`) validates it, so tests can pass bad objects too. */

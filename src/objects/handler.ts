@@ -1,9 +1,9 @@
 // The contract every object type implements: which override fields it accepts, how an override
 // merges into the template object, what must hold after merging, and how it becomes a Scene object.
 import type { z } from 'zod';
-import type { DesignObject } from '../design/schema.js';
 import type { SceneObject } from '../scene/scene.js';
 import type { FontSet } from '../text/fonts.js';
+import type { PlacedObject } from './common.js';
 
 export interface CheckContext {
   fonts: FontSet;
@@ -11,7 +11,7 @@ export interface CheckContext {
   designFonts: readonly string[];
 }
 
-export interface ObjectHandler<T extends DesignObject = DesignObject> {
+export interface ObjectHandler<T extends PlacedObject = PlacedObject> {
   type: T['type'];
   /** For messages: "a text object". */
   what: string;

@@ -1,35 +1,14 @@
 // Mockup objects: override field mockup_data.<layer_id> with image_url, color and hidden; layers
 // checked for what their kind needs, then resolved into scene layers.
-import { z } from 'zod';
-import { parseHexColor } from '../format/color.js';
-import { Color, ImageRef } from '../format/fields.js';
-import { parseImageRef } from '../format/image-ref.js';
-import { childPath } from '../format/json-path.js';
-import type { MockupLayer } from '../design/schema-mockup.js';
-import type { MediaFit, SceneMockup, SceneMockupLayer } from '../scene/scene.js';
-import type { MockupObject } from '../design/schema.js';
-import { validationError } from '../errors.js';
-import type { ObjectHandler } from './handler.js';
-import { MEDIA_ALIASES } from './image.js';
-import { mergeFields, placementOf, placementOverrideFields } from './placement.js';
-
-const LayerOverride = z
-  .strictObject({
-    image_url: ImageRef.meta({ description: 'image layers: the new picture, placed into the area (cover unless the layer says otherwise).', examples: ['asset:screenshot'] }).optional(),
-    color: Color.meta({ description: 'color layers: the new colour.', examples: ['#17bebb'] }).optional(),
-    hidden: z.boolean().meta({ description: 'true hides the layer, false shows it.', examples: [true] }).optional(),
-  })
-  .meta({ description: 'Changes to one layer.', examples: [{ image_url: 'asset:screenshot' }] });
-
-export const MockupOverride = z.strictObject({
-  ...placementOverrideFields,
-  mockup_data: z
-    .record(z.string(), LayerOverride)
-    .meta({ description: 'Layer id → changes to that layer.', examples: [{ screen: { image_url: 'asset:screenshot' }, case: { color: '#e4572e' } }] })
-    .optional(),
-});
-
-type LayerChanges = z.infer<typeof LayerOverride>;
+import { validationError } from '../../errors.js';
+import { parseHexColor } from '../../format/color.js';
+import { parseImageRef } from '../../format/image-ref.js';
+import { childPath } from '../../format/json-path.js';
+import type { MediaFit, SceneMockup, SceneMockupLayer } from '../../scene/scene.js';
+import { mergeFields, placementOf } from '../common.js';
+import type { ObjectHandler } from '../handler.js';
+import { MEDIA_ALIASES } from '../media.js';
+import { MockupOverride, type LayerChanges, type MockupLayer, type MockupObject } from './schema.js';
 
 const KIND_ARTICLE = { image: 'an', color: 'a', artwork: 'an' } as const;
 

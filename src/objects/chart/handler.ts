@@ -1,22 +1,15 @@
 // Chart objects: the override field chart_data (the whole table), plus defaults and colours resolved.
-import { z } from 'zod';
-import { parseHexColor } from '../format/color.js';
-import type { RGBA, SceneChart } from '../scene/scene.js';
-import { childPath } from '../format/json-path.js';
-import { ChartData } from '../design/schema-chart.js';
-import type { ChartObject } from '../design/schema.js';
-import { checkChartData } from './chart-data.js';
-import type { ObjectHandler } from './handler.js';
-import { mergeFields, placementOf, placementOverrideFields } from './placement.js';
-import { checkFontFamily, DEFAULT_FONT_FAMILY } from './text.js';
+import { parseHexColor } from '../../format/color.js';
+import { childPath } from '../../format/json-path.js';
+import type { RGBA, SceneChart } from '../../scene/scene.js';
+import { mergeFields, placementOf } from '../common.js';
+import { checkFontFamily, DEFAULT_FONT_FAMILY } from '../fonts.js';
+import type { ObjectHandler } from '../handler.js';
+import { checkChartData } from './data.js';
+import { ChartOverride, type ChartObject } from './schema.js';
 
 /** Distinct, print-safe series colours, used in order when a chart gives none. */
 export const DEFAULT_CHART_COLORS = ['#2f6fed', '#e4572e', '#17bebb', '#ffc914', '#76b041', '#9b5de5', '#f15bb5', '#00bbf9', '#8d6e63', '#546e7a'];
-
-export const ChartOverride = z.strictObject({
-  ...placementOverrideFields,
-  chart_data: ChartData.optional(),
-});
 
 export const chartHandler: ObjectHandler<ChartObject> = {
   type: 'chart',

@@ -1,24 +1,16 @@
-// Shape objects: override fields background.* and border.*; fills and borders resolved here.
-import { z } from 'zod';
-import { parseHexColor } from '../format/color.js';
-import { childPath } from '../format/json-path.js';
-import { Border, ShapeBackground, type ShapeObject as ShapeObjectT } from '../design/schema.js';
-import type { SceneFill, SceneShape } from '../scene/scene.js';
-import { validationError } from '../errors.js';
-import { parseImageRef } from '../format/image-ref.js';
-import type { ObjectHandler } from './handler.js';
-import { mergeFields, placementOf, placementOverrideFields } from './placement.js';
-
-type Background = z.infer<typeof ShapeBackground>;
-
-export const ShapeOverride = z.strictObject({
-  ...placementOverrideFields,
-  background: ShapeBackground.partial().meta(ShapeBackground.meta() ?? {}).optional(),
-  border: Border.partial().meta(Border.meta() ?? {}).optional(),
-});
+// Shape objects: override fields background.* and border.*; fills and borders resolved here. The
+// background check and fill are shared with the canvas and slide backgrounds.
+import { validationError } from '../../errors.js';
+import { parseHexColor } from '../../format/color.js';
+import { parseImageRef } from '../../format/image-ref.js';
+import { childPath } from '../../format/json-path.js';
+import type { SceneFill, SceneShape } from '../../scene/scene.js';
+import { mergeFields, placementOf } from '../common.js';
+import type { ObjectHandler } from '../handler.js';
+import { ShapeOverride, type ShapeBackground, type ShapeObject } from './schema.js';
 
 /** Checks a colour-or-image background; shared with the design canvas background. */
-export function checkBackground(bg: Background, at: string): void {
+export function checkBackground(bg: ShapeBackground, at: string): void {
   if (bg.type === 'color' && bg.color === undefined) {
     throw validationError(childPath(at, 'color'), 'background.type is "color" but no background.color is given: add a hex colour such as "#1e88e5"');
   }
@@ -30,7 +22,7 @@ export function checkBackground(bg: Background, at: string): void {
   }
 }
 
-export function fillOf(bg: Background, at: string): SceneFill {
+export function fillOf(bg: ShapeBackground, at: string): SceneFill {
   if (bg.type === 'image') {
     const pathAt = childPath(at, 'path');
     return { kind: 'image', image: { ...parseImageRef(bg.path ?? '', pathAt), at: pathAt } };
@@ -38,12 +30,12 @@ export function fillOf(bg: Background, at: string): SceneFill {
   return { kind: 'color', color: parseHexColor(bg.color ?? '#000000') };
 }
 
-export const shapeHandler: ObjectHandler<ShapeObjectT> = {
+export const shapeHandler: ObjectHandler<ShapeObject> = {
   type: 'shape',
   what: 'a shape object',
   override: ShapeOverride,
   merge(o, ov) {
-    const bg = ov.background as Partial<Background> | undefined;
+    const bg = ov.background as Partial<ShapeBackground> | undefined;
     // An override that gives only a colour or only a path implies the background type.
     if (bg && bg.type === undefined) {
       const implied = bg.path !== undefined ? 'image' : bg.color !== undefined ? 'color' : undefined;

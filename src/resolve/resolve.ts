@@ -2,18 +2,19 @@
 // type handler, merges it, and resolves every object into layout-ready values. No I/O.
 import { childPath } from '../format/json-path.js';
 import { checkContext } from '../design/parse.js';
-import type { Design, DesignObject } from '../design/schema.js';
+import type { Design } from '../design/schema.js';
+import type { DesignObject } from '../objects/registry.js';
 import type { Scene, SceneFill, SceneObject } from '../scene/scene.js';
 import { validationError } from '../errors.js';
 import { bundledFonts, type FontSet } from '../text/fonts.js';
 import { issueToError } from '../format/zod-error.js';
-import { fillOf } from './shape.js';
+import { fillOf } from '../objects/shape/handler.js';
 import { slidesOf } from './slides.js';
 import { slotsOf } from '../design/slots.js';
 import { parseImageRef } from '../format/image-ref.js';
 import { ImageRef } from '../format/fields.js';
 import { z } from 'zod';
-import { handlerFor } from './registry.js';
+import { handlerFor } from '../objects/registry.js';
 
 /** Where the design and the overrides sit in the request, for error paths. */
 export interface ResolveRoots {

@@ -1,8 +1,8 @@
 // Checks a chart_data table cell by cell, so every error names the exact cell:
 // `$.objects_overrides.sales.chart_data[2][3]: expected a number (or null for a gap) …`.
-import { childPath } from '../format/json-path.js';
-import { CHART_LIMITS, type ChartData } from '../design/schema-chart.js';
-import { validationError } from '../errors.js';
+import { validationError } from '../../errors.js';
+import { childPath } from '../../format/json-path.js';
+import { CHART_LIMITS, type ChartData } from './schema.js';
 
 function received(v: unknown): string {
   return typeof v === 'string' ? `the string ${JSON.stringify(v.length > 30 ? `${v.slice(0, 30)}…` : v)}` : v === null ? 'null' : String(v);

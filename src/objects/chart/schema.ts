@@ -1,8 +1,8 @@
-// Chart objects in template format v1: the chart types, the data table as interface A lays it out,
-// and the styling a report card needs (colours, font, axis number format, gridlines, legend, title).
+// Chart objects in template format v1: the chart types, the data table as interface A lays it out, the styling a
+// report card needs (colours, font, axis number format, gridlines, legend, title); an override replaces the table.
 import { z } from 'zod';
-import { Timeline } from '../format/animation.js';
-import { Color, common, doc } from '../format/fields.js';
+import { Color, doc } from '../../format/fields.js';
+import { common, placementOverrideFields } from '../common.js';
 
 export const CHART_LIMITS = { maxSeries: 50, maxCategories: 100, maxTitleLength: 200 } as const;
 
@@ -38,7 +38,6 @@ export const ChartObject = z
   .strictObject({
     type: doc(z.literal('chart'), 'Object type: a data-driven chart.', 'chart'),
     ...common,
-    ...Timeline,
     chart_type: ChartType,
     chart_data: ChartData,
     colors: doc(z.array(Color).min(1).max(CHART_LIMITS.maxSeries), 'Series colours in order (pie/donut: slice colours), repeated when there are more series. Default: a built-in palette.', ['#2f6fed', '#e4572e', '#17bebb']).optional(),
@@ -54,6 +53,11 @@ export const ChartObject = z
     line_width: doc(z.number().finite().min(0.5).max(40), 'Line width of line and area charts in px. Default 3.', 4).optional(),
   })
   .meta({ description: 'A chart drawn from a data table.' });
+
+export const ChartOverride = z.strictObject({
+  ...placementOverrideFields,
+  chart_data: ChartData.optional(),
+});
 
 export type ChartObject = z.infer<typeof ChartObject>;
 export type ChartData = z.infer<typeof ChartData>;

@@ -1,26 +1,14 @@
 // Video objects: only placement can be overridden. The interface's limits say a video on the canvas
 // cannot be replaced by an upload, so an override with path (or any clip field) is refused clearly.
-import { z } from 'zod';
-import { doc } from '../format/fields.js';
-import { childPath } from '../format/json-path.js';
-import { imageRefKey } from '../scene/keys.js';
-import { parseImageRef } from '../format/image-ref.js';
-import type { SceneVideo } from '../scene/scene.js';
-import type { VideoObject } from '../design/schema.js';
-import { validationError } from '../errors.js';
-import type { ObjectHandler } from './handler.js';
-import { MEDIA_ALIASES } from './image.js';
-import { mergeFields, placementOf, placementOverrideFields } from './placement.js';
-
-const CLIP_FIELDS = ['path', 'trim_start', 'trim_end', 'loop', 'muted', 'config'] as const;
-const REFUSED = 'expected no such field (a video on the canvas cannot be replaced or changed by a request: only x, y, width, height, rotation, opacity and hidden can be overridden)';
-
-// The clip fields are named (as never-valid) so the refusal says why, instead of "unknown field".
-const refused = doc(z.never({ error: REFUSED }), 'Not accepted: the clip of a video object comes from the template only.', null).optional();
-export const VideoOverride = z.strictObject({
-  ...placementOverrideFields,
-  ...Object.fromEntries(CLIP_FIELDS.map((f) => [f, refused])),
-});
+import { validationError } from '../../errors.js';
+import { parseImageRef } from '../../format/image-ref.js';
+import { childPath } from '../../format/json-path.js';
+import { imageRefKey } from '../../scene/keys.js';
+import type { SceneVideo } from '../../scene/scene.js';
+import { mergeFields, placementOf } from '../common.js';
+import type { ObjectHandler } from '../handler.js';
+import { MEDIA_ALIASES } from '../media.js';
+import { VideoOverride, type VideoObject } from './schema.js';
 
 export const videoHandler: ObjectHandler<VideoObject> = {
   type: 'video',

@@ -1,8 +1,9 @@
-// Mockup objects in template format v1: a base image (device, packaging, poster frame) with named
-// layers placed in base-image pixels, each a replaceable image, a colour, or fixed artwork.
+// Mockup objects in template format v1: a base image (device, packaging, poster frame) with named layers placed
+// in base-image pixels, each a replaceable image, a colour, or fixed artwork; an override changes layers by id.
 import { z } from 'zod';
-import { Timeline } from '../format/animation.js';
-import { Color, common, doc, ImageRef, MediaStrategy } from '../format/fields.js';
+import { Color, doc, ImageRef } from '../../format/fields.js';
+import { common, placementOverrideFields } from '../common.js';
+import { MediaStrategy } from '../media.js';
 
 export const MOCKUP_LIMITS = { maxLayers: 32, maxCoordinate: 100_000 } as const;
 
@@ -53,11 +54,27 @@ export const MockupObject = z
   .strictObject({
     type: doc(z.literal('mockup'), 'Object type: a layered device or product mockup.', 'mockup'),
     ...common,
-    ...Timeline,
     base: doc(ImageRef, 'The base image; it fills the object box, and layer areas are in its pixels.', 'mockups/phone.png'),
     layers: doc(z.array(MockupLayer).max(MOCKUP_LIMITS.maxLayers), `Layers above the base, bottom first (at most ${MOCKUP_LIMITS.maxLayers}).`, []),
   })
   .meta({ description: 'A base image with named layers.' });
 
+const LayerOverride = z
+  .strictObject({
+    image_url: ImageRef.meta({ description: 'image layers: the new picture, placed into the area (cover unless the layer says otherwise).', examples: ['asset:screenshot'] }).optional(),
+    color: Color.meta({ description: 'color layers: the new colour.', examples: ['#17bebb'] }).optional(),
+    hidden: z.boolean().meta({ description: 'true hides the layer, false shows it.', examples: [true] }).optional(),
+  })
+  .meta({ description: 'Changes to one layer.', examples: [{ image_url: 'asset:screenshot' }] });
+
+export const MockupOverride = z.strictObject({
+  ...placementOverrideFields,
+  mockup_data: z
+    .record(z.string(), LayerOverride)
+    .meta({ description: 'Layer id → changes to that layer.', examples: [{ screen: { image_url: 'asset:screenshot' }, case: { color: '#e4572e' } }] })
+    .optional(),
+});
+
 export type MockupObject = z.infer<typeof MockupObject>;
 export type MockupLayer = z.infer<typeof MockupLayer>;
+export type LayerChanges = z.infer<typeof LayerOverride>;

@@ -1,7 +1,33 @@
-// General placement overrides (x, y, width, height, rotation, opacity, hidden), valid on every object type.
-import { Placement, type DesignObject } from '../design/schema.js';
+// What every object type shares: the template fields (name, placement, visibility, timeline), the
+// placement fields an override may set, the merge of an override, and placement → scene values.
+import { z } from 'zod';
+import { Timeline } from '../format/animation.js';
 import { EASINGS, parseEasing } from '../format/easing.js';
+import { doc, LIMITS, Placement } from '../format/fields.js';
 import type { SceneAnimation, SceneObject } from '../scene/scene.js';
+
+/** Every object: placement, name, visibility, and its place on the timeline. */
+export const common = {
+  name: doc(
+    z.string().min(1).max(LIMITS.maxNameLength),
+    'Name used as the key in objects_overrides. Unique within the design; unnamed objects cannot be overridden.',
+    'headline',
+  ).optional(),
+  x: Placement.x,
+  y: Placement.y,
+  width: Placement.width,
+  height: Placement.height,
+  rotation: Placement.rotation.optional(),
+  opacity: Placement.opacity.optional(),
+  hidden: Placement.hidden.optional(),
+  ...Timeline,
+};
+
+/**
+ * Any template object, as far as the common fields go: what the shared checks and conversions read.
+ * Typed from the field schemas rather than from the union of object types, which is built from this.
+ */
+export type PlacedObject = { type: string } & z.output<z.ZodObject<typeof common>>;
 
 export const placementOverrideFields = {
   x: Placement.x.optional(),
@@ -16,7 +42,7 @@ export const placementOverrideFields = {
 type SceneBaseFields = Pick<SceneObject, 'box' | 'rotation' | 'opacity' | 'name' | 'scale' | 'start' | 'end' | 'animations'>;
 
 /** Placement and timeline of any object, resolved (easings parsed; parse has checked them). */
-export function placementOf(o: DesignObject): SceneBaseFields {
+export function placementOf(o: PlacedObject): SceneBaseFields {
   return {
     ...(o.name === undefined ? {} : { name: o.name }),
     box: { x: o.x, y: o.y, width: o.width, height: o.height },

@@ -5,7 +5,7 @@ import { childPath, jsonPath } from '../format/json-path.js';
 import { parseImageRef } from '../format/image-ref.js';
 import type { Slide } from '../design/schema.js';
 import type { Edge, SceneAnimation, SceneGroup, SceneObject } from '../scene/scene.js';
-import { fillOf } from './shape.js';
+import { fillOf } from '../objects/shape/handler.js';
 
 const EXIT_EDGE: Record<string, Edge> = { left: 'left', right: 'right', up: 'top', down: 'bottom' };
 const ENTRY_EDGE: Record<string, Edge> = { left: 'right', right: 'left', up: 'bottom', down: 'top' };

@@ -1,33 +1,16 @@
 // Text objects: override fields text, text_align and config.*; markup → spans; font checks.
-import { z } from 'zod';
-import { parseHexColor } from '../format/color.js';
-import { childPath } from '../format/json-path.js';
-import { TextConfig, TextObject, type TextObject as TextObjectT } from '../design/schema.js';
-import type { SceneText } from '../scene/scene.js';
-import { validationError } from '../errors.js';
-import { MarkupError, parseMarkup } from '../text/markup.js';
-import type { CheckContext, ObjectHandler } from './handler.js';
-import { mergeFields, placementOf, placementOverrideFields } from './placement.js';
-
-export const DEFAULT_FONT_FAMILY = 'Inter';
-
-export const TextOverride = z.strictObject({
-  ...placementOverrideFields,
-  text: TextObject.shape.text.optional(),
-  text_align: TextObject.shape.text_align,
-  config: TextConfig.optional(),
-});
-
-/** A family must be bundled and declared in the design's `fonts`; `at` is the font_family path. */
-export function checkFontFamily(family: string, at: string, ctx: CheckContext): void {
-  if (!ctx.fonts.has(family)) throw validationError(at, `font family "${family}" is not bundled: use one of ${ctx.fonts.familyNames().join(', ')}`);
-  if (!ctx.designFonts.includes(family)) {
-    throw validationError(at, `font family "${family}" is not listed in $.fonts: add it there (listed: ${ctx.designFonts.join(', ')})`);
-  }
-}
+import { validationError } from '../../errors.js';
+import { parseHexColor } from '../../format/color.js';
+import { childPath } from '../../format/json-path.js';
+import type { SceneText } from '../../scene/scene.js';
+import { MarkupError, parseMarkup } from '../../text/markup.js';
+import { mergeFields, placementOf } from '../common.js';
+import { checkFontFamily, DEFAULT_FONT_FAMILY } from '../fonts.js';
+import type { ObjectHandler } from '../handler.js';
+import { TextOverride, type TextObject } from './schema.js';
 
 /** `textAt` is the JSON path of the text field. */
-function spansOf(o: TextObjectT, textAt: string): ReturnType<typeof parseMarkup> {
+function spansOf(o: TextObject, textAt: string): ReturnType<typeof parseMarkup> {
   try {
     return parseMarkup(o.text);
   } catch (e) {
@@ -36,7 +19,7 @@ function spansOf(o: TextObjectT, textAt: string): ReturnType<typeof parseMarkup>
   }
 }
 
-export const textHandler: ObjectHandler<TextObjectT> = {
+export const textHandler: ObjectHandler<TextObject> = {
   type: 'text',
   what: 'a text object',
   override: TextOverride,

@@ -1,0 +1,27 @@
+// Image objects: override fields path and config.media_replacement_strategy (aliases mapped here).
+import { parseImageRef } from '../../format/image-ref.js';
+import { childPath } from '../../format/json-path.js';
+import type { SceneImage } from '../../scene/scene.js';
+import { mergeFields, placementOf } from '../common.js';
+import type { ObjectHandler } from '../handler.js';
+import { MEDIA_ALIASES } from '../media.js';
+import { ImageOverride, type ImageObject } from './schema.js';
+
+export const imageHandler: ObjectHandler<ImageObject> = {
+  type: 'image',
+  what: 'an image object',
+  override: ImageOverride,
+  merge: mergeFields,
+  check(o, at) {
+    parseImageRef(o.path, childPath(at, 'path'));
+  },
+  toScene(o, fieldPath): SceneImage {
+    const pathAt = fieldPath('path');
+    return {
+      type: 'image',
+      ...placementOf(o),
+      image: { ...parseImageRef(o.path, pathAt), at: pathAt },
+      fit: MEDIA_ALIASES[o.config?.media_replacement_strategy ?? 'cover'],
+    };
+  },
+};
