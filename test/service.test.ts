@@ -18,7 +18,8 @@ import { maxVideoSeconds, presetPlan } from '../src/service/plans.js';
 import { taskOptions, taskTimings } from '../src/service/tasks.js';
 import { Service } from '../src/service/service.js';
 import type { TaskRecord } from '../src/store/metadata/records.js';
-import { TaskWorker, type CompletionHook } from '../src/worker/worker.js';
+import type { CompletionHook } from '../src/service/notify.js';
+import { TaskWorker } from '../src/worker/worker.js';
 
 const DAY = 86_400_000;
 const CARD = 'examples/card-1080';

@@ -9,7 +9,6 @@ import type * as Execa from 'execa';
 import type { ResultPromise } from 'execa';
 import { imageRefKey } from '../scene/keys.js';
 import type { Scene, SceneImageRef, SceneObject, SceneVideo } from '../scene/scene.js';
-import type { ClipSound } from '../encode/ffmpeg-args.js';
 import { ImprintError, validationError } from '../errors.js';
 import type { DecodedImage } from './load.js';
 import { AssetNotFoundError, type AssetResolver } from './resolver.js';
@@ -131,6 +130,20 @@ export async function loadClips(scene: Scene, resolver: AssetResolver): Promise<
     throw e;
   }
   return { byKey, remove };
+}
+
+/** The sound of a video object's clip, mixed in while the object is on screen. */
+export interface ClipSound {
+  /** The clip file (its first audio stream is used). */
+  path: string;
+  /** The part of the clip that plays, in clip seconds. */
+  trimStart: number;
+  trimEnd: number;
+  /** Play the part again and again while on screen; otherwise once, then silence. */
+  loop: boolean;
+  /** Seconds into the video when the object appears and disappears. */
+  from: number;
+  until: number;
 }
 
 /**

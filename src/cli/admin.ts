@@ -10,7 +10,7 @@ import { parseJson } from '../design/parse.js';
 import { validationError } from '../errors.js';
 import { configFromEnv, ConfigError, type ServiceConfig } from '../service/config.js';
 import { UsageError, wantsHelp } from './help.js';
-import type { CliIO } from './main.js';
+import type { CliIO } from './io.js';
 
 const PLAN_FLAGS = ['requests-per-minute', 'concurrency', 'queue-size', 'daily-renders', 'daily-demo-renders'] as const;
 const RATE_FLAGS = ['rate-sd-30', 'rate-sd-60', 'rate-hd-30', 'rate-hd-60'] as const;

@@ -3,13 +3,8 @@
 // `usage_error: …`), 1 otherwise.
 import { ImprintError } from '../errors.js';
 import { ConfigError } from '../service/config.js';
+import type { CliIO } from './io.js';
 import { packageVersion, RENDER_USAGE, SERVE_USAGE, USAGE, UsageError, wantsHelp, WORKER_USAGE } from './help.js';
-
-export interface CliIO {
-  /** The render's bytes go here with `--out -`, hence Uint8Array and the flush callback. */
-  stdout: { write(s: string | Uint8Array, cb?: (err?: Error | null) => void): unknown };
-  stderr: { write(s: string): unknown; isTTY?: boolean };
-}
 
 const HELP: Record<string, string> = { render: RENDER_USAGE, serve: SERVE_USAGE, worker: WORKER_USAGE };
 

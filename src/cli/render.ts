@@ -13,7 +13,7 @@ import type { FitReport } from '../layout/layout.js';
 import type { Overrides } from '../resolve/types.js';
 import { QUALITY_FORMATS } from '../encode/image.js';
 import { formatList, OUTPUT_FORMATS } from '../render-checks.js';
-import type { CliIO } from './main.js';
+import type { CliIO } from './io.js';
 import { readJson, readRequestBody, type RequestBody } from './request-body.js';
 
 const FORMAT_LIST = formatList(OUTPUT_FORMATS);

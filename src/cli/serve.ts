@@ -6,13 +6,13 @@ import { parseArgs } from 'node:util';
 import type { FastifyInstance } from 'fastify';
 import { buildServer, listen } from '../http/server.js';
 import { configFromEnv, ConfigError, type ServiceConfig } from '../service/config.js';
-import { webhookHook } from '../service/notify.js';
+import { webhookHook, type CompletionHook } from '../service/notify.js';
 import { WebhookDispatcher } from '../service/webhook-outbox.js';
 import { startSweeper } from '../service/retention.js';
 import { seedIfEmpty, type SeedResult } from '../service/seed.js';
 import { Service } from '../service/service.js';
-import { TaskWorker, type CompletionHook } from '../worker/worker.js';
-import type { CliIO } from './main.js';
+import { TaskWorker } from '../worker/worker.js';
+import type { CliIO } from './io.js';
 
 export interface RunningService {
   service: Service;

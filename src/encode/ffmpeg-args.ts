@@ -1,5 +1,6 @@
 // encode: the ffmpeg command line for raw rgba frames on stdin → h264 mp4, built as plain data so it
 // can be tested without ffmpeg. Bad settings throw a RangeError here rather than an ffmpeg error later.
+import type { ClipSound } from '../assets/clips.js';
 
 export const VIDEO_PRESETS = ['ultrafast', 'superfast', 'veryfast', 'faster', 'fast', 'medium'] as const;
 export type VideoPreset = (typeof VIDEO_PRESETS)[number];
@@ -13,20 +14,6 @@ export interface VideoAudio {
   duration: number;
   /** Seconds of fade-out ending at `duration`; 0 for none. */
   fadeOut: number;
-}
-
-/** The sound of a video object's clip, mixed in while the object is on screen. */
-export interface ClipSound {
-  /** The clip file (its first audio stream is used). */
-  path: string;
-  /** The part of the clip that plays, in clip seconds. */
-  trimStart: number;
-  trimEnd: number;
-  /** Play the part again and again while on screen; otherwise once, then silence. */
-  loop: boolean;
-  /** Seconds into the video when the object appears and disappears. */
-  from: number;
-  until: number;
 }
 
 const MIX_RATE = 48_000;

@@ -3,6 +3,7 @@
 // recovers tasks whose worker died (requeued once, then error), so no task stays pending forever.
 import type { Logger } from 'pino';
 import type { ServiceContext } from '../service/context.js';
+import type { CompletionHook } from '../service/notify.js';
 import { chargeFor } from '../service/billing.js';
 import { posterKeyOf, RESULT_TYPES, resultKeyOf, taskOptions, type TaskFormat, type TaskOptions } from '../service/tasks.js';
 import type { TaskRecord } from '../store/metadata/records.js';
@@ -10,12 +11,6 @@ import type { ErrorCode } from '../errors.js';
 import { RenderFailure, RenderPool, type FailureKind } from './render-pool.js';
 import type { RenderJob } from './render-protocol.js';
 import { DEMO_LOGO_ASSET, taskAssetResolver } from './task-assets.js';
-
-/**
- * Called once per task that reached done or error, after the transaction that ended it (which also
- * queued its webhook in the outbox); interface A sends that webhook from here without waiting for a sweep.
- */
-export type CompletionHook = (task: TaskRecord) => Promise<void> | void;
 
 /** Where and how the free mode's logo sits: bottom right, a quarter of the width. */
 const DEMO_WATERMARK = { image: `asset:${DEMO_LOGO_ASSET}`, position: 'bottom-right', opacity: 0.9, width: 0.3 } as const;

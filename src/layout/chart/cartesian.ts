@@ -3,7 +3,7 @@
 import type { RGBA, Point, Rect } from '../../scene/scene.js';
 import type { DisplayItem } from '../../scene/display-list.js';
 import { labelMetrics, placeLabel, shapeLabel } from '../label.js';
-import type { ChartContext } from './chart.js';
+import type { ChartContext } from './context.js';
 import { formatNumber, labelDecimals } from './format.js';
 import { linear, niceTicks, type Ticks } from './scale.js';
 

@@ -1,21 +1,12 @@
 // Chart layout: title, legend and plot area inside the object's box, then the chart type's marks.
 // Everything is display-list primitives (paths, wedges, glyph runs), so pdf can draw it as vectors.
-import type { RGBA, Rect, SceneChart } from '../../scene/scene.js';
+import type { Rect, SceneChart } from '../../scene/scene.js';
 import type { FontSet } from '../../text/fonts.js';
 import type { DisplayItem } from '../../scene/display-list.js';
 import { labelMetrics, placeLabel, shapeLabel, type LabelStyle } from '../label.js';
 import { layoutCartesian } from './cartesian.js';
+import type { ChartContext } from './context.js';
 import { layoutPie } from './pie.js';
-
-export interface ChartContext {
-  chart: SceneChart;
-  fonts: FontSet;
-  /** Labels, ticks and legend. */
-  style: LabelStyle;
-  colorOf(index: number): RGBA;
-  /** Text colour at a fraction of its alpha, for gridlines and axes. */
-  faint(alpha: number): RGBA;
-}
 
 export function isPie(c: SceneChart): boolean {
   return c.chartType === 'pie' || c.chartType === 'donut';

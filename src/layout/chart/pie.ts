@@ -3,7 +3,7 @@
 import type { Rect } from '../../scene/scene.js';
 import type { DisplayItem } from '../../scene/display-list.js';
 import { labelMetrics, placeLabel, shapeLabel } from '../label.js';
-import type { ChartContext } from './chart.js';
+import type { ChartContext } from './context.js';
 
 const TOP = -Math.PI / 2;
 
