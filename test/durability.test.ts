@@ -14,6 +14,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { Queue } from 'bullmq';
+import pg from 'pg';
 import sharp from 'sharp';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { configFromEnv } from '../src/service/config.js';
@@ -23,6 +24,7 @@ import { verifyWebhookSignature } from '../src/service/webhooks.js';
 import type { TaskRecord } from '../src/store/metadata/records.js';
 import { STALLED_REASON } from '../src/worker/worker.js';
 import { freshPostgresDatabase, postgres, redis, REDIS_URL } from './support/services.js';
+import { waitUntil } from './support/wait.js';
 
 const ROOT = join(import.meta.dirname, '..');
 const BIN = join(ROOT, 'bin', 'imprint.js');
@@ -40,10 +42,12 @@ class WorkerProcess {
   stdout = '';
   stderr = '';
   readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+  /** Its PostgreSQL sessions carry this application_name (node-postgres reads PGAPPNAME). */
+  readonly appName = `imprint-durability-${randomBytes(4).toString('hex')}`;
 
-  constructor(env: Env) {
+  constructor(private readonly env: Env) {
     const inherited = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('IMPRINT_')));
-    this.proc = spawn(process.execPath, [BIN, 'worker'], { cwd: ROOT, env: { ...inherited, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    this.proc = spawn(process.execPath, [BIN, 'worker'], { cwd: ROOT, env: { ...inherited, PGAPPNAME: this.appName, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
     if (this.proc.pid === undefined) throw new Error('could not start `imprint worker`');
     this.pid = this.proc.pid;
     this.proc.stdout!.setEncoding('utf8').on('data', (s: string) => (this.stdout += s));
@@ -73,13 +77,31 @@ class WorkerProcess {
       if (ts.every(ended)) throw new Error(`every task ended before worker ${this.pid} could be killed mid-render`);
       if (!when(ts)) return false;
       this.proc.kill('SIGSTOP');
-      // Statements it sent before it froze land in the database.
-      await sleep(50);
+      await this.statementsLanded();
       if (when(await list())) return true;
       this.proc.kill('SIGCONT');
       return false;
     });
     expect((await this.kill('SIGKILL', 5000)).signal).toBe('SIGKILL');
+  }
+
+  /**
+   * Resolves once the statements the (frozen) process sent before it froze have run. SQLite: at once,
+   * better-sqlite3 writes synchronously, so a frozen process has nothing in flight. PostgreSQL: once
+   * none of its sessions is `active` in pg_stat_activity.
+   */
+  private async statementsLanded(): Promise<void> {
+    const url = this.env.IMPRINT_DATABASE_URL;
+    if (!url?.startsWith('postgres')) return;
+    const client = new pg.Client({ connectionString: url });
+    await client.connect();
+    try {
+      const active = async () =>
+        (await client.query<{ n: number }>("select count(*)::int as n from pg_stat_activity where application_name = $1 and state = 'active'", [this.appName])).rows[0]!.n;
+      await waitUntil(`worker ${this.pid}'s statements to land in the database`, async () => (await active()) === 0, 5000, 5);
+    } finally {
+      await client.end();
+    }
   }
 
   async kill(signal: NodeJS.Signals, timeoutMs: number): Promise<{ code: number | null; signal: NodeJS.Signals | null; ms: number }> {
@@ -113,16 +135,7 @@ afterEach(killAll);
 afterAll(killAll);
 
 // ── helpers ─────────────────────────────────────────────────────────────────────────────────────
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-async function waitFor(what: string, timeoutMs: number, check: () => Promise<boolean>, intervalMs = 25): Promise<void> {
-  const until = Date.now() + timeoutMs;
-  for (;;) {
-    if (await check()) return;
-    if (Date.now() > until) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    await sleep(intervalMs);
-  }
-}
+const waitFor = (what: string, timeoutMs: number, check: () => Promise<boolean>, intervalMs = 25): Promise<void> => waitUntil(what, check, timeoutMs, intervalMs);
 
 const ended = (t: TaskRecord) => t.state === 'done' || t.state === 'error';
 const countBy = (ts: TaskRecord[]) => Object.fromEntries(['queued', 'pending', 'done', 'error'].map((s) => [s, ts.filter((t) => t.state === s).length]));

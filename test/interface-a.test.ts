@@ -20,7 +20,7 @@ import { TaskWorker } from '../src/worker/worker.js';
 import { startS3Server } from './support/s3-server.js';
 import { redis, REDIS_URL } from './support/services.js';
 import { RedisRateLimiter } from '../src/http/rate-limit.js';
-import { waitUntil } from './support/wait.js';
+import { waitFor, waitUntil } from './support/wait.js';
 
 const CARD = 'examples/card-1080';
 let dir: string;
@@ -77,14 +77,12 @@ async function upload(bytes: Uint8Array, k = key, filename = 'photo.png') {
   return fetch(`${base}/upload`, { method: 'POST', headers: auth(k), body: form });
 }
 
-async function until(taskId: number, states = ['done', 'error'], seen?: string[]) {
-  for (let i = 0; i < 1500; i++) {
+function until(taskId: number, states = ['done', 'error'], seen?: string[]) {
+  return waitFor(`task ${taskId} to reach ${states.join('|')}`, async () => {
     const body = (await (await get(`/tasks/${taskId}`)).json()) as { state: string; result_url?: string; id: number; design_id: number };
     if (seen && seen.at(-1) !== body.state) seen.push(body.state);
-    if (states.includes(body.state)) return body;
-    await new Promise((r) => setTimeout(r, 20));
-  }
-  throw new Error(`task ${taskId} never reached ${states.join('|')}`);
+    return states.includes(body.state) ? body : undefined;
+  });
 }
 
 const png = (w = 200, h = 120) => sharp({ create: { width: w, height: h, channels: 3, background: '#2a9d8f' } }).png().toBuffer();

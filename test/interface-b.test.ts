@@ -19,6 +19,7 @@ import { configFromEnv } from '../src/service/config.js';
 import { Service } from '../src/service/service.js';
 import type { TaskBodyB } from '../src/service/videos.js';
 import { TaskWorker } from '../src/worker/worker.js';
+import { waitFor } from './support/wait.js';
 
 let dir: string;
 let service: Service;
@@ -76,13 +77,11 @@ const taskB = (id: number | string, query = q()) => fetch(`${root}/queue/${id}/?
 
 type BTask = TaskBodyB;
 
-async function finished(id: number): Promise<BTask> {
-  for (let i = 0; i < 3000; i++) {
+function finished(id: number): Promise<BTask> {
+  return waitFor(`task ${id} to finish`, async () => {
     const t = (await (await taskB(id)).json()) as BTask;
-    if (t.state === 'done' || t.state === 'error') return t;
-    await new Promise((r) => setTimeout(r, 20));
-  }
-  throw new Error(`task ${id} did not finish`);
+    return t.state === 'done' || t.state === 'error' ? t : undefined;
+  }, 60_000);
 }
 
 function probe(file: Buffer): { width: number; height: number; r_frame_rate: string; nb_frames: string } {

@@ -13,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { configFromEnv } from '../src/service/config.js';
 import { Service } from '../src/service/service.js';
 import { RENDER_LIMITS } from '../src/render-checks.js';
+import { waitUntil } from './support/wait.js';
 
 const ROOT = join(import.meta.dirname, '..');
 const BIN = join(ROOT, 'bin', 'imprint.js');
@@ -164,14 +165,15 @@ describe('render memory', () => {
       peakTotal = Math.max(peakTotal, own + children(pid).reduce((s, c) => s + rss(c), 0));
     }, 50);
     const states = new Map<number, { state: string; error?: { code: string } }>();
-    try {
-      while (tasks.some((t) => !['done', 'error'].includes(states.get(t)?.state ?? ''))) {
-        await new Promise((r) => setTimeout(r, 500));
-        for (const t of tasks) {
-          const r = await fetch(`${base}/public/v2/tasks/${t}`, { headers: { authorization: `Bearer ${key}` } });
-          states.set(t, (await r.json()) as { state: string });
-        }
+    const ended = async () => {
+      for (const t of tasks) {
+        const r = await fetch(`${base}/public/v2/tasks/${t}`, { headers: { authorization: `Bearer ${key}` } });
+        states.set(t, (await r.json()) as { state: string });
       }
+      return tasks.every((t) => ['done', 'error'].includes(states.get(t)?.state ?? ''));
+    };
+    try {
+      await waitUntil('every task to end', ended, 280_000, 500);
     } finally {
       clearInterval(sampler);
     }

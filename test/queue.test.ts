@@ -2,10 +2,12 @@
 // starvation between accounts, prompt abort, skipped finished tasks, durability across restarts and
 // several workers sharing one queue; then what the BullMQ backend does when Redis is unreachable.
 import { randomBytes } from 'node:crypto';
+import { getEventListeners } from 'node:events';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Queue } from 'bullmq';
+import { Redis } from 'ioredis';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openMetadata } from '../src/store/metadata/connect.js';
 import { MetadataStore } from '../src/store/metadata/metadata-store.js';
@@ -15,6 +17,7 @@ import { BullmqQueue } from '../src/store/queue/bullmq.js';
 import { LocalQueue } from '../src/store/queue/local.js';
 import type { QueueOptions, TaskQueue } from '../src/store/queue/task-queue.js';
 import { REDIS_URL, redis } from './support/services.js';
+import { waitUntil } from './support/wait.js';
 
 interface Backend {
   kind: TaskQueue['kind'];
@@ -113,6 +116,32 @@ describe.each(backends.map((b) => [b.kind, b] as const))('%s queue', (_kind, bac
   /** What a take gives while a task should not be available: undefined after `ms`. */
   const takeWithin = (q: TaskQueue, ms = 300) => q.take(AbortSignal.timeout(ms));
 
+  /**
+   * Resolves once a take is blocked waiting for work: both backends listen on the take's signal only
+   * while they wait (the local queue after an empty claim, BullMQ while its fetch is out); for BullMQ,
+   * also once that fetch is blocked in Redis (its worker connection shows BZPOPMIN in CLIENT LIST).
+   */
+  async function waiting(signal: AbortSignal): Promise<void> {
+    await waitUntil('the take to wait for work', () => getEventListeners(signal, 'abort').length > 0, 5000);
+    if (backend.kind !== 'bullmq') return;
+    const name = `bull:${Buffer.from(queueName).toString('base64')}`;
+    const admin = new Redis(REDIS_URL);
+    try {
+      const blocked = async () => ((await admin.client('LIST')) as string).split('\n').some((c) => c.includes(` name=${name} `) && / cmd=bzpopmin /.test(c));
+      await waitUntil('the fetch to block in Redis', blocked, 5000);
+    } finally {
+      admin.disconnect();
+    }
+  }
+
+  /**
+   * Resolves once no fetch of an aborted take is still out: BullMQ's fetch loop has handed what it
+   * fetched back to the queue (or found nothing). The local queue has no fetch of its own.
+   */
+  async function fetchesSettled(q: TaskQueue): Promise<void> {
+    if (q instanceof BullmqQueue) await (q as unknown as { pumping: Promise<void> | undefined }).pumping;
+  }
+
   async function finish(q: TaskQueue, id: number): Promise<void> {
     expect(await meta.finishTask(id, WORKER, { state: 'done' }, Date.now())).toBeDefined();
     q.released();
@@ -180,22 +209,24 @@ describe.each(backends.map((b) => [b.kind, b] as const))('%s queue', (_kind, bac
 
     const ac = new AbortController();
     const pending = q.take(ac.signal);
-    await new Promise((done) => setTimeout(done, 100));
+    await waiting(ac.signal);
     const t0 = Date.now();
     ac.abort();
     expect(await pending).toBeUndefined();
     expect(Date.now() - t0).toBeLessThan(1000);
 
-    // A task pushed right after the abort (a fetch may still be under way) is there for the next take.
+    // A task pushed right after the abort is there for the next take, even when the aborted take's fetch,
+    // still blocked in Redis, receives it: it goes back to the queue.
     const [t1] = await queued(q, a, 1);
-    await new Promise((done) => setTimeout(done, 200));
+    await fetchesSettled(q);
     expect((await take(q)).id).toBe(t1);
 
-    const waiting = q.take(AbortSignal.timeout(10_000));
-    await new Promise((done) => setTimeout(done, 100));
+    const signal = AbortSignal.timeout(10_000);
+    const blocked = q.take(signal);
+    await waiting(signal);
     const t1close = Date.now();
     await q.close();
-    expect(await waiting).toBeUndefined();
+    expect(await blocked).toBeUndefined();
     expect(Date.now() - t1close).toBeLessThan(1500);
     expect(await q.take(new AbortController().signal)).toBeUndefined();
     await q.close(); // idempotent
@@ -277,6 +308,8 @@ describe.each(backends.map((b) => [b.kind, b] as const))('%s queue', (_kind, bac
           const left = own.filter((x) => x.state !== 'queued').map((x) => x.id);
           expect(left).toEqual(own.slice(0, left.length).map((x) => x.id));
           expect(own.filter((x) => x.state === 'pending').length).toBeLessThanOrEqual(t.accountId === a.id ? 2 : 1);
+          // A short render, so takes of the other loops overlap it. Not a wait for anything: no
+          // assertion depends on how long it lasts (the limit is checked by every take above).
           await new Promise((done) => setTimeout(done, 10));
           expect(await meta.finishTask(t.id, workerId, { state: 'done' }, Date.now())).toBeDefined();
           finished++;

@@ -10,6 +10,7 @@ import { pino } from 'pino';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { configFromEnv } from '../src/service/config.js';
 import { Service } from '../src/service/service.js';
+import { waitUntil } from './support/wait.js';
 
 const ROOT = join(import.meta.dirname, '..');
 const BIN = join(ROOT, 'bin', 'imprint.js');
@@ -141,12 +142,7 @@ describe('imprint serve', () => {
       const auth = await service.authenticate(key!);
       expect(auth).toMatchObject({ role: 'admin', account: { id: 1, name: 'demo' } });
       const task = await service.createTask(1, { designId: card.design_id, format: 'png', overrides: { headline: { text: 'Beside the server' } } });
-      const deadline = Date.now() + 30_000;
-      let state = task.state;
-      while (state !== 'done' && state !== 'error' && Date.now() < deadline) {
-        await new Promise((r) => setTimeout(r, 100));
-        state = (await service.getTask(1, task.id)).state;
-      }
+      await waitUntil('the server’s worker to end the task', async () => ['done', 'error'].includes((await service.getTask(1, task.id)).state), 30_000, 100);
       expect(await service.getTask(1, task.id)).toMatchObject({ state: 'done', error: null });
       expect((await service.resultBytes(1, task.id))!.subarray(1, 4).toString()).toBe('PNG');
     } finally {

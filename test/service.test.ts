@@ -20,6 +20,7 @@ import { Service } from '../src/service/service.js';
 import type { TaskRecord } from '../src/store/metadata/records.js';
 import type { CompletionHook } from '../src/service/notify.js';
 import { TaskWorker } from '../src/worker/worker.js';
+import { waitUntil } from './support/wait.js';
 
 const DAY = 86_400_000;
 const CARD = 'examples/card-1080';
@@ -46,13 +47,13 @@ function startWorker(slots = 2, onComplete?: CompletionHook) {
 }
 
 async function waitForTasks(accountId: number, ids: number[], timeoutMs = 60_000): Promise<TaskRecord[]> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const tasks = (await service.ctx.meta.listTasks(accountId)).filter((t) => ids.includes(t.id));
-    if (tasks.every((t) => t.state === 'done' || t.state === 'error')) return tasks;
-    if (Date.now() > deadline) throw new Error(`tasks still running: ${JSON.stringify(tasks.map((t) => [t.id, t.state]))}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
+  let tasks: TaskRecord[] = [];
+  const ended = async () => {
+    tasks = (await service.ctx.meta.listTasks(accountId)).filter((t) => ids.includes(t.id));
+    return tasks.every((t) => t.state === 'done' || t.state === 'error');
+  };
+  await waitUntil(`tasks ${ids.join(', ')} to end`, ended, timeoutMs, 50);
+  return tasks;
 }
 
 async function importCard(accountId: number) {
@@ -444,7 +445,7 @@ describe('tasks and the worker', () => {
     };
     startWorker(1);
     const t = await service.createTask(account.id, { designId: card.id, format: 'png' });
-    while (failures === 0) await new Promise((r) => setTimeout(r, 20));
+    await waitUntil('the first attempt to record the render (and fail)', () => failures > 0);
     expect((await service.getTask(account.id, t.id)).state).toBe('pending');
     now += 2000;
     const [done] = await waitForTasks(account.id, [t.id]);
@@ -461,7 +462,9 @@ describe('tasks and the worker', () => {
     });
     const t = await service.createTask(account.id, { designId: card.id, format: 'png' });
     const [done] = await waitForTasks(account.id, [t.id]);
-    await new Promise((r) => setTimeout(r, 50));
+    // The hook runs after the task is recorded: stopping the worker waits for every render to end,
+    // hook included, so the calls below are all there will be.
+    await worker!.stop();
     expect(done!.state).toBe('done');
     expect(calls).toEqual([[t.id, 'done']]);
     expect(service.ctx.metrics.get('imprint_completion_hook_failures_total')).toBe(1);

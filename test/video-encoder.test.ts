@@ -145,7 +145,9 @@ describe('VideoEncoder', () => {
     const encoder = await VideoEncoder.start({ width: 320, height: 240, fps: 30, totalFrames: 90, onProgress: (p) => seen.push(p) });
     for (let i = 0; i < 90; i++) {
       await encoder.writeFrame(frame(320, 240, i));
-      // Slow enough that ffmpeg's twice-a-second report fires in between.
+      // Input paced over ~1.4 s, so that ffmpeg's own twice-a-second report clock (wall time, ticking
+      // only as input arrives) fires mid-stream. Not a wait before an assertion: a slower machine
+      // only stretches the stream further; no event could stand in for ffmpeg's clock.
       await new Promise((r) => setTimeout(r, 15));
     }
     await encoder.finish();

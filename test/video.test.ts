@@ -13,6 +13,7 @@ import type { DesignInput } from '../src/engine.js';
 import { Engine, fileAssetResolver, ImprintError } from '../src/index.js';
 import type { ObjectsOverrides } from '../src/resolve/types.js';
 import { REPO_ROOT } from './support/golden-compare.js';
+import { waitUntil } from './support/wait.js';
 
 const engine = new Engine();
 const tmp = mkdtempSync(join(tmpdir(), 'imprint-video-test-'));
@@ -121,9 +122,14 @@ describe('mp4', () => {
     const dirs = () => readdirSync(tmpdir()).filter((f) => f.startsWith('imprint-video-') || f.startsWith('imprint-still-'));
     const before = new Set(dirs());
     const controller = new AbortController();
-    setTimeout(() => controller.abort(), 50);
-    await expect(engine.render({ design: still, format: 'mp4', size: 'hd', signal: controller.signal })).rejects.toMatchObject({ code: 'render_cancelled' });
-    expect(spawnSync('pgrep', ['-P', String(process.pid), '-f', ffmpegInstaller.path], { encoding: 'utf8' }).stdout.trim()).toBe('');
+    const ffmpegs = () => spawnSync('pgrep', ['-P', String(process.pid), '-f', ffmpegInstaller.path], { encoding: 'utf8' }).stdout.trim();
+    const rendering = engine.render({ design: still, format: 'mp4', size: 'hd', signal: controller.signal });
+    rendering.catch(() => undefined); // awaited below
+    // Cancelled while an ffmpeg of its own runs, the moment that has something to clean up.
+    await waitUntil('the render’s ffmpeg to start', () => ffmpegs() !== '', 30_000, 5);
+    controller.abort();
+    await expect(rendering).rejects.toMatchObject({ code: 'render_cancelled' });
+    expect(ffmpegs()).toBe('');
     expect(dirs().filter((f) => !before.has(f))).toEqual([]);
   });
 
