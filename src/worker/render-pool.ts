@@ -7,6 +7,7 @@ import { Worker } from 'node:worker_threads';
 import { AssetNotFoundError, type AssetResolver } from '../assets/resolver.js';
 import type { ErrorCode } from '../errors.js';
 import type { FromThread, RenderJob, RenderOutput, ToThread } from './render-protocol.js';
+import { assertBuildCurrent } from './stale-build.js';
 
 export type FailureKind = 'render' | 'timeout' | 'memory' | 'crash' | 'cancelled';
 
@@ -28,10 +29,14 @@ export interface RenderPoolOptions {
 /** Time a thread gets to stop after an abort before it is terminated. */
 const ABORT_GRACE_MS = 2000;
 
+/**
+ * The render thread's module. Under vitest this module runs from src/, where a thread cannot load
+ * TypeScript: the built copy in dist/ is used (npm test builds first). In a checkout, a dist/ older
+ * than src/ is refused (StaleBuildError: run npm run build) rather than rendering with old code.
+ */
 function threadFile(): URL {
+  assertBuildCurrent(fileURLToPath(new URL('../../', import.meta.url)));
   const here = new URL('./render-thread.js', import.meta.url);
-  // Under vitest this module runs from src/, where a thread cannot load TypeScript: use the built
-  // copy (npm test builds first).
   if (existsSync(fileURLToPath(here))) return here;
   return new URL('../../dist/worker/render-thread.js', import.meta.url);
 }
@@ -50,8 +55,8 @@ class Thread {
   running: Running | undefined;
   dead = false;
 
-  constructor(private readonly pool: RenderPool, memoryMb: number, imageCacheMb: number) {
-    this.worker = new Worker(threadFile(), { resourceLimits: { maxOldGenerationSizeMb: memoryMb }, workerData: { imageCacheMb } });
+  constructor(private readonly pool: RenderPool, file: URL, memoryMb: number, imageCacheMb: number) {
+    this.worker = new Worker(file, { resourceLimits: { maxOldGenerationSizeMb: memoryMb }, workerData: { imageCacheMb } });
     this.worker.on('message', (m: FromThread) => void this.onMessage(m));
     this.worker.on('error', (e: Error & { code?: string }) => {
       const memory = e.code === 'ERR_WORKER_OUT_OF_MEMORY';
@@ -97,12 +102,16 @@ export class RenderPool {
   private nextId = 1;
   private closed = false;
 
+  private readonly file: URL;
+
+  /** Throws a StaleBuildError in a checkout whose dist/ is older than src/. */
   constructor(private readonly opts: RenderPoolOptions) {
+    this.file = threadFile();
     for (let i = 0; i < opts.size; i++) this.spawn();
   }
 
   private spawn(): void {
-    const t = new Thread(this, this.opts.memoryMb, this.opts.imageCacheMb ?? 32);
+    const t = new Thread(this, this.file, this.opts.memoryMb, this.opts.imageCacheMb ?? 32);
     this.threads.push(t);
     this.idle(t);
   }
