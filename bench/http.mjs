@@ -21,7 +21,6 @@ import { fileURLToPath } from 'node:url';
 import { TINY_DESIGN } from './fixtures.mjs';
 import { mergeResults, printTable } from './report.mjs';
 
-const ROOT = new URL('..', import.meta.url).pathname;
 const SELF = fileURLToPath(import.meta.url);
 const SECONDS = Number(process.env.BENCH_HTTP_SECONDS ?? 10);
 const WARMUP_S = Number(process.env.BENCH_HTTP_WARMUP_S ?? 2);

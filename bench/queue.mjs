@@ -27,7 +27,6 @@ import { TaskWorker } from '../dist/worker/worker.js';
 import { TINY_DESIGN } from './fixtures.mjs';
 import { mergeResults, printTable } from './report.mjs';
 
-const ROOT = new URL('..', import.meta.url).pathname;
 const TASKS = Number(process.env.BENCH_QUEUE_TASKS ?? 1000);
 const WARMUP = Number(process.env.BENCH_QUEUE_WARMUP ?? 50);
 const BLOCK = Number(process.env.BENCH_BLOCK ?? 50);

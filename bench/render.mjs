@@ -4,10 +4,9 @@
 // entries into bench/results/latest.json.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { createCanvas, GlobalFonts, ImageData } from '@napi-rs/canvas';
+import { createCanvas, ImageData } from '@napi-rs/canvas';
 import sharp from 'sharp';
-import { Engine, fileAssetResolver, parseDesign, resolveScene, layout, bundledFonts, encodeImage, ENCODE_DEFAULTS, sampleScene } from '../dist/index.js';
-import { VideoEncoder } from '../dist/encode/video.js';
+import { Engine, fileAssetResolver, parseDesign, resolveScene, layout, bundledFonts, encodeImage, ENCODE_DEFAULTS } from '../dist/index.js';
 import { drawRaw as drawRawList } from './raw-canvas.mjs';
 import { mergeResults } from './report.mjs';
 

@@ -27,7 +27,7 @@ async function readJson(file) {
   try {
     return JSON.parse(text);
   } catch (e) {
-    throw new Error(`${relative(root, file)} is not valid JSON: ${e.message}`);
+    throw new Error(`${relative(root, file)} is not valid JSON: ${e.message}`, { cause: e });
   }
 }
 

@@ -48,7 +48,7 @@ it('the README walk-through uploads, renders the card as png, polls and download
   let out = '';
   await new Promise<void>((resolve, reject) => {
     server!.stdout!.on('data', (d: Buffer) => {
-      out += d;
+      out += d.toString();
       if (out.includes('Stop with Ctrl-C')) resolve();
     });
     server!.on('exit', (code) => reject(new Error(`serve exited ${code}`)));

@@ -35,7 +35,6 @@ afterAll(() => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-/* eslint-disable @typescript-eslint/no-explicit-any */
 type Json = any;
 
 /**

@@ -31,7 +31,6 @@ afterAll(() => {
   rmSync(outside, { recursive: true, force: true });
 });
 
-/* eslint-disable @typescript-eslint/no-explicit-any */
 type Json = any;
 
 /** A small valid design: objects[0] text "headline", objects[1] image "photo", objects[2] shape "box". */

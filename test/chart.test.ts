@@ -54,7 +54,7 @@ describe('formatNumber', () => {
 });
 
 const chartScene = (chart_type: string, chart_data: unknown, extra: Record<string, unknown> = {}) => ({
-  chart: { chartType: chart_type, categories: ((chart_data as unknown[][])[0] ?? []).slice(1), series: ((chart_data as unknown[][]).slice(1) as unknown[][]).map((r) => ({ name: String(r[0]), values: r.slice(1) as (number | null)[] })) },
+  chart: { chartType: chart_type, categories: ((chart_data as unknown[][])[0] ?? []).slice(1), series: ((chart_data as unknown[][]).slice(1)).map((r) => ({ name: String(r[0]), values: r.slice(1) as (number | null)[] })) },
   design: designWith([{ type: 'chart', name: 'c', x: 0, y: 0, width: 500, height: 300, chart_type, chart_data, legend: 'none', ...extra }]),
 });
 

@@ -181,8 +181,8 @@ async function checkPngResults(service: Service, tasks: TaskRecord[], size: numb
     const bytes = await service.ctx.blobs.get(t.resultKey!);
     expect(bytes, `result of task ${t.id}`).toBeDefined();
     // A full decode (not just the header), so a truncated file fails.
-    const { info } = await sharp(bytes!).raw().toBuffer({ resolveWithObject: true });
-    expect((await sharp(bytes!).metadata()).format).toBe('png');
+    const { info } = await sharp(bytes).raw().toBuffer({ resolveWithObject: true });
+    expect((await sharp(bytes).metadata()).format).toBe('png');
     expect([info.width, info.height]).toEqual([size, size]);
     hashes.add(createHash('sha256').update(bytes!).digest('hex'));
   }

@@ -152,7 +152,7 @@ describe('ffmpegArgs', () => {
     ['clip sound without path', { duration: 2, clipSounds: [{ path: '', trimStart: 0, trimEnd: 1, loop: false, from: 0, until: 1 }] }, /clipSounds\[0\] path must be a non-empty string/],
   ];
   it.each(bad)('rejects %s with a RangeError', (_name, patch, message) => {
-    const call = () => ffmpegArgs({ ...base, ...patch } as VideoEncodeSettings);
+    const call = () => ffmpegArgs({ ...base, ...patch });
     expect(call).toThrow(RangeError);
     expect(call).toThrow(message);
   });

@@ -140,7 +140,7 @@ describe('interface A', () => {
     const received: { body: string; signature: string | string[] | undefined }[] = [];
     const receiver: Server = createServer((req: IncomingMessage, res) => {
       let body = '';
-      req.on('data', (d: Buffer) => (body += d));
+      req.on('data', (d: Buffer) => (body += d.toString()));
       req.on('end', () => {
         received.push({ body, signature: req.headers['x-imprint-signature'] });
         res.end('ok');

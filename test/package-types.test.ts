@@ -94,7 +94,7 @@ let project: string;
 async function tsc(config: string): Promise<{ code: number; output: string }> {
   return run(process.execPath, [TSC, '-p', config], { cwd: project }).then(
     ({ stdout }) => ({ code: 0, output: stdout }),
-    (e: { code?: number; stdout?: string }) => ({ code: e.code ?? -1, output: e.stdout ?? String(e) }),
+    (e: Error & { code?: number; stdout?: string }) => ({ code: e.code ?? -1, output: e.stdout ?? e.message }),
   );
 }
 

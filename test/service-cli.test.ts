@@ -110,14 +110,14 @@ function start(args: string[], ready: RegExp): Promise<{ child: ChildProcess; st
   let err = '';
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`not ready in 30 s: ${out}${err}`)), 30_000);
-    child.stdout!.on('data', (d: Buffer) => {
-      out += d;
+    child.stdout.on('data', (d: Buffer) => {
+      out += d.toString();
       if (ready.test(out)) {
         clearTimeout(timer);
         resolve({ child, stdout: () => out });
       }
     });
-    child.stderr!.on('data', (d: Buffer) => (err += d));
+    child.stderr.on('data', (d: Buffer) => (err += d.toString()));
     child.on('exit', (code) => reject(new Error(`exited ${code}: ${out}${err}`)));
   });
 }

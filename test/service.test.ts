@@ -144,7 +144,7 @@ describe('designs', () => {
     const task = await service.createTask(account.id, { designId: design.id, format: 'png', overrides: { headline: { text: 'Stored' } } });
     const [done] = await waitForTasks(account.id, [task.id]);
     expect(done).toMatchObject({ state: 'done', error: null, resultKey: `results/${account.id}/${task.id}.png` });
-    const meta = await sharp((await service.resultBytes(account.id, task.id))!).metadata();
+    const meta = await sharp((await service.resultBytes(account.id, task.id))).metadata();
     expect([meta.format, meta.width, meta.height]).toEqual(['png', 1080, 1080]);
   });
 

@@ -67,7 +67,9 @@ describe('stale dist/ check', () => {
       { source: 'src/new-module.ts', output: 'dist/new-module.js', reason: 'missing' },
       { source: 'src/index.ts', output: 'dist/index.js', reason: 'older' },
     ]);
-    expect(() => assertBuildCurrent(root)).toThrow(/src\/new-module\.ts was never built \(no dist\/new-module\.js\); src\/index\.ts is newer than dist\/index\.js; .*, and 2 more\): run npm run build$/);
+    expect(() => assertBuildCurrent(root)).toThrow(
+      /src\/new-module\.ts was never built \(no dist\/new-module\.js\); src\/index\.ts is newer than dist\/index\.js; .*, and 2 more\): run npm run build$/,
+    );
   });
 
   it('checks a root once per process', () => {

@@ -113,7 +113,7 @@ describe('webp, avif and transparency', () => {
   });
 
   it('keep a background colour opaque', async () => {
-    const r = await render({ design: { ...square, background: { type: 'color', color: '#ffffff' } } as DesignInput, format: 'png' });
+    const r = await render({ design: { ...square, background: { type: 'color', color: '#ffffff' } }, format: 'png' });
     expect((await sharp(r.bytes).metadata()).hasAlpha).toBe(false);
   });
 

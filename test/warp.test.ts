@@ -84,7 +84,7 @@ describe('warpImage', () => {
         const d = insideDistance(perspective, out.x + x + 0.5, out.y + y + 0.5);
         sum += a / 255;
         const colourOk = r === 200 && g === 100 && b === 50;
-        if (d > 0.75 ? !(colourOk && a === 255) : d < -0.75 ? a !== 0 : a > 0 && !colourOk) wrong.push(`${x},${y}: ${[r, g, b, a]} at d=${d}`);
+        if (d > 0.75 ? !(colourOk && a === 255) : d < -0.75 ? a !== 0 : a > 0 && !colourOk) wrong.push(`${x},${y}: ${[r, g, b, a].join(',')} at d=${d}`);
         if (a > 0 && a < 255) partial++;
       }
     }

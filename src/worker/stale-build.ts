@@ -46,7 +46,9 @@ export function isCheckout(root: string): boolean {
 
 export class StaleBuildError extends Error {
   constructor(readonly stale: StaleOutput[]) {
-    const shown = stale.slice(0, 3).map((s) => (s.reason === 'missing' ? `${s.source} was never built (no ${s.output})` : `${s.source} is newer than ${s.output}`));
+    const shown = stale
+      .slice(0, 3)
+      .map((s) => (s.reason === 'missing' ? `${s.source} was never built (no ${s.output})` : `${s.source} is newer than ${s.output}`));
     const more = stale.length > shown.length ? `, and ${stale.length - shown.length} more` : '';
     super(`the render threads would run stale code: dist/ is older than src/ (${shown.join('; ')}${more}): run npm run build`);
     this.name = 'StaleBuildError';

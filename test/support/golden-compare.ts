@@ -120,9 +120,9 @@ function overChecker(img: RawImage, width: number, height: number): Buffer {
     for (let x = 0; x < width; x++) {
       const o = (y * width + x) * 4;
       const bg = ((x >> 3) + (y >> 3)) % 2 === 0 ? 255 : 220;
-      let r = bg;
-      let g = bg;
-      let b = bg;
+      let r: number;
+      let g: number;
+      let b: number;
       if (x < img.width && y < img.height) {
         const i = (y * img.width + x) * 4;
         const a = img.data[i + 3]! / 255;
