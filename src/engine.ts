@@ -3,7 +3,7 @@
 // stills here, pdf and mp4 imported on first use so that a png render never loads pdfkit or ffmpeg code.
 import { Readable } from 'node:stream';
 import { ImageCache } from './assets/load.js';
-import { encoder, type ImageFormat } from './encode/image.js';
+import { encoder } from './encode/image.js';
 import { ImprintError } from './errors.js';
 import type { FitReport } from './layout/layout.js';
 import type { RasterImage } from './paint/backend.js';
@@ -43,7 +43,7 @@ export class Engine {
       return guard(async () => (await import('./render/pdf.js')).renderPdf(this.context, options));
     }
     const { image, report } = await this.rasterize(options);
-    const format = options.format as ImageFormat;
+    const format = options.format;
     const bytes = await guard(() => encoder(image, format, options).toBuffer());
     return { bytes, format, mimeType: MIME[format], width: image.width, height: image.height, report };
   }
@@ -55,7 +55,7 @@ export class Engine {
       return { ...rest, stream: Readable.from([bytes]) };
     }
     const { image, report } = await this.rasterize(options);
-    const format = options.format as ImageFormat;
+    const format = options.format;
     return { stream: encoder(image, format, options), format, mimeType: MIME[format], width: image.width, height: image.height, report };
   }
 }

@@ -189,7 +189,7 @@ export async function decodeClipFrame(clip: Clip, seconds: number, key: string):
     { encoding: 'buffer', reject: false, timeout: 20_000 },
   );
   const size = clip.width * clip.height * 4;
-  const out = Buffer.from(r.stdout as Uint8Array);
+  const out = Buffer.from(r.stdout);
   if (r.exitCode !== 0 || out.length < size) throw new ImprintError('render_failed', '$', `could not decode a frame of a clip: ${String(r.stderr).slice(-500)}`);
   return frameOf(clip, out.subarray(0, size), key);
 }

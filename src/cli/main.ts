@@ -27,7 +27,7 @@ async function dispatch(command: string | undefined, rest: string[], io: CliIO):
   }
   // Help comes before anything with an effect: no server, no store, no data folder.
   if (HELP[command] !== undefined && wantsHelp(rest)) {
-    io.stdout.write(HELP[command]!);
+    io.stdout.write(HELP[command]);
     return 0;
   }
   // The commands load their own modules: `render` needs no database driver, `admin` no HTTP server.

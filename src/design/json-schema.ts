@@ -105,7 +105,7 @@ function unionSections(unions: Unions): string[] {
 export function fieldReferenceMarkdown(): string {
   const unions: Unions = new Map();
   const design = toJson(Design);
-  const objects = (design.properties!.objects!.items!.oneOf ?? []) as JsonSchema[];
+  const objects = (design.properties!.objects!.items!.oneOf ?? []);
   const { objects: _objects, ...topProps } = design.properties!;
   const parts = [
     '# Field reference (generated)',

@@ -58,6 +58,7 @@ export class VideoEncoder {
   readonly #failed: Promise<never>;
   #rejectFailed!: (e: Error) => void;
   #failure: Error | undefined;
+
   #cleanup: Promise<void> | undefined;
   #state: 'running' | 'finishing' | 'done' = 'running';
   #stderr = '';
@@ -138,7 +139,7 @@ export class VideoEncoder {
   }
 
   async #write(rgba: Buffer): Promise<void> {
-    if (this.#failure) throw this.#failure;
+    this.#throwIfFailed();
     if (this.#state !== 'running') throw new ImprintError('render_failed', '$', 'VideoEncoder.writeFrame after finish');
     const { width, height, totalFrames } = this.#options;
     if (rgba.length !== width * height * 4) {
@@ -156,17 +157,24 @@ export class VideoEncoder {
         if (onDrain) stdin.off('drain', onDrain);
       }
     }
-    if (this.#failure) throw this.#failure;
+    this.#throwIfFailed();
     this.#framesWritten++;
     await new Promise<void>((resolve) => setImmediate(resolve));
-    if (this.#failure) throw this.#failure;
+    this.#throwIfFailed();
+  }
+
+  /** Rethrows the failure that ended the encode, if any. */
+  #throwIfFailed(): void {
+    const failure = this.#failure;
+    if (failure) throw failure;
   }
 
   /** Closes stdin, waits for ffmpeg, returns the mp4 bytes and removes the temp dir. */
   async finish(): Promise<Buffer> {
-    if (this.#failure) {
+    const failed = this.#failure;
+    if (failed) {
       await this.#cleanup;
-      throw this.#failure;
+      throw failed;
     }
     if (this.#state !== 'running') throw new ImprintError('render_failed', '$', 'VideoEncoder.finish called twice');
     this.#state = 'finishing';
@@ -179,13 +187,15 @@ export class VideoEncoder {
       throw e;
     }
     // An abort can land between ffmpeg's exit and this line; it has already removed the dir.
-    if (this.#failure) {
+    const aborted = this.#failure;
+    if (aborted) {
       await this.#cleanup;
-      throw this.#failure;
+      throw aborted;
     }
     if (result.failed) {
-      await this.#fail(this.#ffmpegError(result));
-      throw this.#failure;
+      const error = this.#ffmpegError(result);
+      await this.#fail(error);
+      throw this.#failure ?? error;
     }
     // From here on an abort has nothing left to stop; the mp4 is complete.
     this.#state = 'done';

@@ -138,7 +138,8 @@ export function issueToError(issue: z.core.$ZodIssue, input: unknown, ctx: Issue
       const custom = customMessage(issue);
       if (custom) return validationError(at(), `${custom} but received ${received}`);
       if (issue.origin === 'string') {
-        const length = String(valueAt(input, issue.path) ?? '').length;
+        const value = valueAt(input, issue.path);
+        const length = typeof value === 'string' ? value.length : 0;
         return validationError(at(), `expected ${word} ${bound} character${bound === 1 ? '' : 's'} but received ${length}`);
       }
       if (issue.origin === 'array') {

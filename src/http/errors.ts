@@ -1,7 +1,7 @@
 // One error body for every failure of the HTTP interfaces: `{error, description}` with a stable code
 // and the catalogue's status; interface B answers the same errors in its spec's codes and statuses.
 // Framework errors (bad JSON, too large, unknown route) get the same shape, and nothing ever shows a stack trace.
-import { ERROR_CATALOGUE, ImprintError, type ErrorCode } from '../errors.js';
+import { ERROR_CATALOGUE, type ImprintError, type ErrorCode } from '../errors.js';
 
 export interface ErrorReply {
   status: number;

@@ -351,7 +351,7 @@ export class PdfBackend implements PaintBackend<Buffer, PdfPreparedPage> {
       const gid = font.subset.includeGlyph(g.id);
       if (font.widths[gid] == null) font.widths[gid] = face.outlines.getGlyph(g.id).advanceWidth * font.scale;
       if (font.unicode[gid] == null && g.chars) font.unicode[gid] = [...g.chars].map((c) => c.codePointAt(0)!);
-      return { hex: `0000${gid.toString(16)}`.slice(-4), advance: (font.widths[gid]! / 1000) * size };
+      return { hex: `0000${gid.toString(16)}`.slice(-4), advance: (font.widths[gid] / 1000) * size };
     };
     const ops: string[] = [];
     let open = false;

@@ -49,7 +49,7 @@ function expandDottedKeys(entry: Record<string, unknown>, at: string): Record<st
     const existing = target[last];
     target[last] =
       typeof existing === 'object' && existing !== null && typeof value === 'object' && value !== null && !Array.isArray(value)
-        ? { ...(existing as object), ...(value as object) }
+        ? { ...(existing), ...(value) }
         : value;
   }
   return out;

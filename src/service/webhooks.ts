@@ -286,7 +286,7 @@ async function resolveHost(host: string): Promise<LookupAddress[]> {
     found = await dns.promises.lookup(host, { all: true, verbatim: true });
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
-    throw new Error(`could not resolve ${host}${code ? ` (${code})` : ''}`);
+    throw new Error(`could not resolve ${host}${code ? ` (${code})` : ''}`, { cause: e });
   }
   if (found.length === 0) throw new Error(`could not resolve ${host} (no addresses)`);
   return found;
@@ -307,8 +307,10 @@ function pinnedLookup(addresses: LookupAddress[]): LookupFunction {
 
 function untilAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
   return new Promise<T>((resolve, reject) => {
-    if (signal.aborted) return reject(signal.reason);
-    const onAbort = (): void => reject(signal.reason);
+    // The reason is the abort's Error (a timeout's DOMException, or the caller's); anything else is wrapped.
+    const reason = (): Error => (signal.reason instanceof Error ? signal.reason : new Error(String(signal.reason)));
+    if (signal.aborted) return reject(reason());
+    const onAbort = (): void => reject(reason());
     signal.addEventListener('abort', onAbort, { once: true });
     work.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
   });

@@ -59,7 +59,7 @@ type GetGlyph = (id: number, codePoints?: number[]) => fontkit.Glyph;
  * later texts map glyphs to characters. Returns the font's own lookup, which outlines use directly.
  */
 function ownCodePoints(font: fontkit.Font): GetGlyph {
-  const shared = font.getGlyph.bind(font) as GetGlyph;
+  const shared: GetGlyph = font.getGlyph.bind(font);
   (font as { getGlyph: GetGlyph }).getGlyph = (id, codePoints = []) =>
     Object.create(shared(id, codePoints), { codePoints: { value: codePoints, enumerable: true } }) as fontkit.Glyph;
   return shared;

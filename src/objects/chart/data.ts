@@ -5,7 +5,17 @@ import { childPath } from '../../format/json-path.js';
 import { CHART_LIMITS, type ChartData } from './schema.js';
 
 function received(v: unknown): string {
-  return typeof v === 'string' ? `the string ${JSON.stringify(v.length > 30 ? `${v.slice(0, 30)}…` : v)}` : v === null ? 'null' : String(v);
+  switch (typeof v) {
+    case 'string':
+      return `the string ${JSON.stringify(v.length > 30 ? `${v.slice(0, 30)}…` : v)}`;
+    case 'number':
+    case 'boolean':
+    case 'bigint':
+    case 'undefined':
+      return String(v);
+    default:
+      return v === null ? 'null' : Array.isArray(v) ? 'an array' : 'an object';
+  }
 }
 
 /** `at` is the path of the chart_data field. */
