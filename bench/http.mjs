@@ -168,13 +168,21 @@ async function bench() {
         goal: `p99 <= ${GOAL.p99Ms} ms at >= ${GOAL.rps} requests/s`,
         goal_met: met,
       });
-      console.log(`GET status c${STATUS_CONNECTIONS}: ${status.requests_per_s} req/s, p50 ${status.p50} ms, p99 ${status.p99} ms, non-2xx ${status.non_2xx}, errors ${status.errors}`);
+      console.log(
+        `GET status c${STATUS_CONNECTIONS}: ${status.requests_per_s} req/s, p50 ${status.p50} ms, p99 ${status.p99} ms, non-2xx ${status.non_2xx}, errors ${status.errors}`,
+      );
     }
 
     // (b) render requests; the worker renders them meanwhile.
     if (RUNS.includes('render')) {
       const before = await taskCounts(base);
-      const renderOpts = { url: `${base}/public/v2/render`, method: 'POST', connections: RENDER_CONNECTIONS, headers: { ...headers, 'content-type': 'application/json' }, body: renderBody };
+      const renderOpts = {
+        url: `${base}/public/v2/render`,
+        method: 'POST',
+        connections: RENDER_CONNECTIONS,
+        headers: { ...headers, 'content-type': 'application/json' },
+        body: renderBody,
+      };
       await run(autocannon, { ...renderOpts, duration: WARMUP_S });
       const warmed = await taskCounts(base);
       const t0 = performance.now();
@@ -221,7 +229,9 @@ async function bench() {
   }
   if (serverStats) {
     for (const e of entries) e.server_peak_rss_mb = r2(serverStats.peak_rss_mb);
-    console.log(`server: cpu user ${r2(serverStats.cpu_user_s)} s, system ${r2(serverStats.cpu_system_s)} s, peak RSS ${r2(serverStats.peak_rss_mb)} MB${PROF_DIR ? `; CPU profiles in ${PROF_DIR}` : ''}`);
+    console.log(
+      `server: cpu user ${r2(serverStats.cpu_user_s)} s, system ${r2(serverStats.cpu_system_s)} s, peak RSS ${r2(serverStats.peak_rss_mb)} MB${PROF_DIR ? `; CPU profiles in ${PROF_DIR}` : ''}`,
+    );
   }
   if (PROF_DIR) summariseProfile(PROF_DIR, serverStats?.pid);
 
@@ -233,11 +243,17 @@ async function bench() {
     ['p99 ms', (e) => e.p99.toFixed(2)],
     ['max ms', (e) => e.max.toFixed(2)],
     ['non-2xx', (e) => String(e.non_2xx + e.errors)],
-    ['tasks done', (e) => (e.tasks_done_during_run === undefined ? '' : `${e.tasks_done_during_run} (+${e.tasks_finished_total - e.tasks_done_during_run} drain)`)],
+    [
+      'tasks done',
+      (e) => (e.tasks_done_during_run === undefined ? '' : `${e.tasks_done_during_run} (+${e.tasks_finished_total - e.tasks_done_during_run} drain)`),
+    ],
   ];
   printTable(cols, entries);
   const status = entries.find((e) => e.name.startsWith('http GET'));
-  if (status) console.log(`goal: status p99 ≤ ${GOAL.p99Ms} ms at ≥ ${GOAL.rps} requests/s: ${status.goal_met ? 'met' : 'NOT met'} (${status.p99} ms at ${status.requests_per_s} requests/s)`);
+  if (status)
+    console.log(
+      `goal: status p99 ≤ ${GOAL.p99Ms} ms at ≥ ${GOAL.rps} requests/s: ${status.goal_met ? 'met' : 'NOT met'} (${status.p99} ms at ${status.requests_per_s} requests/s)`,
+    );
 
   if (entries.length) {
     mergeResults(entries);
@@ -265,7 +281,15 @@ function summariseProfile(dir, pid) {
   const byFn = new Map();
   for (const [id, t] of self) {
     const { url, functionName, lineNumber } = nodes.get(id);
-    const group = !url ? functionName || '(native)' : /node_modules\//.test(url) ? url.replace(/^.*node_modules\/((@[^/]+\/)?[^/]+).*$/, '$1') : /\/dist\//.test(url) ? `dist/${url.replace(/^.*\/dist\//, '')}` : url.startsWith('node:') ? 'node internals' : url;
+    const group = !url
+      ? functionName || '(native)'
+      : /node_modules\//.test(url)
+        ? url.replace(/^.*node_modules\/((@[^/]+\/)?[^/]+).*$/, '$1')
+        : /\/dist\//.test(url)
+          ? `dist/${url.replace(/^.*\/dist\//, '')}`
+          : url.startsWith('node:')
+            ? 'node internals'
+            : url;
     const where = url.includes('node_modules/') ? url.replace(/^.*node_modules\//, '') : url.replace(/^.*\/dist\//, 'dist/');
     const fn = `${functionName || '(anonymous)'}${url ? ` ${where}:${lineNumber + 1}` : ''}`;
     byGroup.set(group, (byGroup.get(group) ?? 0) + t);
@@ -277,7 +301,9 @@ function summariseProfile(dir, pid) {
       .slice(0, n)
       .map(([k, t]) => `  ${((100 * t) / total).toFixed(1).padStart(5)}%  ${(t / 1000).toFixed(0).padStart(6)} ms  ${k}`)
       .join('\n');
-  console.log(`server main thread (${file}), ${(total / 1e6).toFixed(1)} s sampled; self time by package/file:\n${top(byGroup, 15)}\nby function:\n${top(byFn, 20)}`);
+  console.log(
+    `server main thread (${file}), ${(total / 1e6).toFixed(1)} s sampled; self time by package/file:\n${top(byGroup, 15)}\nby function:\n${top(byFn, 20)}`,
+  );
 }
 
 // ── server mode: the child process ──────────────────────────────────────────────────────────────
@@ -295,7 +321,9 @@ async function serve() {
   const stop = async () => {
     await running.stop();
     const cpu = process.cpuUsage();
-    process.stdout.write(`${JSON.stringify({ stopped: true, pid: process.pid, cpu_user_s: cpu.user / 1e6, cpu_system_s: cpu.system / 1e6, peak_rss_mb: process.resourceUsage().maxRSS / 1024 })}\n`);
+    process.stdout.write(
+      `${JSON.stringify({ stopped: true, pid: process.pid, cpu_user_s: cpu.user / 1e6, cpu_system_s: cpu.system / 1e6, peak_rss_mb: process.resourceUsage().maxRSS / 1024 })}\n`,
+    );
     process.exit(0);
   };
   process.once('SIGTERM', stop);

@@ -137,7 +137,10 @@ const BACKENDS = [
   {
     name: 'postgres+bullmq',
     label: 'PostgreSQL + BullMQ on Redis + folder blobs',
-    needs: [['PostgreSQL', PG_ADMIN_URL], ['Redis', REDIS_URL]],
+    needs: [
+      ['PostgreSQL', PG_ADMIN_URL],
+      ['Redis', REDIS_URL],
+    ],
     open: async () => {
       const db = await freshPostgres();
       let redis;
@@ -236,7 +239,14 @@ async function runBackend(backend, pool, logger) {
       const d = await waitFor(task.id);
       done.delete(task.id);
       const t = check(d.task);
-      return { queueToDone: t.finishedAt - t.createdAt, wait: t.startedAt - t.createdAt, run: t.finishedAt - t.startedAt, submitToDone: d.at - t0, submitCall: t1 - t0, afterSubmit: d.at - t1 };
+      return {
+        queueToDone: t.finishedAt - t.createdAt,
+        wait: t.startedAt - t.createdAt,
+        run: t.finishedAt - t.startedAt,
+        submitToDone: d.at - t0,
+        submitCall: t1 - t0,
+        afterSubmit: d.at - t1,
+      };
     };
 
     worker = new TaskWorker(svc.ctx, { slots: SLOTS, onComplete });
@@ -293,8 +303,18 @@ async function runBackend(backend, pool, logger) {
       // the same span measured here with performance.now(): createTask called → completion hook
       submit_to_done_p50: r2(pct(hires, 50)),
       submit_to_done_p90: r2(pct(hires, 90)),
-      create_task_call_p50: r2(pct(lat.map((x) => x.submitCall), 50)),
-      after_create_task_p50: r2(pct(lat.map((x) => x.afterSubmit), 50)),
+      create_task_call_p50: r2(
+        pct(
+          lat.map((x) => x.submitCall),
+          50,
+        ),
+      ),
+      after_create_task_p50: r2(
+        pct(
+          lat.map((x) => x.afterSubmit),
+          50,
+        ),
+      ),
       wait_mean: r2(mean(lat.map((x) => x.wait))),
       run_mean: r2(mean(lat.map((x) => x.run))),
       render_p50: r2(renderP50),
@@ -320,7 +340,9 @@ const dest = pino.destination({ dest: '/dev/null', sync: false });
 const logger = pino({ level: LOG_LEVEL, base: { pid: process.pid } }, dest);
 const pool = new RenderPool({ size: 1, timeoutMs: 120_000, memoryMb: 2048 });
 const entries = [];
-console.log(`queue overhead: ${TASKS} tasks of a 16×16 png per backend after ${WARMUP} warm-up, ${SLOTS} slots, log level ${LOG_LEVEL}, node ${process.version}`);
+console.log(
+  `queue overhead: ${TASKS} tasks of a 16×16 png per backend after ${WARMUP} warm-up, ${SLOTS} slots, log level ${LOG_LEVEL}, node ${process.version}`,
+);
 try {
   for (const backend of BACKENDS) {
     if (ONLY && !ONLY.includes(backend.name)) continue;

@@ -6,10 +6,11 @@ import { bundledFonts } from '../dist/index.js';
 
 const ROOT = new URL('..', import.meta.url).pathname;
 const fonts = bundledFonts();
-for (const fam of fonts.familyNames()) for (const w of [400, 700]) {
-  const face = fonts.face(fam, w);
-  GlobalFonts.registerFromPath(join(ROOT, 'fonts', face.file), `${fam}${w}`);
-}
+for (const fam of fonts.familyNames())
+  for (const w of [400, 700]) {
+    const face = fonts.face(fam, w);
+    GlobalFonts.registerFromPath(join(ROOT, 'fonts', face.file), `${fam}${w}`);
+  }
 
 const rgba = ([r, g, b, a]) => `rgba(${r},${g},${b},${a})`;
 /** Pixels of `list`, images from `images` (key → canvas). */
@@ -29,13 +30,26 @@ export function drawRaw(list, images) {
       ctx.save();
       ctx.transform(...it.transform);
       ctx.globalAlpha *= it.opacity;
-      if (it.clip) { shape(it.clip); ctx.clip(); }
+      if (it.clip) {
+        shape(it.clip);
+        ctx.clip();
+      }
       it.items.forEach(draw);
       ctx.restore();
-    } else if (it.kind === 'fill') { ctx.fillStyle = rgba(it.color); shape(it.geometry); ctx.fill(); }
-    else if (it.kind === 'stroke') { ctx.strokeStyle = rgba(it.color); ctx.lineWidth = it.width; ctx.setLineDash(it.dash ?? []); shape(it.geometry); ctx.stroke(); }
-    else if (it.kind === 'image') { const { src: s, dst: d } = it; ctx.drawImage(images.get(it.image), s.x, s.y, s.width, s.height, d.x, d.y, d.width, d.height); }
-    else if (it.kind === 'glyphs') {
+    } else if (it.kind === 'fill') {
+      ctx.fillStyle = rgba(it.color);
+      shape(it.geometry);
+      ctx.fill();
+    } else if (it.kind === 'stroke') {
+      ctx.strokeStyle = rgba(it.color);
+      ctx.lineWidth = it.width;
+      ctx.setLineDash(it.dash ?? []);
+      shape(it.geometry);
+      ctx.stroke();
+    } else if (it.kind === 'image') {
+      const { src: s, dst: d } = it;
+      ctx.drawImage(images.get(it.image), s.x, s.y, s.width, s.height, d.x, d.y, d.width, d.height);
+    } else if (it.kind === 'glyphs') {
       // fillText with the same font file, at the run's first glyph origin.
       const [fam, w] = it.face.split('-');
       ctx.font = `${it.size}px ${fam}${w}`;

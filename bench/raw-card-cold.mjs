@@ -13,7 +13,11 @@ const out = process.argv[2];
 if (!out) throw new Error('usage: node bench/raw-card-cold.mjs <out.png>');
 
 // The faces the card uses, from the repo's own font folder, as Imprint opens them (on use, not all four).
-for (const [file, name] of [['Inter-Regular.ttf', 'Inter400'], ['Inter-Bold.ttf', 'Inter700'], ['Lora-Bold.ttf', 'Lora700']]) {
+for (const [file, name] of [
+  ['Inter-Regular.ttf', 'Inter400'],
+  ['Inter-Bold.ttf', 'Inter700'],
+  ['Lora-Bold.ttf', 'Lora700'],
+]) {
   GlobalFonts.registerFromPath(join(ROOT, 'fonts', file), name);
 }
 

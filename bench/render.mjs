@@ -51,7 +51,11 @@ for (const o of [scene.background, ...scene.objects]) {
   const ref = o.kind === 'image' ? o.image : o.type === 'image' ? o.image : o.type === 'shape' && o.fill?.kind === 'image' ? o.fill.image : null;
   if (!ref) continue;
   const key = ref.kind === 'asset' ? `asset:${ref.name}` : ref.path;
-  const { data, info } = await sharp(await assets(ref)).rotate().ensureAlpha().raw().toBuffer({ resolveWithObject: true });
+  const { data, info } = await sharp(await assets(ref))
+    .rotate()
+    .ensureAlpha()
+    .raw()
+    .toBuffer({ resolveWithObject: true });
   const c = createCanvas(info.width, info.height);
   c.getContext('2d').putImageData(new ImageData(new Uint8ClampedArray(data.buffer, data.byteOffset, data.length), info.width, info.height), 0, 0);
   decoded.set(key, c);
@@ -100,9 +104,22 @@ for (const format of ['png', 'jpg']) {
     .map((m) => new RegExp(`\\n${m[1]} 0 obj\\n<<\\n/Length (\\d+)`).exec(text)?.[1])
     .reduce((n, len) => n + Number(len ?? 0), 0);
   const budget = jpg.length + photo.length + fonts;
-  const entry = { name: 'render card-1080 pdf', unit: 'ms', p50: +pdfT.p50.toFixed(2), p95: +pdfT.p95.toFixed(2), baseline_p50: +pngT.p50.toFixed(2), ratio_to_baseline: +(pdfT.p50 / pngT.p50).toFixed(3), peak_rss_mb: +rss().toFixed(1), baseline: 'render card-1080 png', bytes: pdf.length, size_budget_bytes: budget };
+  const entry = {
+    name: 'render card-1080 pdf',
+    unit: 'ms',
+    p50: +pdfT.p50.toFixed(2),
+    p95: +pdfT.p95.toFixed(2),
+    baseline_p50: +pngT.p50.toFixed(2),
+    ratio_to_baseline: +(pdfT.p50 / pngT.p50).toFixed(3),
+    peak_rss_mb: +rss().toFixed(1),
+    baseline: 'render card-1080 png',
+    bytes: pdf.length,
+    size_budget_bytes: budget,
+  };
   entries.push(entry);
-  console.log(`pdf: p50 ${entry.p50} ms  p95 ${entry.p95} ms  | png p50 ${entry.baseline_p50} ms  | ${(pdf.length / 1024).toFixed(0)} KB vs budget ${(budget / 1024).toFixed(0)} KB (jpg ${(jpg.length / 1024).toFixed(0)} + photo ${(photo.length / 1024).toFixed(0)} + fonts ${(fonts / 1024).toFixed(0)})`);
+  console.log(
+    `pdf: p50 ${entry.p50} ms  p95 ${entry.p95} ms  | png p50 ${entry.baseline_p50} ms  | ${(pdf.length / 1024).toFixed(0)} KB vs budget ${(budget / 1024).toFixed(0)} KB (jpg ${(jpg.length / 1024).toFixed(0)} + photo ${(photo.length / 1024).toFixed(0)} + fonts ${(fonts / 1024).toFixed(0)})`,
+  );
 }
 
 // Charts and mockups next to the card, in the same alternating blocks; the card is their baseline.
@@ -156,15 +173,30 @@ for (const [name, t, base, baseName] of [
   ['render mockup-phone png, new screenshot each time', mockupNew, cardNew, 'render card-1080 png, new photo each time'],
   ['render mockup-phone png, cold engine', mockupCold, cardCold, 'render card-1080 png, cold engine'],
 ]) {
-  const entry = { name, unit: 'ms', p50: +t.p50.toFixed(2), p95: +t.p95.toFixed(2), baseline_p50: +base.p50.toFixed(2), ratio_to_baseline: +(t.p50 / base.p50).toFixed(3), peak_rss_mb: +rss().toFixed(1), baseline: baseName };
+  const entry = {
+    name,
+    unit: 'ms',
+    p50: +t.p50.toFixed(2),
+    p95: +t.p95.toFixed(2),
+    baseline_p50: +base.p50.toFixed(2),
+    ratio_to_baseline: +(t.p50 / base.p50).toFixed(3),
+    peak_rss_mb: +rss().toFixed(1),
+    baseline: baseName,
+  };
   entries.push(entry);
-  console.log(`${name}: p50 ${entry.p50} ms  p95 ${entry.p95} ms  | ${baseName.replace('render ', '')} p50 ${entry.baseline_p50} ms  ratio ${entry.ratio_to_baseline}`);
+  console.log(
+    `${name}: p50 ${entry.p50} ms  p95 ${entry.p95} ms  | ${baseName.replace('render ', '')} p50 ${entry.baseline_p50} ms  ratio ${entry.ratio_to_baseline}`,
+  );
 }
 
 // Video runs in its own process, so its peak RSS is its own (bench/video.mjs).
 {
   const { execFileSync } = await import('node:child_process');
-  const out = execFileSync(process.execPath, [join(ROOT, 'bench', 'video.mjs')], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'], maxBuffer: 1 << 24 });
+  const out = execFileSync(process.execPath, [join(ROOT, 'bench', 'video.mjs')], {
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'inherit'],
+    maxBuffer: 1 << 24,
+  });
   const lines = out.trim().split('\n');
   entries.push(...JSON.parse(lines.pop()));
   for (const line of lines) console.log(line);
@@ -184,7 +216,16 @@ const candidates = {
 for (const [name, fn] of Object.entries(candidates)) {
   const [t] = await time(fn);
   const bytes = (await fn()).length;
-  entries.push({ name, unit: 'ms', p50: +t.p50.toFixed(2), p95: +t.p95.toFixed(2), baseline_p50: null, ratio_to_baseline: null, peak_rss_mb: +rss().toFixed(1), bytes });
+  entries.push({
+    name,
+    unit: 'ms',
+    p50: +t.p50.toFixed(2),
+    p95: +t.p95.toFixed(2),
+    baseline_p50: null,
+    ratio_to_baseline: null,
+    peak_rss_mb: +rss().toFixed(1),
+    bytes,
+  });
   console.log(`${name}: p50 ${t.p50.toFixed(2)} ms  p95 ${t.p95.toFixed(2)} ms  ${(bytes / 1024).toFixed(0)} KB`);
 }
 console.log(`peak RSS ${rss().toFixed(1)} MB`);

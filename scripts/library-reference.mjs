@@ -10,16 +10,31 @@ const ROOT = join(import.meta.dirname, '..');
 
 /** The option types of the `imprint` entry, in the order the reference lists them. */
 export const LIBRARY_OPTION_TYPES = [
-  { title: 'RenderOptions', file: 'src/render/options.ts', name: 'RenderOptionsSchema', intro: '`render(options)`, `renderStream(options)`, `engine.render(options)`.' },
+  {
+    title: 'RenderOptions',
+    file: 'src/render/options.ts',
+    name: 'RenderOptionsSchema',
+    intro: '`render(options)`, `renderStream(options)`, `engine.render(options)`.',
+  },
   { title: 'PageInput', file: 'src/render/options.ts', name: 'PageInputSchema', intro: 'One entry of `pages` (a multi-page pdf).' },
   { title: 'EngineOptions', file: 'src/render/options.ts', name: 'EngineOptions', intro: '`new Engine(options)`: what an engine keeps between renders.' },
   { title: 'PngOptions', file: 'src/encode/image.ts', name: 'PngOptionsSchema', intro: '`png` of RenderOptions.' },
   { title: 'JpgOptions', file: 'src/encode/image.ts', name: 'JpgOptionsSchema', intro: '`jpg` of RenderOptions.' },
   { title: 'WebpOptions', file: 'src/encode/image.ts', name: 'WebpOptionsSchema', intro: '`webp` of RenderOptions.' },
   { title: 'AvifOptions', file: 'src/encode/image.ts', name: 'AvifOptionsSchema', intro: '`avif` of RenderOptions.' },
-  { title: 'RenderLimits', file: 'src/render-checks.ts', name: 'RenderLimitsSchema', intro: '`limits` of RenderOptions (each optional there); the defaults are `RENDER_LIMITS`.' },
+  {
+    title: 'RenderLimits',
+    file: 'src/render-checks.ts',
+    name: 'RenderLimitsSchema',
+    intro: '`limits` of RenderOptions (each optional there); the defaults are `RENDER_LIMITS`.',
+  },
   { title: 'WatermarkOptions', file: 'src/resolve/watermark.ts', name: 'Watermark', intro: '`watermark` of RenderOptions.' },
-  { title: 'FileAssetOptions', file: 'src/assets/resolver.ts', name: 'FileAssetOptions', intro: '`fileAssetResolver(options)`: images from a folder and named assets.' },
+  {
+    title: 'FileAssetOptions',
+    file: 'src/assets/resolver.ts',
+    name: 'FileAssetOptions',
+    intro: '`fileAssetResolver(options)`: images from a folder and named assets.',
+  },
 ];
 
 /** The properties of an interface, or of the object literal given to zod's (strict)object(). */
@@ -69,7 +84,8 @@ export function libraryReferenceMarkdown() {
   ];
   for (const type of LIBRARY_OPTION_TYPES) {
     out.push(`### ${type.title}`, '', `${type.intro} Defined in \`${type.file}\`.`, '', '| option | default | meaning |', '|---|---|---|');
-    for (const o of optionsOf(type)) out.push(`| \`${o.option}\` | ${o.default === undefined ? 'required' : cell(o.default)} | ${cell(o.description.replace(/ ?Required\.$/, ''))} |`);
+    for (const o of optionsOf(type))
+      out.push(`| \`${o.option}\` | ${o.default === undefined ? 'required' : cell(o.default)} | ${cell(o.description.replace(/ ?Required\.$/, ''))} |`);
     out.push('');
   }
   return out.join('\n');

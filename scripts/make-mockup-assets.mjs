@@ -214,7 +214,11 @@ function trace(dir) {
   // Slab test against the bounding box.
   let t0 = 0;
   let t1 = Infinity;
-  for (const [o, d, lo, hi] of [[ou, du, -PHONE_BOX.u, PHONE_BOX.u], [ov, dv, -PHONE_BOX.v, PHONE_BOX.v], [ow, dw, PHONE_BOX.w0, PHONE_BOX.w1]]) {
+  for (const [o, d, lo, hi] of [
+    [ou, du, -PHONE_BOX.u, PHONE_BOX.u],
+    [ov, dv, -PHONE_BOX.v, PHONE_BOX.v],
+    [ow, dw, PHONE_BOX.w0, PHONE_BOX.w1],
+  ]) {
     if (Math.abs(d) < 1e-12) {
       if (o < lo || o > hi) return miss(dir);
       continue;
@@ -247,11 +251,7 @@ const toWorldDir = (a, b, c) => [a * eU[0] + b * eV[0], a * eU[1] + b * eV[1], c
 
 function shadePhone(u, v, w, dl, dir) {
   const e = 0.004;
-  const nl = norm([
-    sdPhone(u + e, v, w) - sdPhone(u - e, v, w),
-    sdPhone(u, v + e, w) - sdPhone(u, v - e, w),
-    sdPhone(u, v, w + e) - sdPhone(u, v, w - e),
-  ]);
+  const nl = norm([sdPhone(u + e, v, w) - sdPhone(u - e, v, w), sdPhone(u, v + e, w) - sdPhone(u, v - e, w), sdPhone(u, v, w + e) - sdPhone(u, v, w - e)]);
   const n = toWorldDir(nl[0], nl[1], nl[2]);
   const cosv = clamp(-dot(dir, n), 0, 1);
   const r = [dir[0] - 2 * dot(dir, n) * n[0], dir[1] - 2 * dot(dir, n) * n[1], dir[2] - 2 * dot(dir, n) * n[2]];
@@ -301,7 +301,11 @@ function shadePhone(u, v, w, dl, dir) {
       c = c.map((x) => x * (0.12 + 0.88 * hole));
     }
     // Antenna bands: thin plastic lines across the frame.
-    for (const [av, au] of [[PH.h / 2 - 13, null], [-PH.h / 2 + 13, null], [null, PH.w / 2 - 13]]) {
+    for (const [av, au] of [
+      [PH.h / 2 - 13, null],
+      [-PH.h / 2 + 13, null],
+      [null, PH.w / 2 - 13],
+    ]) {
       const dd = av !== null ? Math.abs(v - av) : Math.abs(Math.abs(u) - au) + (v > 0 ? 0 : 99);
       if (dd < 0.45 && d2 > -0.2) c = c.map((x, i) => x * 0.55 + [0.05, 0.048, 0.046][i] * 0.45);
     }
@@ -330,13 +334,15 @@ function renderStudio() {
   let y0 = Infinity;
   let x1 = -Infinity;
   let y1 = -Infinity;
-  for (const su of [-1, 1]) for (const sv of [-1, 1]) for (const w of [0, PH.t]) {
-    const [x, y] = project(toWorld(su * (PH.w / 2 + 1.5), sv * (PH.h / 2 + 1.5), w));
-    x0 = Math.min(x0, x);
-    y0 = Math.min(y0, y);
-    x1 = Math.max(x1, x);
-    y1 = Math.max(y1, y);
-  }
+  for (const su of [-1, 1])
+    for (const sv of [-1, 1])
+      for (const w of [0, PH.t]) {
+        const [x, y] = project(toWorld(su * (PH.w / 2 + 1.5), sv * (PH.h / 2 + 1.5), w));
+        x0 = Math.min(x0, x);
+        y0 = Math.min(y0, y);
+        x1 = Math.max(x1, x);
+        y1 = Math.max(y1, y);
+      }
   x0 = Math.floor(x0) - 2;
   y0 = Math.floor(y0) - 2;
   x1 = Math.ceil(x1) + 2;
@@ -468,7 +474,10 @@ function statusBar(ctx, color) {
   // Wi-Fi: three sectors and a dot.
   ctx.save();
   ctx.translate(318.5, 32);
-  for (const [r0, r1] of [[9.2, 11.6], [5.3, 7.6]]) {
+  for (const [r0, r1] of [
+    [9.2, 11.6],
+    [5.3, 7.6],
+  ]) {
     ctx.beginPath();
     ctx.arc(0, 0, r1, -Math.PI * 0.75, -Math.PI * 0.25);
     ctx.arc(0, 0, r0, -Math.PI * 0.25, -Math.PI * 0.75, true);
@@ -560,7 +569,12 @@ function tabBar(ctx, active) {
   ctx.fillRect(0, 756, 390, 88);
   ctx.fillStyle = UI.faint;
   ctx.fillRect(0, 756, 390, 0.6);
-  const tabs = [['home', 'Home'], ['dumbbell', 'Workouts'], ['chart', 'Progress'], ['user', 'Profile']];
+  const tabs = [
+    ['home', 'Home'],
+    ['dumbbell', 'Workouts'],
+    ['chart', 'Progress'],
+    ['user', 'Profile'],
+  ];
   tabs.forEach(([icon, label], i) => {
     const cx = 49 + i * 97.3;
     const on = i === active;
@@ -781,8 +795,16 @@ function screenPromo() {
   ctx.scale(PT, PT);
   // Backdrop: a vertical gradient with three coloured glows, computed per pixel (Skia dithers its
   // gradients, and the dither noise would triple the PNG size).
-  const bgStops = [[0, [36, 18, 74]], [0.45, [22, 13, 51]], [1, [12, 10, 28]]];
-  const glows = [[330, 150, 230, [255, 91, 53]], [40, 260, 220, [139, 92, 246]], [260, 420, 200, [236, 72, 153]]];
+  const bgStops = [
+    [0, [36, 18, 74]],
+    [0.45, [22, 13, 51]],
+    [1, [12, 10, 28]],
+  ];
+  const glows = [
+    [330, 150, 230, [255, 91, 53]],
+    [40, 260, 220, [139, 92, 246]],
+    [260, 420, 200, [236, 72, 153]],
+  ];
   const bg = pixels(ctx, SW, SH);
   for (let y = 0; y < SH; y++) {
     const yp = (y + 0.5) / PT;
@@ -842,7 +864,12 @@ function screenPromo() {
 
   // Countdown.
   text(ctx, 'OFFER ENDS IN', 24, 356, { size: 11, bold: true, color: 'rgba(255,255,255,0.5)', spacing: 1 });
-  [['02', 'days'], ['14', 'hrs'], ['36', 'min'], ['09', 'sec']].forEach(([v, l], i) => {
+  [
+    ['02', 'days'],
+    ['14', 'hrs'],
+    ['36', 'min'],
+    ['09', 'sec'],
+  ].forEach(([v, l], i) => {
     const x = 24 + i * 66;
     ctx.fillStyle = 'rgba(255,255,255,0.09)';
     rrect(ctx, x, 366, 58, 56, 14);
@@ -937,7 +964,10 @@ function screenPromo() {
 async function writeScreen(paint, name) {
   const canvas = paint();
   const raw = Buffer.from(canvas.getContext('2d').getImageData(0, 0, SW, SH).data.buffer);
-  const bytes = await sharp(raw, { raw: { width: SW, height: SH, channels: 4 } }).removeAlpha().png({ compressionLevel: 9, adaptiveFiltering: true }).toBuffer();
+  const bytes = await sharp(raw, { raw: { width: SW, height: SH, channels: 4 } })
+    .removeAlpha()
+    .png({ compressionLevel: 9, adaptiveFiltering: true })
+    .toBuffer();
   writePng(bytes, name, SW, SH);
 }
 
@@ -963,9 +993,44 @@ function alpineLake() {
     [0.8, [168, 204, 232]],
     [1, [214, 228, 236]],
   ];
-  const far = ridge(W, HY - 60, [[120, 250, 300, 1.2], [430, 330, 330, 1.3], [700, 230, 260, 1.15], [1010, 310, 300, 1.3], [1240, 370, 320, 1.35], [1520, 260, 300, 1.2]], noise, { detail: 22, scale: 90 });
-  const mid = ridge(W, HY - 18, [[0, 190, 300, 1.1], [330, 110, 260, 1.2], [760, 70, 300, 1], [1120, 120, 260, 1.2], [1600, 210, 320, 1.1]], makeNoise(321), { detail: 10, scale: 60 });
-  const near = ridge(W, HY - 3, [[80, 40, 260, 1], [800, 12, 300, 1], [1500, 50, 260, 1]], makeNoise(331), { detail: 4, scale: 50, fine: 2 });
+  const far = ridge(
+    W,
+    HY - 60,
+    [
+      [120, 250, 300, 1.2],
+      [430, 330, 330, 1.3],
+      [700, 230, 260, 1.15],
+      [1010, 310, 300, 1.3],
+      [1240, 370, 320, 1.35],
+      [1520, 260, 300, 1.2],
+    ],
+    noise,
+    { detail: 22, scale: 90 },
+  );
+  const mid = ridge(
+    W,
+    HY - 18,
+    [
+      [0, 190, 300, 1.1],
+      [330, 110, 260, 1.2],
+      [760, 70, 300, 1],
+      [1120, 120, 260, 1.2],
+      [1600, 210, 320, 1.1],
+    ],
+    makeNoise(321),
+    { detail: 10, scale: 60 },
+  );
+  const near = ridge(
+    W,
+    HY - 3,
+    [
+      [80, 40, 260, 1],
+      [800, 12, 300, 1],
+      [1500, 50, 260, 1],
+    ],
+    makeNoise(331),
+    { detail: 4, scale: 50, fine: 2 },
+  );
   const farSlope = smoothSlope(far, 40);
   const midSlope = smoothSlope(mid, 40);
 
@@ -983,7 +1048,11 @@ function alpineLake() {
         const cc = mix([176, 190, 212], [252, 252, 250], shade);
         c = mix(c, cc, clamp(dens * 1.1));
       }
-      for (const [r, slope, kind] of [[far, farSlope, 0], [mid, midSlope, 1], [near, null, 2]]) {
+      for (const [r, slope, kind] of [
+        [far, farSlope, 0],
+        [mid, midSlope, 1],
+        [near, null, 2],
+      ]) {
         const ry = r[x];
         const cov = clamp(y + 1 - ry);
         if (cov <= 0) continue;
@@ -1027,7 +1096,7 @@ function alpineLake() {
     pine(ctx, x, y, h, h * 0.32, rng);
   }
   ctx.fillStyle = rgba([14, 32, 28]);
-  for (let x = -10; x < W + 10; ) {
+  for (let x = -10; x < W + 10;) {
     const xi = clamp(Math.round(x), 0, W - 1);
     const dense = noise.noise(x / 110, 3.5);
     if (dense > 0.25) {

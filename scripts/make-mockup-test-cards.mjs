@@ -374,7 +374,9 @@ async function writePng(name, canvas, { alpha = false, colours = 128 } = {}) {
   const { width, height } = canvas;
   const file = join(outDir, name);
   let img = sharp(canvas.data(), { raw: { width, height, channels: 4, premultiplied: true } });
-  img = alpha ? img.png({ compressionLevel: 9, adaptiveFiltering: false }) : img.removeAlpha().png({ compressionLevel: 9, adaptiveFiltering: false, palette: true, colours, dither: 0 });
+  img = alpha
+    ? img.png({ compressionLevel: 9, adaptiveFiltering: false })
+    : img.removeAlpha().png({ compressionLevel: 9, adaptiveFiltering: false, palette: true, colours, dither: 0 });
   writeFileSync(file, await img.toBuffer());
   return file;
 }

@@ -42,9 +42,47 @@ function lakeSunset() {
     [0.9, [248, 166, 96]],
     [1, [255, 204, 130]],
   ];
-  const far = ridge(W, HY - 64, [[180, 230, 260, 1.35], [330, 270, 230, 1.5], [560, 200, 220, 1.4], [720, 120, 160, 1.3], [1250, 170, 200, 1.4], [1400, 250, 230, 1.45], [1560, 200, 200, 1.3], [1040, 16, 150, 1]], noise, { detail: 14, scale: 70 });
-  const mid = ridge(W, HY - 24, [[40, 200, 260, 1.3], [240, 130, 200, 1.4], [470, 150, 210, 1.45], [1200, 110, 200, 1.4], [1330, 150, 200, 1.4], [1560, 230, 260, 1.3]], makeNoise(21), { detail: 11, scale: 60 });
-  const near = ridge(W, HY - 4, [[120, 56, 260, 1.2], [700, 24, 300, 1], [1480, 70, 260, 1.2]], makeNoise(31), { detail: 5, scale: 50, fine: 2 });
+  const far = ridge(
+    W,
+    HY - 64,
+    [
+      [180, 230, 260, 1.35],
+      [330, 270, 230, 1.5],
+      [560, 200, 220, 1.4],
+      [720, 120, 160, 1.3],
+      [1250, 170, 200, 1.4],
+      [1400, 250, 230, 1.45],
+      [1560, 200, 200, 1.3],
+      [1040, 16, 150, 1],
+    ],
+    noise,
+    { detail: 14, scale: 70 },
+  );
+  const mid = ridge(
+    W,
+    HY - 24,
+    [
+      [40, 200, 260, 1.3],
+      [240, 130, 200, 1.4],
+      [470, 150, 210, 1.45],
+      [1200, 110, 200, 1.4],
+      [1330, 150, 200, 1.4],
+      [1560, 230, 260, 1.3],
+    ],
+    makeNoise(21),
+    { detail: 11, scale: 60 },
+  );
+  const near = ridge(
+    W,
+    HY - 4,
+    [
+      [120, 56, 260, 1.2],
+      [700, 24, 300, 1],
+      [1480, 70, 260, 1.2],
+    ],
+    makeNoise(31),
+    { detail: 5, scale: 50, fine: 2 },
+  );
 
   const layers = [
     { r: far, top: [140, 86, 128], bottom: [204, 126, 126], mist: [238, 158, 126], mistAmt: 0.6, tex: 26, sunGlow: 0.55 },
@@ -87,8 +125,8 @@ function lakeSunset() {
         let lc = mix(L.top, L.bottom, lt ** 0.7);
         // Rock faces: broad slopes facing the sun are lighter; bump-shaded gullies and patches on top.
         const facing = clamp(0.5 + L.slope[x] * 1.3);
-        const bump = (noise.fbm((x + 1.5) / 34, y / 80 + 40, 4) - noise.fbm((x - 1.5) / 34, y / 80 + 40, 4)) / 0.12 * 9;
-        const fineBump = (noise.fbm((x + 1) / 9, y / 24, 2) - noise.fbm((x - 1) / 9, y / 24, 2)) / 0.14 * 3;
+        const bump = ((noise.fbm((x + 1.5) / 34, y / 80 + 40, 4) - noise.fbm((x - 1.5) / 34, y / 80 + 40, 4)) / 0.12) * 9;
+        const fineBump = ((noise.fbm((x + 1) / 9, y / 24, 2) - noise.fbm((x - 1) / 9, y / 24, 2)) / 0.14) * 3;
         const patch = (noise.fbm(x / 90, y / 60 + 9, 4) - 0.47) / 0.12;
         const tex = (facing - 0.5) * L.tex + clamp(bump + fineBump, -1.5, 1.5) * L.tex * 0.35 + patch * L.tex * 0.15;
         lc = [lc[0] + tex, lc[1] + tex * 0.85, lc[2] + tex * 0.8];
@@ -106,7 +144,7 @@ function lakeSunset() {
 
   // Conifers on the near shore.
   ctx.fillStyle = rgba([28, 20, 40]);
-  for (let x = -10; x < W + 10; ) {
+  for (let x = -10; x < W + 10;) {
     const xi = clamp(Math.round(x), 0, W - 1);
     const dense = noise.noise(x / 120, 5.5);
     if (dense > 0.3) {
@@ -150,7 +188,11 @@ function lakeSunset() {
   ctx.lineTo(0, H);
   ctx.closePath();
   ctx.fill();
-  for (const [rx, ry, rw, rh] of [[120, H - 96, 70, 30], [250, H - 60, 54, 22], [360, H - 34, 40, 16]]) {
+  for (const [rx, ry, rw, rh] of [
+    [120, H - 96, 70, 30],
+    [250, H - 60, 54, 22],
+    [360, H - 34, 40, 16],
+  ]) {
     ctx.fillStyle = rgba([18, 13, 26]);
     ctx.beginPath();
     ctx.ellipse(rx, ry, rw, rh, 0, Math.PI, 0);
@@ -229,7 +271,11 @@ function cityNight() {
   ctx.arc(1320, 120, 22, 0, Math.PI * 2);
   ctx.fill();
   ctx.fillStyle = 'rgba(200,190,170,0.35)';
-  for (const [mx, my, mr] of [[1312, 112, 6], [1328, 128, 4], [1326, 110, 3]]) {
+  for (const [mx, my, mr] of [
+    [1312, 112, 6],
+    [1328, 128, 4],
+    [1326, 110, 3],
+  ]) {
     ctx.beginPath();
     ctx.arc(mx, my, mr, 0, Math.PI * 2);
     ctx.fill();
@@ -237,7 +283,13 @@ function cityNight() {
 
   const lights = createCanvas(W, H);
   const lctx = lights.getContext('2d');
-  const warm = [[255, 214, 150], [255, 196, 120], [255, 236, 196], [210, 228, 255], [255, 226, 170]];
+  const warm = [
+    [255, 214, 150],
+    [255, 196, 120],
+    [255, 236, 196],
+    [210, 228, 255],
+    [255, 226, 170],
+  ];
 
   function building(x, w, h, body, opts) {
     const top = HY - h;
@@ -320,20 +372,20 @@ function cityNight() {
     if (h > 260 && !opts.dim) {
       lctx.fillStyle = 'rgba(255,60,50,0.95)';
       lctx.beginPath();
-      lctx.arc(x + w / 2, top - (opts.roof === 'spire' ? 110 : opts.antenna ?? 0), 3, 0, Math.PI * 2);
+      lctx.arc(x + w / 2, top - (opts.roof === 'spire' ? 110 : (opts.antenna ?? 0)), 3, 0, Math.PI * 2);
       lctx.fill();
     }
   }
 
   // Far layer: hazy, dim.
-  for (let x = -20; x < W; ) {
+  for (let x = -20; x < W;) {
     const w = 30 + rng() * 60;
     const h = 60 + rng() * 150 * (0.6 + noise.noise(x / 200, 2));
     building(x, w, h, [44, 44, 80], { lit: 0.25, dim: 0.45, rowH: 8, colW: 6 });
     x += w * (0.7 + rng() * 0.3);
   }
   // Mid layer.
-  for (let x = -30; x < W; ) {
+  for (let x = -30; x < W;) {
     const w = 50 + rng() * 80;
     const center = Math.exp(-(((x - 760) / 420) ** 2));
     const h = 90 + rng() * 160 + center * 140;
@@ -457,7 +509,13 @@ function coffeeCup() {
     ctx.restore();
   }
   // Out-of-focus beans behind, sharp beans in front (shallow depth of field).
-  for (const [x, y, a, s] of [[190, 1010, 0.6, 0.8], [250, 990, 2.1, 0.75], [880, 1000, 1.2, 0.8], [960, 1030, 2.6, 0.85]]) bean(x, y - LIFT, a, s, 4);
+  for (const [x, y, a, s] of [
+    [190, 1010, 0.6, 0.8],
+    [250, 990, 2.1, 0.75],
+    [880, 1000, 1.2, 0.8],
+    [960, 1030, 2.6, 0.85],
+  ])
+    bean(x, y - LIFT, a, s, 4);
 
   // Saucer shadow (light from the upper left, so it falls right and down).
   ctx.save();
@@ -596,7 +654,15 @@ function coffeeCup() {
     ctx.closePath();
   };
   // The heart points at the viewer; smaller inner hearts stack towards the back, as poured.
-  const layersOf = [[1.2, '#f4e4cc'], [0.98, '#a86a3c'], [0.84, '#f6e8d2'], [0.62, '#a2643a'], [0.5, '#f8ecd8'], [0.3, '#9c6036'], [0.2, '#faf0e0']];
+  const layersOf = [
+    [1.2, '#f4e4cc'],
+    [0.98, '#a86a3c'],
+    [0.84, '#f6e8d2'],
+    [0.62, '#a2643a'],
+    [0.5, '#f8ecd8'],
+    [0.3, '#9c6036'],
+    [0.2, '#faf0e0'],
+  ];
   for (const [sc, col] of layersOf) {
     ctx.fillStyle = col;
     ctx.save();
@@ -663,7 +729,13 @@ function coffeeCup() {
   ctx.restore();
 
   // Sharp beans in the foreground.
-  for (const [x, y, a, s] of [[230, 1380, 0.4, 1.15], [330, 1440, 1.9, 1.05], [820, 1420, 2.8, 1.1], [150, 1480, 1.3, 1.2]]) bean(x, y - LIFT * 0.6, a, s, 0);
+  for (const [x, y, a, s] of [
+    [230, 1380, 0.4, 1.15],
+    [330, 1440, 1.9, 1.05],
+    [820, 1420, 2.8, 1.1],
+    [150, 1480, 1.3, 1.2],
+  ])
+    bean(x, y - LIFT * 0.6, a, s, 0);
   for (let i = 0; i < 6; i++) bean(80 + rng() * 900, 1480 + rng() * 100, rng() * 6, 1.2 + rng() * 0.2, 2.5);
 
   finish(ctx, W, H, { seed: 73, grain: 3.5, vignette: 0.22, warmth: 2 });
@@ -999,8 +1071,29 @@ function aurora() {
   }
   const px = pixels(ctx, W, H);
 
-  const peaks = ridge(W, HY - 34, [[120, 250, 240, 1.4], [330, 190, 200, 1.5], [560, 150, 220, 1.4], [820, 320, 260, 1.35], [1060, 230, 200, 1.3]], makeNoise(93), { detail: 14, scale: 55 });
-  const hills = ridge(W, HY - 6, [[300, 40, 300, 1], [900, 60, 260, 1]], makeNoise(94), { detail: 5, scale: 50, fine: 2 });
+  const peaks = ridge(
+    W,
+    HY - 34,
+    [
+      [120, 250, 240, 1.4],
+      [330, 190, 200, 1.5],
+      [560, 150, 220, 1.4],
+      [820, 320, 260, 1.35],
+      [1060, 230, 200, 1.3],
+    ],
+    makeNoise(93),
+    { detail: 14, scale: 55 },
+  );
+  const hills = ridge(
+    W,
+    HY - 6,
+    [
+      [300, 40, 300, 1],
+      [900, 60, 260, 1],
+    ],
+    makeNoise(94),
+    { detail: 5, scale: 50, fine: 2 },
+  );
   const slope = smoothSlope(peaks, 40);
   const ribbons = [
     // lower edge y at x = 0, drift per px, wave amplitude, wavelength, phase, ray height, strength
@@ -1028,7 +1121,10 @@ function aurora() {
         const col = d < 0 ? [110, 255, 180] : mix([110, 255, 175], [150, 80, 215], smoothstep(height * 0.3, height * 2, d));
         c = screen(c, col, clamp(I * 1.2 * str));
       }
-      for (const [r, isPeak] of [[peaks, true], [hills, false]]) {
+      for (const [r, isPeak] of [
+        [peaks, true],
+        [hills, false],
+      ]) {
         const ry = r[x];
         const cov = clamp(y + 1 - ry);
         if (cov <= 0) continue;
@@ -1037,7 +1133,7 @@ function aurora() {
           const lt = clamp((y - ry) / Math.max(20, HY - ry));
           // Rock with snow fields; slopes facing left catch the aurora light.
           const facing = clamp(0.5 - slope[x] * 1.4);
-          const bump = (noise.fbm((x + 1.5) / 26, y / 60 + 40, 4) - noise.fbm((x - 1.5) / 26, y / 60 + 40, 4)) / 0.12 * 9;
+          const bump = ((noise.fbm((x + 1.5) / 26, y / 60 + 40, 4) - noise.fbm((x - 1.5) / 26, y / 60 + 40, 4)) / 0.12) * 9;
           const n = (noise.fbm(x / 12 + (y - ry) * slope[x] * 0.06, y / 70 + 7, 5) - 0.47) / 0.12;
           const snowAmt = smoothstep(-0.4, 0.5, n * 0.5 + (1 - lt) * 1.3 - lt * 1.1 - bump * 0.2);
           const lightness = clamp(facing * 0.8 + clamp(-bump, -1, 1) * 0.25 + 0.1);
@@ -1055,7 +1151,7 @@ function aurora() {
 
   // Spruce forest on the shore.
   ctx.fillStyle = '#060b12';
-  for (let x = -10; x < W + 10; ) {
+  for (let x = -10; x < W + 10;) {
     const xi = clamp(Math.round(x), 0, W - 1);
     const dense = noise.noise(x / 90, 8.5);
     const h = 30 + rng() * 70 * (0.4 + dense) + (x < 200 || x > 880 ? 60 + rng() * 60 : 0);

@@ -161,7 +161,14 @@ export function smoothSlope(r, radius) {
  * Calm-water reflection of everything above `horizon`, with ripples that grow towards the viewer,
  * a darker, bluer tint and a Fresnel fade to `deep`. `streak` smears lights vertically (night scenes).
  */
-export function reflectWater(px, w, h, horizon, noise, { tint = [0.8, 0.82, 0.9], deep = [20, 24, 44], fresnel = [0.12, 0.6], ripple = 1, streak = 0, extra } = {}) {
+export function reflectWater(
+  px,
+  w,
+  h,
+  horizon,
+  noise,
+  { tint = [0.8, 0.82, 0.9], deep = [20, 24, 44], fresnel = [0.12, 0.6], ripple = 1, streak = 0, extra } = {},
+) {
   for (let y = horizon; y < h; y++) {
     const u = y - horizon;
     const k = u / (h - horizon);
@@ -170,10 +177,7 @@ export function reflectWater(px, w, h, horizon, noise, { tint = [0.8, 0.82, 0.9]
       const n2 = noise.noise(x / (40 + u * 1.2) + 311, u / (1.1 + u * 0.06) + 91);
       const dy = (n1 - 0.5) * (2.5 + u * 0.16) * ripple;
       // Night water breaks lights into horizontal dashes: the sideways shift changes quickly row to row.
-      const dx =
-        streak > 0
-          ? (noise.noise(x / 240 + 51, u / (0.6 + u * 0.01)) - 0.5) * (2 + u * 0.05) * ripple
-          : (n2 - 0.5) * (2 + u * 0.06) * ripple;
+      const dx = streak > 0 ? (noise.noise(x / 240 + 51, u / (0.6 + u * 0.01)) - 0.5) * (2 + u * 0.05) * ripple : (n2 - 0.5) * (2 + u * 0.06) * ripple;
       const sy = horizon - 1 - u * 0.985 + dy;
       let c;
       if (streak > 0) {
@@ -240,4 +244,3 @@ export function pine(ctx, x, y, height, width, rng) {
   ctx.fill();
   ctx.fillRect(x - Math.max(1, width * 0.04), y - height * 0.1, Math.max(2, width * 0.08), height * 0.1 + 2);
 }
-

@@ -106,7 +106,9 @@ for (const name of examples) {
 
 const total = ((performance.now() - started) / 1000).toFixed(2);
 if (failures.length > 0) {
-  console.error(`${failures.length} example${failures.length === 1 ? '' : 's'} failed (${failures.join(', ')}); ${written} file${written === 1 ? '' : 's'} written in ${total} s.`);
+  console.error(
+    `${failures.length} example${failures.length === 1 ? '' : 's'} failed (${failures.join(', ')}); ${written} file${written === 1 ? '' : 's'} written in ${total} s.`,
+  );
   process.exit(1);
 }
 console.log(

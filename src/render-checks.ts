@@ -88,18 +88,30 @@ export function checkRenderable(scene: Pick<Scene, 'duration' | 'slides' | 'widt
   const size = `${scene.width}×${scene.height}`;
   // A pdf page is drawn as vectors (photos embedded as they are): only raster stills pay for the canvas.
   if (plan.format !== 'mp4' && plan.format !== 'pdf' && pixels > limits.maxCanvasPixels) {
-    throw validationError(at.size, `a ${plan.format} may have at most ${area(limits.maxCanvasPixels)} and this design is ${size} (${mp(pixels)}): make the canvas smaller`);
+    throw validationError(
+      at.size,
+      `a ${plan.format} may have at most ${area(limits.maxCanvasPixels)} and this design is ${size} (${mp(pixels)}): make the canvas smaller`,
+    );
   }
   if (plan.format === 'mp4') {
     if (pixels > limits.maxVideoFramePixels) {
-      throw validationError(at.size, `mp4 frames may have at most ${area(limits.maxVideoFramePixels)} and this design is ${size} (${mp(pixels)}): make the canvas smaller`);
+      throw validationError(
+        at.size,
+        `mp4 frames may have at most ${area(limits.maxVideoFramePixels)} and this design is ${size} (${mp(pixels)}): make the canvas smaller`,
+      );
     }
     if (scene.duration === null) {
-      throw validationError(at.duration, 'an mp4 needs an animated design: add "duration" (seconds) to the design, or render it as png, jpg, webp, avif or pdf');
+      throw validationError(
+        at.duration,
+        'an mp4 needs an animated design: add "duration" (seconds) to the design, or render it as png, jpg, webp, avif or pdf',
+      );
     }
     const max = maxDurationOf(scene, plan.maxDuration);
     if (scene.duration > max) {
-      throw validationError(at.duration, `the video lasts ${scene.duration} s: at most ${max} s are allowed; ${plan.overLimitHint ?? "shorten the design's duration"}`);
+      throw validationError(
+        at.duration,
+        `the video lasts ${scene.duration} s: at most ${max} s are allowed; ${plan.overLimitHint ?? "shorten the design's duration"}`,
+      );
     }
     const work = pixels * Math.round(scene.duration * (plan.fps ?? 30));
     if (work > limits.maxVideoPixelFrames) {
@@ -110,7 +122,10 @@ export function checkRenderable(scene: Pick<Scene, 'duration' | 'slides' | 'widt
       );
     }
   } else if (plan.time !== undefined && scene.duration !== null && plan.time > scene.duration) {
-    throw validationError(at.time, `the design lasts ${scene.duration} s: give a time from 0 to ${scene.duration} (or leave it out to show the design's poster_time)`);
+    throw validationError(
+      at.time,
+      `the design lasts ${scene.duration} s: give a time from 0 to ${scene.duration} (or leave it out to show the design's poster_time)`,
+    );
   }
 }
 
@@ -120,7 +135,10 @@ export function checkImagePixels(images: Iterable<{ width: number; height: numbe
   for (const image of images) {
     total += image.width * image.height;
     if (total > limits.maxImagePixels) {
-      throw validationError(image.at, `the images of this render have more than ${mp(limits.maxImagePixels)} together (this one brings the sum to ${mp(total)}): use fewer or smaller images`);
+      throw validationError(
+        image.at,
+        `the images of this render have more than ${mp(limits.maxImagePixels)} together (this one brings the sum to ${mp(total)}): use fewer or smaller images`,
+      );
     }
   }
 }

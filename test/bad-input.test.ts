@@ -18,7 +18,9 @@ const dir = mkdtempSync(join(tmpdir(), 'imprint-bad-input-'));
 const outside = mkdtempSync(join(tmpdir(), 'imprint-outside-'));
 
 beforeAll(async () => {
-  const png = await sharp({ create: { width: 8, height: 8, channels: 4, background: '#43a047' } }).png().toBuffer();
+  const png = await sharp({ create: { width: 8, height: 8, channels: 4, background: '#43a047' } })
+    .png()
+    .toBuffer();
   writeFileSync(join(dir, 'photo.png'), png);
   writeFileSync(join(dir, 'garbage.png'), Buffer.from('this is not an image, just some garbage bytes \x00\x01\x02\xff'));
   mkdirSync(join(dir, 'folder.png'));
@@ -110,7 +112,12 @@ const O = '$.objects_overrides';
 const rows: Row[] = [
   // ── overrides: addressing ───────────────────────────────────────────────────────────────────
   { name: 'override names an unknown object', overrides: { nope: { text: 'x' } }, path: `${O}.nope`, message: 'no object named "nope"' },
-  { name: 'override name that needs bracket notation', overrides: { 'my title': { text: 'x' } }, path: `${O}["my title"]`, message: 'no object named "my title"' },
+  {
+    name: 'override name that needs bracket notation',
+    overrides: { 'my title': { text: 'x' } },
+    path: `${O}["my title"]`,
+    message: 'no object named "my title"',
+  },
   {
     name: 'override key __proto__ (from JSON text)',
     overrides: JSON.parse('{"__proto__": {"text": "x"}}'),
@@ -123,7 +130,12 @@ const rows: Row[] = [
     path: `${O}.objects_overrides`,
     message: 'no object named "objects_overrides"',
   },
-  { name: 'overrides is a list without names (interface B form)', overrides: [{ headline: { text: 'x' } }], path: `${O}[0].headline`, message: 'an override has name and one of object or slide' },
+  {
+    name: 'overrides is a list without names (interface B form)',
+    overrides: [{ headline: { text: 'x' } }],
+    path: `${O}[0].headline`,
+    message: 'an override has name and one of object or slide',
+  },
   { name: 'overrides is a string (JSON text)', overrides: '{"headline": {"text": "x"}}', path: O, message: 'expected objects_overrides to be an object' },
   { name: 'override entry is a string', overrides: { headline: 'Hi there' }, path: `${O}.headline`, message: 'expected an object of fields' },
   { name: 'override entry is null', overrides: { headline: null }, path: `${O}.headline`, message: 'expected an object of fields' },
@@ -131,8 +143,18 @@ const rows: Row[] = [
 
   // ── overrides: fields the object type does not have ─────────────────────────────────────────
   { name: 'text on an image (override)', overrides: { photo: { text: 'x' } }, path: `${O}.photo.text`, message: 'unknown field "text" on an image object' },
-  { name: 'path on a text (override)', overrides: { headline: { path: 'photo.png' } }, path: `${O}.headline.path`, message: 'unknown field "path" on a text object' },
-  { name: 'border on a text (override)', overrides: { headline: { border: { width: 1 } } }, path: `${O}.headline.border`, message: 'unknown field "border" on a text object' },
+  {
+    name: 'path on a text (override)',
+    overrides: { headline: { path: 'photo.png' } },
+    path: `${O}.headline.path`,
+    message: 'unknown field "path" on a text object',
+  },
+  {
+    name: 'border on a text (override)',
+    overrides: { headline: { border: { width: 1 } } },
+    path: `${O}.headline.border`,
+    message: 'unknown field "border" on a text object',
+  },
   { name: 'text on a shape (override)', overrides: { box: { text: 'x' } }, path: `${O}.box.text`, message: 'unknown field "text" on a shape object' },
   {
     name: 'font_size is not overridable on a text',
@@ -140,11 +162,26 @@ const rows: Row[] = [
     path: `${O}.headline.font_size`,
     message: 'unknown field "font_size" on a text object',
   },
-  { name: 'unknown field inside border (override)', overrides: { box: { border: { thickness: 3 } } }, path: `${O}.box.border.thickness`, message: 'unknown field "thickness"' },
+  {
+    name: 'unknown field inside border (override)',
+    overrides: { box: { border: { thickness: 3 } } },
+    path: `${O}.box.border.thickness`,
+    message: 'unknown field "thickness"',
+  },
 
   // ── overrides: wrong types and values ───────────────────────────────────────────────────────
-  { name: 'number for string: text (override)', overrides: { headline: { text: 42 } }, path: `${O}.headline.text`, message: 'expected a string but received the number 42' },
-  { name: 'array for object: config (override)', overrides: { headline: { config: ['fit'] } }, path: `${O}.headline.config`, message: 'expected an object but received an array' },
+  {
+    name: 'number for string: text (override)',
+    overrides: { headline: { text: 42 } },
+    path: `${O}.headline.text`,
+    message: 'expected a string but received the number 42',
+  },
+  {
+    name: 'array for object: config (override)',
+    overrides: { headline: { config: ['fit'] } },
+    path: `${O}.headline.config`,
+    message: 'expected an object but received an array',
+  },
   { name: 'null for number: x (override)', overrides: { headline: { x: null } }, path: `${O}.headline.x`, message: 'expected a number but received null' },
   { name: 'string for boolean: hidden (override)', overrides: { box: { hidden: 'yes' } }, path: `${O}.box.hidden`, message: 'expected true or false' },
   { name: 'bad text_align (override)', overrides: { headline: { text_align: 'middle' } }, path: `${O}.headline.text_align`, message: '"center"' },
@@ -190,7 +227,12 @@ const rows: Row[] = [
   { name: 'NaN x (override)', overrides: { box: { x: NaN } }, path: `${O}.box.x`, message: 'finite' },
   { name: 'huge y 1e12 (override)', overrides: { headline: { y: 1e12 } }, path: `${O}.headline.y`, message: 'at most 100000' },
   { name: 'opacity above 1 (override)', overrides: { box: { opacity: 2 } }, path: `${O}.box.opacity`, message: 'at most 1' },
-  { name: 'colour "#12" in shape background (override)', overrides: { box: { background: { color: '#12' } } }, path: `${O}.box.background.color`, message: 'hex colour' },
+  {
+    name: 'colour "#12" in shape background (override)',
+    overrides: { box: { background: { color: '#12' } } },
+    path: `${O}.box.background.color`,
+    message: 'hex colour',
+  },
   { name: 'colour "red" in border (override)', overrides: { box: { border: { color: 'red' } } }, path: `${O}.box.border.color`, message: 'hex colour' },
   { name: 'bad border style (override)', overrides: { box: { border: { style: 'dotted' } } }, path: `${O}.box.border.style`, message: '"dashed"' },
 
@@ -205,16 +247,31 @@ const rows: Row[] = [
   { name: 'stray </substyle> (override)', overrides: { headline: { text: 'a</substyle>' } }, path: `${O}.headline.text`, message: 'without a matching' },
 
   // ── overrides: image references ─────────────────────────────────────────────────────────────
-  { name: 'https URL as image path (override)', overrides: { photo: { path: 'https://example.com/a.png' } }, path: `${O}.photo.path`, message: 'external image URLs are not allowed' },
+  {
+    name: 'https URL as image path (override)',
+    overrides: { photo: { path: 'https://example.com/a.png' } },
+    path: `${O}.photo.path`,
+    message: 'external image URLs are not allowed',
+  },
   {
     name: 'https URL as shape background.path (override)',
     overrides: { box: { background: { path: 'https://example.com/a.png' } } },
     path: `${O}.box.background.path`,
     message: 'external image URLs are not allowed',
   },
-  { name: 'file:///etc/passwd as image path (override)', overrides: { photo: { path: 'file:///etc/passwd' } }, path: `${O}.photo.path`, message: '"file:" references are not supported' },
+  {
+    name: 'file:///etc/passwd as image path (override)',
+    overrides: { photo: { path: 'file:///etc/passwd' } },
+    path: `${O}.photo.path`,
+    message: '"file:" references are not supported',
+  },
   { name: 'absolute path (override)', overrides: { photo: { path: '/etc/passwd' } }, path: `${O}.photo.path`, message: 'absolute paths are not allowed' },
-  { name: 'Windows drive path (override)', overrides: { photo: { path: 'C:\\Windows\\win.ini' } }, path: `${O}.photo.path`, message: 'absolute paths are not allowed' },
+  {
+    name: 'Windows drive path (override)',
+    overrides: { photo: { path: 'C:\\Windows\\win.ini' } },
+    path: `${O}.photo.path`,
+    message: 'absolute paths are not allowed',
+  },
   { name: '../ path (override)', overrides: { photo: { path: '../secret.png' } }, path: `${O}.photo.path`, message: 'leaves the design folder' },
   { name: 'path with a NUL byte (override)', overrides: { photo: { path: 'photo.png\0.txt' } }, path: `${O}.photo.path`, message: 'NUL' },
   { name: 'empty image path (override)', overrides: { photo: { path: '' } }, path: `${O}.photo.path`, message: 'non-empty image reference' },
@@ -233,7 +290,12 @@ const rows: Row[] = [
     message: 'no image file at "missing.png"',
   },
   { name: 'file that is not an image (override)', overrides: { photo: { path: 'garbage.png' } }, path: `${O}.photo.path`, message: 'is not a readable image' },
-  { name: 'folder instead of an image file (override)', overrides: { photo: { path: 'folder.png' } }, path: `${O}.photo.path`, message: 'no image file at "folder.png"' },
+  {
+    name: 'folder instead of an image file (override)',
+    overrides: { photo: { path: 'folder.png' } },
+    path: `${O}.photo.path`,
+    message: 'no image file at "folder.png"',
+  },
   { name: 'unknown asset: name (override)', overrides: { photo: { path: 'asset:nope' } }, path: `${O}.photo.path`, message: 'no asset named "nope"' },
   {
     name: 'symlink inside the design folder pointing outside it (override)',
@@ -251,7 +313,12 @@ const rows: Row[] = [
   { name: 'unknown schema version', design: edit((d) => (d.schema = 'imprint/design@2')), path: '$.schema', message: '"imprint/design@1"' },
   { name: 'missing canvas width', design: edit((d) => delete d.width), path: '$.width', message: 'missing' },
   { name: 'objects is an object', design: edit((d) => (d.objects = {})), path: '$.objects', message: 'expected an array but received an object' },
-  { name: 'object is a string', design: edit((d) => (d.objects[1] = 'photo.png')), path: '$.objects[1]', message: 'expected an object but received the string' },
+  {
+    name: 'object is a string',
+    design: edit((d) => (d.objects[1] = 'photo.png')),
+    path: '$.objects[1]',
+    message: 'expected an object but received the string',
+  },
 
   // ── design: canvas ──────────────────────────────────────────────────────────────────────────
   { name: 'canvas too large', design: edit((d) => (d.width = 100_000)), path: '$.width', message: 'at most 8192' },
@@ -260,24 +327,69 @@ const rows: Row[] = [
   { name: 'canvas width as string', design: edit((d) => (d.width = '200')), path: '$.width', message: 'received the string "200"' },
   { name: 'canvas width 1e309 in JSON text (Infinity)', design: text('"width":200', '"width":1e309'), path: '$.width', message: 'Infinity' },
   { name: 'background colour "red"', design: edit((d) => (d.background.color = 'red')), path: '$.background.color', message: 'hex colour' },
-  { name: 'background type image without path', design: edit((d) => (d.background = { type: 'image' })), path: '$.background.path', message: 'no background.path' },
-  { name: 'background type color without color', design: edit((d) => (d.background = { type: 'color' })), path: '$.background.color', message: 'no background.color' },
-  { name: 'https URL as canvas background.path', design: edit((d) => (d.background = { type: 'image', path: 'https://example.com/a.png' })), path: '$.background.path', message: 'external image URLs are not allowed' },
-  { name: 'missing canvas background image file', design: edit((d) => (d.background = { type: 'image', path: 'missing.png' })), path: '$.background.path', message: 'no image file at "missing.png"' },
+  {
+    name: 'background type image without path',
+    design: edit((d) => (d.background = { type: 'image' })),
+    path: '$.background.path',
+    message: 'no background.path',
+  },
+  {
+    name: 'background type color without color',
+    design: edit((d) => (d.background = { type: 'color' })),
+    path: '$.background.color',
+    message: 'no background.color',
+  },
+  {
+    name: 'https URL as canvas background.path',
+    design: edit((d) => (d.background = { type: 'image', path: 'https://example.com/a.png' })),
+    path: '$.background.path',
+    message: 'external image URLs are not allowed',
+  },
+  {
+    name: 'missing canvas background image file',
+    design: edit((d) => (d.background = { type: 'image', path: 'missing.png' })),
+    path: '$.background.path',
+    message: 'no image file at "missing.png"',
+  },
 
   // ── design: objects ─────────────────────────────────────────────────────────────────────────
   { name: 'unknown object type', design: edit((d) => (T(d).type = 'sticker')), path: '$.objects[0].type', message: '"shape"' },
   { name: 'missing object type', design: edit((d) => delete S(d).type), path: '$.objects[2].type', message: '"text", "image", "shape"' },
-  { name: 'text on an image (template)', design: edit((d) => (I(d).text = 'x')), path: '$.objects[1].text', message: 'unknown field "text" on an image object' },
-  { name: 'path on a text (template)', design: edit((d) => (T(d).path = 'photo.png')), path: '$.objects[0].path', message: 'unknown field "path" on a text object' },
-  { name: 'border on a text (template)', design: edit((d) => (T(d).border = { width: 1 })), path: '$.objects[0].border', message: 'unknown field "border" on a text object' },
+  {
+    name: 'text on an image (template)',
+    design: edit((d) => (I(d).text = 'x')),
+    path: '$.objects[1].text',
+    message: 'unknown field "text" on an image object',
+  },
+  {
+    name: 'path on a text (template)',
+    design: edit((d) => (T(d).path = 'photo.png')),
+    path: '$.objects[0].path',
+    message: 'unknown field "path" on a text object',
+  },
+  {
+    name: 'border on a text (template)',
+    design: edit((d) => (T(d).border = { width: 1 })),
+    path: '$.objects[0].border',
+    message: 'unknown field "border" on a text object',
+  },
   { name: 'missing image path', design: edit((d) => delete I(d).path), path: '$.objects[1].path', message: 'missing' },
   { name: 'missing text', design: edit((d) => delete T(d).text), path: '$.objects[0].text', message: 'missing' },
   { name: 'missing x', design: edit((d) => delete S(d).x), path: '$.objects[2].x', message: 'missing' },
   { name: 'string for number: x', design: edit((d) => (T(d).x = '10')), path: '$.objects[0].x', message: 'expected a number but received the string "10"' },
   { name: 'number for string: text', design: edit((d) => (T(d).text = 7)), path: '$.objects[0].text', message: 'expected a string but received the number 7' },
-  { name: 'array for object: border', design: edit((d) => (S(d).border = [2, '#000000'])), path: '$.objects[2].border', message: 'expected an object but received an array' },
-  { name: 'null background on a shape', design: edit((d) => (S(d).background = null)), path: '$.objects[2].background', message: 'expected an object but received null' },
+  {
+    name: 'array for object: border',
+    design: edit((d) => (S(d).border = [2, '#000000'])),
+    path: '$.objects[2].border',
+    message: 'expected an object but received an array',
+  },
+  {
+    name: 'null background on a shape',
+    design: edit((d) => (S(d).background = null)),
+    path: '$.objects[2].background',
+    message: 'expected an object but received null',
+  },
   { name: 'x 1e309 in JSON text (Infinity)', design: text('"x":10', '"x":1e309'), path: '$.objects[0].x', message: 'finite' },
   { name: 'x 1e12', design: edit((d) => (T(d).x = 1e12)), path: '$.objects[0].x', message: 'at most 100000' },
   { name: 'zero width', design: edit((d) => (T(d).width = 0)), path: '$.objects[0].width', message: 'greater than 0' },
@@ -291,7 +403,12 @@ const rows: Row[] = [
   { name: 'text colour "red"', design: edit((d) => (T(d).color = 'red')), path: '$.objects[0].color', message: 'hex colour' },
   { name: 'shape background colour "#12"', design: edit((d) => (S(d).background.color = '#12')), path: '$.objects[2].background.color', message: 'hex colour' },
   { name: 'border colour "#gggggg"', design: edit((d) => (S(d).border.color = '#gggggg')), path: '$.objects[2].border.color', message: 'hex colour' },
-  { name: 'min_font_size > font_size', design: edit((d) => (T(d).min_font_size = 30)), path: '$.objects[0].min_font_size', message: 'must not exceed font_size' },
+  {
+    name: 'min_font_size > font_size',
+    design: edit((d) => (T(d).min_font_size = 30)),
+    path: '$.objects[0].min_font_size',
+    message: 'must not exceed font_size',
+  },
   { name: 'empty object name', design: edit((d) => (T(d).name = '')), path: '$.objects[0].name', message: 'at least 1' },
   { name: 'duplicate object names', design: edit((d) => (S(d).name = 'headline')), path: '$.objects[2].name', message: 'already used by $.objects[0]' },
   { name: 'text longer than 10000 characters', design: edit((d) => (T(d).text = 'a'.repeat(10_001))), path: '$.objects[0].text', message: 'at most 10000' },
@@ -303,10 +420,25 @@ const rows: Row[] = [
   },
 
   // ── design: fonts ───────────────────────────────────────────────────────────────────────────
-  { name: 'font family that is not bundled', design: edit((d) => (T(d).font_family = 'Comic Sans')), path: '$.objects[0].font_family', message: 'font family "Comic Sans" is not bundled' },
-  { name: 'font family not listed in fonts', design: edit((d) => (T(d).font_family = 'Lora')), path: '$.objects[0].font_family', message: 'not listed in $.fonts' },
+  {
+    name: 'font family that is not bundled',
+    design: edit((d) => (T(d).font_family = 'Comic Sans')),
+    path: '$.objects[0].font_family',
+    message: 'font family "Comic Sans" is not bundled',
+  },
+  {
+    name: 'font family not listed in fonts',
+    design: edit((d) => (T(d).font_family = 'Lora')),
+    path: '$.objects[0].font_family',
+    message: 'not listed in $.fonts',
+  },
   { name: 'empty font family', design: edit((d) => (T(d).font_family = '')), path: '$.objects[0].font_family', message: 'at least 1' },
-  { name: 'fonts lists an unbundled family', design: edit((d) => (d.fonts = ['Inter', 'Papyrus'])), path: '$.fonts[1]', message: 'font family "Papyrus" is not bundled' },
+  {
+    name: 'fonts lists an unbundled family',
+    design: edit((d) => (d.fonts = ['Inter', 'Papyrus'])),
+    path: '$.fonts[1]',
+    message: 'font family "Papyrus" is not bundled',
+  },
 
   // ── design: substyle markup ─────────────────────────────────────────────────────────────────
   {
@@ -318,28 +450,83 @@ const rows: Row[] = [
   { name: 'unclosed substyle', design: edit((d) => (T(d).text = 'a <substyle bold="700">b')), path: '$.objects[0].text', message: 'never closed' },
   { name: 'unterminated substyle tag', design: edit((d) => (T(d).text = 'a <substyle bold="700"')), path: '$.objects[0].text', message: 'close it with >' },
   { name: 'stray </substyle>', design: edit((d) => (T(d).text = 'a</substyle> b')), path: '$.objects[0].text', message: 'without a matching <substyle' },
-  { name: 'unknown substyle attribute', design: edit((d) => (T(d).text = '<substyle italic="1">a</substyle>')), path: '$.objects[0].text', message: 'unknown substyle attribute "italic"' },
-  { name: 'bad bold weight', design: edit((d) => (T(d).text = '<substyle bold="heavy">a</substyle>')), path: '$.objects[0].text', message: 'bold needs a numeric weight' },
-  { name: 'bold weight out of range', design: edit((d) => (T(d).text = '<substyle bold="5000">a</substyle>')), path: '$.objects[0].text', message: 'bold needs a numeric weight' },
+  {
+    name: 'unknown substyle attribute',
+    design: edit((d) => (T(d).text = '<substyle italic="1">a</substyle>')),
+    path: '$.objects[0].text',
+    message: 'unknown substyle attribute "italic"',
+  },
+  {
+    name: 'bad bold weight',
+    design: edit((d) => (T(d).text = '<substyle bold="heavy">a</substyle>')),
+    path: '$.objects[0].text',
+    message: 'bold needs a numeric weight',
+  },
+  {
+    name: 'bold weight out of range',
+    design: edit((d) => (T(d).text = '<substyle bold="5000">a</substyle>')),
+    path: '$.objects[0].text',
+    message: 'bold needs a numeric weight',
+  },
   { name: 'bad substyle color', design: edit((d) => (T(d).text = '<substyle color="red">a</substyle>')), path: '$.objects[0].text', message: 'substyle color' },
-  { name: 'underline="yes"', design: edit((d) => (T(d).text = '<substyle underline="yes">a</substyle>')), path: '$.objects[0].text', message: 'underline is a bare attribute' },
-  { name: 'link without (url:…)', design: edit((d) => (T(d).text = '<substyle link="https://example.com">a</substyle>')), path: '$.objects[0].text', message: 'link="(url:https://example.com)"' },
-  { name: 'javascript: link', design: edit((d) => (T(d).text = '<substyle link="(url:javascript:alert(1))">a</substyle>')), path: '$.objects[0].text', message: 'must start with http://' },
-  { name: 'malformed substyle attribute', design: edit((d) => (T(d).text = "<substyle bold='700'>a</substyle>")), path: '$.objects[0].text', message: 'name="value"' },
+  {
+    name: 'underline="yes"',
+    design: edit((d) => (T(d).text = '<substyle underline="yes">a</substyle>')),
+    path: '$.objects[0].text',
+    message: 'underline is a bare attribute',
+  },
+  {
+    name: 'link without (url:…)',
+    design: edit((d) => (T(d).text = '<substyle link="https://example.com">a</substyle>')),
+    path: '$.objects[0].text',
+    message: 'link="(url:https://example.com)"',
+  },
+  {
+    name: 'javascript: link',
+    design: edit((d) => (T(d).text = '<substyle link="(url:javascript:alert(1))">a</substyle>')),
+    path: '$.objects[0].text',
+    message: 'must start with http://',
+  },
+  {
+    name: 'malformed substyle attribute',
+    design: edit((d) => (T(d).text = "<substyle bold='700'>a</substyle>")),
+    path: '$.objects[0].text',
+    message: 'name="value"',
+  },
 
   // ── design: image references ────────────────────────────────────────────────────────────────
-  { name: 'https URL as image path (template)', design: edit((d) => (I(d).path = 'https://example.com/a.png')), path: '$.objects[1].path', message: 'external image URLs are not allowed' },
+  {
+    name: 'https URL as image path (template)',
+    design: edit((d) => (I(d).path = 'https://example.com/a.png')),
+    path: '$.objects[1].path',
+    message: 'external image URLs are not allowed',
+  },
   {
     name: 'https URL as shape background.path (template)',
     design: edit((d) => (S(d).background = { type: 'image', path: 'https://example.com/a.png' })),
     path: '$.objects[2].background.path',
     message: 'external image URLs are not allowed',
   },
-  { name: 'file:///etc/passwd (template)', design: edit((d) => (I(d).path = 'file:///etc/passwd')), path: '$.objects[1].path', message: '"file:" references are not supported' },
+  {
+    name: 'file:///etc/passwd (template)',
+    design: edit((d) => (I(d).path = 'file:///etc/passwd')),
+    path: '$.objects[1].path',
+    message: '"file:" references are not supported',
+  },
   { name: 'absolute path (template)', design: edit((d) => (I(d).path = '/etc/passwd')), path: '$.objects[1].path', message: 'absolute paths are not allowed' },
   { name: '../ path (template)', design: edit((d) => (I(d).path = 'img/../../secret.png')), path: '$.objects[1].path', message: 'leaves the design folder' },
-  { name: 'shape background type image without path (template)', design: edit((d) => (S(d).background = { type: 'image' })), path: '$.objects[2].background.path', message: 'no background.path' },
-  { name: 'missing image file (template)', design: edit((d) => (I(d).path = 'missing.png')), path: '$.objects[1].path', message: 'no image file at "missing.png"' },
+  {
+    name: 'shape background type image without path (template)',
+    design: edit((d) => (S(d).background = { type: 'image' })),
+    path: '$.objects[2].background.path',
+    message: 'no background.path',
+  },
+  {
+    name: 'missing image file (template)',
+    design: edit((d) => (I(d).path = 'missing.png')),
+    path: '$.objects[1].path',
+    message: 'no image file at "missing.png"',
+  },
   {
     name: 'missing template image while the override sets only x',
     design: edit((d) => (I(d).path = 'missing.png')),
@@ -347,7 +534,12 @@ const rows: Row[] = [
     path: '$.objects[1].path',
     message: 'no image file at "missing.png"',
   },
-  { name: 'file that is not an image (template)', design: edit((d) => (I(d).path = 'garbage.png')), path: '$.objects[1].path', message: 'is not a readable image' },
+  {
+    name: 'file that is not an image (template)',
+    design: edit((d) => (I(d).path = 'garbage.png')),
+    path: '$.objects[1].path',
+    message: 'is not a readable image',
+  },
   { name: 'unknown asset: name (template)', design: edit((d) => (I(d).path = 'asset:logo')), path: '$.objects[1].path', message: 'no asset named "logo"' },
   {
     name: 'image path with no baseDir and no resolver',
@@ -403,14 +595,19 @@ describe('bad input changes nothing and never crashes', () => {
   it('no bad row crashes the engine, even when all run at once', async () => {
     const settled = await Promise.allSettled(rows.map((r) => render(optionsOf(r))));
     // Whether each row is refused correctly is the table's job; here: nothing escapes as a non-ImprintError.
-    const crashes = settled.flatMap((s, i) => (s.status === 'rejected' && !(s.reason instanceof ImprintError) ? [`${rows[i]!.name}: ${String(s.reason)}`] : []));
+    const crashes = settled.flatMap((s, i) =>
+      s.status === 'rejected' && !(s.reason instanceof ImprintError) ? [`${rows[i]!.name}: ${String(s.reason)}`] : [],
+    );
     expect(crashes).toEqual([]);
   });
 
   it('a valid render of the base design still succeeds, returns a PNG, and leaves the design untouched', async () => {
     const design = base();
     const snapshot = structuredClone(design);
-    const overrides = { headline: { text: 'Still <substyle underline>fine</substyle>', 'config.text_replacement_strategy': 'fixed-width' }, box: { background: { color: '#43a047' } } };
+    const overrides = {
+      headline: { text: 'Still <substyle underline>fine</substyle>', 'config.text_replacement_strategy': 'fixed-width' },
+      box: { background: { color: '#43a047' } },
+    };
     const overridesSnapshot = structuredClone(overrides);
 
     const plain = await render({ design, format: 'png', baseDir: dir });

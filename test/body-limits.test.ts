@@ -133,15 +133,17 @@ function flood(r: FloodRequest): Promise<Flood> {
       const all = Buffer.concat(chunks).toString('latin1');
       const end = all.indexOf('\r\n\r\n');
       const m = /^HTTP\/1\.1 (\d{3})/.exec(all);
-      void (serverRead.get(localPort) ?? Promise.resolve(0)).then((read) => resolve({
-        ...(m ? { status: Number(m[1]) } : {}),
-        head: end < 0 ? all.toLowerCase() : all.slice(0, end).toLowerCase(),
-        body: end < 0 ? '' : Buffer.from(all.slice(end + 4), 'latin1').toString('utf8'),
-        accepted: acceptedAtAnswer ?? accepted,
-        serverRead: Math.max(0, read - Buffer.byteLength(head)),
-        ...(error ? { error } : {}),
-        sentAll,
-      }));
+      void (serverRead.get(localPort) ?? Promise.resolve(0)).then((read) =>
+        resolve({
+          ...(m ? { status: Number(m[1]) } : {}),
+          head: end < 0 ? all.toLowerCase() : all.slice(0, end).toLowerCase(),
+          body: end < 0 ? '' : Buffer.from(all.slice(end + 4), 'latin1').toString('utf8'),
+          accepted: acceptedAtAnswer ?? accepted,
+          serverRead: Math.max(0, read - Buffer.byteLength(head)),
+          ...(error ? { error } : {}),
+          sentAll,
+        }),
+      );
     });
     socket.once('connect', () => {
       localPort = socket.localPort ?? -1;
@@ -216,7 +218,9 @@ beforeAll(async () => {
   key = created.apiKey;
   bKey = created.apiKey;
   await service.setPlan(created.account.id, { requests_per_minute: 1_000_000, queue_size: 1000 });
-  png = await sharp({ create: { width: 64, height: 48, channels: 3, background: '#2a9d8f' } }).png().toBuffer();
+  png = await sharp({ create: { width: 64, height: 48, channels: 3, background: '#2a9d8f' } })
+    .png()
+    .toBuffer();
 }, 60_000);
 
 afterAll(async () => {
@@ -224,7 +228,6 @@ afterAll(async () => {
   await service?.close();
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
-
 
 // ── the cases ───────────────────────────────────────────────────────────────────────────────────
 
@@ -299,30 +302,42 @@ describe('bodies over their limit are refused at the door', () => {
   it.each<[string, { chunked: boolean }]>([
     ['with its Content-Length', { chunked: false }],
     ['chunked and endless', { chunked: true }],
-  ])('interface A render, 100 MiB of JSON %s: 413 at 1 MB', async (_name, opts) => {
-    const f = await flood(jsonRequest(R, HUGE, opts));
-    refused(f, 413, A_TOO_LARGE);
-    readAtMost(f, opts.chunked ? JSON_LIMIT : 0);
-    expect(await service.ctx.meta.listTasks((await service.authenticate(key))!.account.id)).toEqual([]);
-  }, 60_000);
+  ])(
+    'interface A render, 100 MiB of JSON %s: 413 at 1 MB',
+    async (_name, opts) => {
+      const f = await flood(jsonRequest(R, HUGE, opts));
+      refused(f, 413, A_TOO_LARGE);
+      readAtMost(f, opts.chunked ? JSON_LIMIT : 0);
+      expect(await service.ctx.meta.listTasks((await service.authenticate(key))!.account.id)).toEqual([]);
+    },
+    60_000,
+  );
 
   it.each<[string, { chunked: boolean }]>([
     ['with its Content-Length', { chunked: false }],
     ['chunked and endless', { chunked: true }],
-  ])('interface B render, 100 MiB of JSON %s: 413 in B\'s error shape', async (_name, opts) => {
-    const f = await flood(jsonRequest(B_RENDER(), HUGE, { ...opts, auth: '' }));
-    refused(f, 413, B_TOO_LARGE);
-    readAtMost(f, opts.chunked ? JSON_LIMIT : 0);
-  }, 60_000);
+  ])(
+    "interface B render, 100 MiB of JSON %s: 413 in B's error shape",
+    async (_name, opts) => {
+      const f = await flood(jsonRequest(B_RENDER(), HUGE, { ...opts, auth: '' }));
+      refused(f, 413, B_TOO_LARGE);
+      readAtMost(f, opts.chunked ? JSON_LIMIT : 0);
+    },
+    60_000,
+  );
 
   it.each([
     ['interface A', () => jsonRequest(R, HUGE), A_TOO_LARGE],
     ['interface B', () => jsonRequest(B_RENDER(), HUGE, { auth: '' }), B_TOO_LARGE],
-  ])('%s answers a Content-Length over the limit without a byte of the body', async (_name, req, body) => {
-    const f = await flood({ ...req(), headOnly: true });
-    refused(f, 413, body);
-    expect(f.serverRead).toBe(0);
-  }, 60_000);
+  ])(
+    '%s answers a Content-Length over the limit without a byte of the body',
+    async (_name, req, body) => {
+      const f = await flood({ ...req(), headOnly: true });
+      refused(f, 413, body);
+      expect(f.serverRead).toBe(0);
+    },
+    60_000,
+  );
 
   it('interface B checks the key before the body: 403 to 100 MiB of JSON with a wrong key', async () => {
     const f = await flood(jsonRequest('/api/videos/1/render/?api_key=imp_nope&v=1.0', HUGE, { auth: '', chunked: true }));
@@ -365,7 +380,9 @@ describe('bodies over their limit are refused at the door', () => {
 describe('bodies within their limits still go through', () => {
   it('an upload just under 10 MB is stored, over the flooding client and over fetch', async () => {
     // A png of stored (uncompressed) deflate blocks: its size is known in advance.
-    const big = await sharp({ create: { width: 1800, height: 1900, channels: 3, background: '#264653' } }).png({ compressionLevel: 0 }).toBuffer();
+    const big = await sharp({ create: { width: 1800, height: 1900, channels: 3, background: '#264653' } })
+      .png({ compressionLevel: 0 })
+      .toBuffer();
     expect(big.length).toBeGreaterThan(MAX_UPLOAD_BYTES - 512 * 1024);
     expect(big.length).toBeLessThanOrEqual(MAX_UPLOAD_BYTES);
     const before = await storedUploads();

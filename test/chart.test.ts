@@ -54,7 +54,11 @@ describe('formatNumber', () => {
 });
 
 const chartScene = (chart_type: string, chart_data: unknown, extra: Record<string, unknown> = {}) => ({
-  chart: { chartType: chart_type, categories: ((chart_data as unknown[][])[0] ?? []).slice(1), series: ((chart_data as unknown[][]).slice(1)).map((r) => ({ name: String(r[0]), values: r.slice(1) as (number | null)[] })) },
+  chart: {
+    chartType: chart_type,
+    categories: ((chart_data as unknown[][])[0] ?? []).slice(1),
+    series: (chart_data as unknown[][]).slice(1).map((r) => ({ name: String(r[0]), values: r.slice(1) as (number | null)[] })),
+  },
   design: designWith([{ type: 'chart', name: 'c', x: 0, y: 0, width: 500, height: 300, chart_type, chart_data, legend: 'none', ...extra }]),
 });
 
@@ -82,7 +86,10 @@ const rects = (list: DisplayList) => {
 
 describe('chart layout', () => {
   it('column bars are proportional to their values and stand on the zero line', () => {
-    const { design } = chartScene('column', [[null, 'a', 'b', 'c'], ['s', 250, 500, 1000]]);
+    const { design } = chartScene('column', [
+      [null, 'a', 'b', 'c'],
+      ['s', 250, 500, 1000],
+    ]);
     const [a, b, c] = rects(layoutOf(design).displayList);
     expect(b!.height / a!.height).toBeCloseTo(2, 6);
     expect(c!.height / a!.height).toBeCloseTo(4, 6);
@@ -90,38 +97,67 @@ describe('chart layout', () => {
   });
 
   it('negative values hang below the zero line', () => {
-    const { design } = chartScene('column', [[null, 'a', 'b'], ['s', 300, -300]]);
+    const { design } = chartScene('column', [
+      [null, 'a', 'b'],
+      ['s', 300, -300],
+    ]);
     const [up, down] = rects(layoutOf(design).displayList);
     expect(up!.y + up!.height).toBeCloseTo(down!.y, 6);
     expect(down!.height).toBeCloseTo(up!.height, 6);
   });
 
   it('stacks positive values upward and negatives downward', () => {
-    const chart = chartScene('stacked_column', [[null, 'a', 'b'], ['x', 3, -1], ['y', 4, -2]]).chart;
+    const chart = chartScene('stacked_column', [
+      [null, 'a', 'b'],
+      ['x', 3, -1],
+      ['y', 4, -2],
+    ]).chart;
     expect(valueDomain({ chart } as never)).toEqual([-3, 7]);
   });
 
-  it.each(['column', 'stacked_column', 'bar', 'line', 'area', 'pie', 'donut'])('%s: all-zero, single-category and all-null data lay out without NaN', (type) => {
-    for (const data of [
-      [[null, 'a', 'b'], ['s', 0, 0]],
-      [[null, 'only'], ['s', 42]],
-      [[null, 'a', 'b'], ['s', null, null]],
-    ]) {
-      const { displayList } = layoutOf(chartScene(type, data, { data_labels: true, legend: 'bottom', title: 'T' }).design);
-      expect(hasNaN(displayList)).toBe(false);
-    }
-  });
+  it.each(['column', 'stacked_column', 'bar', 'line', 'area', 'pie', 'donut'])(
+    '%s: all-zero, single-category and all-null data lay out without NaN',
+    (type) => {
+      for (const data of [
+        [
+          [null, 'a', 'b'],
+          ['s', 0, 0],
+        ],
+        [
+          [null, 'only'],
+          ['s', 42],
+        ],
+        [
+          [null, 'a', 'b'],
+          ['s', null, null],
+        ],
+      ]) {
+        const { displayList } = layoutOf(chartScene(type, data, { data_labels: true, legend: 'bottom', title: 'T' }).design);
+        expect(hasNaN(displayList)).toBe(false);
+      }
+    },
+  );
 
   it('line and area break at null gaps', () => {
-    const { design } = chartScene('line', [[null, 'a', 'b', 'c', 'd', 'e'], ['s', 1, 2, null, 4, 5]]);
+    const { design } = chartScene('line', [
+      [null, 'a', 'b', 'c', 'd', 'e'],
+      ['s', 1, 2, null, 4, 5],
+    ]);
     const lines: number[] = [];
-    walk(objectGroup(layoutOf(design).displayList, 0).items, (it) => it.kind === 'stroke' && it.geometry.kind === 'polyline' && it.geometry.points.length > 2 - 1 && it.width === 3 && lines.push(it.geometry.points.length));
+    walk(
+      objectGroup(layoutOf(design).displayList, 0).items,
+      (it) =>
+        it.kind === 'stroke' && it.geometry.kind === 'polyline' && it.geometry.points.length > 2 - 1 && it.width === 3 && lines.push(it.geometry.points.length),
+    );
     expect(lines).toEqual([2, 2]);
   });
 
   it('slants long category labels that do not fit their band', () => {
     const categories = Array.from({ length: 12 }, (_, i) => `Category number ${i + 1}`);
-    const { design } = chartScene('column', [[null, ...categories], ['s', ...categories.map((_, i) => i * 10)]]);
+    const { design } = chartScene('column', [
+      [null, ...categories],
+      ['s', ...categories.map((_, i) => i * 10)],
+    ]);
     let slanted = 0;
     walk(objectGroup(layoutOf(design).displayList, 0).items, (it) => it.kind === 'group' && it.transform[1] < 0 && slanted++);
     expect(slanted).toBeGreaterThan(0);
@@ -134,16 +170,35 @@ describe('chart layout', () => {
   });
 
   it('a pie draws one wedge per non-zero value of the first series only', () => {
-    const { design } = chartScene('pie', [[null, 'a', 'b', 'c'], ['first', 1, 0, 3], ['second', 9, 9, 9]]);
+    const { design } = chartScene('pie', [
+      [null, 'a', 'b', 'c'],
+      ['first', 1, 0, 3],
+      ['second', 9, 9, 9],
+    ]);
     const wedges: number[] = [];
-    walk(objectGroup(layoutOf(design).displayList, 0).items, (it) => it.kind === 'fill' && it.geometry.kind === 'wedge' && wedges.push(it.geometry.end - it.geometry.start));
+    walk(
+      objectGroup(layoutOf(design).displayList, 0).items,
+      (it) => it.kind === 'fill' && it.geometry.kind === 'wedge' && wedges.push(it.geometry.end - it.geometry.start),
+    );
     expect(wedges.map((a) => a / (2 * Math.PI))).toEqual([0.25, 0.75]);
   });
 
   it('the chart_data override replaces the table and the axis rescales', () => {
-    const { design } = chartScene('column', [[null, 'a'], ['s', 90]]);
+    const { design } = chartScene('column', [
+      [null, 'a'],
+      ['s', 90],
+    ]);
     const before = rects(layoutOf(design).displayList)[0]!;
-    const after = rects(layoutOf(design, { c: { chart_data: [[null, 'a', 'b'], ['s', 90, 9000]] } }).displayList);
+    const after = rects(
+      layoutOf(design, {
+        c: {
+          chart_data: [
+            [null, 'a', 'b'],
+            ['s', 90, 9000],
+          ],
+        },
+      }).displayList,
+    );
     expect(after).toHaveLength(2);
     expect(after[0]!.height).toBeLessThan(before.height / 50);
   });

@@ -30,8 +30,18 @@ const run = (args: string[], env: NodeJS.ProcessEnv = {}) =>
   );
 
 const ADMIN_COMMANDS = [
-  'init', 'create-account', 'create-key', 'import-design', 'list-designs', 'delete-design', 'get-account', 'set-balance', 'add-balance', 'set-plan',
-  'list-webhooks', 'sweep',
+  'init',
+  'create-account',
+  'create-key',
+  'import-design',
+  'list-designs',
+  'delete-design',
+  'get-account',
+  'set-balance',
+  'add-balance',
+  'set-plan',
+  'list-webhooks',
+  'sweep',
 ];
 
 describe('--help and -h', () => {
@@ -42,7 +52,12 @@ describe('--help and -h', () => {
   });
 
   const commands = [[], ['render'], ['serve'], ['worker'], ['admin'], ...ADMIN_COMMANDS.map((c) => ['admin', c])];
-  it.each(commands.flatMap((c) => [[...c, '--help'], [...c, '-h']]))('imprint %s: usage with an example, exit 0, no side effects', async (...args) => {
+  it.each(
+    commands.flatMap((c) => [
+      [...c, '--help'],
+      [...c, '-h'],
+    ]),
+  )('imprint %s: usage with an example, exit 0, no side effects', async (...args) => {
     const r = await run(args);
     expect({ code: r.code, stderr: r.stderr }).toEqual({ code: 0, stderr: '' });
     const name = args.slice(0, -1).join(' ');

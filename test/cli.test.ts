@@ -33,7 +33,17 @@ beforeAll(async () => {
 describe('imprint render', () => {
   it('renders the card example with its overrides to png and prints the fit report', async () => {
     const out = join(dir, 'card.png');
-    const r = await run(['render', 'examples/card-1080/design.json', '--overrides', 'examples/card-1080/overrides.json', '--format', 'png', '--out', out, '--report']);
+    const r = await run([
+      'render',
+      'examples/card-1080/design.json',
+      '--overrides',
+      'examples/card-1080/overrides.json',
+      '--format',
+      'png',
+      '--out',
+      out,
+      '--report',
+    ]);
     expect(r.code).toBe(0);
     // Success says what was written, how big and how long it took, on stderr: stdout is the report's.
     expect(r.stderr).toMatch(/^wrote .*card\.png: png 1080x1080, [\d.]+ kB, in [\d.]+ s\n$/);
@@ -52,9 +62,21 @@ describe('imprint render', () => {
   });
 
   it.each([
-    ['an unknown object name', { objects_overrides: { nope: { text: 'x' } } }, 'validation_error at $.objects_overrides.nope: the design has no object named "nope"'],
-    ['a field the object lacks', { objects_overrides: { headline: { path: 'x.jpg' } } }, 'validation_error at $.objects_overrides.headline.path: unknown field "path"'],
-    ['an external URL', { objects_overrides: { photo: { path: 'https://evil.example/x.jpg' } } }, 'validation_error at $.objects_overrides.photo.path: external image URLs are not allowed'],
+    [
+      'an unknown object name',
+      { objects_overrides: { nope: { text: 'x' } } },
+      'validation_error at $.objects_overrides.nope: the design has no object named "nope"',
+    ],
+    [
+      'a field the object lacks',
+      { objects_overrides: { headline: { path: 'x.jpg' } } },
+      'validation_error at $.objects_overrides.headline.path: unknown field "path"',
+    ],
+    [
+      'an external URL',
+      { objects_overrides: { photo: { path: 'https://evil.example/x.jpg' } } },
+      'validation_error at $.objects_overrides.photo.path: external image URLs are not allowed',
+    ],
     ['a stray top-level field', { objects_override: {} }, 'validation_error at $.objects_override: unknown field "objects_override"'],
   ])('exits 2 with one line on stderr for %s', async (_, overrides, line) => {
     const file = join(dir, `o-${Math.random()}.json`);
@@ -97,21 +119,45 @@ describe('imprint render', () => {
     expect((await readFile(one)).subarray(0, 5).toString()).toBe('%PDF-');
     const both = join(dir, 'both.pdf');
     const r = await run([
-      'render', 'examples/card-1080/design.json', 'examples/chart-report/design.json',
-      '--overrides', 'examples/card-1080/overrides.json', '--overrides', 'examples/chart-report/overrides.json',
-      '--format', 'pdf', '--out', both,
+      'render',
+      'examples/card-1080/design.json',
+      'examples/chart-report/design.json',
+      '--overrides',
+      'examples/card-1080/overrides.json',
+      '--overrides',
+      'examples/chart-report/overrides.json',
+      '--format',
+      'pdf',
+      '--out',
+      both,
     ]);
     expect(r.stderr).toMatch(/^wrote .*both\.pdf: pdf 1080x1080, 2 pages, [\d.]+ kB, in [\d.]+ s\n$/);
     expect((await readFile(both)).toString('latin1').match(/\/Type \/Page\b/g)).toHaveLength(2);
     const mixed = await run(['render', 'examples/card-1080/design.json', 'examples/chart-report/design.json', '--out', join(dir, 'x.png')]);
     expect(mixed.stderr).toMatch(/^validation_error at \$\.pages: several design files make the pages of one pdf/);
-    const short = await run(['render', 'examples/card-1080/design.json', 'examples/chart-report/design.json', '--overrides', 'examples/card-1080/overrides.json', '--out', join(dir, 'y.pdf')]);
+    const short = await run([
+      'render',
+      'examples/card-1080/design.json',
+      'examples/chart-report/design.json',
+      '--overrides',
+      'examples/card-1080/overrides.json',
+      '--out',
+      join(dir, 'y.pdf'),
+    ]);
     expect(short.stderr).toMatch(/^validation_error at \$\.overrides: give --overrides once per design file/);
   });
 
   it('writes an mp4 with progress lines when stderr is not a terminal, and refuses --fps 25', async () => {
     const design = join(dir, 'anim.json');
-    await writeFile(design, JSON.stringify({ width: 160, height: 90, duration: 1, objects: [{ type: 'shape', x: 0, y: 0, width: 40, height: 40, animations: [{ type: 'slide_in', from: 'left', duration: 1 }] }] }));
+    await writeFile(
+      design,
+      JSON.stringify({
+        width: 160,
+        height: 90,
+        duration: 1,
+        objects: [{ type: 'shape', x: 0, y: 0, width: 40, height: 40, animations: [{ type: 'slide_in', from: 'left', duration: 1 }] }],
+      }),
+    );
     const out = join(dir, 'anim.mp4');
     const r = await run(['render', design, '--out', out, '--fps', '60']);
     expect(r.code).toBe(0);
@@ -205,13 +251,17 @@ describe('imprint render --out -', () => {
 describe('imprint render: warnings and limits', () => {
   it('warns on stderr, one line per object, about characters the fonts cannot draw, and still exits 0', async () => {
     const design = join(dir, 'glyphs.json');
-    await writeFile(design, JSON.stringify({
-      width: 300, height: 120,
-      objects: [
-        { type: 'text', name: 'title', x: 0, y: 0, width: 300, height: 60, text: 'x' },
-        { type: 'text', name: 'plain', x: 0, y: 60, width: 300, height: 60, text: 'Nothing missing' },
-      ],
-    }));
+    await writeFile(
+      design,
+      JSON.stringify({
+        width: 300,
+        height: 120,
+        objects: [
+          { type: 'text', name: 'title', x: 0, y: 0, width: 300, height: 60, text: 'x' },
+          { type: 'text', name: 'plain', x: 0, y: 60, width: 300, height: 60, text: 'Nothing missing' },
+        ],
+      }),
+    );
     const overrides = join(dir, 'glyphs-overrides.json');
     // Japanese (no bundled font has it today) and a private-use character (no font ever will).
     await writeFile(overrides, JSON.stringify({ objects_overrides: { title: { text: 'Tokyo 東京 \u{F0041}' } } }));
@@ -225,7 +275,7 @@ describe('imprint render: warnings and limits', () => {
     expect(lines(r.stderr).at(-1)).toMatch(/^wrote .*glyphs\.png: png 300x120/);
   });
 
-  it('refuses --time past the end of an animated design with the engine\'s message', async () => {
+  it("refuses --time past the end of an animated design with the engine's message", async () => {
     const design = join(dir, 'short.json');
     await writeFile(design, JSON.stringify({ width: 64, height: 64, duration: 2, objects: [{ type: 'shape', x: 0, y: 0, width: 20, height: 20 }] }));
     const out = join(dir, 'late.png');
@@ -258,7 +308,7 @@ describe('imprint render: warnings and limits', () => {
 describe('imprint render --overrides with a whole request body', () => {
   const textDesign = { width: 200, height: 100, objects: [{ type: 'text', name: 'title', x: 0, y: 0, width: 200, height: 100, text: 'Before' }] };
 
-  it('takes interface A\'s body: format as the default, design_id and webhook_url ignored', async () => {
+  it("takes interface A's body: format as the default, design_id and webhook_url ignored", async () => {
     const design = join(dir, 'a-design.json');
     await writeFile(design, JSON.stringify(textDesign));
     const body = join(dir, 'a-body.json');
@@ -278,7 +328,7 @@ describe('imprint render --overrides with a whole request body', () => {
     expect(lines(other.stderr)[0]).toBe(`warning: the overrides file ${body} asks for jpg; rendering png as the extension ".png" of --out says`);
   });
 
-  it('takes interface B\'s body: its parameters are the defaults of --fps and --size, mp4 the default format', async () => {
+  it("takes interface B's body: its parameters are the defaults of --fps and --size, mp4 the default format", async () => {
     const design = join(dir, 'b-design.json');
     const title = { ...textDesign.objects[0], animations: [{ type: 'fade_in', duration: 0.5 }] };
     await writeFile(design, JSON.stringify({ ...textDesign, duration: 1, objects: [title] }));

@@ -16,7 +16,14 @@ const png = (design: Json, overrides?: Json): RenderOptions => ({
 });
 
 const shape = (extra: Json = {}): Json => ({
-  type: 'shape', name: 'box', x: 10, y: 10, width: 80, height: 40, background: { type: 'color', color: '#1e88e5' }, ...extra,
+  type: 'shape',
+  name: 'box',
+  x: 10,
+  y: 10,
+  width: 80,
+  height: 40,
+  background: { type: 'color', color: '#1e88e5' },
+  ...extra,
 });
 const text = (extra: Json = {}): Json => ({ type: 'text', name: 'headline', x: 10, y: 60, width: 180, height: 40, text: 'Hello', ...extra });
 const design = (top: Json = {}, objects: Json[] = [shape(), text()]): Json => ({ width: 200, height: 120, objects, ...top });
@@ -107,7 +114,10 @@ const rows: Row[] = [
 
 describe('unknown design fields suggest the closest known field', () => {
   it.each(rows.map((r) => [r.name, r] as const))('%s', async (_, row) => {
-    const e = await render(png(row.design, row.overrides)).then(() => null, (err: unknown) => err);
+    const e = await render(png(row.design, row.overrides)).then(
+      () => null,
+      (err: unknown) => err,
+    );
     expect(e).toBeInstanceOf(ImprintError);
     const err = e as ImprintError;
     expect({ code: err.code, path: err.path }).toEqual({ code: 'validation_error', path: row.path });
@@ -121,7 +131,11 @@ describe('unknown design fields suggest the closest known field', () => {
 
   it('lists the suggested field among the fields the object has', async () => {
     const e = await render(png(design({}, [shape({ radius: 12 })]))).catch((err: unknown) => err);
-    expect(String((e as Error).message).split(' has: ')[1]!.split(', ')).toContain('corner_radius');
+    expect(
+      String((e as Error).message)
+        .split(' has: ')[1]!
+        .split(', '),
+    ).toContain('corner_radius');
   });
 });
 

@@ -16,7 +16,12 @@ const block = (tag: string): unknown => {
 
 type Design = Extract<RenderOptions['design'], object>;
 type Overrides = NonNullable<RenderOptions['overrides']>;
-interface Box { x: number; y: number; width: number; height: number }
+interface Box {
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+}
 
 const design = block('example=button design') as Design & { objects: (Box & { name: string })[] };
 const overrides = block('example=button overrides') as Overrides;
@@ -44,8 +49,7 @@ async function paint(o: Overrides) {
   return { at, report, ink, inkBox: { x: x0, y: y0, width: x1 - x0 + 1, height: y1 - y0 + 1 } };
 }
 
-const near = (rgb: readonly number[], hex: string): boolean =>
-  rgb.every((c, i) => Math.abs(c - Number.parseInt(hex.slice(1 + 2 * i, 3 + 2 * i), 16)) <= 2);
+const near = (rgb: readonly number[], hex: string): boolean => rgb.every((c, i) => Math.abs(c - Number.parseInt(hex.slice(1 + 2 * i, 3 + 2 * i), 16)) <= 2);
 
 const inside = (inner: Box, outer: Box): boolean =>
   inner.x >= outer.x && inner.y >= outer.y && inner.x + inner.width <= outer.x + outer.width && inner.y + inner.height <= outer.y + outer.height;

@@ -9,11 +9,21 @@ import { fileAssetResolver, ImprintError, render } from '../src/index.js';
 import type { Overrides } from '../src/resolve/types.js';
 
 const ROOT = join(import.meta.dirname, '..');
-const files = [...readdirSync(join(ROOT, 'docs')).filter((f) => f.endsWith('.md')).map((f) => join('docs', f)), 'README.md'];
+const files = [
+  ...readdirSync(join(ROOT, 'docs'))
+    .filter((f) => f.endsWith('.md'))
+    .map((f) => join('docs', f)),
+  'README.md',
+];
 const FENCE = /```(json|text) example=([\w-]+) (design|overrides|error)\n([\s\S]*?)```/g;
 
 // Parsed from the docs as they stand: the engine checks them when they render.
-interface Case { file: string; id: string; overrides: Overrides; error?: string }
+interface Case {
+  file: string;
+  id: string;
+  overrides: Overrides;
+  error?: string;
+}
 const designs = new Map<string, DesignInput>();
 const cases: Case[] = [];
 for (const file of files) {
@@ -47,7 +57,10 @@ describe('documentation examples', () => {
       const { bytes } = await run;
       expect(bytes.subarray(1, 4).toString()).toBe('PNG');
     } else {
-      const e = await run.then(() => null, (err: unknown) => err);
+      const e = await run.then(
+        () => null,
+        (err: unknown) => err,
+      );
       expect(e).toBeInstanceOf(ImprintError);
       expect(String(e)).toBe(c.error);
     }

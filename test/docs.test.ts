@@ -17,7 +17,8 @@ interface Option {
 const typeNamed = (title: string) => (LIBRARY_OPTION_TYPES as { title: string }[]).find((t) => t.title === title)!;
 const documented = (title: string): Map<string, string | undefined> => new Map((optionsOf(typeNamed(title)) as Option[]).map((o) => [o.option, o.default]));
 /** A documented default as a value: numbers may carry digit separators and a note in brackets. */
-const valueOf = (doc: string | undefined): unknown => (doc !== undefined && /^[\d_]+/.test(doc) ? Number(/^[\d_]+/.exec(doc)![0].replace(/_/g, '')) : doc === 'false' ? false : doc);
+const valueOf = (doc: string | undefined): unknown =>
+  doc !== undefined && /^[\d_]+/.test(doc) ? Number(/^[\d_]+/.exec(doc)![0].replace(/_/g, '')) : doc === 'false' ? false : doc;
 
 const DOCS = join(import.meta.dirname, '..', 'docs');
 const read = (f: string) => readFile(join(DOCS, f), 'utf8');
@@ -33,7 +34,10 @@ describe('docs', () => {
     const md = fieldReferenceMarkdown();
     for (const option of Animation.options) {
       const type = String(option.shape.type.value);
-      expect(md.split('\n').filter((l) => l.startsWith(`### \`animations\` entry "${type}"`)), type).toHaveLength(1);
+      expect(
+        md.split('\n').filter((l) => l.startsWith(`### \`animations\` entry "${type}"`)),
+        type,
+      ).toHaveLength(1);
     }
     const fields = ['property', 'keyframes[].time', 'keyframes[].value', 'easing', 'duration', 'delay', 'from', 'to', 'by'];
     for (const field of fields) expect(md).toContain(`| \`animations[].${field}\` |`);
@@ -42,10 +46,15 @@ describe('docs', () => {
   });
 
   it('documents every field with a meaning and an example', () => {
-    const rows = fieldReferenceMarkdown().split('\n').filter((l) => l.startsWith('| `'));
+    const rows = fieldReferenceMarkdown()
+      .split('\n')
+      .filter((l) => l.startsWith('| `'));
     expect(rows.length).toBeGreaterThan(60);
     for (const row of rows) {
-      const cells = row.split(/(?<!\\)\|/).slice(1, -1).map((c) => c.trim());
+      const cells = row
+        .split(/(?<!\\)\|/)
+        .slice(1, -1)
+        .map((c) => c.trim());
       expect(cells[3], `meaning of ${cells[0]}`).not.toBe('');
       expect(cells[4], `example of ${cells[0]}`).not.toBe('');
     }

@@ -47,7 +47,11 @@ class WorkerProcess {
 
   constructor(private readonly env: Env) {
     const inherited = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('IMPRINT_')));
-    this.proc = spawn(process.execPath, [BIN, 'worker'], { cwd: ROOT, env: { ...inherited, PGAPPNAME: this.appName, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    this.proc = spawn(process.execPath, [BIN, 'worker'], {
+      cwd: ROOT,
+      env: { ...inherited, PGAPPNAME: this.appName, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     if (this.proc.pid === undefined) throw new Error('could not start `imprint worker`');
     this.pid = this.proc.pid;
     this.proc.stdout!.setEncoding('utf8').on('data', (s: string) => (this.stdout += s));
@@ -97,7 +101,8 @@ class WorkerProcess {
     await client.connect();
     try {
       const active = async () =>
-        (await client.query<{ n: number }>("select count(*)::int as n from pg_stat_activity where application_name = $1 and state = 'active'", [this.appName])).rows[0]!.n;
+        (await client.query<{ n: number }>("select count(*)::int as n from pg_stat_activity where application_name = $1 and state = 'active'", [this.appName]))
+          .rows[0]!.n;
       await waitUntil(`worker ${this.pid}'s statements to land in the database`, async () => (await active()) === 0, 5000, 5);
     } finally {
       await client.end();
@@ -135,7 +140,8 @@ afterEach(killAll);
 afterAll(killAll);
 
 // ── helpers ─────────────────────────────────────────────────────────────────────────────────────
-const waitFor = (what: string, timeoutMs: number, check: () => Promise<boolean>, intervalMs = 25): Promise<void> => waitUntil(what, check, timeoutMs, intervalMs);
+const waitFor = (what: string, timeoutMs: number, check: () => Promise<boolean>, intervalMs = 25): Promise<void> =>
+  waitUntil(what, check, timeoutMs, intervalMs);
 
 const ended = (t: TaskRecord) => t.state === 'done' || t.state === 'error';
 const countBy = (ts: TaskRecord[]) => Object.fromEntries(['queued', 'pending', 'done', 'error'].map((s) => [s, ts.filter((t) => t.state === s).length]));
@@ -223,7 +229,17 @@ const slowVideo = {
       shape: 'ellipse',
       opacity: 0.6,
       background: { type: 'color', color: i % 2 ? '#e4572e' : '#2f6fed' },
-      animations: [{ type: 'keyframes', property: 'x', keyframes: [{ time: 0, value: (i * 37) % 520 }, { time: 10, value: (i * 71) % 520 }], easing: 'linear' }],
+      animations: [
+        {
+          type: 'keyframes',
+          property: 'x',
+          keyframes: [
+            { time: 0, value: (i * 37) % 520 },
+            { time: 10, value: (i * 71) % 520 },
+          ],
+          easing: 'linear',
+        },
+      ],
     })),
     {
       type: 'text',
@@ -235,7 +251,17 @@ const slowVideo = {
       text: 'Interrupted',
       font_size: 48,
       color: '#10131c',
-      animations: [{ type: 'keyframes', property: 'opacity', keyframes: [{ time: 0, value: 0.2 }, { time: 10, value: 1 }], easing: 'linear' }],
+      animations: [
+        {
+          type: 'keyframes',
+          property: 'opacity',
+          keyframes: [
+            { time: 0, value: 0.2 },
+            { time: 10, value: 1 },
+          ],
+          easing: 'linear',
+        },
+      ],
     },
   ],
 };
@@ -274,7 +300,12 @@ describe('embedded default (SQLite, folder blobs, in-process queue)', () => {
     expect(countBy(await list())).toEqual({ queued: 50, pending: 0, done: 0, error: 0 });
 
     const first = new WorkerProcess(env);
-    await first.killWhen('some tasks done while others render', 40_000, list, (ts) => ts.filter((t) => t.state === 'done').length >= 3 && ts.some((t) => t.state === 'pending'));
+    await first.killWhen(
+      'some tasks done while others render',
+      40_000,
+      list,
+      (ts) => ts.filter((t) => t.state === 'done').length >= 3 && ts.some((t) => t.state === 'pending'),
+    );
 
     // The dead worker's tasks are stuck in pending until their lease runs out: nobody else is running.
     const atKill = await list();

@@ -48,9 +48,15 @@ describe('entry points', () => {
     const imported = packagesLoadedBy('imprint', `if (typeof m.render !== 'function') process.exit(3);`);
     expect(among(imported, RENDER_PACKAGES)).toEqual([]);
     const design = { width: 40, height: 20, objects: [{ type: 'text', name: 't', x: 0, y: 0, width: 40, height: 20, text: 'Hi' }] };
-    const png = packagesLoadedBy('imprint', `const r = await m.render({ design: ${JSON.stringify(design)}, format: 'png' }); if (r.width !== 40) process.exit(3);`);
+    const png = packagesLoadedBy(
+      'imprint',
+      `const r = await m.render({ design: ${JSON.stringify(design)}, format: 'png' }); if (r.width !== 40) process.exit(3);`,
+    );
     expect(among(png, RENDER_PACKAGES)).toEqual(['@napi-rs/canvas', 'sharp', 'fontkit', 'linebreak']);
-    const pdf = packagesLoadedBy('imprint', `const r = await m.render({ design: ${JSON.stringify(design)}, format: 'pdf' }); if (r.width !== 40) process.exit(3);`);
+    const pdf = packagesLoadedBy(
+      'imprint',
+      `const r = await m.render({ design: ${JSON.stringify(design)}, format: 'pdf' }); if (r.width !== 40) process.exit(3);`,
+    );
     expect(among(pdf, ['pdfkit', 'execa'])).toEqual(['pdfkit']);
   });
 

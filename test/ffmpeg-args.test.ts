@@ -12,19 +12,61 @@ const TAGS = ['-colorspace', 'bt709', '-color_primaries', 'bt709', '-color_trc',
 describe('ffmpegArgs', () => {
   it('defaults: veryfast, crf 20, no scaling, no audio, BT.709 conversion and tags', () => {
     expect(ffmpegArgs({ width: 1080, height: 1080, fps: 30, output: '/tmp/out.mp4' })).toEqual([
-      ...INPUT, '-s', '1080x1080', '-framerate', '30', '-i', 'pipe:0',
-      '-vf', `scale=flags=bicubic+accurate_rnd:${BT709},format=yuv420p`,
-      '-c:v', 'libx264', '-preset', 'veryfast', '-crf', '20', '-pix_fmt', 'yuv420p', ...TAGS, '-r', '30', '-movflags', '+faststart+write_colr',
-      '-an', '-y', '/tmp/out.mp4',
+      ...INPUT,
+      '-s',
+      '1080x1080',
+      '-framerate',
+      '30',
+      '-i',
+      'pipe:0',
+      '-vf',
+      `scale=flags=bicubic+accurate_rnd:${BT709},format=yuv420p`,
+      '-c:v',
+      'libx264',
+      '-preset',
+      'veryfast',
+      '-crf',
+      '20',
+      '-pix_fmt',
+      'yuv420p',
+      ...TAGS,
+      '-r',
+      '30',
+      '-movflags',
+      '+faststart+write_colr',
+      '-an',
+      '-y',
+      '/tmp/out.mp4',
     ]);
   });
 
   it('60 fps, preset and crf, scaled with lanczos by the same scaler that converts to BT.709', () => {
     expect(ffmpegArgs({ width: 1000, height: 333, fps: 60, output: 'o.mp4', outputWidth: 2162, outputHeight: 720, crf: 18, preset: 'ultrafast' })).toEqual([
-      ...INPUT, '-s', '1000x333', '-framerate', '60', '-i', 'pipe:0',
-      '-vf', `scale=2162:720:flags=lanczos+accurate_rnd:${BT709},format=yuv420p`,
-      '-c:v', 'libx264', '-preset', 'ultrafast', '-crf', '18', '-pix_fmt', 'yuv420p', ...TAGS, '-r', '60', '-movflags', '+faststart+write_colr',
-      '-an', '-y', 'o.mp4',
+      ...INPUT,
+      '-s',
+      '1000x333',
+      '-framerate',
+      '60',
+      '-i',
+      'pipe:0',
+      '-vf',
+      `scale=2162:720:flags=lanczos+accurate_rnd:${BT709},format=yuv420p`,
+      '-c:v',
+      'libx264',
+      '-preset',
+      'ultrafast',
+      '-crf',
+      '18',
+      '-pix_fmt',
+      'yuv420p',
+      ...TAGS,
+      '-r',
+      '60',
+      '-movflags',
+      '+faststart+write_colr',
+      '-an',
+      '-y',
+      'o.mp4',
     ]);
   });
 
@@ -54,13 +96,50 @@ describe('ffmpegArgs', () => {
   });
 
   it('audio: trimmed input, explicit maps, aac 128k with a fade-out ending at the duration', () => {
-    expect(ffmpegArgs({ width: 720, height: 1280, fps: 30, output: 'o.mp4', audio: { path: '/music/a.mp3', start: 12.5, duration: 15, fadeOut: 1.5 } })).toEqual([
-      ...INPUT, '-s', '720x1280', '-framerate', '30', '-i', 'pipe:0',
-      '-ss', '12.5', '-t', '15', '-i', '/music/a.mp3', '-map', '0:v:0', '-map', '1:a:0',
-      '-vf', `scale=flags=bicubic+accurate_rnd:${BT709},format=yuv420p`,
-      '-c:v', 'libx264', '-preset', 'veryfast', '-crf', '20', '-pix_fmt', 'yuv420p', ...TAGS, '-r', '30', '-movflags', '+faststart+write_colr',
-      '-c:a', 'aac', '-b:a', '128k', '-af', 'afade=t=out:st=13.5:d=1.5', '-shortest',
-      '-y', 'o.mp4',
+    expect(
+      ffmpegArgs({ width: 720, height: 1280, fps: 30, output: 'o.mp4', audio: { path: '/music/a.mp3', start: 12.5, duration: 15, fadeOut: 1.5 } }),
+    ).toEqual([
+      ...INPUT,
+      '-s',
+      '720x1280',
+      '-framerate',
+      '30',
+      '-i',
+      'pipe:0',
+      '-ss',
+      '12.5',
+      '-t',
+      '15',
+      '-i',
+      '/music/a.mp3',
+      '-map',
+      '0:v:0',
+      '-map',
+      '1:a:0',
+      '-vf',
+      `scale=flags=bicubic+accurate_rnd:${BT709},format=yuv420p`,
+      '-c:v',
+      'libx264',
+      '-preset',
+      'veryfast',
+      '-crf',
+      '20',
+      '-pix_fmt',
+      'yuv420p',
+      ...TAGS,
+      '-r',
+      '30',
+      '-movflags',
+      '+faststart+write_colr',
+      '-c:a',
+      'aac',
+      '-b:a',
+      '128k',
+      '-af',
+      'afade=t=out:st=13.5:d=1.5',
+      '-shortest',
+      '-y',
+      'o.mp4',
     ]);
   });
 
@@ -73,7 +152,13 @@ describe('ffmpegArgs', () => {
   });
 
   it('the audio path and output path are single arguments, whatever they contain', () => {
-    const args = ffmpegArgs({ width: 2, height: 2, fps: 30, output: '/tmp/a b;c.mp4', audio: { path: '/x/my song $1.mp3', start: 0, duration: 1, fadeOut: 0.5 } });
+    const args = ffmpegArgs({
+      width: 2,
+      height: 2,
+      fps: 30,
+      output: '/tmp/a b;c.mp4',
+      audio: { path: '/x/my song $1.mp3', start: 0, duration: 1, fadeOut: 0.5 },
+    });
     expect(args).toContain('/x/my song $1.mp3');
     expect(args.at(-1)).toBe('/tmp/a b;c.mp4');
     expect(args).toContain('afade=t=out:st=0.5:d=0.5');
@@ -81,7 +166,11 @@ describe('ffmpegArgs', () => {
 
   it('clip sounds: one filter graph placing each clip on the timeline and summing it with the soundtrack', () => {
     const args = ffmpegArgs({
-      width: 2, height: 2, fps: 30, output: 'o.mp4', duration: 6,
+      width: 2,
+      height: 2,
+      fps: 30,
+      output: 'o.mp4',
+      duration: 6,
       audio: { path: 'music.mp3', start: 0, duration: 6, fadeOut: 1 },
       clipSounds: [
         { path: 'a.mp4', trimStart: 0.5, trimEnd: 2.5, loop: true, from: 1, until: 6 },
@@ -104,20 +193,63 @@ describe('ffmpegArgs', () => {
   });
 
   it('a clip sound alone passes straight through', () => {
-    const args = ffmpegArgs({ width: 2, height: 2, fps: 30, output: 'o.mp4', duration: 2, clipSounds: [{ path: 'a.mp4', trimStart: 0, trimEnd: 2, loop: false, from: 0, until: 2 }] });
+    const args = ffmpegArgs({
+      width: 2,
+      height: 2,
+      fps: 30,
+      output: 'o.mp4',
+      duration: 2,
+      clipSounds: [{ path: 'a.mp4', trimStart: 0, trimEnd: 2, loop: false, from: 0, until: 2 }],
+    });
     expect(args[args.indexOf('-filter_complex') + 1]).toMatch(/\[c0\]anull\[aout\]$/);
     expect(args).not.toContain('-an');
   });
 
   it('concat: segments copied without re-encoding (colour tags kept, colr box written), soundtrack added as in a normal encode', () => {
     expect(concatArgs({ list: '/t/list.txt', output: '/t/o.mp4' })).toEqual([
-      '-hide_banner', '-loglevel', 'error', '-nostats', '-f', 'concat', '-safe', '0', '-i', '/t/list.txt',
-      '-c:v', 'copy', '-movflags', '+faststart+write_colr', '-an', '-y', '/t/o.mp4',
+      '-hide_banner',
+      '-loglevel',
+      'error',
+      '-nostats',
+      '-f',
+      'concat',
+      '-safe',
+      '0',
+      '-i',
+      '/t/list.txt',
+      '-c:v',
+      'copy',
+      '-movflags',
+      '+faststart+write_colr',
+      '-an',
+      '-y',
+      '/t/o.mp4',
     ]);
     const args = concatArgs({ list: 'l.txt', output: 'o.mp4', audio: { path: 'a.mp3', start: 2, duration: 15, fadeOut: 1 } });
     expect(args.slice(args.indexOf('-ss'))).toEqual([
-      '-ss', '2', '-t', '15', '-i', 'a.mp3', '-map', '0:v:0', '-map', '1:a:0',
-      '-c:v', 'copy', '-movflags', '+faststart+write_colr', '-c:a', 'aac', '-b:a', '128k', '-af', 'afade=t=out:st=14:d=1', '-shortest', '-y', 'o.mp4',
+      '-ss',
+      '2',
+      '-t',
+      '15',
+      '-i',
+      'a.mp3',
+      '-map',
+      '0:v:0',
+      '-map',
+      '1:a:0',
+      '-c:v',
+      'copy',
+      '-movflags',
+      '+faststart+write_colr',
+      '-c:a',
+      'aac',
+      '-b:a',
+      '128k',
+      '-af',
+      'afade=t=out:st=14:d=1',
+      '-shortest',
+      '-y',
+      'o.mp4',
     ]);
     expect(() => concatArgs({ list: '', output: 'o.mp4' })).toThrow(/concat list must be a non-empty path/);
     expect(() => concatArgs({ list: 'l.txt', output: 'o.mp4', audio: { path: 'a.mp3', start: 0, duration: 1, fadeOut: 2 } })).toThrow(RangeError);
@@ -144,12 +276,32 @@ describe('ffmpegArgs', () => {
     ['negative audio start', { audio: { path: 'a.mp3', start: -1, duration: 1, fadeOut: 0 } }, /audio start must be >= 0/],
     ['zero audio duration', { audio: { path: 'a.mp3', start: 0, duration: 0, fadeOut: 0 } }, /audio duration must be > 0/],
     ['infinite audio duration', { audio: { path: 'a.mp3', start: 0, duration: Infinity, fadeOut: 0 } }, /audio duration must be > 0/],
-    ['fade longer than the audio', { audio: { path: 'a.mp3', start: 0, duration: 2, fadeOut: 3 } }, /fadeOut must be between 0 and the duration \(2 s\), got 3/],
+    [
+      'fade longer than the audio',
+      { audio: { path: 'a.mp3', start: 0, duration: 2, fadeOut: 3 } },
+      /fadeOut must be between 0 and the duration \(2 s\), got 3/,
+    ],
     ['negative fade', { audio: { path: 'a.mp3', start: 0, duration: 2, fadeOut: -1 } }, /fadeOut must be between 0/],
-    ['clip sounds without duration', { clipSounds: [{ path: 'a.mp4', trimStart: 0, trimEnd: 1, loop: false, from: 0, until: 1 }] }, /duration must be > 0 seconds with clip sounds/],
-    ['clip sound trim backwards', { duration: 2, clipSounds: [{ path: 'a.mp4', trimStart: 2, trimEnd: 1, loop: false, from: 0, until: 1 }] }, /clipSounds\[0\] must have 0 <= trimStart < trimEnd, got 2..1/],
-    ['clip sound ending before it starts', { duration: 2, clipSounds: [{ path: 'a.mp4', trimStart: 0, trimEnd: 1, loop: false, from: 1, until: 1 }] }, /clipSounds\[0\] must have 0 <= from < until/],
-    ['clip sound without path', { duration: 2, clipSounds: [{ path: '', trimStart: 0, trimEnd: 1, loop: false, from: 0, until: 1 }] }, /clipSounds\[0\] path must be a non-empty string/],
+    [
+      'clip sounds without duration',
+      { clipSounds: [{ path: 'a.mp4', trimStart: 0, trimEnd: 1, loop: false, from: 0, until: 1 }] },
+      /duration must be > 0 seconds with clip sounds/,
+    ],
+    [
+      'clip sound trim backwards',
+      { duration: 2, clipSounds: [{ path: 'a.mp4', trimStart: 2, trimEnd: 1, loop: false, from: 0, until: 1 }] },
+      /clipSounds\[0\] must have 0 <= trimStart < trimEnd, got 2..1/,
+    ],
+    [
+      'clip sound ending before it starts',
+      { duration: 2, clipSounds: [{ path: 'a.mp4', trimStart: 0, trimEnd: 1, loop: false, from: 1, until: 1 }] },
+      /clipSounds\[0\] must have 0 <= from < until/,
+    ],
+    [
+      'clip sound without path',
+      { duration: 2, clipSounds: [{ path: '', trimStart: 0, trimEnd: 1, loop: false, from: 0, until: 1 }] },
+      /clipSounds\[0\] path must be a non-empty string/,
+    ],
   ];
   it.each(bad)('rejects %s with a RangeError', (_name, patch, message) => {
     const call = () => ffmpegArgs({ ...base, ...patch });
@@ -158,7 +310,9 @@ describe('ffmpegArgs', () => {
   });
 
   it('an odd input size is fine when the output size is even (the scaler fixes it)', () => {
-    expect(ffmpegArgs({ width: 1000, height: 333, fps: 30, output: 'o.mp4', outputWidth: 1000, outputHeight: 332 })).toContain(`scale=1000:332:flags=lanczos+accurate_rnd:${BT709},format=yuv420p`);
+    expect(ffmpegArgs({ width: 1000, height: 333, fps: 30, output: 'o.mp4', outputWidth: 1000, outputHeight: 332 })).toContain(
+      `scale=1000:332:flags=lanczos+accurate_rnd:${BT709},format=yuv420p`,
+    );
   });
 });
 
@@ -206,7 +360,9 @@ describe('ffmpegArgs repeatFrames', () => {
     const args = ffmpegArgs({ width: 1080, height: 1080, fps: 30, output: '/tmp/o.mp4', repeatFrames: 450 });
     expect(args[args.indexOf('-vf') + 1]).toBe(`scale=flags=bicubic+accurate_rnd:${BT709},format=yuv420p,loop=loop=449:size=1:start=0,setpts=N/30/TB`);
     const scaled = ffmpegArgs({ width: 1080, height: 1080, fps: 60, output: '/tmp/o.mp4', outputWidth: 720, outputHeight: 720, repeatFrames: 2 });
-    expect(scaled[scaled.indexOf('-vf') + 1]).toBe(`scale=720:720:flags=lanczos+accurate_rnd:${BT709},format=yuv420p,loop=loop=1:size=1:start=0,setpts=N/60/TB`);
+    expect(scaled[scaled.indexOf('-vf') + 1]).toBe(
+      `scale=720:720:flags=lanczos+accurate_rnd:${BT709},format=yuv420p,loop=loop=1:size=1:start=0,setpts=N/60/TB`,
+    );
     expect(() => ffmpegArgs({ width: 2, height: 2, fps: 30, output: 'o.mp4', repeatFrames: 0 })).toThrow(RangeError);
   });
 });

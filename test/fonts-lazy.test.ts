@@ -88,6 +88,10 @@ describe('outlines and shaping share one parsed font without disturbing each oth
     const face = fonts.face('Inter', 400);
     for (const id of composites) face.outlines.getGlyph(id).path.toSVG();
     expect(clusters(fonts, latin)).toEqual(expected);
-    expect(clusters(fonts, latin).map(([t]) => t).join('')).toBe(latin);
+    expect(
+      clusters(fonts, latin)
+        .map(([t]) => t)
+        .join(''),
+    ).toBe(latin);
   });
 });

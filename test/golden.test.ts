@@ -28,7 +28,9 @@ describe('golden renders', () => {
 
       const overridesFile = join(c.dir, 'overrides.json');
       if (existsSync(overridesFile)) {
-        expect(Object.keys(JSON.parse(readFileSync(overridesFile, 'utf8')) as object), `${overridesFile} must be {"objects_overrides": {...}}`).toEqual(['objects_overrides']);
+        expect(Object.keys(JSON.parse(readFileSync(overridesFile, 'utf8')) as object), `${overridesFile} must be {"objects_overrides": {...}}`).toEqual([
+          'objects_overrides',
+        ]);
       }
       const result = await renderCase(engine, c, 'png');
       await assertGolden(result.bytes, c);

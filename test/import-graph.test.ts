@@ -49,7 +49,11 @@ function specifiersOf(file: string): string[] {
   const visit = (node: ts.Node): void => {
     if ((ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) && node.moduleSpecifier && ts.isStringLiteral(node.moduleSpecifier)) {
       out.push(node.moduleSpecifier.text);
-    } else if (ts.isImportEqualsDeclaration(node) && ts.isExternalModuleReference(node.moduleReference) && ts.isStringLiteral(node.moduleReference.expression)) {
+    } else if (
+      ts.isImportEqualsDeclaration(node) &&
+      ts.isExternalModuleReference(node.moduleReference) &&
+      ts.isStringLiteral(node.moduleReference.expression)
+    ) {
       out.push(node.moduleReference.expression.text);
     } else if (ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.ImportKeyword) {
       const [arg] = node.arguments;
@@ -194,7 +198,11 @@ describe('import graph of src/', () => {
       ['scene/scene.ts', []],
       ['cli/main.ts', ['cli/main.ts']],
     ]);
-    expect(findCycles(looped).map((c) => c.join(' → ')).sort()).toEqual(['cli/main.ts → cli/main.ts', 'layout/a.ts → layout/b.ts → layout/c.ts → layout/a.ts']);
+    expect(
+      findCycles(looped)
+        .map((c) => c.join(' → '))
+        .sort(),
+    ).toEqual(['cli/main.ts → cli/main.ts', 'layout/a.ts → layout/b.ts → layout/c.ts → layout/a.ts']);
     expect(laterStageImports(new Map([['objects/text/handler.ts', ['layout/text.ts']]]))).toEqual([
       'objects/text/handler.ts (object types) imports layout/text.ts (layout)',
     ]);

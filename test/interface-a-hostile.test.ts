@@ -92,7 +92,7 @@ function rawExchange(bytes: string | Buffer): Promise<Answer> {
       let text = all.slice(end + 4);
       if (/\r\ntransfer-encoding: chunked/.test(head)) {
         let out = '';
-        for (let rest = text; ; ) {
+        for (let rest = text; ;) {
           const nl = rest.indexOf('\r\n');
           const size = parseInt(rest.slice(0, nl), 16);
           if (!size) break;
@@ -121,7 +121,12 @@ async function send(req: Req): Promise<Answer> {
   if (req.raw) {
     if (body instanceof FormData) throw new Error('raw requests take a string or bytes');
     const payload = body === undefined ? Buffer.alloc(0) : Buffer.from(body);
-    const lines = [`${method} ${req.path} HTTP/1.1`, `Host: 127.0.0.1:${f.port}`, 'Connection: close', ...Object.entries(headers).map(([k, v]) => `${k}: ${v}`)];
+    const lines = [
+      `${method} ${req.path} HTTP/1.1`,
+      `Host: 127.0.0.1:${f.port}`,
+      'Connection: close',
+      ...Object.entries(headers).map(([k, v]) => `${k}: ${v}`),
+    ];
     if (body !== undefined) lines.push(`Content-Length: ${payload.length}`);
     return rawExchange(Buffer.concat([Buffer.from(`${lines.join('\r\n')}\r\n\r\n`), payload]));
   }
@@ -131,7 +136,11 @@ async function send(req: Req): Promise<Answer> {
   return { status: res.status, text: await res.text() };
 }
 
-const render = (fields: Record<string, unknown>, extra: Partial<Req> = {}): Req => ({ path: R, json: { design_id: f.a.design, format: 'png', ...fields }, ...extra });
+const render = (fields: Record<string, unknown>, extra: Partial<Req> = {}): Req => ({
+  path: R,
+  json: { design_id: f.a.design, format: 'png', ...fields },
+  ...extra,
+});
 const overrides = (o: unknown): Req => render({ objects_overrides: o });
 const webhook = (url: unknown): Req => render({ webhook_url: url });
 const task = (id: string, raw = false): Req => ({ path: `${T}/${id}`, raw });
@@ -173,7 +182,12 @@ const validJson = () => JSON.stringify({ design_id: f.a.design, format: 'png' })
 
 const cases: Case[] = [
   // wrong content types
-  { name: 'render as text/plain', req: () => ({ path: R, headers: { 'content-type': 'text/plain' }, body: validJson() }), status: 415, error: 'unsupported_media_type' },
+  {
+    name: 'render as text/plain',
+    req: () => ({ path: R, headers: { 'content-type': 'text/plain' }, body: validJson() }),
+    status: 415,
+    error: 'unsupported_media_type',
+  },
   {
     name: 'render as form-urlencoded',
     req: () => ({ path: R, headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: `design_id=${f.a.design}&format=png` }),
@@ -181,35 +195,98 @@ const cases: Case[] = [
     error: 'unsupported_media_type',
   },
   { name: 'render without a content type', req: () => ({ path: R, body: Buffer.from(validJson()) }), status: 415, error: 'unsupported_media_type' },
-  { name: 'render as xml', req: () => ({ path: R, headers: { 'content-type': 'application/xml' }, body: `<render><design_id>${f.a.design}</design_id></render>` }), status: 415, error: 'unsupported_media_type' },
-  { name: 'render as application/merge-patch+json', req: () => ({ path: R, headers: { 'content-type': 'application/merge-patch+json' }, body: validJson() }), status: 415, error: 'unsupported_media_type' },
-  { name: 'render as multipart/form-data', req: () => ({ path: R, body: form([['design_id', String(f.a.design)], ['format', 'png']]) }), status: 415, error: 'unsupported_media_type' },
-  { name: 'xml sent as application/json', req: () => ({ path: R, headers: { 'content-type': 'application/json' }, body: '<render/>' }), status: 400, error: V, description: /not valid JSON/ },
+  {
+    name: 'render as xml',
+    req: () => ({ path: R, headers: { 'content-type': 'application/xml' }, body: `<render><design_id>${f.a.design}</design_id></render>` }),
+    status: 415,
+    error: 'unsupported_media_type',
+  },
+  {
+    name: 'render as application/merge-patch+json',
+    req: () => ({ path: R, headers: { 'content-type': 'application/merge-patch+json' }, body: validJson() }),
+    status: 415,
+    error: 'unsupported_media_type',
+  },
+  {
+    name: 'render as multipart/form-data',
+    req: () => ({
+      path: R,
+      body: form([
+        ['design_id', String(f.a.design)],
+        ['format', 'png'],
+      ]),
+    }),
+    status: 415,
+    error: 'unsupported_media_type',
+  },
+  {
+    name: 'xml sent as application/json',
+    req: () => ({ path: R, headers: { 'content-type': 'application/json' }, body: '<render/>' }),
+    status: 400,
+    error: V,
+    description: /not valid JSON/,
+  },
 
   // bodies that are not a JSON object
   { name: 'empty JSON body', req: () => ({ path: R, headers: { 'content-type': 'application/json' }, body: '' }), status: 400, error: V, description: /empty/ },
   { name: 'no body at all', req: () => ({ path: R, method: 'POST' }), status: 400, error: V, description: /^\$: expected an object but received nothing/ },
-  { name: 'malformed JSON', req: () => ({ path: R, headers: { 'content-type': 'application/json' }, body: '{"design_id": 1,' }), status: 400, error: V, description: /not valid JSON/ },
-  { name: 'JSON with a trailing comma and comments', req: () => ({ path: R, headers: { 'content-type': 'application/json' }, body: '{"design_id": 1, /* hi */ "format": "png",}' }), status: 400, error: V, description: /not valid JSON/ },
-  { name: 'JSON array body', req: () => ({ path: R, json: [{ design_id: f.a.design, format: 'png' }] }), status: 400, error: V, description: /^\$: expected an object but received an array/ },
+  {
+    name: 'malformed JSON',
+    req: () => ({ path: R, headers: { 'content-type': 'application/json' }, body: '{"design_id": 1,' }),
+    status: 400,
+    error: V,
+    description: /not valid JSON/,
+  },
+  {
+    name: 'JSON with a trailing comma and comments',
+    req: () => ({ path: R, headers: { 'content-type': 'application/json' }, body: '{"design_id": 1, /* hi */ "format": "png",}' }),
+    status: 400,
+    error: V,
+    description: /not valid JSON/,
+  },
+  {
+    name: 'JSON array body',
+    req: () => ({ path: R, json: [{ design_id: f.a.design, format: 'png' }] }),
+    status: 400,
+    error: V,
+    description: /^\$: expected an object but received an array/,
+  },
   { name: 'JSON number body', req: () => ({ path: R, json: 42 }), status: 400, error: V, description: /^\$: expected an object/ },
   { name: 'JSON string body', req: () => ({ path: R, json: 'render please' }), status: 400, error: V, description: /^\$: expected an object/ },
-  { name: 'JSON null body', req: () => ({ path: R, headers: { 'content-type': 'application/json' }, body: 'null' }), status: 400, error: V, description: /^\$: expected an object/ },
+  {
+    name: 'JSON null body',
+    req: () => ({ path: R, headers: { 'content-type': 'application/json' }, body: 'null' }),
+    status: 400,
+    error: V,
+    description: /^\$: expected an object/,
+  },
   { name: 'huge JSON (1.1 MB)', req: () => overrides({ headline: { text: 'x'.repeat(1_100_000) } }), status: 413, error: 'payload_too_large' },
   {
     name: 'a Content-Length far over the limit (raw)',
-    req: () => ({ wire: `POST ${R} HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer {KEY}\r\nContent-Type: application/json\r\nContent-Length: 999999999\r\nConnection: close\r\n\r\n${validJson()}` }),
+    req: () => ({
+      wire: `POST ${R} HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer {KEY}\r\nContent-Type: application/json\r\nContent-Length: 999999999\r\nConnection: close\r\n\r\n${validJson()}`,
+    }),
     status: 413,
     error: 'payload_too_large',
   },
   {
     name: 'objects nested 10000 levels (within 1 MB)',
-    req: () => ({ path: R, headers: { 'content-type': 'application/json' }, body: `{"design_id":${f.a.design},"format":"png","objects_overrides":{"headline":${nestedObjects(10_000)}}}` }),
+    req: () => ({
+      path: R,
+      headers: { 'content-type': 'application/json' },
+      body: `{"design_id":${f.a.design},"format":"png","objects_overrides":{"headline":${nestedObjects(10_000)}}}`,
+    }),
     status: 400,
     error: V,
     description: /deeper than 32 levels/,
   },
-  { name: 'arrays nested 200000 levels', req: () => ({ path: R, headers: { 'content-type': 'application/json' }, body: '['.repeat(200_000) + ']'.repeat(200_000) }), status: 400, error: V, description: /deeper than 32 levels/ },
+  {
+    name: 'arrays nested 200000 levels',
+    req: () => ({ path: R, headers: { 'content-type': 'application/json' }, body: '['.repeat(200_000) + ']'.repeat(200_000) }),
+    status: 400,
+    error: V,
+    description: /deeper than 32 levels/,
+  },
   {
     name: '"__proto__" key at the bottom of 50000 levels',
     req: () => ({ path: R, headers: { 'content-type': 'application/json' }, body: nestedObjects(50_000, '{"__proto__":{"admin":true}}') }),
@@ -217,10 +294,20 @@ const cases: Case[] = [
     error: V,
     description: /__proto__/,
   },
-  { name: '"__proto__" key (prototype pollution)', req: () => ({ path: R, headers: { 'content-type': 'application/json' }, body: `{"design_id":${f.a.design},"format":"png","__proto__":{"isAdmin":true}}` }), status: 400, error: V, description: /__proto__/ },
+  {
+    name: '"__proto__" key (prototype pollution)',
+    req: () => ({ path: R, headers: { 'content-type': 'application/json' }, body: `{"design_id":${f.a.design},"format":"png","__proto__":{"isAdmin":true}}` }),
+    status: 400,
+    error: V,
+    description: /__proto__/,
+  },
   {
     name: '"constructor.prototype" in overrides',
-    req: () => ({ path: R, headers: { 'content-type': 'application/json' }, body: `{"design_id":${f.a.design},"format":"png","objects_overrides":{"constructor":{"prototype":{"x":1}}}}` }),
+    req: () => ({
+      path: R,
+      headers: { 'content-type': 'application/json' },
+      body: `{"design_id":${f.a.design},"format":"png","objects_overrides":{"constructor":{"prototype":{"x":1}}}}`,
+    }),
     status: 400,
     error: V,
     description: /constructor\.prototype/,
@@ -230,7 +317,11 @@ const cases: Case[] = [
     req: () => ({
       path: R,
       headers: { 'content-type': 'application/json' },
-      body: Buffer.concat([Buffer.from(`{"design_id":${f.a.design},"format":"png","objects_overrides":{"`), Buffer.from([0xff, 0xfe, 0xc3]), Buffer.from('":{"text":"x"}}}')]),
+      body: Buffer.concat([
+        Buffer.from(`{"design_id":${f.a.design},"format":"png","objects_overrides":{"`),
+        Buffer.from([0xff, 0xfe, 0xc3]),
+        Buffer.from('":{"text":"x"}}}'),
+      ]),
     }),
     status: 400,
     error: V,
@@ -239,17 +330,35 @@ const cases: Case[] = [
 
   // fields
   { name: 'unknown top-level field', req: () => render({ priority: 'high' }), status: 400, error: V, description: /unknown field "priority"|priority/ },
-  { name: 'misspelled field (webhook instead of webhook_url)', req: () => render({ webhook: 'https://example.com/h' }), status: 400, error: V, description: /webhook/ },
+  {
+    name: 'misspelled field (webhook instead of webhook_url)',
+    req: () => render({ webhook: 'https://example.com/h' }),
+    status: 400,
+    error: V,
+    description: /webhook/,
+  },
   { name: 'design_id as a string', req: () => render({ design_id: String(f.a.design) }), status: 400, error: V, description: /^\$\.design_id/ },
   { name: 'design_id negative', req: () => render({ design_id: -1 }), status: 400, error: V, description: /^\$\.design_id/ },
   { name: 'design_id zero', req: () => render({ design_id: 0 }), status: 400, error: V, description: /^\$\.design_id/ },
   { name: 'design_id a float', req: () => render({ design_id: 1.5 }), status: 400, error: V, description: /^\$\.design_id/ },
   { name: 'design_id huge (1e300)', req: () => render({ design_id: 1e300 }), status: 400, error: V, description: /^\$\.design_id/ },
-  { name: 'design_id beyond 2^53', req: () => ({ path: R, headers: { 'content-type': 'application/json' }, body: '{"design_id":9007199254740993,"format":"png"}' }), status: 400, error: V, description: /^\$\.design_id/ },
+  {
+    name: 'design_id beyond 2^53',
+    req: () => ({ path: R, headers: { 'content-type': 'application/json' }, body: '{"design_id":9007199254740993,"format":"png"}' }),
+    status: 400,
+    error: V,
+    description: /^\$\.design_id/,
+  },
   { name: 'design_id missing', req: () => ({ path: R, json: { format: 'png' } }), status: 400, error: V, description: /^\$\.design_id/ },
   { name: 'design_id as an object ({"$gt": 0})', req: () => render({ design_id: { $gt: 0 } }), status: 400, error: V, description: /^\$\.design_id/ },
   { name: 'design_id "1 OR 1=1"', req: () => render({ design_id: '1 OR 1=1' }), status: 400, error: V, description: /^\$\.design_id/ },
-  { name: `design_id "'; DROP TABLE tasks;--"`, req: () => render({ design_id: "'; DROP TABLE tasks;--" }), status: 400, error: V, description: /^\$\.design_id/ },
+  {
+    name: `design_id "'; DROP TABLE tasks;--"`,
+    req: () => render({ design_id: "'; DROP TABLE tasks;--" }),
+    status: 400,
+    error: V,
+    description: /^\$\.design_id/,
+  },
   { name: "another account's design", req: () => render({ design_id: f.b.design }), status: 404, error: 'design_not_found' },
   { name: 'a design that does not exist', req: () => render({ design_id: 999_999 }), status: 404, error: 'design_not_found' },
   { name: 'unknown format', req: () => render({ format: 'bmp' }), status: 400, error: V, description: /^\$\.format/ },
@@ -259,50 +368,228 @@ const cases: Case[] = [
   { name: 'format missing', req: () => ({ path: R, json: { design_id: f.a.design } }), status: 400, error: V, description: /^\$\.format/ },
   { name: 'objects_overrides an array', req: () => overrides([{ headline: { text: 'x' } }]), status: 400, error: V, description: /^\$\.objects_overrides/ },
   { name: 'objects_overrides null', req: () => overrides(null), status: 400, error: V, description: /^\$\.objects_overrides/ },
-  { name: 'an override that is a string, not an object', req: () => overrides({ headline: 'New text' }), status: 400, error: V, description: /^\$\.objects_overrides\.headline/ },
-  { name: 'Idempotency-Key of 300 characters', req: () => render({}, { headers: { 'idempotency-key': 'k'.repeat(300) } }), status: 400, error: V, description: /Idempotency-Key/ },
+  {
+    name: 'an override that is a string, not an object',
+    req: () => overrides({ headline: 'New text' }),
+    status: 400,
+    error: V,
+    description: /^\$\.objects_overrides\.headline/,
+  },
+  {
+    name: 'Idempotency-Key of 300 characters',
+    req: () => render({}, { headers: { 'idempotency-key': 'k'.repeat(300) } }),
+    status: 400,
+    error: V,
+    description: /Idempotency-Key/,
+  },
 
   // names: unicode, emoji, SQL
-  { name: 'object name with a Cyrillic "е" (homoglyph)', req: () => overrides({ headlin\u0435: { text: 'x' } }), status: 400, error: V, description: /no object named/ },
+  {
+    name: 'object name with a Cyrillic "е" (homoglyph)',
+    req: () => overrides({ headlinе: { text: 'x' } }),
+    status: 400,
+    error: V,
+    description: /no object named/,
+  },
   { name: 'emoji object name', req: () => overrides({ '📷🔥': { path: 'x.png' } }), status: 400, error: V, description: /no object named "📷🔥"/ },
-  { name: 'object name with RTL override and zero-width space', req: () => overrides({ '\u202eenil\u200bdaeh': { text: 'x' } }), status: 400, error: V, description: /no object named/ },
+  {
+    name: 'object name with RTL override and zero-width space',
+    req: () => overrides({ '\u202eenil\u200bdaeh': { text: 'x' } }),
+    status: 400,
+    error: V,
+    description: /no object named/,
+  },
   { name: 'object name with a NUL byte', req: () => overrides({ 'headline\u0000': { text: 'x' } }), status: 400, error: V, description: /no object named/ },
-  { name: 'object name with a lone surrogate', req: () => ({ path: R, headers: { 'content-type': 'application/json' }, body: `{"design_id":${f.a.design},"format":"png","objects_overrides":{"\\ud800":{}}}` }), status: 400, error: V, description: /no object named/ },
-  { name: `object name "'; DROP TABLE tasks;--"`, req: () => overrides({ "'; DROP TABLE tasks;--": { text: 'x' } }), status: 400, error: V, description: /no object named/ },
-  { name: `object name "headline' OR '1'='1"`, req: () => overrides({ "headline' OR '1'='1": { text: 'x' } }), status: 400, error: V, description: /no object named/ },
-  { name: 'object name of 100000 characters', req: () => overrides({ ['n'.repeat(100_000)]: { text: 'x' } }), status: 400, error: V, description: /no object named/ },
-  { name: 'SQL in an unknown field of a text override', req: () => overrides({ headline: { "text' OR 1=1--": 'x' } }), status: 400, error: V, description: /^\$\.objects_overrides\.headline/ },
+  {
+    name: 'object name with a lone surrogate',
+    req: () => ({
+      path: R,
+      headers: { 'content-type': 'application/json' },
+      body: `{"design_id":${f.a.design},"format":"png","objects_overrides":{"\\ud800":{}}}`,
+    }),
+    status: 400,
+    error: V,
+    description: /no object named/,
+  },
+  {
+    name: `object name "'; DROP TABLE tasks;--"`,
+    req: () => overrides({ "'; DROP TABLE tasks;--": { text: 'x' } }),
+    status: 400,
+    error: V,
+    description: /no object named/,
+  },
+  {
+    name: `object name "headline' OR '1'='1"`,
+    req: () => overrides({ "headline' OR '1'='1": { text: 'x' } }),
+    status: 400,
+    error: V,
+    description: /no object named/,
+  },
+  {
+    name: 'object name of 100000 characters',
+    req: () => overrides({ ['n'.repeat(100_000)]: { text: 'x' } }),
+    status: 400,
+    error: V,
+    description: /no object named/,
+  },
+  {
+    name: 'SQL in an unknown field of a text override',
+    req: () => overrides({ headline: { "text' OR 1=1--": 'x' } }),
+    status: 400,
+    error: V,
+    description: /^\$\.objects_overrides\.headline/,
+  },
 
   // image references
-  { name: "another account's upload URL", req: () => overrides({ photo: { path: f.b.upload } }), status: 400, error: V, description: /^\$\.objects_overrides\.photo\.path: this is not an image uploaded by this account/ },
-  { name: "another account's upload URL with a query", req: () => overrides({ photo: { path: `${f.b.upload}?account=${f.a.id}` } }), status: 400, error: V, description: /not an image uploaded by this account/ },
-  { name: "another account's upload in a mockup-style image_url", req: () => overrides({ photo: { image_url: f.b.upload } }), status: 400, error: V, description: /^\$\.objects_overrides\.photo\.image_url/ },
-  { name: "another account's upload as an asset: reference", req: () => overrides({ photo: { path: `asset:upload-${f.b.uploadToken}` } }), status: 400, error: V, description: /not an "asset:" reference/ },
-  { name: 'own upload token on a foreign host', req: () => overrides({ photo: { path: `http://evil.example/public/v2/uploads/${f.a.uploadToken}.png` } }), status: 400, error: V, description: /external image URLs are not allowed/ },
-  { name: 'an external image URL', req: () => overrides({ photo: { path: 'https://example.com/cat.png' } }), status: 400, error: V, description: /external image URLs are not allowed/ },
-  { name: 'the cloud metadata service as an image', req: () => overrides({ photo: { path: 'http://169.254.169.254/latest/meta-data/iam/' } }), status: 400, error: V, description: /external image URLs are not allowed/ },
-  { name: 'file:///etc/passwd as an image', req: () => overrides({ photo: { path: 'file:///etc/passwd' } }), status: 400, error: V, description: /external image URLs are not allowed/ },
-  { name: 'a data: URL as an image', req: () => overrides({ photo: { path: 'data:image/png;base64,iVBORw0KGgo=' } }), status: 400, error: V, description: /external image URLs are not allowed/ },
-  { name: 'an asset: reference', req: () => overrides({ photo: { path: 'asset:lake-sunset.jpg' } }), status: 400, error: V, description: /not an "asset:" reference/ },
-  { name: 'path traversal ../../package.json', req: () => overrides({ photo: { path: '../../package.json' } }), status: 400, error: V, description: /^\$\.objects_overrides\.photo\.path: .*leaves the design folder/ },
-  { name: 'path traversal through an own upload URL', req: () => overrides({ photo: { path: `${f.base}/public/v2/uploads/../../../package.json` } }), status: 400, error: V, description: /external image URLs are not allowed/ },
-  { name: 'an absolute path /etc/passwd', req: () => overrides({ photo: { path: '/etc/passwd' } }), status: 400, error: V, description: /absolute paths are not allowed/ },
-  { name: 'a UNC path', req: () => overrides({ photo: { path: '\\\\evil\\share\\x.png' } }), status: 400, error: V, description: /absolute paths are not allowed/ },
-  { name: 'an external shape background image', req: () => overrides({ brand_pill: { background: { type: 'image', path: 'https://example.com/bg.png' } } }), status: 400, error: V, description: /^\$\.objects_overrides\.brand_pill\.background\.path: external/ },
-  { name: 'an image path that is a number', req: () => overrides({ photo: { path: 12345 } }), status: 400, error: V, description: /^\$\.objects_overrides\.photo\.path/ },
+  {
+    name: "another account's upload URL",
+    req: () => overrides({ photo: { path: f.b.upload } }),
+    status: 400,
+    error: V,
+    description: /^\$\.objects_overrides\.photo\.path: this is not an image uploaded by this account/,
+  },
+  {
+    name: "another account's upload URL with a query",
+    req: () => overrides({ photo: { path: `${f.b.upload}?account=${f.a.id}` } }),
+    status: 400,
+    error: V,
+    description: /not an image uploaded by this account/,
+  },
+  {
+    name: "another account's upload in a mockup-style image_url",
+    req: () => overrides({ photo: { image_url: f.b.upload } }),
+    status: 400,
+    error: V,
+    description: /^\$\.objects_overrides\.photo\.image_url/,
+  },
+  {
+    name: "another account's upload as an asset: reference",
+    req: () => overrides({ photo: { path: `asset:upload-${f.b.uploadToken}` } }),
+    status: 400,
+    error: V,
+    description: /not an "asset:" reference/,
+  },
+  {
+    name: 'own upload token on a foreign host',
+    req: () => overrides({ photo: { path: `http://evil.example/public/v2/uploads/${f.a.uploadToken}.png` } }),
+    status: 400,
+    error: V,
+    description: /external image URLs are not allowed/,
+  },
+  {
+    name: 'an external image URL',
+    req: () => overrides({ photo: { path: 'https://example.com/cat.png' } }),
+    status: 400,
+    error: V,
+    description: /external image URLs are not allowed/,
+  },
+  {
+    name: 'the cloud metadata service as an image',
+    req: () => overrides({ photo: { path: 'http://169.254.169.254/latest/meta-data/iam/' } }),
+    status: 400,
+    error: V,
+    description: /external image URLs are not allowed/,
+  },
+  {
+    name: 'file:///etc/passwd as an image',
+    req: () => overrides({ photo: { path: 'file:///etc/passwd' } }),
+    status: 400,
+    error: V,
+    description: /external image URLs are not allowed/,
+  },
+  {
+    name: 'a data: URL as an image',
+    req: () => overrides({ photo: { path: 'data:image/png;base64,iVBORw0KGgo=' } }),
+    status: 400,
+    error: V,
+    description: /external image URLs are not allowed/,
+  },
+  {
+    name: 'an asset: reference',
+    req: () => overrides({ photo: { path: 'asset:lake-sunset.jpg' } }),
+    status: 400,
+    error: V,
+    description: /not an "asset:" reference/,
+  },
+  {
+    name: 'path traversal ../../package.json',
+    req: () => overrides({ photo: { path: '../../package.json' } }),
+    status: 400,
+    error: V,
+    description: /^\$\.objects_overrides\.photo\.path: .*leaves the design folder/,
+  },
+  {
+    name: 'path traversal through an own upload URL',
+    req: () => overrides({ photo: { path: `${f.base}/public/v2/uploads/../../../package.json` } }),
+    status: 400,
+    error: V,
+    description: /external image URLs are not allowed/,
+  },
+  {
+    name: 'an absolute path /etc/passwd',
+    req: () => overrides({ photo: { path: '/etc/passwd' } }),
+    status: 400,
+    error: V,
+    description: /absolute paths are not allowed/,
+  },
+  {
+    name: 'a UNC path',
+    req: () => overrides({ photo: { path: '\\\\evil\\share\\x.png' } }),
+    status: 400,
+    error: V,
+    description: /absolute paths are not allowed/,
+  },
+  {
+    name: 'an external shape background image',
+    req: () => overrides({ brand_pill: { background: { type: 'image', path: 'https://example.com/bg.png' } } }),
+    status: 400,
+    error: V,
+    description: /^\$\.objects_overrides\.brand_pill\.background\.path: external/,
+  },
+  {
+    name: 'an image path that is a number',
+    req: () => overrides({ photo: { path: 12345 } }),
+    status: 400,
+    error: V,
+    description: /^\$\.objects_overrides\.photo\.path/,
+  },
 
   // webhooks (no private allowance)
-  { name: 'webhook to 127.0.0.1', req: () => webhook('http://127.0.0.1:9/hook'), status: 400, error: V, description: /^\$\.webhook_url: .*private, loopback and link-local/ },
+  {
+    name: 'webhook to 127.0.0.1',
+    req: () => webhook('http://127.0.0.1:9/hook'),
+    status: 400,
+    error: V,
+    description: /^\$\.webhook_url: .*private, loopback and link-local/,
+  },
   { name: 'webhook to localhost', req: () => webhook('http://localhost:3000/hook'), status: 400, error: V, description: /^\$\.webhook_url: .*localhost/ },
-  { name: 'webhook to 169.254.169.254', req: () => webhook('http://169.254.169.254/latest/meta-data/'), status: 400, error: V, description: /^\$\.webhook_url: .*169\.254\.169\.254/ },
+  {
+    name: 'webhook to 169.254.169.254',
+    req: () => webhook('http://169.254.169.254/latest/meta-data/'),
+    status: 400,
+    error: V,
+    description: /^\$\.webhook_url: .*169\.254\.169\.254/,
+  },
   { name: 'webhook to [::1]', req: () => webhook('http://[::1]:8080/hook'), status: 400, error: V, description: /^\$\.webhook_url: .*::1/ },
   { name: 'webhook to ::ffff:127.0.0.1', req: () => webhook('http://[::ffff:127.0.0.1]/hook'), status: 400, error: V, description: /^\$\.webhook_url/ },
-  { name: 'webhook to 127.0.0.1 written as a decimal', req: () => webhook('http://2130706433/hook'), status: 400, error: V, description: /^\$\.webhook_url: .*127\.0\.0\.1/ },
+  {
+    name: 'webhook to 127.0.0.1 written as a decimal',
+    req: () => webhook('http://2130706433/hook'),
+    status: 400,
+    error: V,
+    description: /^\$\.webhook_url: .*127\.0\.0\.1/,
+  },
   { name: 'webhook to a private network', req: () => webhook('http://10.0.0.5/hook'), status: 400, error: V, description: /^\$\.webhook_url/ },
   { name: 'webhook over ftp://', req: () => webhook('ftp://example.com/hook'), status: 400, error: V, description: /^\$\.webhook_url: .*http or https/ },
   { name: 'webhook javascript:', req: () => webhook('javascript:alert(1)'), status: 400, error: V, description: /^\$\.webhook_url/ },
   { name: 'webhook of 3000 characters', req: () => webhook(`https://example.com/${'a'.repeat(3000)}`), status: 400, error: V, description: /^\$\.webhook_url/ },
-  { name: 'webhook with credentials', req: () => webhook('https://user:secret@example.com/hook'), status: 400, error: V, description: /^\$\.webhook_url: .*credentials/ },
+  {
+    name: 'webhook with credentials',
+    req: () => webhook('https://user:secret@example.com/hook'),
+    status: 400,
+    error: V,
+    description: /^\$\.webhook_url: .*credentials/,
+  },
   { name: 'webhook that is not a URL', req: () => webhook('not a url'), status: 400, error: V, description: /^\$\.webhook_url/ },
   { name: 'webhook that is a number', req: () => webhook(42), status: 400, error: V, description: /^\$\.webhook_url/ },
 
@@ -324,28 +611,87 @@ const cases: Case[] = [
 
   // stored files by URL
   { name: "another account's upload by URL", req: () => ({ path: new URL(f.b.upload).pathname }), status: 404, error: 'not_found' },
-  { name: 'upload path traversal ..%2f..%2fimprint.db (raw)', req: () => ({ path: '/public/v2/uploads/..%2f..%2fimprint.db', raw: true }), status: 404, error: 'not_found' },
+  {
+    name: 'upload path traversal ..%2f..%2fimprint.db (raw)',
+    req: () => ({ path: '/public/v2/uploads/..%2f..%2fimprint.db', raw: true }),
+    status: 404,
+    error: 'not_found',
+  },
   { name: 'upload name with SQL', req: () => ({ path: `/public/v2/uploads/${encodeURIComponent("x' OR '1'='1")}` }), status: 404, error: 'not_found' },
-  { name: 'result path traversal without a key (raw)', req: () => ({ path: '/public/v2/results/..%2f..%2f..%2fpackage.json', auth: null, raw: true }), status: 404, error: 'not_found' },
-  { name: 'a result token that does not exist', req: () => ({ path: `/public/v2/results/${'0'.repeat(32)}.png`, auth: null }), status: 404, error: 'not_found' },
+  {
+    name: 'result path traversal without a key (raw)',
+    req: () => ({ path: '/public/v2/results/..%2f..%2f..%2fpackage.json', auth: null, raw: true }),
+    status: 404,
+    error: 'not_found',
+  },
+  {
+    name: 'a result token that does not exist',
+    req: () => ({ path: `/public/v2/results/${'0'.repeat(32)}.png`, auth: null }),
+    status: 404,
+    error: 'not_found',
+  },
 
   // uploads
   { name: 'upload of 11 MB', req: () => upload([['file', f.elevenMb, 'big.png']]), status: 413, reason: /larger than 10 MB/ },
-  { name: 'upload of a 20000×20000 png', req: () => upload([['file', f.hugePng, 'huge.png']]), status: 400, reason: /is 20000×20000: images may have at most 40 megapixels: scale it down/ },
-  { name: 'upload of a text file named .png', req: () => upload([['file', 'hello, I am not a picture', 'photo.png']]), status: 400, reason: /not a png, jpeg, webp or gif/ },
-  { name: 'upload of an svg with a script named .png', req: () => upload([['file', '<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>', 'x.png']]), status: 400, reason: /not a png, jpeg, webp or gif/ },
+  {
+    name: 'upload of a 20000×20000 png',
+    req: () => upload([['file', f.hugePng, 'huge.png']]),
+    status: 400,
+    reason: /is 20000×20000: images may have at most 40 megapixels: scale it down/,
+  },
+  {
+    name: 'upload of a text file named .png',
+    req: () => upload([['file', 'hello, I am not a picture', 'photo.png']]),
+    status: 400,
+    reason: /not a png, jpeg, webp or gif/,
+  },
+  {
+    name: 'upload of an svg with a script named .png',
+    req: () => upload([['file', '<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>', 'x.png']]),
+    status: 400,
+    reason: /not a png, jpeg, webp or gif/,
+  },
   { name: 'upload of a truncated png', req: () => upload([['file', f.png.subarray(0, 60), 'cut.png']]), status: 400, reason: /cannot be read/ },
-  { name: 'upload of a png signature followed by html', req: () => upload([['file', Buffer.concat([f.png.subarray(0, 8), Buffer.from('<html><script>alert(1)</script></html>')]), 'x.png']]), status: 400, reason: /cannot be read/ },
+  {
+    name: 'upload of a png signature followed by html',
+    req: () => upload([['file', Buffer.concat([f.png.subarray(0, 8), Buffer.from('<html><script>alert(1)</script></html>')]), 'x.png']]),
+    status: 400,
+    reason: /cannot be read/,
+  },
   { name: 'upload of an empty file', req: () => upload([['file', Buffer.alloc(0), 'empty.png']]), status: 400, reason: /empty/ },
   { name: 'upload with the field named "image"', req: () => upload([['image', f.png, 'a.png']]), status: 400, reason: /named "image": name it "file"/ },
-  { name: 'upload of two files', req: () => upload([['file', f.png, 'a.png'], ['file', f.png, 'b.png']]), status: 400, reason: /one file/ },
+  {
+    name: 'upload of two files',
+    req: () =>
+      upload([
+        ['file', f.png, 'a.png'],
+        ['file', f.png, 'b.png'],
+      ]),
+    status: 400,
+    reason: /one file/,
+  },
   { name: 'upload of a text field only', req: () => upload([['file', 'just text']]), status: 400, reason: /no file/ },
-  { name: 'upload with 20 fields', req: () => upload(Array.from({ length: 20 }, (_, i) => [`f${i}`, 'v'] as [string, string])), status: 400, reason: /one file field/ },
+  {
+    name: 'upload with 20 fields',
+    req: () => upload(Array.from({ length: 20 }, (_, i) => [`f${i}`, 'v'] as [string, string])),
+    status: 400,
+    reason: /one file field/,
+  },
   { name: 'multipart without a boundary', req: () => multipartText('multipart/form-data'), status: 400, reason: /cannot be read/ },
   { name: 'multipart with the wrong boundary', req: () => multipartText('multipart/form-data; boundary=nope'), status: 400, reason: /cannot be read/ },
   { name: 'upload as application/json', req: () => ({ path: U, json: { file: f.png.toString('base64') } }), status: 415, reason: /multipart\/form-data/ },
-  { name: 'upload of raw image/png bytes', req: () => ({ path: U, headers: { 'content-type': 'image/png' }, body: f.png }), status: 415, reason: /multipart\/form-data/ },
-  { name: 'upload as text/plain', req: () => ({ path: U, headers: { 'content-type': 'text/plain' }, body: 'hello' }), status: 415, reason: /multipart\/form-data/ },
+  {
+    name: 'upload of raw image/png bytes',
+    req: () => ({ path: U, headers: { 'content-type': 'image/png' }, body: f.png }),
+    status: 415,
+    reason: /multipart\/form-data/,
+  },
+  {
+    name: 'upload as text/plain',
+    req: () => ({ path: U, headers: { 'content-type': 'text/plain' }, body: 'hello' }),
+    status: 415,
+    reason: /multipart\/form-data/,
+  },
   { name: 'upload without a body', req: () => ({ path: U, method: 'POST' }), status: 415, reason: /multipart\/form-data/ },
   { name: 'upload as 2 MB of JSON', req: () => ({ path: U, json: { file: 'x'.repeat(2_000_000) } }), status: 413, reason: /larger than the limit/ },
 
@@ -371,7 +717,9 @@ const cases: Case[] = [
   // requests Node's HTTP parser refuses
   {
     name: 'Content-Length that is not a number (raw)',
-    req: () => ({ wire: `POST ${R} HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer {KEY}\r\nContent-Type: application/json\r\nContent-Length: abc\r\nConnection: close\r\n\r\n{}` }),
+    req: () => ({
+      wire: `POST ${R} HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer {KEY}\r\nContent-Type: application/json\r\nContent-Length: abc\r\nConnection: close\r\n\r\n{}`,
+    }),
     status: 400,
     error: V,
     description: /not valid HTTP/,
@@ -387,11 +735,18 @@ const cases: Case[] = [
   },
   {
     name: 'Content-Length shorter than the body (raw)',
-    req: () => ({ wire: `POST ${R} HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer {KEY}\r\nContent-Type: application/json\r\nContent-Length: 5\r\nConnection: close\r\n\r\n${validJson()}` }),
+    req: () => ({
+      wire: `POST ${R} HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer {KEY}\r\nContent-Type: application/json\r\nContent-Length: 5\r\nConnection: close\r\n\r\n${validJson()}`,
+    }),
     status: 400,
     error: V,
   },
-  { name: 'a 40 KB URL (raw)', req: () => ({ wire: `GET ${T}/${'1'.repeat(40_000)} HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer {KEY}\r\nConnection: close\r\n\r\n` }), status: 431, error: 'payload_too_large' },
+  {
+    name: 'a 40 KB URL (raw)',
+    req: () => ({ wire: `GET ${T}/${'1'.repeat(40_000)} HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer {KEY}\r\nConnection: close\r\n\r\n` }),
+    status: 431,
+    error: 'payload_too_large',
+  },
 ];
 
 // ── state that must not change ───────────────────────────────────────────────────────────────────
@@ -436,26 +791,47 @@ async function makeAccount(name: string, template: unknown): Promise<Omit<Accoun
   return { id: account.id, key: apiKey, design: design.id };
 }
 
-async function httpUpload(key: string, bytes: Uint8Array, filename = 'photo.png'): Promise<{ status: number; body: { result: string; url?: string; reason?: string } }> {
-  const res = await fetch(`http://127.0.0.1:${f.port}${U}`, { method: 'POST', headers: { authorization: `Bearer ${key}` }, body: form([['file', bytes, filename]]) });
+async function httpUpload(
+  key: string,
+  bytes: Uint8Array,
+  filename = 'photo.png',
+): Promise<{ status: number; body: { result: string; url?: string; reason?: string } }> {
+  const res = await fetch(`http://127.0.0.1:${f.port}${U}`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${key}` },
+    body: form([['file', bytes, filename]]),
+  });
   return { status: res.status, body: (await res.json()) as { result: string; url?: string } };
 }
 
 describe('interface A under hostile and malformed requests', () => {
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'imprint-hostile-'));
-    const config = configFromEnv({ IMPRINT_DATA_DIR: dir, IMPRINT_PORT: '0', IMPRINT_HOST: '127.0.0.1', IMPRINT_POLL_INTERVAL_S: '0', IMPRINT_LOG_LEVEL: 'silent' });
+    const config = configFromEnv({
+      IMPRINT_DATA_DIR: dir,
+      IMPRINT_PORT: '0',
+      IMPRINT_HOST: '127.0.0.1',
+      IMPRINT_POLL_INTERVAL_S: '0',
+      IMPRINT_LOG_LEVEL: 'silent',
+    });
     expect(config.webhookAllowPrivate).toBe(false);
     service = await Service.open(config, { log: pino({ level: 'silent' }) });
     app = await buildServer(service);
     const base = await listen(app, service);
     const port = (app.server.address() as { port: number }).port;
     const template = JSON.parse(await readFile(join(CARD, 'design.json'), 'utf8')) as { objects: { name: string; type: string }[] };
-    expect(template.objects).toEqual(expect.arrayContaining([expect.objectContaining({ name: 'headline', type: 'text' }), expect.objectContaining({ name: 'photo', type: 'image' })]));
+    expect(template.objects).toEqual(
+      expect.arrayContaining([expect.objectContaining({ name: 'headline', type: 'text' }), expect.objectContaining({ name: 'photo', type: 'image' })]),
+    );
 
-    const png = await sharp({ create: { width: 64, height: 48, channels: 3, background: '#2a9d8f' } }).png().toBuffer();
+    const png = await sharp({ create: { width: 64, height: 48, channels: 3, background: '#2a9d8f' } })
+      .png()
+      .toBuffer();
     // 400 megapixels of one grey channel deflate to a few hundred KB: a small file, a huge bitmap.
-    const hugePng = await sharp({ create: { width: 20_000, height: 20_000, channels: 3, background: '#000000' }, limitInputPixels: false }).extractChannel(0).png({ compressionLevel: 9 }).toBuffer();
+    const hugePng = await sharp({ create: { width: 20_000, height: 20_000, channels: 3, background: '#000000' }, limitInputPixels: false })
+      .extractChannel(0)
+      .png({ compressionLevel: 9 })
+      .toBuffer();
     expect(hugePng.length).toBeLessThan(10 * 1024 * 1024);
     expect(await sharp(hugePng, { limitInputPixels: false }).metadata()).toMatchObject({ width: 20_000, height: 20_000, format: 'png' });
     const elevenMb = Buffer.concat([png, Buffer.alloc(11 * 1024 * 1024 - png.length, 7)]);
@@ -494,23 +870,38 @@ describe('interface A under hostile and malformed requests', () => {
     expect(new Set(cases.map((c) => c.name)).size).toBe(cases.length);
   });
 
-  it.each(cases.map((c) => [c.name, c] as const))('%s: a clear error, nothing changed', async (_name, c) => {
-    const before = await state();
-    const answer = await send(c.req());
-    checkShape(answer, c);
-    expect(await state()).toEqual(before);
-    await healthy();
-  }, 30_000);
+  it.each(cases.map((c) => [c.name, c] as const))(
+    '%s: a clear error, nothing changed',
+    async (_name, c) => {
+      const before = await state();
+      const answer = await send(c.req());
+      checkShape(answer, c);
+      expect(await state()).toEqual(before);
+      await healthy();
+    },
+    30_000,
+  );
 
   it('stores an upload under a random name whatever file name it was sent with', async () => {
-    const names = ['../../etc/passwd.png', '..\\..\\windows\\win.ini.png', '/etc/cron.d/x.png', 'a\u0000b.png', `${'ü'.repeat(300)}.png`, "'; DROP TABLE uploads;--.png", '.htaccess'];
+    const names = [
+      '../../etc/passwd.png',
+      '..\\..\\windows\\win.ini.png',
+      '/etc/cron.d/x.png',
+      'a\u0000b.png',
+      `${'ü'.repeat(300)}.png`,
+      "'; DROP TABLE uploads;--.png",
+      '.htaccess',
+    ];
     for (const filename of names) {
       const before = await state();
       const res = await send(upload([['file', f.png, filename]]));
       expect(res.text).not.toMatch(NO_STACK);
       const body = JSON.parse(res.text) as { result: string; url?: string };
       // Real png bytes: accepted, but nothing of the name is used.
-      expect({ status: res.status, body }).toEqual({ status: 201, body: { result: 'success', url: expect.stringMatching(new RegExp(`^${f.base}/public/v2/uploads/[0-9a-f]{32}\\.png$`)) } });
+      expect({ status: res.status, body }).toEqual({
+        status: 201,
+        body: { result: 'success', url: expect.stringMatching(new RegExp(`^${f.base}/public/v2/uploads/[0-9a-f]{32}\\.png$`)) },
+      });
       const after = await state();
       expect(after.uploads).toHaveLength(before.uploads.length + 1);
       for (const key of after.uploads) expect(key).toMatch(UPLOAD_KEY);

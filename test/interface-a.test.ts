@@ -40,12 +40,30 @@ const tinyVideo = {
   height: 64,
   duration: 1,
   background: { type: 'color', color: '#204060' },
-  objects: [{ type: 'shape', name: 'box', x: 8, y: 8, width: 48, height: 48, background: { type: 'color', color: '#f0c030' }, animations: [{ type: 'fade_in', duration: 0.5 }] }],
+  objects: [
+    {
+      type: 'shape',
+      name: 'box',
+      x: 8,
+      y: 8,
+      width: 48,
+      height: 48,
+      background: { type: 'color', color: '#f0c030' },
+      animations: [{ type: 'fade_in', duration: 0.5 }],
+    },
+  ],
 };
 
 async function start(env: Record<string, string> = {}) {
   dir = mkdtempSync(join(tmpdir(), 'imprint-http-'));
-  const config = configFromEnv({ IMPRINT_DATA_DIR: dir, IMPRINT_PORT: '0', IMPRINT_HOST: '127.0.0.1', IMPRINT_POLL_INTERVAL_S: '0', IMPRINT_WEBHOOK_ALLOW_PRIVATE: '1', ...env });
+  const config = configFromEnv({
+    IMPRINT_DATA_DIR: dir,
+    IMPRINT_PORT: '0',
+    IMPRINT_HOST: '127.0.0.1',
+    IMPRINT_POLL_INTERVAL_S: '0',
+    IMPRINT_WEBHOOK_ALLOW_PRIVATE: '1',
+    ...env,
+  });
   service = await Service.open(config, { log: pino({ level: 'silent' }), queuePollMs: 50 });
   app = await buildServer(service);
   base = (await listen(app, service)) + '/public/v2';
@@ -85,7 +103,10 @@ function until(taskId: number, states = ['done', 'error'], seen?: string[]) {
   });
 }
 
-const png = (w = 200, h = 120) => sharp({ create: { width: w, height: h, channels: 3, background: '#2a9d8f' } }).png().toBuffer();
+const png = (w = 200, h = 120) =>
+  sharp({ create: { width: w, height: h, channels: 3, background: '#2a9d8f' } })
+    .png()
+    .toBuffer();
 
 describe('interface A', () => {
   beforeAll(() => start(), 60_000);
@@ -104,7 +125,12 @@ describe('interface A', () => {
     const accepted = (await res.json()) as { task_id: number; status_url: string };
     expect(accepted.status_url).toBe(`${base}/tasks/${accepted.task_id}`);
     const done = await until(accepted.task_id);
-    expect(done).toEqual({ id: accepted.task_id, state: 'done', design_id: card, result_url: expect.stringMatching(/\/public\/v2\/results\/[0-9a-f]{32}\.png$/) });
+    expect(done).toEqual({
+      id: accepted.task_id,
+      state: 'done',
+      design_id: card,
+      result_url: expect.stringMatching(/\/public\/v2\/results\/[0-9a-f]{32}\.png$/),
+    });
     const file = await fetch(done.result_url!);
     expect(file.headers.get('content-type')).toBe('image/png');
     const meta = await sharp(Buffer.from(await file.arrayBuffer())).metadata();
@@ -117,13 +143,17 @@ describe('interface A', () => {
     // Additions to the spec's formats.
     ['webp', 'image/webp', (b: Buffer) => b.subarray(0, 4).toString() === 'RIFF' && b.subarray(8, 12).toString() === 'WEBP'],
     ['avif', 'image/avif', (b: Buffer) => b.subarray(4, 12).toString() === 'ftypavif'],
-  ])('renders %s', async (format, type, looksRight) => {
-    const { task_id } = (await (await post('/render', { design_id: card, format })).json()) as { task_id: number };
-    const done = await until(task_id);
-    const file = await fetch(done.result_url!);
-    expect(file.headers.get('content-type')).toBe(type);
-    expect(looksRight(Buffer.from(await file.arrayBuffer()))).toBe(true);
-  }, 60_000);
+  ])(
+    'renders %s',
+    async (format, type, looksRight) => {
+      const { task_id } = (await (await post('/render', { design_id: card, format })).json()) as { task_id: number };
+      const done = await until(task_id);
+      const file = await fetch(done.result_url!);
+      expect(file.headers.get('content-type')).toBe(type);
+      expect(looksRight(Buffer.from(await file.arrayBuffer()))).toBe(true);
+    },
+    60_000,
+  );
 
   it('renders mp4 and shows the task queued, then pending, then done', async () => {
     // Two renders ahead of it keep the mp4 queued long enough to be seen.
@@ -181,7 +211,9 @@ describe('interface A', () => {
     await new Promise<void>((r) => dead.listen(0, '127.0.0.1', r));
     const port = (dead.address() as { port: number }).port;
     await new Promise<void>((r) => dead.close(() => r()));
-    const { task_id } = (await (await post('/render', { design_id: card, format: 'png', webhook_url: `http://127.0.0.1:${port}/gone` })).json()) as { task_id: number };
+    const { task_id } = (await (await post('/render', { design_id: card, format: 'png', webhook_url: `http://127.0.0.1:${port}/gone` })).json()) as {
+      task_id: number;
+    };
     expect((await until(task_id)).state).toBe('done');
     await waitUntil('the failed webhook to be counted', () => service.ctx.metrics.get('imprint_webhooks_total', { result: 'failed' }) > 0);
     expect(service.ctx.metrics.get('imprint_webhooks_total', { result: 'failed' })).toBeGreaterThanOrEqual(1);
@@ -194,12 +226,32 @@ describe('interface A', () => {
       [get('/tasks/999999'), 404, 'task_not_found', /no task 999999/],
       [get('/tasks/abc'), 404, 'task_not_found'],
       [post('/render', { design_id: 99999, format: 'png' }), 404, 'design_not_found'],
-      [post('/render', { design_id: card, format: 'png', objects_overrides: { headline: { font: 'x' } } }), 400, 'validation_error', /^\$\.objects_overrides\.headline\.font: unknown field "font"/],
-      [post('/render', { design_id: card, format: 'png', objects_overrides: { nobody: { text: 'x' } } }), 400, 'validation_error', /^\$\.objects_overrides\.nobody: the design has no object named "nobody"/],
-      [post('/render', { design_id: card, format: 'png', objects_overrides: { photo: { path: 'https://example.com/a.png' } } }), 400, 'validation_error', /external image URLs are not allowed/],
+      [
+        post('/render', { design_id: card, format: 'png', objects_overrides: { headline: { font: 'x' } } }),
+        400,
+        'validation_error',
+        /^\$\.objects_overrides\.headline\.font: unknown field "font"/,
+      ],
+      [
+        post('/render', { design_id: card, format: 'png', objects_overrides: { nobody: { text: 'x' } } }),
+        400,
+        'validation_error',
+        /^\$\.objects_overrides\.nobody: the design has no object named "nobody"/,
+      ],
+      [
+        post('/render', { design_id: card, format: 'png', objects_overrides: { photo: { path: 'https://example.com/a.png' } } }),
+        400,
+        'validation_error',
+        /external image URLs are not allowed/,
+      ],
       [post('/render', { design_id: card, format: 'gif' }), 400, 'validation_error', /^\$\.format/],
       [post('/render', { design_id: card }), 400, 'validation_error', /^\$\.format/],
-      [fetch(`${base}/render`, { method: 'POST', headers: { ...auth(), 'content-type': 'application/json' }, body: '{"design_id": 1,' }), 400, 'validation_error', /not valid JSON/],
+      [
+        fetch(`${base}/render`, { method: 'POST', headers: { ...auth(), 'content-type': 'application/json' }, body: '{"design_id": 1,' }),
+        400,
+        'validation_error',
+        /not valid JSON/,
+      ],
       [fetch(`${base}/nothing-here`, { headers: auth() }), 404, 'not_found'],
       [fetch(`${base}/results/${'0'.repeat(32)}.png`), 404, 'not_found', /expired/],
     ];
@@ -213,7 +265,11 @@ describe('interface A', () => {
 
   it('refuses a member key with 403 and another account’s task with task_not_found', async () => {
     const { apiKey: member } = await service.createKey(accountId, 'member');
-    for (const r of [await get('/tasks/1', auth(member)), await post('/render', { design_id: card, format: 'png' }, auth(member)), await upload(await png(), member)]) {
+    for (const r of [
+      await get('/tasks/1', auth(member)),
+      await post('/render', { design_id: card, format: 'png' }, auth(member)),
+      await upload(await png(), member),
+    ]) {
       expect(r.status).toBe(403);
       expect(await r.json()).toEqual({ error: 'forbidden', description: expect.stringMatching(/administrator only/) });
     }
@@ -254,11 +310,20 @@ describe('interface A', () => {
   it('refuses an mp4 longer than 15 s', async () => {
     const long = (await service.importDesign(accountId, { ...tinyVideo, slides: undefined, duration: 15 })).id;
     expect((await post('/render', { design_id: long, format: 'mp4' })).status).toBe(202);
-    const slides = { schema: 'imprint/design@1', width: 64, height: 64, background: { type: 'color', color: '#000000' }, slides: [1, 2].map((i) => ({ name: `s${i}`, duration: 10, objects: [] })) };
+    const slides = {
+      schema: 'imprint/design@1',
+      width: 64,
+      height: 64,
+      background: { type: 'color', color: '#000000' },
+      slides: [1, 2].map((i) => ({ name: `s${i}`, duration: 10, objects: [] })),
+    };
     const twenty = (await service.importDesign(accountId, slides)).id;
     const r = await post('/render', { design_id: twenty, format: 'mp4' });
     expect(r.status).toBe(400);
-    expect(await r.json()).toEqual({ error: 'validation_error', description: "$.format: the video lasts 20 s: at most 15 s are allowed; shorten the design's duration" });
+    expect(await r.json()).toEqual({
+      error: 'validation_error',
+      description: "$.format: the video lasts 20 s: at most 15 s are allowed; shorten the design's duration",
+    });
   });
 
   it('replays an Idempotency-Key with the same body and refuses it with another', async () => {
@@ -288,9 +353,15 @@ describe('interface A', () => {
   it('publishes OpenAPI 3.1 generated from the schemas it validates with', async () => {
     const r = await fetch(`${base}/openapi.json`);
     expect(r.status).toBe(200);
-    const doc = (await r.json()) as { openapi: string; paths: Record<string, unknown>; components: { schemas: Record<string, { properties?: Record<string, unknown>; additionalProperties?: unknown }> } };
+    const doc = (await r.json()) as {
+      openapi: string;
+      paths: Record<string, unknown>;
+      components: { schemas: Record<string, { properties?: Record<string, unknown>; additionalProperties?: unknown }> };
+    };
     expect(doc.openapi).toBe('3.1.0');
-    expect(Object.keys(doc.paths)).toEqual(expect.arrayContaining(['/public/v2/render', '/public/v2/tasks/{task_id}', '/public/v2/upload', '/public/v2/results/{file}']));
+    expect(Object.keys(doc.paths)).toEqual(
+      expect.arrayContaining(['/public/v2/render', '/public/v2/tasks/{task_id}', '/public/v2/upload', '/public/v2/results/{file}']),
+    );
     expect(Object.keys(doc.components.schemas.RenderRequest!.properties!).sort()).toEqual(Object.keys(RenderRequest.shape).sort());
     expect(doc.components.schemas.RenderRequest!.additionalProperties).toBe(false);
   });
@@ -361,7 +432,9 @@ describe('interface A with S3 blobs', () => {
     try {
       await start({ IMPRINT_BLOBS_URL: s3.url });
       const { url } = (await (await upload(await png())).json()) as { url: string };
-      const { task_id } = (await (await post('/render', { design_id: card, format: 'jpg', objects_overrides: { photo: { path: url } } })).json()) as { task_id: number };
+      const { task_id } = (await (await post('/render', { design_id: card, format: 'jpg', objects_overrides: { photo: { path: url } } })).json()) as {
+        task_id: number;
+      };
       const done = await until(task_id);
       expect(done.state).toBe('done');
       const redirect = await fetch(done.result_url!, { redirect: 'manual' });

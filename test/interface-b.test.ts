@@ -38,14 +38,23 @@ const slides = {
   height: 180,
   background: { type: 'color', color: '#1d3557' },
   slides: [
-    { name: 'intro', duration: 0.5, background: { type: 'color', color: '#1d3557' }, objects: [{ type: 'text', name: 'intro_title', x: 20, y: 60, width: 200, height: 60, text: 'Hello', font_size: 32, color: '#f1faee' }] },
+    {
+      name: 'intro',
+      duration: 0.5,
+      background: { type: 'color', color: '#1d3557' },
+      objects: [{ type: 'text', name: 'intro_title', x: 20, y: 60, width: 200, height: 60, text: 'Hello', font_size: 32, color: '#f1faee' }],
+    },
     { name: 'outro', duration: 0.5, background: { type: 'color', color: '#e63946' }, objects: [] },
   ],
 };
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'imprint-b-'));
-  service = await Service.open(configFromEnv({ IMPRINT_DATA_DIR: dir, IMPRINT_PORT: '0', IMPRINT_HOST: '127.0.0.1' }), { log: pino({ level: 'silent' }), clock: () => now, queuePollMs: 50 });
+  service = await Service.open(configFromEnv({ IMPRINT_DATA_DIR: dir, IMPRINT_PORT: '0', IMPRINT_HOST: '127.0.0.1' }), {
+    log: pino({ level: 'silent' }),
+    clock: () => now,
+    queuePollMs: 50,
+  });
   app = await buildServer(service);
   root = (await listen(app, service)) + '/api';
   worker = new TaskWorker(service.ctx, { slots: 2 });
@@ -78,16 +87,22 @@ const taskB = (id: number | string, query = q()) => fetch(`${root}/queue/${id}/?
 type BTask = TaskBodyB;
 
 function finished(id: number): Promise<BTask> {
-  return waitFor(`task ${id} to finish`, async () => {
-    const t = (await (await taskB(id)).json()) as BTask;
-    return t.state === 'done' || t.state === 'error' ? t : undefined;
-  }, 60_000);
+  return waitFor(
+    `task ${id} to finish`,
+    async () => {
+      const t = (await (await taskB(id)).json()) as BTask;
+      return t.state === 'done' || t.state === 'error' ? t : undefined;
+    },
+    60_000,
+  );
 }
 
 function probe(file: Buffer): { width: number; height: number; r_frame_rate: string; nb_frames: string } {
   const path = join(dir, `probe-${Math.random().toString(36).slice(2)}.mp4`);
   writeFileSync(path, file);
-  const out = JSON.parse(execFileSync(ffprobeInstaller.path, ['-v', 'error', '-select_streams', 'v:0', '-show_streams', '-of', 'json', path], { encoding: 'utf8' })) as { streams: never[] };
+  const out = JSON.parse(
+    execFileSync(ffprobeInstaller.path, ['-v', 'error', '-select_streams', 'v:0', '-show_streams', '-of', 'json', path], { encoding: 'utf8' }),
+  ) as { streams: never[] };
   return out.streams[0]!;
 }
 
@@ -95,13 +110,30 @@ function probe(file: Buffer): { width: number; height: number; r_frame_rate: str
 function frame(file: Buffer, seconds: number): Buffer {
   const path = join(dir, `frame-${Math.random().toString(36).slice(2)}.mp4`);
   writeFileSync(path, file);
-  return execFileSync(ffmpegInstaller.path, ['-v', 'error', '-ss', String(seconds), '-i', path, '-frames:v', '1', '-vf', 'scale=320:180', '-f', 'rawvideo', '-pix_fmt', 'rgb24', 'pipe:1']);
+  return execFileSync(ffmpegInstaller.path, [
+    '-v',
+    'error',
+    '-ss',
+    String(seconds),
+    '-i',
+    path,
+    '-frames:v',
+    '1',
+    '-vf',
+    'scale=320:180',
+    '-f',
+    'rawvideo',
+    '-pix_fmt',
+    'rgb24',
+    'pipe:1',
+  ]);
 }
 
 function meanDiff(a: Buffer, b: Buffer, x0: number, y0: number, x1: number, y1: number): number {
   let sum = 0;
   let n = 0;
-  for (let y = y0; y < y1; y++) for (let x = x0; x < x1; x++) for (let c = 0; c < 3; c++, n++) sum += Math.abs(a[(y * 320 + x) * 3 + c]! - b[(y * 320 + x) * 3 + c]!);
+  for (let y = y0; y < y1; y++)
+    for (let x = x0; x < x1; x++) for (let c = 0; c < 3; c++, n++) sum += Math.abs(a[(y * 320 + x) * 3 + c]! - b[(y * 320 + x) * 3 + c]!);
   return sum / n;
 }
 
@@ -114,7 +146,16 @@ describe('interface B renders', () => {
     const accepted = (await res.json()) as { result: string; task_url: string; task_id: number };
     expect(accepted).toEqual({ result: 'true', task_url: `${root}/queue/${accepted.task_id}/`, task_id: expect.any(Number) });
     const queued = (await (await taskB(accepted.task_id)).json()) as BTask;
-    expect(queued).toMatchObject({ id: accepted.task_id, video_id: video, user_id: accountId, billed_duration: null, billed_price: null, exec_time: null, video_url: null, screenshot_url: null });
+    expect(queued).toMatchObject({
+      id: accepted.task_id,
+      video_id: video,
+      user_id: accountId,
+      billed_duration: null,
+      billed_price: null,
+      exec_time: null,
+      video_url: null,
+      screenshot_url: null,
+    });
     const t = await finished(accepted.task_id);
     expect(t).toMatchObject({ state: 'done', billed_duration: 1, billed_price: 0.01, start_date: new Date(now).toISOString() });
     expect(t.wait_time).toBeGreaterThanOrEqual(0);
@@ -212,7 +253,10 @@ describe('interface B errors', () => {
   it('answers B2 with 403 auth_required and 404 not_found', async () => {
     const { task_id } = (await (await renderB({ parameters: { demo: true } })).json()) as { task_id: number };
     const other = await service.createAccount({ name: `Other ${Math.random()}` });
-    const aTask = await service.createTask(accountId, { designId: (await service.importDesign(accountId, { ...slides, slides: undefined, objects: [] })).id, format: 'png' });
+    const aTask = await service.createTask(accountId, {
+      designId: (await service.importDesign(accountId, { ...slides, slides: undefined, objects: [] })).id,
+      format: 'png',
+    });
     const cases: [Promise<Response>, number, string][] = [
       [taskB(task_id, 'v=1.0'), 403, 'auth_required'],
       [taskB(task_id, q('imp_wrong')), 403, 'auth_required'],
@@ -253,11 +297,32 @@ describe('interface B errors', () => {
     ['parameters null', { parameters: null }, null, 400, 'incorrect_data', /\$\.parameters/],
     ['overrides not an array', { overrides: { intro_title: 'x' } }, null, 400, 'incorrect_data', /\$\.overrides/],
     ['an override without name', { overrides: [{ object: { text: 'x' } }] }, null, 400, 'incorrect_data', /\$\.overrides\[0\]\.name/],
-    ['an override with both object and slide', { overrides: [{ name: 'intro_title', object: {}, slide: {} }] }, null, 400, 'incorrect_data', /exactly one of object or slide/],
-    ['a slide override on an object name', { overrides: [{ name: 'intro_title', slide: { path: 'x.png' } }] }, null, 400, 'incorrect_data', /no slide named "intro_title"/],
+    [
+      'an override with both object and slide',
+      { overrides: [{ name: 'intro_title', object: {}, slide: {} }] },
+      null,
+      400,
+      'incorrect_data',
+      /exactly one of object or slide/,
+    ],
+    [
+      'a slide override on an object name',
+      { overrides: [{ name: 'intro_title', slide: { path: 'x.png' } }] },
+      null,
+      400,
+      'incorrect_data',
+      /no slide named "intro_title"/,
+    ],
     ['an object override on a slide name', { overrides: [{ name: 'intro', object: { text: 'x' } }] }, null, 400, 'incorrect_data', /no object named "intro"/],
     ['an unknown override name', { overrides: [{ name: 'nobody', object: { text: 'x' } }] }, null, 400, 'incorrect_data', /no object named "nobody"/],
-    ['a slide path to an external URL', { overrides: [{ name: 'intro', slide: { path: 'https://example.com/bg.jpg' } }] }, null, 400, 'incorrect_data', /external image URLs are not allowed/],
+    [
+      'a slide path to an external URL',
+      { overrides: [{ name: 'intro', slide: { path: 'https://example.com/bg.jpg' } }] },
+      null,
+      400,
+      'incorrect_data',
+      /external image URLs are not allowed/,
+    ],
     ['a slide path to another account’s upload', 'OTHER_UPLOAD', null, 400, 'incorrect_data', /not an image uploaded by this account/],
     ['an asset: reference', { overrides: [{ name: 'intro', slide: { path: 'asset:upload-00' } }] }, null, 400, 'incorrect_data', /not an "asset:" reference/],
     ['a non-integer video id', {}, 'ID=abc', 400, 'incorrect_data', /not a video id/],
@@ -267,7 +332,9 @@ describe('interface B errors', () => {
   ])('refuses %s with a clear error and queues nothing', async (_what, body, query, status, error, description) => {
     let payload: unknown = body;
     if (body === 'OTHER_UPLOAD') {
-      const png = await sharp({ create: { width: 32, height: 32, channels: 3, background: '#fff' } }).png().toBuffer();
+      const png = await sharp({ create: { width: 32, height: 32, channels: 3, background: '#fff' } })
+        .png()
+        .toBuffer();
       const { url } = await service.createUpload(await other(), png);
       payload = { overrides: [{ name: 'intro', slide: { path: url } }] };
     }
@@ -290,7 +357,11 @@ describe('interface B errors', () => {
   });
 
   it('refuses malformed JSON with incorrect_data', async () => {
-    const r = await fetch(`${root}/videos/${video}/render/?${q()}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"parameters": ' });
+    const r = await fetch(`${root}/videos/${video}/render/?${q()}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"parameters": ',
+    });
     expect(r.status).toBe(400);
     expect(await r.json()).toEqual({ error: 'incorrect_data', description: expect.stringMatching(/not valid JSON/) });
   });
@@ -300,7 +371,10 @@ describe('interface B walk-through', () => {
   it('the README curl walk-through renders a demo video and reads its task', async () => {
     const block = /```sh walkthrough-b\n([\s\S]*?)```/.exec(await readFile(join(import.meta.dirname, '..', 'README.md'), 'utf8'))?.[1];
     expect(block).toBeDefined();
-    const script = block!.replace('imp_your_demo_key', key).replaceAll('http://localhost:3000', root.replace(/\/api$/, '')).replace(/\/videos\/6\//g, `/videos/${video}/`);
+    const script = block!
+      .replace('imp_your_demo_key', key)
+      .replaceAll('http://localhost:3000', root.replace(/\/api$/, ''))
+      .replace(/\/videos\/6\//g, `/videos/${video}/`);
     // Asynchronously: the server runs in this process and must keep answering while curl waits.
     const run = await promisify(execFile)('bash', ['-euo', 'pipefail', '-c', script], { encoding: 'utf8', timeout: 45_000 }).then(
       (r) => ({ status: 0, stdout: r.stdout, stderr: r.stderr }),

@@ -35,7 +35,9 @@ describe('fit', () => {
   });
 
   it('breaks a word that cannot fit even at the minimum size, and clips what overflows', () => {
-    const { report } = layoutOf(designWith([text({ text: 'Pneumonoultramicroscopicsilicovolcanoconiosis '.repeat(8), width: 80, height: 30, min_font_size: 20 })]));
+    const { report } = layoutOf(
+      designWith([text({ text: 'Pneumonoultramicroscopicsilicovolcanoconiosis '.repeat(8), width: 80, height: 30, min_font_size: 20 })]),
+    );
     expect(report[0]).toMatchObject({ font_size: 20, word_broken: true, clipped: true });
   });
 
@@ -78,7 +80,9 @@ describe('line breaking', () => {
   });
 
   it('justify makes every line but the last as wide as the box', () => {
-    const { displayList } = layoutOf(designWith([text({ text: 'aa bb cc dd ee ff gg hh ii jj kk ll mm nn oo pp qq rr', width: 200, font_size: 24, height: 400, text_align: 'justify' })]));
+    const { displayList } = layoutOf(
+      designWith([text({ text: 'aa bb cc dd ee ff gg hh ii jj kk ll mm nn oo pp qq rr', width: 200, font_size: 24, height: 400, text_align: 'justify' })]),
+    );
     const fonts = bundledFonts();
     const rightEdge = new Map<number, number>();
     for (const r of objectGroup(displayList, 0).items) {
@@ -114,7 +118,9 @@ describe('line breaking', () => {
 
 describe('substyles', () => {
   it('splits runs by style, with underline rectangles and link areas', () => {
-    const { displayList } = layoutOf(designWith([text({ text: 'Buy <substyle color="#ff0000" underline link="(url:https://example.com)">now</substyle>!', width: 590 })]));
+    const { displayList } = layoutOf(
+      designWith([text({ text: 'Buy <substyle color="#ff0000" underline link="(url:https://example.com)">now</substyle>!', width: 590 })]),
+    );
     const items = objectGroup(displayList, 0).items;
     const runs = items.filter((i) => i.kind === 'glyphs');
     expect(runs.map((r) => r.kind === 'glyphs' && r.text)).toEqual(['Buy ', 'now', '!']);
@@ -130,7 +136,10 @@ describe('media boxes', () => {
     expect(placeMedia('cover', { width: 400, height: 400 }, box)).toEqual({ src: { x: 0, y: 100, width: 400, height: 200 }, dst: box });
   });
   it('contain fits the whole source and centres it', () => {
-    expect(placeMedia('contain', { width: 400, height: 400 }, box)).toEqual({ src: { x: 0, y: 0, width: 400, height: 400 }, dst: { x: 50, y: 0, width: 100, height: 100 } });
+    expect(placeMedia('contain', { width: 400, height: 400 }, box)).toEqual({
+      src: { x: 0, y: 0, width: 400, height: 400 },
+      dst: { x: 50, y: 0, width: 100, height: 100 },
+    });
   });
   it('fill stretches', () => {
     expect(placeMedia('fill', { width: 400, height: 400 }, box).dst).toEqual(box);
@@ -173,7 +182,9 @@ describe('shapes', () => {
   });
 
   it('a colour-only background override implies type color; a path-only one implies image', () => {
-    const design = designWith([{ type: 'shape', name: 's', x: 0, y: 0, width: 100, height: 50, shape: 'ellipse', background: { type: 'image', path: 'a.jpg' } }]);
+    const design = designWith([
+      { type: 'shape', name: 's', x: 0, y: 0, width: 100, height: 50, shape: 'ellipse', background: { type: 'image', path: 'a.jpg' } },
+    ]);
     const colour = layoutOf(design, { s: { background: { color: '#00ff00' } } });
     expect(objectGroup(colour.displayList, 0).items[0]).toMatchObject({ kind: 'fill', color: [0, 255, 0, 1], geometry: { kind: 'ellipse' } });
     const image = layoutOf(design, { s: { 'background.path': 'b.jpg' } }, new Map([['b.jpg', { width: 10, height: 10 }]]));

@@ -4,12 +4,14 @@ import { parseMarkup } from '../src/text/markup.js';
 
 describe('parseMarkup', () => {
   it('splits styled and plain spans', () => {
-    expect(parseMarkup('Buy <substyle bold="700" color="#f00">now</substyle> or <substyle underline link="(url:https://x.io/a?b=1)">later</substyle>')).toEqual([
-      { text: 'Buy ', style: {} },
-      { text: 'now', style: { weight: 700, color: '#f00' } },
-      { text: ' or ', style: {} },
-      { text: 'later', style: { underline: true, link: 'https://x.io/a?b=1' } },
-    ]);
+    expect(parseMarkup('Buy <substyle bold="700" color="#f00">now</substyle> or <substyle underline link="(url:https://x.io/a?b=1)">later</substyle>')).toEqual(
+      [
+        { text: 'Buy ', style: {} },
+        { text: 'now', style: { weight: 700, color: '#f00' } },
+        { text: ' or ', style: {} },
+        { text: 'later', style: { underline: true, link: 'https://x.io/a?b=1' } },
+      ],
+    );
   });
 
   it('keeps text that merely contains < and > as it is', () => {

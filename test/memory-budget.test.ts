@@ -53,7 +53,9 @@ function children(pid: number): number[] {
 
 /** A photo-like jpg of `width`×`height` (smooth colour fields from upscaled noise): decoding costs what any photo of that size does. */
 async function photo(width: number, height: number): Promise<Buffer> {
-  const small = await sharp({ create: { width: 160, height: 100, channels: 3, background: '#000', noise: { type: 'gaussian', mean: 128, sigma: 60 } } }).png().toBuffer();
+  const small = await sharp({ create: { width: 160, height: 100, channels: 3, background: '#000', noise: { type: 'gaussian', mean: 128, sigma: 60 } } })
+    .png()
+    .toBuffer();
   return sharp(small).resize(width, height, { kernel: 'cubic' }).jpeg({ quality: 80 }).toBuffer();
 }
 
@@ -71,7 +73,16 @@ function worstStill() {
     height: side / 2,
   }));
   for (let i = 0; i < 120; i++) {
-    objects.push({ type: 'text', x: (i * 97) % (side - 900), y: (i * 131) % (side - 200), width: 900, height: 200, font_size: 64, text: `Headline number ${i} with some words`, color: '#ffffff' });
+    objects.push({
+      type: 'text',
+      x: (i * 97) % (side - 900),
+      y: (i * 131) % (side - 200),
+      width: 900,
+      height: 200,
+      font_size: 64,
+      text: `Headline number ${i} with some words`,
+      color: '#ffffff',
+    });
   }
   return { width: side, height: side, background: { type: 'color', color: '#102030' }, objects };
 }
@@ -88,13 +99,27 @@ function worstVideo() {
     y: (i * 131) % (frame - 160),
     width: 700,
     height: 160,
-    animations: [{ type: 'keyframes', property: 'x', keyframes: [{ time: 0, value: (i * 97) % (frame - 700) }, { time: 2, value: ((i * 97) % (frame - 700)) + 600 }] }, { type: 'fade_in', duration: 1 }],
+    animations: [
+      {
+        type: 'keyframes',
+        property: 'x',
+        keyframes: [
+          { time: 0, value: (i * 97) % (frame - 700) },
+          { time: 2, value: ((i * 97) % (frame - 700)) + 600 },
+        ],
+      },
+      { type: 'fade_in', duration: 1 },
+    ],
   }));
   return { width: frame, height: frame, duration: 2, background: { type: 'color', color: '#0b0f19' }, objects };
 }
 
 function post(path: string, body: unknown): Promise<Response> {
-  return fetch(`${base}/public/v2${path}`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  return fetch(`${base}/public/v2${path}`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
 }
 
 beforeAll(async () => {
@@ -119,7 +144,15 @@ beforeAll(async () => {
   server = spawn(process.execPath, [BIN, 'serve'], {
     cwd: dir,
     // Two render slots, the plan's concurrency; the other settings are the defaults.
-    env: { ...inherited, ...env, IMPRINT_PORT: '0', IMPRINT_SEED: '0', IMPRINT_WORKER_CONCURRENCY: '2', IMPRINT_POLL_INTERVAL_S: '0', ...(process.env.TEST_ARENA ? { MALLOC_ARENA_MAX: process.env.TEST_ARENA } : {}) },
+    env: {
+      ...inherited,
+      ...env,
+      IMPRINT_PORT: '0',
+      IMPRINT_SEED: '0',
+      IMPRINT_WORKER_CONCURRENCY: '2',
+      IMPRINT_POLL_INTERVAL_S: '0',
+      ...(process.env.TEST_ARENA ? { MALLOC_ARENA_MAX: process.env.TEST_ARENA } : {}),
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   base = await new Promise<string>((resolve, reject) => {
@@ -144,7 +177,8 @@ describe('render memory', () => {
     expect(r.status).toBe(400);
     expect(await r.json()).toEqual({
       error: 'validation_error',
-      description: '$.design_id: mp4 frames may have at most 4.2 megapixels (2048×2048) and this design is 8192×8192 (67.1 megapixels): make the canvas smaller',
+      description:
+        '$.design_id: mp4 frames may have at most 4.2 megapixels (2048×2048) and this design is 8192×8192 (67.1 megapixels): make the canvas smaller',
     });
   });
 

@@ -64,8 +64,10 @@ describe.each(backends)('metadata store on $name', (backend) => {
     await cleanup();
   });
 
-  const account = (name: string, concurrency = 1, queueSize = 100) => store.insertAccount({ name, plan: plan(concurrency, queueSize), webhookSecret: 's', balance: 12.5, now: 1000 });
-  const task = (accountId: number, now = 2000) => store.insertTask({ accountId, designId: 1, format: 'png', options: {}, overrides: { t: { text: 'x' } }, webhookUrl: null, now });
+  const account = (name: string, concurrency = 1, queueSize = 100) =>
+    store.insertAccount({ name, plan: plan(concurrency, queueSize), webhookSecret: 's', balance: 12.5, now: 1000 });
+  const task = (accountId: number, now = 2000) =>
+    store.insertTask({ accountId, designId: 1, format: 'png', options: {}, overrides: { t: { text: 'x' } }, webhookUrl: null, now });
   const queued = async (accountId: number, now?: number) => {
     const t = await task(accountId, now);
     if (typeof t === 'string') throw new Error(t);
@@ -121,7 +123,15 @@ describe.each(backends)('metadata store on $name', (backend) => {
 
   it('expires uploads once, after their expiry time', async () => {
     const a = await account('alpha');
-    const u = await store.insertUpload({ accountId: a.id, token: 't1', blobKey: 'uploads/1/t1.png', contentType: 'image/png', size: 3, createdAt: 0, expiresAt: 100 });
+    const u = await store.insertUpload({
+      accountId: a.id,
+      token: 't1',
+      blobKey: 'uploads/1/t1.png',
+      contentType: 'image/png',
+      size: 3,
+      createdAt: 0,
+      expiresAt: 100,
+    });
     expect(await store.getUploadByToken('t1')).toMatchObject({ id: u.id, expiredAt: null });
     expect(await store.expireUploads(99)).toEqual([]);
     expect((await store.expireUploads(100)).map((x) => x.token)).toEqual(['t1']);
@@ -252,7 +262,9 @@ describe.each(backends)('metadata store on $name', (backend) => {
     const a = await store.insertAccount({ name: 'payer', plan: plan(1, 1000), webhookSecret: 's', balance: 0.05, now: 1000 });
     const video = { demo: false, reserve: 0.01, dayStart: 0, dailyLimit: 1000 };
     const results = await Promise.all(
-      Array.from({ length: 20 }, () => store.insertTask({ accountId: a.id, designId: 1, format: 'mp4', options: {}, overrides: [], webhookUrl: null, now: 2000, video })),
+      Array.from({ length: 20 }, () =>
+        store.insertTask({ accountId: a.id, designId: 1, format: 'mp4', options: {}, overrides: [], webhookUrl: null, now: 2000, video }),
+      ),
     );
     expect(results.filter((r) => typeof r !== 'string')).toHaveLength(5);
     expect(results.filter((r) => r === 'insufficient_funds')).toHaveLength(15);
@@ -262,17 +274,22 @@ describe.each(backends)('metadata store on $name', (backend) => {
     expect(done).toMatchObject({ billedPrice: 0.01, reserved: 0 });
     expect((await store.getAccount(a.id))!.balance).toBe(0.04);
     // The charge freed nothing new: four held, nothing available.
-    expect(await store.insertTask({ accountId: a.id, designId: 1, format: 'mp4', options: {}, overrides: [], webhookUrl: null, now: 5000, video })).toBe('insufficient_funds');
+    expect(await store.insertTask({ accountId: a.id, designId: 1, format: 'mp4', options: {}, overrides: [], webhookUrl: null, now: 5000, video })).toBe(
+      'insufficient_funds',
+    );
     const next = await store.claimNext(W, 6000, 9000);
     await store.finishTask(next!.id, W, { state: 'error', error: 'x' }, 7000);
     expect((await store.getAccount(a.id))!.balance).toBe(0.04);
-    expect(typeof (await store.insertTask({ accountId: a.id, designId: 1, format: 'mp4', options: {}, overrides: [], webhookUrl: null, now: 8000, video }))).toBe('object');
+    expect(
+      typeof (await store.insertTask({ accountId: a.id, designId: 1, format: 'mp4', options: {}, overrides: [], webhookUrl: null, now: 8000, video })),
+    ).toBe('object');
   });
 
   it('counts daily video limits: demo tasks when queued, paid ones when done', async () => {
     const a = await account('daily', 1, 1000);
     const demo = { demo: true, reserve: 0, dayStart: 10_000, dailyLimit: 2 };
-    const insert = (v: typeof demo, now: number) => store.insertTask({ accountId: a.id, designId: 1, format: 'mp4', options: {}, overrides: [], webhookUrl: null, now, video: v });
+    const insert = (v: typeof demo, now: number) =>
+      store.insertTask({ accountId: a.id, designId: 1, format: 'mp4', options: {}, overrides: [], webhookUrl: null, now, video: v });
     expect(typeof (await insert(demo, 9_000))).toBe('object');
     expect(typeof (await insert(demo, 10_500))).toBe('object');
     expect(typeof (await insert(demo, 10_600))).toBe('object');
@@ -280,7 +297,8 @@ describe.each(backends)('metadata store on $name', (backend) => {
     // Paid renders count when done, and while queued or rendering (they may still succeed).
     const b = await account('daily-paid', 1, 1000);
     const paid = { demo: false, reserve: 0, dayStart: 10_000, dailyLimit: 1 };
-    const insertPaid = (now: number) => store.insertTask({ accountId: b.id, designId: 1, format: 'mp4', options: {}, overrides: [], webhookUrl: null, now, video: paid });
+    const insertPaid = (now: number) =>
+      store.insertTask({ accountId: b.id, designId: 1, format: 'mp4', options: {}, overrides: [], webhookUrl: null, now, video: paid });
     const first = await insertPaid(10_800);
     expect(typeof first).toBe('object');
     expect(await insertPaid(10_800)).toBe('daily_limit_exceeded');
@@ -291,7 +309,18 @@ describe.each(backends)('metadata store on $name', (backend) => {
     await store.claimTask((second as { id: number }).id, W, 11_200, 99_000);
     await store.finishTask((second as { id: number }).id, W, { state: 'done', charge: 0 }, 11_300);
     expect(await insertPaid(11_400)).toBe('daily_limit_exceeded');
-    expect(typeof (await store.insertTask({ accountId: b.id, designId: 1, format: 'mp4', options: {}, overrides: [], webhookUrl: null, now: 20_000, video: { ...paid, dayStart: 20_000 } }))).toBe('object');
+    expect(
+      typeof (await store.insertTask({
+        accountId: b.id,
+        designId: 1,
+        format: 'mp4',
+        options: {},
+        overrides: [],
+        webhookUrl: null,
+        now: 20_000,
+        video: { ...paid, dayStart: 20_000 },
+      })),
+    ).toBe('object');
   });
 
   const hooked = async (accountId: number, url = 'https://example.com/hook') => {
@@ -374,7 +403,11 @@ describe.each(backends)('metadata store on $name', (backend) => {
     expect(d1).toMatchObject({ taskId: t1.id, state: 'sending', claimedBy: 'alive' });
     expect(await store.recordWebhook(d1!.id, 'someone-else', { delivered: true, status: 200, ms: 5 }, 5100)).toBeUndefined();
     expect(await store.recordWebhook(d1!.id, 'alive', { delivered: true, status: 200, ms: 12.4 }, 5100)).toMatchObject({
-      state: 'sent', httpStatus: 200, error: null, finishedAt: 5100, durationMs: 12,
+      state: 'sent',
+      httpStatus: 200,
+      error: null,
+      finishedAt: 5100,
+      durationMs: 12,
     });
     const [d2, d3] = await store.claimWebhooks('dies', 5000, 6000);
     expect([d2!.taskId, d3!.taskId]).toEqual([t2.id, t3.id]);

@@ -5,7 +5,12 @@ import type { DisplayItem } from '../src/scene/display-list.js';
 import { applyHomography, rectToQuad } from '../src/layout/homography.js';
 import { designWith, layoutOf, objectGroup } from './support/scene.js';
 
-const QUAD = [[200, 100], [700, 150], [680, 900], [220, 860]];
+const QUAD = [
+  [200, 100],
+  [700, 150],
+  [680, 900],
+  [220, 860],
+];
 const mockup = (layers: unknown[]) =>
   designWith([{ type: 'mockup', name: 'phone', x: 0, y: 0, width: 500, height: 500, base: 'base.png', layers }], { width: 500, height: 500 });
 const sizes = new Map([
@@ -70,7 +75,11 @@ describe('mockup layout', () => {
       { id: 'glare', kind: 'artwork', area: { x: 0, y: 0, width: 10, height: 10 }, path: 'mask.png', hidden: true },
     ]);
     const items = layerItems(design, { phone: { mockup_data: { screen: { image_url: 'shot.png' }, bg: { color: '#0000ff' }, glare: { hidden: false } } } });
-    expect(items.map((i) => (i.kind === 'image_quad' || i.kind === 'image' ? i.image : i.kind === 'fill' ? i.color : i.kind))).toEqual(['shot.png', [0, 0, 255, 1], 'mask.png']);
+    expect(items.map((i) => (i.kind === 'image_quad' || i.kind === 'image' ? i.image : i.kind === 'fill' ? i.color : i.kind))).toEqual([
+      'shot.png',
+      [0, 0, 255, 1],
+      'mask.png',
+    ]);
     expect(layerItems(design, { phone: { mockup_data: { screen: { hidden: true }, bg: { hidden: true } } } })).toHaveLength(0);
   });
 

@@ -11,7 +11,11 @@ const run = promisify(execFile);
 const ROOT = join(import.meta.dirname, '..');
 const TSC = join(ROOT, 'node_modules/typescript/bin/tsc');
 
-interface LockEntry { dependencies?: Record<string, string>; optionalDependencies?: Record<string, string>; peerDependencies?: Record<string, string> }
+interface LockEntry {
+  dependencies?: Record<string, string>;
+  optionalDependencies?: Record<string, string>;
+  peerDependencies?: Record<string, string>;
+}
 
 /**
  * The top-level node_modules folders a production install holds: the closure of `roots` over
@@ -29,7 +33,10 @@ function productionFolders(roots: readonly string[]): string[] {
     let found: string | null = null;
     for (;;) {
       const candidate = `${dir ? `${dir}/` : ''}node_modules/${name}`;
-      if (lock.packages[candidate]) { found = candidate; break; }
+      if (lock.packages[candidate]) {
+        found = candidate;
+        break;
+      }
       if (!dir) break;
       dir = dir.slice(0, Math.max(0, dir.lastIndexOf('/node_modules/')));
     }

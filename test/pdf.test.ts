@@ -87,7 +87,7 @@ describe.runIf(ready)('pdf: examples checked by qpdf, pdffonts and pdftotext', (
         { design: card.design, overrides: card.overrides },
         { design: banner.design, overrides: banner.overrides },
       ],
-      assets: async (ref) => (await card.assets(ref).catch(() => banner.assets(ref))),
+      assets: async (ref) => await card.assets(ref).catch(() => banner.assets(ref)),
     });
     const file = await pdfFile('pages', bytes);
     const info = run('pdfinfo', ['-f', '1', '-l', '2', file]);
@@ -187,7 +187,9 @@ describe.runIf(ready)('pdf: every golden case rasterised by pdftoppm matches its
       const tolFile = join(c.dir, 'tolerance-pdf.json');
       const tolerance = existsSync(tolFile) ? (JSON.parse(readFileSync(tolFile, 'utf8')) as { maxMismatch: number; reason: string }) : null;
       if (tolerance) expect(tolerance.reason.length, `${tolFile} needs a reason`).toBeGreaterThan(20);
-      expect(mismatch, `${c.area}/${c.name}: ${(mismatch * 100).toFixed(3)} % of ${design.width}px-wide pixels differ (pdf: ${file})`).toBeLessThanOrEqual(tolerance?.maxMismatch ?? PDF_MAX_MISMATCH);
+      expect(mismatch, `${c.area}/${c.name}: ${(mismatch * 100).toFixed(3)} % of ${design.width}px-wide pixels differ (pdf: ${file})`).toBeLessThanOrEqual(
+        tolerance?.maxMismatch ?? PDF_MAX_MISMATCH,
+      );
     });
   }
 });
@@ -213,11 +215,24 @@ describe('pdf: images and pages (no tools needed)', () => {
     [{ format: 'pdf', pages: [] }, '$.pages', 'at least 1'],
     [{ format: 'pdf', design: { width: 10, height: 10, objects: [] }, pages: [{ design: {} }] }, '$.design', 'either design'],
     [{ format: 'pdf' }, '$.design', 'expected a design'],
-    [{ format: 'pdf', pages: [{ design: { width: 10, height: 10, objects: [] } }, { design: { width: 10, height: 10, objects: [{ type: 'shape', x: 'a', y: 0, width: 1, height: 1 }] } }] }, '$.pages[1].design.objects[0].x', 'expected a number'],
+    [
+      {
+        format: 'pdf',
+        pages: [
+          { design: { width: 10, height: 10, objects: [] } },
+          { design: { width: 10, height: 10, objects: [{ type: 'shape', x: 'a', y: 0, width: 1, height: 1 }] } },
+        ],
+      },
+      '$.pages[1].design.objects[0].x',
+      'expected a number',
+    ],
     [{ format: 'pdf', pages: [{ design: { width: 10, height: 10, objects: [] }, overrides: { nope: {} } }] }, '$.pages[0].overrides.nope', 'no object named'],
     [{ format: 'pdf', pages: [{ design: {}, extra: 1 }] }, '$.pages[0].extra', 'unknown field'],
   ])('refuses %j at its path', async (options, path, message) => {
-    const e = await engine.render(options as never).then(() => null, (err: unknown) => err);
+    const e = await engine.render(options as never).then(
+      () => null,
+      (err: unknown) => err,
+    );
     expect(e).toMatchObject({ code: 'validation_error', path });
     expect((e as Error).message).toContain(message);
   });

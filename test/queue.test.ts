@@ -384,7 +384,10 @@ describe('queues on the claim interface', () => {
     // The short poll finds the task on the second claim, with no store behind the queue.
     const q = new LocalQueue(claims, { workerId: WORKER, clock: () => 1_000, leaseMs: 50, pollMs: 10 });
     expect(await q.take(AbortSignal.timeout(5_000))).toBe(task);
-    expect(calls).toEqual([[WORKER, 1_000, 1_050], [WORKER, 1_000, 1_050]]);
+    expect(calls).toEqual([
+      [WORKER, 1_000, 1_050],
+      [WORKER, 1_000, 1_050],
+    ]);
     await q.close();
   });
 });

@@ -197,7 +197,12 @@ describe.each(backends.map((b) => [b.kind, b] as const))('%s rate limiter', (_ki
     const ds = await Promise.all(Array.from({ length: 50 }, () => rl.hit('burst', 20, 60_000)));
     expect(ds.filter((d) => d.allowed)).toHaveLength(20);
     // Every allowed hit saw a distinct count: the decisions did not interleave.
-    expect(ds.filter((d) => d.allowed).map((d) => d.remaining).sort((a, b) => a - b)).toEqual(Array.from({ length: 20 }, (_, i) => i));
+    expect(
+      ds
+        .filter((d) => d.allowed)
+        .map((d) => d.remaining)
+        .sort((a, b) => a - b),
+    ).toEqual(Array.from({ length: 20 }, (_, i) => i));
     expect(ds.filter((d) => !d.allowed).every((d) => d.remaining === 0 && d.resetMs === 60_000)).toBe(true);
   });
 
@@ -273,7 +278,11 @@ describe('redis rate limiter shared by two processes', () => {
     const admin = new Redis(REDIS_URL);
     try {
       const ttl = async (k: string) => admin.pttl(`${prefix}${k}`);
-      for (const [k, max] of [['hit:k', 60_000], ['strike:k', 30_000], ['block:k', 10_000]] as const) {
+      for (const [k, max] of [
+        ['hit:k', 60_000],
+        ['strike:k', 30_000],
+        ['block:k', 10_000],
+      ] as const) {
         const left = await ttl(k);
         expect(left, k).toBeGreaterThan(max - 5000);
         expect(left, k).toBeLessThanOrEqual(max);

@@ -17,7 +17,10 @@ it('stops a render that runs out of heap with a readable reason, and renders aga
   // Three million small objects are far beyond a 64 MB heap as soon as the thread receives them.
   const hog = { ...template, padding: Array.from({ length: 3_000_000 }, (_, i) => ({ i, s: `x${i}` })) };
   const err = await pool.run({ template: hog, overrides: {}, format: 'png' }, assets).catch((e: unknown) => e);
-  expect(err).toMatchObject({ kind: 'memory', message: 'the render ran out of memory (limit 64 MB) and was stopped: use smaller images or raise IMPRINT_RENDER_MEMORY_MB' });
+  expect(err).toMatchObject({
+    kind: 'memory',
+    message: 'the render ran out of memory (limit 64 MB) and was stopped: use smaller images or raise IMPRINT_RENDER_MEMORY_MB',
+  });
   const out = await pool.run({ template, overrides: {}, format: 'png' }, assets);
   expect(Buffer.from(out.bytes).subarray(1, 4).toString()).toBe('PNG');
   expect([out.width, out.height]).toEqual([1080, 1080]);

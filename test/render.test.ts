@@ -71,9 +71,13 @@ describe('render', () => {
     const design = { width: 20, height: 10, background: { type: 'color', color: '#00000000' }, objects: [] } satisfies DesignInput;
     // A previous render of the same size must leave nothing behind (the canvas is reused).
     await render({ design: { ...design, background: { type: 'color', color: '#ff0000' } }, format: 'png' });
-    const png = await sharp((await render({ design, format: 'png' })).bytes).raw().toBuffer();
+    const png = await sharp((await render({ design, format: 'png' })).bytes)
+      .raw()
+      .toBuffer();
     expect([...png.subarray(0, 4)]).toEqual([0, 0, 0, 0]);
-    const jpg = await sharp((await render({ design, format: 'jpg' })).bytes).raw().toBuffer();
+    const jpg = await sharp((await render({ design, format: 'jpg' })).bytes)
+      .raw()
+      .toBuffer();
     expect([...jpg.subarray(0, 3)]).toEqual([255, 255, 255]);
   });
 });

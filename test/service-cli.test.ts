@@ -62,7 +62,12 @@ describe('imprint admin', () => {
       for (const pair of step.expect?.matchAll(/"\w+":(?:"[^"…]*"|-?[\d.]+)(?=[,}])/g) ?? []) expect(lines[0]).toContain(pair[0]);
     }
     const account = JSON.parse((await run(['admin', 'get-account', '--account', '1'])).stdout);
-    expect(account).toMatchObject({ account_id: 1, name: 'Acme Studio', balance: 25.5, plan: { concurrency: 2, queue_size: 500, video_rates: { hd_60: 0.05 } } });
+    expect(account).toMatchObject({
+      account_id: 1,
+      name: 'Acme Studio',
+      balance: 25.5,
+      plan: { concurrency: 2, queue_size: 500, video_rates: { hd_60: 0.05 } },
+    });
     expect(JSON.parse((await run(['admin', 'list-designs', '--account', '1'])).stdout).designs.map((d: { design_id: number }) => d.design_id)).toEqual([1]);
   }, 180_000);
 
@@ -78,21 +83,25 @@ describe('imprint admin', () => {
     [['import-design', 'test/fixtures-missing.json', '--account', '1'], /^validation_error at \$\.file: cannot read the design file/],
     [['import-design', 'package.json', '--account', '1'], /^validation_error at \$\.\w+/],
     [['frobnicate'], /^usage_error: unknown admin command "frobnicate"/],
-  ])('refuses admin %j with one line on stderr, exit 2, and changes nothing', async (args, message) => {
-    const service = await Service.open(configFromEnv({ IMPRINT_DATA_DIR: dir }), { log: pino({ level: 'silent' }) });
-    try {
-      await service.createAccount({ name: 'first', balance: 3 });
-      const r = await run(['admin', ...args]);
-      expect(r.code).toBe(2);
-      expect(r.stdout).toBe('');
-      expect(r.stderr.trim().split('\n')[0]).toMatch(message);
-      expect(await service.getAccount(1)).toMatchObject({ balance: 3, plan: { concurrency: 1 } });
-      expect(await service.ctx.meta.countAccounts()).toBe(1);
-      expect(await service.listDesigns(1)).toEqual([]);
-    } finally {
-      await service.close();
-    }
-  }, 30_000);
+  ])(
+    'refuses admin %j with one line on stderr, exit 2, and changes nothing',
+    async (args, message) => {
+      const service = await Service.open(configFromEnv({ IMPRINT_DATA_DIR: dir }), { log: pino({ level: 'silent' }) });
+      try {
+        await service.createAccount({ name: 'first', balance: 3 });
+        const r = await run(['admin', ...args]);
+        expect(r.code).toBe(2);
+        expect(r.stdout).toBe('');
+        expect(r.stderr.trim().split('\n')[0]).toMatch(message);
+        expect(await service.getAccount(1)).toMatchObject({ balance: 3, plan: { concurrency: 1 } });
+        expect(await service.ctx.meta.countAccounts()).toBe(1);
+        expect(await service.listDesigns(1)).toEqual([]);
+      } finally {
+        await service.close();
+      }
+    },
+    30_000,
+  );
 
   it('refuses a bad configuration with the variable name', async () => {
     env.IMPRINT_QUEUE_URL = 'amqp://localhost';

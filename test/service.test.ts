@@ -61,7 +61,10 @@ async function importCard(accountId: number) {
   return service.importDesign(accountId, template, { baseDir: CARD, name: 'card' });
 }
 
-const png = async (w = 64, h = 48) => sharp({ create: { width: w, height: h, channels: 3, background: '#3366cc' } }).png().toBuffer();
+const png = async (w = 64, h = 48) =>
+  sharp({ create: { width: w, height: h, channels: 3, background: '#3366cc' } })
+    .png()
+    .toBuffer();
 
 beforeEach(async () => {
   dir = mkdtempSync(join(tmpdir(), 'imprint-service-'));
@@ -144,7 +147,7 @@ describe('designs', () => {
     const task = await service.createTask(account.id, { designId: design.id, format: 'png', overrides: { headline: { text: 'Stored' } } });
     const [done] = await waitForTasks(account.id, [task.id]);
     expect(done).toMatchObject({ state: 'done', error: null, resultKey: `results/${account.id}/${task.id}.png` });
-    const meta = await sharp((await service.resultBytes(account.id, task.id))).metadata();
+    const meta = await sharp(await service.resultBytes(account.id, task.id)).metadata();
     expect([meta.format, meta.width, meta.height]).toEqual(['png', 1080, 1080]);
   });
 
@@ -186,7 +189,11 @@ describe('designs', () => {
   it.each([
     ['an invalid field', (t: Record<string, unknown>) => ({ ...t, width: -5 }), '$.width'],
     ['a missing file', (t: Record<string, unknown>) => JSON.parse(JSON.stringify(t).replace('lake-sunset.jpg', 'missing.jpg')), '$.objects[0].path'],
-    ['a file outside the folder', (t: Record<string, unknown>) => JSON.parse(JSON.stringify(t).replace('lake-sunset.jpg', '../secret.jpg')), '$.objects[0].path'],
+    [
+      'a file outside the folder',
+      (t: Record<string, unknown>) => JSON.parse(JSON.stringify(t).replace('lake-sunset.jpg', '../secret.jpg')),
+      '$.objects[0].path',
+    ],
     ['an asset: reference', (t: Record<string, unknown>) => JSON.parse(JSON.stringify(t).replace('lake-sunset.jpg', 'asset:logo')), '$.objects[0].path'],
   ])('refuses a design with %s, with its path, and stores nothing', async (_what, mutate, path) => {
     const { account } = await service.createAccount({ name: 'Acme' });
@@ -209,7 +216,9 @@ describe('uploads', () => {
     const { upload, url } = await service.createUpload(account.id, await png());
     expect(upload).toMatchObject({ contentType: 'image/png', expiresAt: now + 30 * DAY, expiredAt: null });
     expect(url).toMatch(/^https:\/\/render\.example\.com\/public\/v2\/uploads\/[0-9a-f]{32}\.png$/);
-    const jpg = await sharp(await png()).jpeg().toBuffer();
+    const jpg = await sharp(await png())
+      .jpeg()
+      .toBuffer();
     expect((await service.createUpload(account.id, jpg)).upload.contentType).toBe('image/jpeg');
     const card = await importCard(account.id);
     startWorker();
@@ -227,9 +236,15 @@ describe('uploads', () => {
     const truncated = (await png(400, 400)).subarray(0, 60);
     await expect(service.createUpload(account.id, truncated)).rejects.toMatchObject({ code: 'validation_error', path: '$.file' });
     // A valid header and size, with the pixel data damaged half-way.
-    const noisy = await sharp(Buffer.from(Array.from({ length: 300 * 300 * 3 }, (_, i) => (i * 7919) % 256)), { raw: { width: 300, height: 300, channels: 3 } }).png().toBuffer();
+    const noisy = await sharp(Buffer.from(Array.from({ length: 300 * 300 * 3 }, (_, i) => (i * 7919) % 256)), { raw: { width: 300, height: 300, channels: 3 } })
+      .png()
+      .toBuffer();
     const damaged = Buffer.concat([noisy.subarray(0, noisy.length / 2), Buffer.alloc(noisy.length / 2, 0x55)]);
-    await expect(service.createUpload(account.id, damaged)).rejects.toMatchObject({ code: 'validation_error', path: '$.file', message: expect.stringMatching(/cannot be read/) });
+    await expect(service.createUpload(account.id, damaged)).rejects.toMatchObject({
+      code: 'validation_error',
+      path: '$.file',
+      message: expect.stringMatching(/cannot be read/),
+    });
     expect(await service.ctx.blobs.list('uploads/')).toEqual([]);
   });
 
@@ -239,7 +254,11 @@ describe('uploads', () => {
     const { url } = await service.createUpload(a.id, await png());
     const card = await importCard(b.id);
     const attempt = (path: string) => service.createTask(b.id, { designId: card.id, format: 'png', overrides: { photo: { path } } });
-    await expect(attempt(url)).rejects.toMatchObject({ code: 'validation_error', path: '$.objects_overrides.photo.path', message: expect.stringMatching(/not an image uploaded by this account/) });
+    await expect(attempt(url)).rejects.toMatchObject({
+      code: 'validation_error',
+      path: '$.objects_overrides.photo.path',
+      message: expect.stringMatching(/not an image uploaded by this account/),
+    });
     await expect(attempt('https://example.org/cat.png')).rejects.toThrow(/external image URLs are not allowed/);
     await expect(attempt('http://169.254.169.254/latest/meta-data')).rejects.toThrow(/external image URLs are not allowed/);
     await expect(attempt(`asset:upload-${'0'.repeat(32)}`)).rejects.toThrow(/not an "asset:" reference/);
@@ -249,9 +268,12 @@ describe('uploads', () => {
 
 describe('one image limit for uploads, design imports and renders', () => {
   // 7000×6500 is 45.5 megapixels: over the renders' 40, yet a one-colour png of it is a small file.
-  const TOO_BIG = "is 7000×6500: images may have at most 40 megapixels: scale it down to 6563×6094 or smaller";
+  const TOO_BIG = 'is 7000×6500: images may have at most 40 megapixels: scale it down to 6563×6094 or smaller';
   let big: Promise<Buffer> | undefined;
-  const bigPng = () => (big ??= sharp({ create: { width: 7000, height: 6500, channels: 3, background: '#3366cc' } }).png().toBuffer());
+  const bigPng = () =>
+    (big ??= sharp({ create: { width: 7000, height: 6500, channels: 3, background: '#3366cc' } })
+      .png()
+      .toBuffer());
   const cardWith = async (path: string) => JSON.parse((await readFile(join(CARD, 'design.json'), 'utf8')).replace('lake-sunset.jpg', path));
 
   it('refuses an upload over 40 megapixels from its header, in the render’s words, and stores nothing', async () => {
@@ -265,7 +287,9 @@ describe('one image limit for uploads, design imports and renders', () => {
 
   it('accepts an upload of exactly 40 megapixels, and a render uses it', async () => {
     const { account } = await service.createAccount({ name: 'Acme' });
-    const exact = await sharp({ create: { width: 8000, height: 5000, channels: 3, background: '#cc6633' } }).png().toBuffer();
+    const exact = await sharp({ create: { width: 8000, height: 5000, channels: 3, background: '#cc6633' } })
+      .png()
+      .toBuffer();
     const { url } = await service.createUpload(account.id, exact);
     const card = await importCard(account.id);
     startWorker(1);
@@ -303,10 +327,14 @@ describe('tasks and the worker', () => {
       path: '$.objects_overrides.photo.path',
       message: expect.stringMatching(/the design has no file "nope.jpg"/),
     });
-    await expect(service.createTask(account.id, { designId: card.id, format: 'png', overrides: { photo: { path: '../../package.json' } } })).rejects.toMatchObject({ path: '$.objects_overrides.photo.path' });
+    await expect(
+      service.createTask(account.id, { designId: card.id, format: 'png', overrides: { photo: { path: '../../package.json' } } }),
+    ).rejects.toMatchObject({ path: '$.objects_overrides.photo.path' });
     expect(await service.ctx.meta.listTasks(account.id)).toEqual([]);
     // The design's own files may be named by their relative path.
-    expect((await service.createTask(account.id, { designId: card.id, format: 'png', overrides: { photo: { path: './lake-sunset.jpg' } } })).state).toBe('queued');
+    expect((await service.createTask(account.id, { designId: card.id, format: 'png', overrides: { photo: { path: './lake-sunset.jpg' } } })).state).toBe(
+      'queued',
+    );
   });
 
   it('refuses tasks beyond the plan queue size with queue_full', async () => {
@@ -322,14 +350,18 @@ describe('tasks and the worker', () => {
     const { account } = await service.createAccount({ name: 'Acme' });
     const card = await importCard(account.id);
     const ids: number[] = [];
-    for (let i = 0; i < 5; i++) ids.push((await service.createTask(account.id, { designId: card.id, format: 'jpg', overrides: { headline: { text: `Task ${i}` } } })).id);
+    for (let i = 0; i < 5; i++)
+      ids.push((await service.createTask(account.id, { designId: card.id, format: 'jpg', overrides: { headline: { text: `Task ${i}` } } })).id);
     const order: number[] = [];
     let running = 0;
     let most = 0;
-    service.ctx.meta.finishTask = ((orig) => async (...args: Parameters<typeof orig>) => {
-      order.push(args[0]);
-      return orig.apply(service.ctx.meta, args);
-    })(service.ctx.meta.finishTask);
+    service.ctx.meta.finishTask = (
+      (orig) =>
+      async (...args: Parameters<typeof orig>) => {
+        order.push(args[0]);
+        return orig.apply(service.ctx.meta, args);
+      }
+    )(service.ctx.meta.finishTask);
     const claim = service.ctx.meta.claimNext.bind(service.ctx.meta);
     service.ctx.meta.claimNext = async (...args) => {
       const t = await claim(...args);
@@ -350,7 +382,8 @@ describe('tasks and the worker', () => {
     const cardA = await importCard(a.id);
     const cardB = await importCard(b.id);
     const idsA: number[] = [];
-    for (let i = 0; i < 6; i++) idsA.push((await service.createTask(a.id, { designId: cardA.id, format: 'png', overrides: { headline: { text: `A ${i}` } } })).id);
+    for (let i = 0; i < 6; i++)
+      idsA.push((await service.createTask(a.id, { designId: cardA.id, format: 'png', overrides: { headline: { text: `A ${i}` } } })).id);
     const idB = (await service.createTask(b.id, { designId: cardB.id, format: 'png' })).id;
     // A's running tasks are counted in the store right after each claim of A (the only moment the
     // count can rise), not by sampling on a timer that a loaded machine may run too late to see both.

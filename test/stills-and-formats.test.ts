@@ -70,20 +70,29 @@ describe('stills of animated designs', () => {
   it('refuse a time past the end and a poster_time outside the video, with the path', async () => {
     const promo = await example('promo-15s');
     await expectRefused({ ...promo, format: 'png', time: 16 }, { path: '$.time', message: 'the design lasts 15 s: give a time from 0 to 15' });
-    await expectRefused({ ...promo, design: { ...(promo.design as object), poster_time: 20 } as DesignInput, format: 'png' }, {
-      path: '$.poster_time',
-      message: 'poster_time is 20 s but the design lasts 15 s: give a second from 0 to 15',
-    });
+    await expectRefused(
+      { ...promo, design: { ...(promo.design as object), poster_time: 20 } as DesignInput, format: 'png' },
+      {
+        path: '$.poster_time',
+        message: 'poster_time is 20 s but the design lasts 15 s: give a second from 0 to 15',
+      },
+    );
     const still: DesignInput = { width: 10, height: 10, poster_time: 1, objects: [] };
     await expectRefused({ design: still, format: 'png' }, { path: '$.poster_time', message: 'poster_time picks a moment of an animated design' });
   });
 
   it('refuse an mp4 of a still design, and a video over the limit with how to raise it', async () => {
-    await expectRefused({ design: { width: 10, height: 10, objects: [] }, format: 'mp4' }, { path: '$.duration', message: 'an mp4 needs an animated design: add "duration"' });
-    await expectRefused({ design: { width: 16, height: 16, duration: 20, objects: [] }, format: 'mp4' }, {
-      path: '$.duration',
-      message: 'the video lasts 20 s: at most 15 s are allowed; raise the limit with the maxDuration option (CLI: --max-duration <s>)',
-    });
+    await expectRefused(
+      { design: { width: 10, height: 10, objects: [] }, format: 'mp4' },
+      { path: '$.duration', message: 'an mp4 needs an animated design: add "duration"' },
+    );
+    await expectRefused(
+      { design: { width: 16, height: 16, duration: 20, objects: [] }, format: 'mp4' },
+      {
+        path: '$.duration',
+        message: 'the video lasts 20 s: at most 15 s are allowed; raise the limit with the maxDuration option (CLI: --max-duration <s>)',
+      },
+    );
   });
 });
 
@@ -133,7 +142,13 @@ describe('webp, avif and transparency', () => {
   });
 
   it('refuse quality values out of range with the path', async () => {
-    await expectRefused({ design: square, format: 'webp', webp: { quality: 0 } }, { path: '$.webp.quality', message: 'expected at least 1 but received the number 0' });
-    await expectRefused({ design: square, format: 'avif', avif: { quality: 101 } }, { path: '$.avif.quality', message: 'expected at most 100 but received the number 101' });
+    await expectRefused(
+      { design: square, format: 'webp', webp: { quality: 0 } },
+      { path: '$.webp.quality', message: 'expected at least 1 but received the number 0' },
+    );
+    await expectRefused(
+      { design: square, format: 'avif', avif: { quality: 101 } },
+      { path: '$.avif.quality', message: 'expected at most 100 but received the number 101' },
+    );
   });
 });

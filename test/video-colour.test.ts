@@ -41,9 +41,39 @@ function design(animated: boolean, duration: number) {
     duration,
     background: { type: 'color' as const, color: '#404040' },
     objects: [
-      ...SWATCHES.map((s, k) => ({ type: 'shape' as const, name: s.name, x: k * SWATCH_WIDTH, y: 0, width: SWATCH_WIDTH, height: SWATCH_HEIGHT, background: { type: 'color' as const, color: s.color } })),
+      ...SWATCHES.map((s, k) => ({
+        type: 'shape' as const,
+        name: s.name,
+        x: k * SWATCH_WIDTH,
+        y: 0,
+        width: SWATCH_WIDTH,
+        height: SWATCH_HEIGHT,
+        background: { type: 'color' as const, color: s.color },
+      })),
       ...(animated
-        ? [{ type: 'shape' as const, name: 'dot', shape: 'ellipse' as const, x: 0, y: 210, width: 20, height: 20, background: { type: 'color' as const, color: '#ffcc00' }, animations: [{ type: 'keyframes' as const, property: 'x' as const, keyframes: [{ time: 0, value: 0 }, { time: duration, value: WIDTH - 20 }], easing: 'linear' as const }] }]
+        ? [
+            {
+              type: 'shape' as const,
+              name: 'dot',
+              shape: 'ellipse' as const,
+              x: 0,
+              y: 210,
+              width: 20,
+              height: 20,
+              background: { type: 'color' as const, color: '#ffcc00' },
+              animations: [
+                {
+                  type: 'keyframes' as const,
+                  property: 'x' as const,
+                  keyframes: [
+                    { time: 0, value: 0 },
+                    { time: duration, value: WIDTH - 20 },
+                  ],
+                  easing: 'linear' as const,
+                },
+              ],
+            },
+          ]
         : []),
     ],
   };
@@ -77,7 +107,7 @@ function decodeFrame(file: string, index: number, matrix: 'bt709' | 'bt601'): Bu
 /** The pixel at the centre of swatch k, in an image of `width` × `height` (design scaled to fit). */
 function centre(rgb: Buffer, channels: number, width: number, height: number, k: number): Rgb {
   const x = Math.floor(((k + 0.5) * SWATCH_WIDTH * width) / WIDTH);
-  const y = Math.floor((SWATCH_HEIGHT / 2) * height / HEIGHT);
+  const y = Math.floor(((SWATCH_HEIGHT / 2) * height) / HEIGHT);
   const i = (y * width + x) * channels;
   return [rgb[i]!, rgb[i + 1]!, rgb[i + 2]!];
 }
@@ -127,7 +157,9 @@ async function measure(name: string, doc: ReturnType<typeof design>, size: 'desi
 }
 
 function report(label: string, swatches: readonly SwatchResult[]): void {
-  console.log(`${label}: ΔE76 png vs decode (bt709 / bt601)\n${swatches.map((s) => `  ${s.name.padEnd(6)} png ${s.png.join(',')}  bt709 ${s.bt709.join(',')} ΔE ${s.deltaE709.toFixed(2)}  bt601 ${s.bt601.join(',')} ΔE ${s.deltaE601.toFixed(2)}`).join('\n')}`);
+  console.log(
+    `${label}: ΔE76 png vs decode (bt709 / bt601)\n${swatches.map((s) => `  ${s.name.padEnd(6)} png ${s.png.join(',')}  bt709 ${s.bt709.join(',')} ΔE ${s.deltaE709.toFixed(2)}  bt601 ${s.bt601.join(',')} ΔE ${s.deltaE601.toFixed(2)}`).join('\n')}`,
+  );
 }
 
 /** What every mp4 here must satisfy: the four tags, the colr box, and the swatches within MAX_DELTA_E. */

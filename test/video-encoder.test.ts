@@ -46,14 +46,26 @@ async function encode(options: VideoEncoderOptions): Promise<Buffer> {
 }
 
 interface Probe {
-  streams: { codec_type: string; codec_name: string; pix_fmt?: string; width?: number; height?: number; r_frame_rate: string; nb_frames?: string; nb_read_frames?: string; duration: string }[];
+  streams: {
+    codec_type: string;
+    codec_name: string;
+    pix_fmt?: string;
+    width?: number;
+    height?: number;
+    r_frame_rate: string;
+    nb_frames?: string;
+    nb_read_frames?: string;
+    duration: string;
+  }[];
   format: { duration: string; size: string; format_name: string };
 }
 
 function probe(bytes: Buffer, name: string): Probe {
   const file = join(tmp, name);
   writeFileSync(file, bytes);
-  return JSON.parse(execFileSync(ffprobeInstaller.path, ['-v', 'error', '-count_frames', '-show_streams', '-show_format', '-of', 'json', file], { encoding: 'utf8' })) as Probe;
+  return JSON.parse(
+    execFileSync(ffprobeInstaller.path, ['-v', 'error', '-count_frames', '-show_streams', '-show_format', '-of', 'json', file], { encoding: 'utf8' }),
+  ) as Probe;
 }
 
 /** Top-level mp4 boxes in file order. */
@@ -76,7 +88,11 @@ function topLevelBoxes(bytes: Buffer): { type: string; offset: number }[] {
 function decodeFrame(bytes: Buffer, name: string, index: number): Buffer {
   const file = join(tmp, name);
   writeFileSync(file, bytes);
-  return execFileSync(ffmpegInstaller.path, ['-v', 'error', '-i', file, '-vf', `select=eq(n\\,${index})`, '-vframes', '1', '-f', 'rawvideo', '-pix_fmt', 'rgb24', 'pipe:1'], { maxBuffer: 64 << 20 });
+  return execFileSync(
+    ffmpegInstaller.path,
+    ['-v', 'error', '-i', file, '-vf', `select=eq(n\\,${index})`, '-vframes', '1', '-f', 'rawvideo', '-pix_fmt', 'rgb24', 'pipe:1'],
+    { maxBuffer: 64 << 20 },
+  );
 }
 
 function pixel(rgb: Buffer, width: number, x: number, y: number): number[] {
@@ -99,7 +115,10 @@ function processGone(pid: number): boolean {
 
 function ffmpegChildren(): string {
   const ps = spawnSync('ps', ['--ppid', String(process.pid), '-o', 'pid=,comm='], { encoding: 'utf8' });
-  return (ps.stdout ?? '').split('\n').filter((l) => /ffmpeg|fail/.test(l)).join('\n');
+  return (ps.stdout ?? '')
+    .split('\n')
+    .filter((l) => /ffmpeg|fail/.test(l))
+    .join('\n');
 }
 
 function script(name: string, body: string): string {
@@ -115,7 +134,16 @@ describe('VideoEncoder', () => {
     const info = probe(bytes, 'square-30.mp4');
     expect(info.streams).toHaveLength(1);
     const video = info.streams[0]!;
-    expect(video).toMatchObject({ codec_type: 'video', codec_name: 'h264', pix_fmt: 'yuv420p', width: 320, height: 240, r_frame_rate: '30/1', nb_frames: '60', nb_read_frames: '60' });
+    expect(video).toMatchObject({
+      codec_type: 'video',
+      codec_name: 'h264',
+      pix_fmt: 'yuv420p',
+      width: 320,
+      height: 240,
+      r_frame_rate: '30/1',
+      nb_frames: '60',
+      nb_read_frames: '60',
+    });
     expect(Number(info.format.duration)).toBeCloseTo(2, 2);
     expect(Number(info.format.size)).toBe(bytes.length);
 
@@ -217,7 +245,10 @@ describe('VideoEncoder', () => {
     const ffmpegPath = script('fail-early.sh', 'echo "Unknown encoder: boom" >&2\nexit 1');
     const encoder = await VideoEncoder.start({ width: 320, height: 240, fps: 30, totalFrames: 60, ffmpegPath });
     let error: unknown;
-    for (let i = 0; i < 60 && error === undefined; i++) await encoder.writeFrame(frame(320, 240, i)).catch((e: unknown) => { error = e; });
+    for (let i = 0; i < 60 && error === undefined; i++)
+      await encoder.writeFrame(frame(320, 240, i)).catch((e: unknown) => {
+        error = e;
+      });
     expect(error).toBeInstanceOf(ImprintError);
     expect(error).toMatchObject({ code: 'render_failed', status: 500, path: '$', message: 'ffmpeg failed: Unknown encoder: boom' });
     await expect(encoder.finish()).rejects.toBe(error);
@@ -225,7 +256,10 @@ describe('VideoEncoder', () => {
   });
 
   it('ffmpeg failing at the end: finish rejects with the last 2000 characters of stderr', { timeout: 10_000 }, async () => {
-    const ffmpegPath = script('fail-late.sh', 'cat > /dev/null\ni=0\nwhile [ $i -lt 200 ]; do echo "noise line $i" >&2; i=$((i+1)); done\necho "final: muxer exploded" >&2\nexit 3');
+    const ffmpegPath = script(
+      'fail-late.sh',
+      'cat > /dev/null\ni=0\nwhile [ $i -lt 200 ]; do echo "noise line $i" >&2; i=$((i+1)); done\necho "final: muxer exploded" >&2\nexit 3',
+    );
     const encoder = await VideoEncoder.start({ width: 64, height: 64, fps: 30, totalFrames: 5, ffmpegPath });
     for (let i = 0; i < 5; i++) await encoder.writeFrame(frame(64, 64, i));
     const error = await encoder.finish().catch((e: unknown) => e);

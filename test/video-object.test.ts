@@ -29,7 +29,27 @@ beforeAll(() => {
   execFileSync(ffmpegInstaller.path, ['-v', 'error', '-y', ...inputs, '-filter_complex', 'concat=n=3:v=1:a=0,format=yuv420p', join(dir, 'rgb.mp4')]);
   writeFileSync(join(dir, 'broken.mp4'), 'this is not a video');
   // A 2 s clip with a 440 Hz tone, and a quieter 220 Hz soundtrack.
-  execFileSync(ffmpegInstaller.path, ['-v', 'error', '-y', '-f', 'lavfi', '-i', 'testsrc=size=160x120:rate=30:duration=2', '-f', 'lavfi', '-i', 'sine=frequency=440:duration=2', '-c:v', 'libx264', '-pix_fmt', 'yuv420p', '-c:a', 'aac', '-shortest', join(dir, 'tone.mp4')]);
+  execFileSync(ffmpegInstaller.path, [
+    '-v',
+    'error',
+    '-y',
+    '-f',
+    'lavfi',
+    '-i',
+    'testsrc=size=160x120:rate=30:duration=2',
+    '-f',
+    'lavfi',
+    '-i',
+    'sine=frequency=440:duration=2',
+    '-c:v',
+    'libx264',
+    '-pix_fmt',
+    'yuv420p',
+    '-c:a',
+    'aac',
+    '-shortest',
+    join(dir, 'tone.mp4'),
+  ]);
   execFileSync(ffmpegInstaller.path, ['-v', 'error', '-y', '-f', 'lavfi', '-i', 'sine=frequency=220:duration=5', '-af', 'volume=0.25', join(dir, 'music.wav')]);
 });
 
@@ -56,7 +76,12 @@ async function centre(image: Buffer): Promise<string> {
   const { data, info } = await sharp(image).removeAlpha().raw().toBuffer({ resolveWithObject: true });
   const i = (Math.floor(info.height / 2) * info.width + Math.floor(info.width / 2)) * 3;
   const [r, g, b] = [data[i]!, data[i + 1]!, data[i + 2]!];
-  const names: [string, number[]][] = [['red', [255, 0, 0]], ['blue', [0, 0, 255]], ['green', [0, 255, 0]], ['black', [0, 0, 0]]];
+  const names: [string, number[]][] = [
+    ['red', [255, 0, 0]],
+    ['blue', [0, 0, 255]],
+    ['green', [0, 255, 0]],
+    ['black', [0, 0, 0]],
+  ];
   const near = names.find(([, c]) => Math.abs(c[0]! - r) + Math.abs(c[1]! - g) + Math.abs(c[2]! - b) < 90);
   return near ? near[0] : `rgb(${r},${g},${b})`;
 }
@@ -66,7 +91,10 @@ async function mp4(d: DesignInput, overrides?: Overrides): Promise<Buffer> {
 }
 
 async function refusal(promise: Promise<unknown>): Promise<ImprintError> {
-  const e = await promise.then(() => null, (x: unknown) => x);
+  const e = await promise.then(
+    () => null,
+    (x: unknown) => x,
+  );
   expect(e).toBeInstanceOf(ImprintError);
   return e as ImprintError;
 }
@@ -105,7 +133,9 @@ describe('video object in an mp4', () => {
 function loudness(mp4: Buffer, time: number): number | null {
   const file = join(dir, `a-${time}-${mp4.length}.mp4`);
   writeFileSync(file, mp4);
-  const r = spawnSync(ffmpegInstaller.path, ['-hide_banner', '-ss', String(time), '-t', '0.4', '-i', file, '-vn', '-af', 'volumedetect', '-f', 'null', '-'], { encoding: 'utf8' });
+  const r = spawnSync(ffmpegInstaller.path, ['-hide_banner', '-ss', String(time), '-t', '0.4', '-i', file, '-vn', '-af', 'volumedetect', '-f', 'null', '-'], {
+    encoding: 'utf8',
+  });
   const m = /mean_volume: (-?[\d.]+) dB/.exec(r.stderr);
   return m ? Number(m[1]) : null;
 }
@@ -144,10 +174,16 @@ describe('video object sound', () => {
 
   it('times clips inside slides from the slide start', async () => {
     const slides = {
-      width: 320, height: 180,
+      width: 320,
+      height: 180,
       slides: [
         { name: 'one', duration: 2, background: { type: 'color', color: '#000000' }, objects: [] },
-        { name: 'two', duration: 2, background: { type: 'color', color: '#000000' }, objects: [{ type: 'video', name: 'clip', path: 'tone.mp4', x: 0, y: 0, width: 160, height: 120, start: 0.5 }] },
+        {
+          name: 'two',
+          duration: 2,
+          background: { type: 'color', color: '#000000' },
+          objects: [{ type: 'video', name: 'clip', path: 'tone.mp4', x: 0, y: 0, width: 160, height: 120, start: 0.5 }],
+        },
       ],
     } satisfies DesignInput;
     const video = await mp4(slides);
@@ -168,8 +204,13 @@ describe('video object in stills', () => {
     for (const strategy of ['contain', 'fill', 'cover'] as const) {
       const box = { y: 10, width: 300, height: 100, config: { media_replacement_strategy: strategy } };
       const side = {
-        width: 640, height: 120, background: { type: 'color', color: '#000000' },
-        objects: [{ type: 'video', name: 'clip', path: 'tone.mp4', x: 10, ...box }, { type: 'image', name: 'image', path: 'frame-1.5.png', x: 330, ...box }],
+        width: 640,
+        height: 120,
+        background: { type: 'color', color: '#000000' },
+        objects: [
+          { type: 'video', name: 'clip', path: 'tone.mp4', x: 10, ...box },
+          { type: 'image', name: 'image', path: 'frame-1.5.png', x: 330, ...box },
+        ],
       } satisfies DesignInput;
       const png = (await engine.render({ design: side, format: 'png', time: 1.5, baseDir })).bytes;
       const half = (left: number) => sharp(png).extract({ left, top: 10, width: 300, height: 100 }).png().toBuffer();
@@ -184,7 +225,18 @@ describe('video object in stills', () => {
   });
 
   it('places a phone clip (stored sideways with a rotation tag) upright', async () => {
-    execFileSync(ffmpegInstaller.path, ['-v', 'error', '-y', '-i', join(dir, 'rgb.mp4'), '-c', 'copy', '-metadata:s:v:0', 'rotate=90', join(dir, 'sideways.mp4')]);
+    execFileSync(ffmpegInstaller.path, [
+      '-v',
+      'error',
+      '-y',
+      '-i',
+      join(dir, 'rgb.mp4'),
+      '-c',
+      'copy',
+      '-metadata:s:v:0',
+      'rotate=90',
+      join(dir, 'sideways.mp4'),
+    ]);
     // 160×120 stored, 120×160 shown: contained in a 300×300 box it is 225 wide, with background beside it.
     const d = {
       width: 300,
@@ -206,14 +258,31 @@ describe('video object in stills', () => {
 
 describe('decodeGeometry', () => {
   it('cuts the centre to the box aspect for cover and scales to the box', () => {
-    expect(decodeGeometry({ width: 1920, height: 1080 }, { box: { x: 0, y: 0, width: 1080, height: 1080 }, fit: 'cover' })).toEqual({ width: 1080, height: 1080, filter: 'crop=1080:1080:420:0,scale=1080:1080:flags=bicubic' });
-    expect(decodeGeometry({ width: 320, height: 180 }, { box: { x: 0, y: 0, width: 640, height: 360 }, fit: 'cover' })).toEqual({ width: 640, height: 360, filter: 'scale=640:360:flags=bicubic' });
+    expect(decodeGeometry({ width: 1920, height: 1080 }, { box: { x: 0, y: 0, width: 1080, height: 1080 }, fit: 'cover' })).toEqual({
+      width: 1080,
+      height: 1080,
+      filter: 'crop=1080:1080:420:0,scale=1080:1080:flags=bicubic',
+    });
+    expect(decodeGeometry({ width: 320, height: 180 }, { box: { x: 0, y: 0, width: 640, height: 360 }, fit: 'cover' })).toEqual({
+      width: 640,
+      height: 360,
+      filter: 'scale=640:360:flags=bicubic',
+    });
   });
 
   it('keeps the whole frame for contain and stretches for fill; never above 3840 px', () => {
-    expect(decodeGeometry({ width: 1920, height: 1080 }, { box: { x: 0, y: 0, width: 500, height: 500 }, fit: 'contain' })).toMatchObject({ width: 500, height: 282 });
-    expect(decodeGeometry({ width: 1920, height: 1080 }, { box: { x: 0, y: 0, width: 500, height: 500 }, fit: 'fill' })).toMatchObject({ width: 500, height: 500 });
-    expect(decodeGeometry({ width: 320, height: 180 }, { box: { x: 0, y: 0, width: 8000, height: 4500 }, fit: 'cover' })).toMatchObject({ width: 3840, height: 2160 });
+    expect(decodeGeometry({ width: 1920, height: 1080 }, { box: { x: 0, y: 0, width: 500, height: 500 }, fit: 'contain' })).toMatchObject({
+      width: 500,
+      height: 282,
+    });
+    expect(decodeGeometry({ width: 1920, height: 1080 }, { box: { x: 0, y: 0, width: 500, height: 500 }, fit: 'fill' })).toMatchObject({
+      width: 500,
+      height: 500,
+    });
+    expect(decodeGeometry({ width: 320, height: 180 }, { box: { x: 0, y: 0, width: 8000, height: 4500 }, fit: 'cover' })).toMatchObject({
+      width: 3840,
+      height: 2160,
+    });
   });
 });
 

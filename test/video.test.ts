@@ -54,8 +54,40 @@ const small = {
   background: { type: 'color', color: '#102030' },
   objects: [
     { type: 'shape', name: 'bar', x: 0, y: 0, width: 320, height: 30, background: { type: 'color', color: '#335577' } },
-    { type: 'text', name: 'title', x: 20, y: 50, width: 280, height: 60, font_size: 36, font_weight: 700, color: '#ffffff', text: 'Motion', animations: [{ type: 'slide_in', from: 'left', duration: 0.8 }] },
-    { type: 'shape', name: 'dot', x: 140, y: 120, width: 40, height: 40, shape: 'ellipse', background: { type: 'color', color: '#e4572e' }, animations: [{ type: 'keyframes', property: 'x', keyframes: [{ time: 0, value: 20 }, { time: 2, value: 260 }], easing: 'linear' }] },
+    {
+      type: 'text',
+      name: 'title',
+      x: 20,
+      y: 50,
+      width: 280,
+      height: 60,
+      font_size: 36,
+      font_weight: 700,
+      color: '#ffffff',
+      text: 'Motion',
+      animations: [{ type: 'slide_in', from: 'left', duration: 0.8 }],
+    },
+    {
+      type: 'shape',
+      name: 'dot',
+      x: 140,
+      y: 120,
+      width: 40,
+      height: 40,
+      shape: 'ellipse',
+      background: { type: 'color', color: '#e4572e' },
+      animations: [
+        {
+          type: 'keyframes',
+          property: 'x',
+          keyframes: [
+            { time: 0, value: 20 },
+            { time: 2, value: 260 },
+          ],
+          easing: 'linear',
+        },
+      ],
+    },
   ],
 } satisfies DesignInput;
 
@@ -73,7 +105,14 @@ describe('mp4', () => {
     const { bytes, frames, mimeType } = await engine.render({ design: small, format: 'mp4', fps });
     expect(mimeType).toBe('video/mp4');
     const p = probe(bytes, `small-${fps}`);
-    expect(p.streams[0]).toMatchObject({ codec_name: 'h264', pix_fmt: 'yuv420p', width: 320, height: 180, r_frame_rate: `${fps}/1`, nb_frames: String(2 * fps) });
+    expect(p.streams[0]).toMatchObject({
+      codec_name: 'h264',
+      pix_fmt: 'yuv420p',
+      width: 320,
+      height: 180,
+      r_frame_rate: `${fps}/1`,
+      nb_frames: String(2 * fps),
+    });
     expect(frames).toBe(2 * fps);
     expect(Number(p.format.duration)).toBeCloseTo(2, 2);
     // +faststart: the index comes before the media data.
@@ -104,7 +143,13 @@ describe('mp4', () => {
     const tone = join(tmp, 'still-tone.wav');
     execFileSync(ffmpegInstaller.path, ['-v', 'error', '-f', 'lavfi', '-i', 'sine=frequency=440:duration=6', '-y', tone]);
     const fractions: number[] = [];
-    const { bytes, frames, report } = await engine.render({ design: still, format: 'mp4', size: 'sd', assets: async () => readFileSync(tone), onProgress: (p) => fractions.push(p.fraction) });
+    const { bytes, frames, report } = await engine.render({
+      design: still,
+      format: 'mp4',
+      size: 'sd',
+      assets: async () => readFileSync(tone),
+      onProgress: (p) => fractions.push(p.fraction),
+    });
     expect(frames).toBe(150); // 2 s segment twice + 1 s
     const p = probe(bytes, 'long-still');
     const video = p.streams.find((x) => x.codec_name === 'h264')!;
@@ -113,7 +158,10 @@ describe('mp4', () => {
     expect(Number(p.format.duration)).toBeCloseTo(5, 1);
     expect(fractions.at(-1)).toBe(1);
     expect(report.map((r) => r.name)).toContain('title');
-    const png = await sharp((await engine.render({ design: { ...still, audio: undefined }, format: 'png' })).bytes).resize(1280, 720).png().toBuffer();
+    const png = await sharp((await engine.render({ design: { ...still, audio: undefined }, format: 'png' })).bytes)
+      .resize(1280, 720)
+      .png()
+      .toBuffer();
     for (const time of [0.5, 4.5]) expect(await meanDiff(frameAt(bytes, 'long-still', time), png), `frame at ${time} s`).toBeLessThan(4);
   });
 
@@ -178,9 +226,10 @@ describe('mp4', () => {
 
   it('a corrupt asset is a validation error before ffmpeg starts', async () => {
     const design = { ...small, objects: [{ type: 'image', x: 0, y: 0, width: 100, height: 100, path: 'asset:broken' }] } satisfies DesignInput;
-    const e = await engine
-      .render({ design, format: 'mp4', assets: async () => Buffer.from('not an image') })
-      .then(() => null, (err: unknown) => err);
+    const e = await engine.render({ design, format: 'mp4', assets: async () => Buffer.from('not an image') }).then(
+      () => null,
+      (err: unknown) => err,
+    );
     expect(e).toBeInstanceOf(ImprintError);
     expect(e).toMatchObject({ code: 'validation_error', path: '$.objects[0].path' });
   });
@@ -191,13 +240,57 @@ describe('mp4', () => {
     ['fps 25', small, { fps: 25 }, '$.fps', 'fps 30 or 60'],
     ['negative start', { ...small, objects: [{ ...small.objects[0], start: -1 }] }, {}, '$.objects[0].start', 'at least 0'],
     ['end before start', { ...small, objects: [{ ...small.objects[0], start: 1, end: 0.5 }] }, {}, '$.objects[0].end', 'must come after start'],
-    ['keyframes out of order', { ...small, objects: [{ ...small.objects[2], animations: [{ type: 'keyframes', property: 'x', keyframes: [{ time: 1, value: 0 }, { time: 0.5, value: 10 }] }] }] }, {}, '$.objects[0].animations[0].keyframes[1].time', 'increasing time'],
-    ['unknown easing', { ...small, objects: [{ ...small.objects[1], animations: [{ type: 'fade_in', duration: 1, easing: 'bounce' }] }] }, {}, '$.objects[0].animations[0].easing', 'unknown easing "bounce"'],
-    ['unknown preset', { ...small, objects: [{ ...small.objects[1], animations: [{ type: 'spin', duration: 1 }] }] }, {}, '$.objects[0].animations[0].type', 'expected one of'],
-    ['reveal on a shape', { ...small, objects: [{ ...small.objects[0], animations: [{ type: 'reveal', duration: 1 }] }] }, {}, '$.objects[0].animations[0].type', 'text objects'],
+    [
+      'keyframes out of order',
+      {
+        ...small,
+        objects: [
+          {
+            ...small.objects[2],
+            animations: [
+              {
+                type: 'keyframes',
+                property: 'x',
+                keyframes: [
+                  { time: 1, value: 0 },
+                  { time: 0.5, value: 10 },
+                ],
+              },
+            ],
+          },
+        ],
+      },
+      {},
+      '$.objects[0].animations[0].keyframes[1].time',
+      'increasing time',
+    ],
+    [
+      'unknown easing',
+      { ...small, objects: [{ ...small.objects[1], animations: [{ type: 'fade_in', duration: 1, easing: 'bounce' }] }] },
+      {},
+      '$.objects[0].animations[0].easing',
+      'unknown easing "bounce"',
+    ],
+    [
+      'unknown preset',
+      { ...small, objects: [{ ...small.objects[1], animations: [{ type: 'spin', duration: 1 }] }] },
+      {},
+      '$.objects[0].animations[0].type',
+      'expected one of',
+    ],
+    [
+      'reveal on a shape',
+      { ...small, objects: [{ ...small.objects[0], animations: [{ type: 'reveal', duration: 1 }] }] },
+      {},
+      '$.objects[0].animations[0].type',
+      'text objects',
+    ],
     ['a maximum of 10 s', small, { maxDuration: 1 }, '$.duration', 'at most 1 s'],
   ])('refuses %s', async (_, design, extra, path, message) => {
-    const e = await engine.render({ design, format: 'mp4', ...extra } as never).then(() => null, (err: unknown) => err);
+    const e = await engine.render({ design, format: 'mp4', ...extra } as never).then(
+      () => null,
+      (err: unknown) => err,
+    );
     expect(e).toMatchObject({ code: 'validation_error', path });
     expect((e as Error).message).toContain(message);
   });
@@ -207,7 +300,13 @@ const slideDesign = {
   width: 320,
   height: 180,
   slides: [
-    { name: 'one', duration: 1, background: { type: 'color', color: '#e4572e' }, objects: [{ type: 'text', name: 'first', x: 20, y: 60, width: 280, height: 60, font_size: 32, color: '#ffffff', text: 'One' }], transition: { type: 'crossfade', duration: 0.4 } },
+    {
+      name: 'one',
+      duration: 1,
+      background: { type: 'color', color: '#e4572e' },
+      objects: [{ type: 'text', name: 'first', x: 20, y: 60, width: 280, height: 60, font_size: 32, color: '#ffffff', text: 'One' }],
+      transition: { type: 'crossfade', duration: 0.4 },
+    },
     { name: 'two', duration: 1, background: { type: 'color', color: '#2f6fed' }, objects: [], transition: { type: 'push', duration: 0.4, direction: 'left' } },
     { name: 'three', duration: 1, background: { type: 'color', color: '#17bebb' }, objects: [] },
   ],
@@ -265,26 +364,37 @@ describe('slide videos', () => {
     ['both object and slide', [{ name: 'two', slide: { path: 'x.png' }, object: {} }], '$.objects_overrides[0]', 'exactly one of object or slide'],
     ['an external slide image', [{ name: 'two', slide: { path: 'https://x.io/a.png' } }], '$.objects_overrides[0].slide.path', 'external image URLs'],
   ])('refuses %s', async (_, overrides, path, message) => {
-    const e = await engine.render({ design: slideDesign, overrides, format: 'mp4' }).then(() => null, (err: unknown) => err);
+    const e = await engine.render({ design: slideDesign, overrides, format: 'mp4' }).then(
+      () => null,
+      (err: unknown) => err,
+    );
     expect(e).toMatchObject({ code: 'validation_error', path });
     expect((e as Error).message).toContain(message);
   });
 
   it('allows 300 s by default for slide videos, and checks transitions and objects', async () => {
     const long = { ...slideDesign, slides: [{ duration: 301, objects: [] }] };
-    await expect(engine.render({ design: long, format: 'mp4' })).rejects.toMatchObject({ path: '$.duration', message: expect.stringContaining('at most 300 s') });
+    await expect(engine.render({ design: long, format: 'mp4' })).rejects.toMatchObject({
+      path: '$.duration',
+      message: expect.stringContaining('at most 300 s'),
+    });
     const tooLong = {
       ...slideDesign,
       slides: [{ ...slideDesign.slides[0]!, transition: { type: 'crossfade', duration: 2 } }, slideDesign.slides[1]!],
     } satisfies DesignInput;
     await expect(engine.render({ design: tooLong, format: 'mp4' })).rejects.toMatchObject({ path: '$.slides[0].transition.duration' });
     const both = { ...slideDesign, objects: [{ type: 'shape', x: 0, y: 0, width: 1, height: 1 }] } satisfies DesignInput;
-    await expect(engine.render({ design: both, format: 'mp4' })).rejects.toMatchObject({ path: '$.objects', message: expect.stringContaining('either objects or slides') });
+    await expect(engine.render({ design: both, format: 'mp4' })).rejects.toMatchObject({
+      path: '$.objects',
+      message: expect.stringContaining('either objects or slides'),
+    });
   });
 });
 
 describe('watermark', () => {
-  const logo = sharp({ create: { width: 100, height: 50, channels: 4, background: '#ffc914' } }).png().toBuffer();
+  const logo = sharp({ create: { width: 100, height: 50, channels: 4, background: '#ffc914' } })
+    .png()
+    .toBuffer();
   const still = { width: 320, height: 180, duration: 1, background: { type: 'color', color: '#102030' }, objects: [] } satisfies DesignInput;
 
   it('puts the logo in the corner, at the given share of the width and opacity, on videos and stills', async () => {
@@ -302,7 +412,10 @@ describe('watermark', () => {
   });
 
   it('refuses an external logo URL at its path', async () => {
-    await expect(engine.render({ design: still, format: 'png', watermark: { image: 'https://x.io/logo.png' } })).rejects.toMatchObject({ code: 'validation_error', path: '$.watermark.image' });
+    await expect(engine.render({ design: still, format: 'png', watermark: { image: 'https://x.io/logo.png' } })).rejects.toMatchObject({
+      code: 'validation_error',
+      path: '$.watermark.image',
+    });
   });
 });
 
@@ -320,7 +433,10 @@ describe('soundtrack', () => {
 
   it('a file that is not sound is a validation error at $.audio.path, and leaves no temporary files', async () => {
     const before = readdirSync(tmpdir()).filter((f) => f.startsWith('imprint-audio-')).length;
-    await expect(engine.render({ design: withAudio, format: 'mp4', assets: async () => Buffer.from('no sound here') })).rejects.toMatchObject({ code: 'validation_error', path: '$.audio.path' });
+    await expect(engine.render({ design: withAudio, format: 'mp4', assets: async () => Buffer.from('no sound here') })).rejects.toMatchObject({
+      code: 'validation_error',
+      path: '$.audio.path',
+    });
     expect(readdirSync(tmpdir()).filter((f) => f.startsWith('imprint-audio-')).length).toBe(before);
     await expect(engine.render({ design: { ...small, audio: { path: 'https://x.io/a.mp3' } }, format: 'mp4' })).rejects.toMatchObject({ path: '$.audio.path' });
   });

@@ -14,7 +14,9 @@ function image(width: number, height: number, pixel: (x: number, y: number) => r
   return { width, height, rgba };
 }
 
-const at = (img: { width: number; rgba: Buffer }, x: number, y: number): number[] => [...img.rgba.subarray((y * img.width + x) * 4, (y * img.width + x) * 4 + 4)];
+const at = (img: { width: number; rgba: Buffer }, x: number, y: number): number[] => [
+  ...img.rgba.subarray((y * img.width + x) * 4, (y * img.width + x) * 4 + 4),
+];
 
 const shoelace = (q: Quad): number => Math.abs(q.reduce((s, [x, y], k) => s + x * q[(k + 1) % 4]![1] - q[(k + 1) % 4]![0] * y, 0)) / 2;
 
@@ -29,14 +31,29 @@ function insideDistance(q: Quad, x: number, y: number): number {
   return m;
 }
 
-const perspective: Quad = [[30.3, 20.7], [210.2, 45.1], [190.6, 170.4], [15.2, 140.9]];
+const perspective: Quad = [
+  [30.3, 20.7],
+  [210.2, 45.1],
+  [190.6, 170.4],
+  [15.2, 140.9],
+];
 
 describe('homography helpers', () => {
   it('rectToQuad maps the corners exactly and the centre correctly', () => {
-    const axis: Quad = [[10, 20], [110, 20], [110, 70], [10, 70]];
+    const axis: Quad = [
+      [10, 20],
+      [110, 20],
+      [110, 70],
+      [10, 70],
+    ];
     for (const quad of [axis, perspective]) {
       const h = rectToQuad(200, 100, quad);
-      const corners: [number, number][] = [[0, 0], [200, 0], [200, 100], [0, 100]];
+      const corners: [number, number][] = [
+        [0, 0],
+        [200, 0],
+        [200, 100],
+        [0, 100],
+      ];
       corners.forEach(([u, v], k) => {
         const [x, y] = applyHomography(h, u, v);
         expect(Math.abs(x - quad[k]![0])).toBeLessThan(1e-9);
@@ -55,7 +72,12 @@ describe('homography helpers', () => {
   it('invert then apply round-trips', () => {
     const h = rectToQuad(640, 480, perspective);
     const inv = invertHomography(h);
-    for (const [u, v] of [[0, 0], [123.4, 56.7], [640, 480], [320, 10]] as const) {
+    for (const [u, v] of [
+      [0, 0],
+      [123.4, 56.7],
+      [640, 480],
+      [320, 10],
+    ] as const) {
       const [x, y] = applyHomography(h, u, v);
       const [u2, v2] = applyHomography(inv, x, y);
       expect(u2).toBeCloseTo(u, 9);
@@ -67,13 +89,21 @@ describe('homography helpers', () => {
 describe('warpImage', () => {
   it('reproduces the source for the identity quad', () => {
     const src = image(37, 23, (x, y) => [(x * 7) % 256, (y * 11) % 256, (x * y) % 256, 255 - ((x + y) % 128)]);
-    const out = warpImage(src, [[0, 0], [37, 0], [37, 23], [0, 23]]);
+    const out = warpImage(src, [
+      [0, 0],
+      [37, 0],
+      [37, 23],
+      [0, 23],
+    ]);
     expect(out).toMatchObject({ x: 0, y: 0, width: 37, height: 23 });
     expect(src.rgba.findIndex((v, i) => Math.abs(out.rgba[i]! - v) > 1)).toBe(-1);
   });
 
   it('fills a perspective quad with exact colour, anti-aliased edges and the right area', () => {
-    const out = warpImage(image(50, 40, () => [200, 100, 50, 255]), perspective);
+    const out = warpImage(
+      image(50, 40, () => [200, 100, 50, 255]),
+      perspective,
+    );
     expect(out).toMatchObject({ x: 15, y: 20, width: 211 - 15, height: 171 - 20 });
     let sum = 0;
     let partial = 0;
@@ -95,17 +125,28 @@ describe('warpImage', () => {
 
   it('keeps the orientation: source top-left lands at TL, bottom-right at BR', () => {
     const src = image(40, 40, (x, y) => (x < 20 && y < 20 ? [255, 0, 0, 255] : x >= 20 && y >= 20 ? [0, 0, 255, 255] : [0, 255, 0, 255]));
-    const quad: Quad = [[120, 10], [190, 60], [110, 180], [20, 70]]; // rotated and in perspective
+    const quad: Quad = [
+      [120, 10],
+      [190, 60],
+      [110, 180],
+      [20, 70],
+    ]; // rotated and in perspective
     const out = warpImage(src, quad);
-    const near = (p: readonly [number, number], q: readonly [number, number]) => at(out, Math.floor(p[0] + (q[0] - p[0]) * 0.1 - out.x), Math.floor(p[1] + (q[1] - p[1]) * 0.1 - out.y));
+    const near = (p: readonly [number, number], q: readonly [number, number]) =>
+      at(out, Math.floor(p[0] + (q[0] - p[0]) * 0.1 - out.x), Math.floor(p[1] + (q[1] - p[1]) * 0.1 - out.y));
     expect(near(quad[0], quad[2])).toEqual([255, 0, 0, 255]);
     expect(near(quad[2], quad[0])).toEqual([0, 0, 255, 255]);
     expect(near(quad[1], quad[3])).toEqual([0, 255, 0, 255]);
   });
 
   it('does not darken edges next to transparent source pixels', () => {
-    const src = image(16, 16, (x, y) => ((x >> 2) + (y >> 2)) % 2 ? [255, 255, 255, 255] : [0, 0, 0, 0]);
-    const out = warpImage(src, [[3.3, 2.1], [90.7, 12.5], [80.2, 70.9], [8.4, 60.6]]);
+    const src = image(16, 16, (x, y) => (((x >> 2) + (y >> 2)) % 2 ? [255, 255, 255, 255] : [0, 0, 0, 0]));
+    const out = warpImage(src, [
+      [3.3, 2.1],
+      [90.7, 12.5],
+      [80.2, 70.9],
+      [8.4, 60.6],
+    ]);
     let seen = 0;
     let darkest = 255;
     for (let i = 0; i < out.rgba.length; i += 4) {
@@ -120,13 +161,48 @@ describe('warpImage', () => {
   it('handles degenerate quads without throwing or NaN', () => {
     const src = image(8, 8, () => [10, 20, 30, 255]);
     const quads: Quad[] = [
-      [[5, 5], [5, 5], [5, 5], [5, 5]],
-      [[0, 0], [10, 0], [20, 0], [5, 10]], // TL, TR, BR collinear
-      [[0, 0], [10, 10], [10, 0], [0, 10]], // bow-tie
-      [[0, 0], [10, 0], [3, 3], [0, 10]], // concave
-      [[0, 0], [10, 0], [10, 10], [0, 1e-12]],
-      [[0, 0], [NaN, 0], [10, 10], [0, 10]],
-      [[0, 0], [Infinity, 0], [10, 10], [0, 10]],
+      [
+        [5, 5],
+        [5, 5],
+        [5, 5],
+        [5, 5],
+      ],
+      [
+        [0, 0],
+        [10, 0],
+        [20, 0],
+        [5, 10],
+      ], // TL, TR, BR collinear
+      [
+        [0, 0],
+        [10, 10],
+        [10, 0],
+        [0, 10],
+      ], // bow-tie
+      [
+        [0, 0],
+        [10, 0],
+        [3, 3],
+        [0, 10],
+      ], // concave
+      [
+        [0, 0],
+        [10, 0],
+        [10, 10],
+        [0, 1e-12],
+      ],
+      [
+        [0, 0],
+        [NaN, 0],
+        [10, 10],
+        [0, 10],
+      ],
+      [
+        [0, 0],
+        [Infinity, 0],
+        [10, 10],
+        [0, 10],
+      ],
     ];
     for (const quad of quads) {
       const out = warpImage(src, quad);
@@ -136,7 +212,12 @@ describe('warpImage', () => {
     }
     expect(warpImage({ width: 0, height: 0, rgba: Buffer.alloc(0) }, perspective).width).toBe(0);
     // Tiny but valid: some coverage, all finite.
-    const tiny = warpImage(src, [[1.1, 1.1], [1.4, 1.2], [1.3, 1.5], [1.1, 1.4]]);
+    const tiny = warpImage(src, [
+      [1.1, 1.1],
+      [1.4, 1.2],
+      [1.3, 1.5],
+      [1.1, 1.4],
+    ]);
     expect(tiny).toMatchObject({ width: 1, height: 1 });
     expect(tiny.rgba[3]!).toBeLessThan(255);
   });
@@ -150,7 +231,12 @@ describe('warpImage', () => {
 
   it('warps a phone-sized screenshot quickly', () => {
     const src = image(600, 1300, (x, y) => [x % 256, y % 256, (x + y) % 256, 255]);
-    const quad: Quad = [[40.5, 30.2], [585.3, 60.8], [600.1, 1290.4], [20.7, 1250.6]];
+    const quad: Quad = [
+      [40.5, 30.2],
+      [585.3, 60.8],
+      [600.1, 1290.4],
+      [20.7, 1250.6],
+    ];
     warpImage(src, quad); // warm-up so the timing reflects optimised code
     const runs = 5;
     const t0 = performance.now();

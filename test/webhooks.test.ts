@@ -33,8 +33,10 @@ beforeAll(async () => {
       else if (req.url === '/fail') res.writeHead(500).end('boom');
       else if (req.url === '/redirect') res.writeHead(302, { location: `${base}/redirected` }).end();
       else if (req.url === '/redirected') res.writeHead(200).end('followed');
-      else if (req.url === '/big') res.writeHead(200).end(Buffer.alloc(1024 * 1024, 120)); // 1 MB, beyond the 64 KB cap
-      else if (req.url === '/hang') return; // never answers
+      else if (req.url === '/big')
+        res.writeHead(200).end(Buffer.alloc(1024 * 1024, 120)); // 1 MB, beyond the 64 KB cap
+      else if (req.url === '/hang')
+        return; // never answers
       else if (req.url === '/stream') {
         // Answers 200 at once, then sends body chunks forever, until the client hangs up.
         res.writeHead(200);
@@ -43,8 +45,7 @@ beforeAll(async () => {
           clearInterval(tick);
           streamClosed = true;
         });
-      }
-      else res.writeHead(404).end();
+      } else res.writeHead(404).end();
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -303,7 +304,10 @@ describe('refusing private targets (allowPrivate=false)', () => {
     expect(r.delivered).toBe(false);
     expect(r.error).toMatch(/resolves to 127\.0\.0\.1.*private, loopback and link-local/);
     // One good address does not launder a bad one.
-    lookup.mockResolvedValue([{ address: '8.8.8.8', family: 4 }, { address: '::ffff:127.0.0.1', family: 6 }] as never);
+    lookup.mockResolvedValue([
+      { address: '8.8.8.8', family: 4 },
+      { address: '::ffff:127.0.0.1', family: 6 },
+    ] as never);
     r = await sendWebhook({ url: `http://hooks.imprint.test:${port}/ok`, body: task, secret: SECRET, allowPrivate: false });
     expect(r.delivered).toBe(false);
     expect(r.error).toMatch(/resolves to ::ffff:127\.0\.0\.1/);

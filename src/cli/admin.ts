@@ -49,7 +49,7 @@ const COMMANDS: Record<string, AdminCommand> = {
   },
   'create-key': {
     args: '--account <id> --role admin|member',
-    about: 'Another API key of an account. Interface A accepts only admin keys; member keys are for team members\' tools.',
+    about: "Another API key of an account. Interface A accepts only admin keys; member keys are for team members' tools.",
     flags: { ...ACCOUNT, role: 'admin or member' },
     example: ['imprint admin create-key --account 1 --role member', '# {"api_key":"imp_…","role":"member"}'],
   },
@@ -58,7 +58,7 @@ const COMMANDS: Record<string, AdminCommand> = {
     about:
       'Validates a template and stores it with every file it references by relative path. ' +
       'A template with "slides" is a video design (interface B\'s video_id), others are designs (interface A\'s design_id).',
-    flags: { ...ACCOUNT, name: 'a name for listings (default: the file\'s folder name)', replace: 'swap the template of this existing design id' },
+    flags: { ...ACCOUNT, name: "a name for listings (default: the file's folder name)", replace: 'swap the template of this existing design id' },
     file: true,
     example: ['imprint admin import-design examples/card-1080/design.json --account 1', '# {"design_id":1,"kind":"design","name":"card-1080","files":1}'],
   },
@@ -119,7 +119,7 @@ const COMMANDS: Record<string, AdminCommand> = {
     args: '--account <id> [--task <id>]',
     about:
       'The webhook of each finished task that asked for one, newest task first (at most 100): its state (pending, sending, sent, ' +
-      'failed, or abandoned when the process sending it stopped mid-request), the receiver\'s HTTP status or the error, and when it was attempted. ' +
+      "failed, or abandoned when the process sending it stopped mid-request), the receiver's HTTP status or the error, and when it was attempted. " +
       'Each webhook is sent at most once; none of these is sent again.',
     flags: { ...ACCOUNT, task: 'only the webhook of this task' },
     example: [
@@ -129,7 +129,7 @@ const COMMANDS: Record<string, AdminCommand> = {
   },
   sweep: {
     args: '',
-    about: 'Deletes expired uploads and results now (the server\'s sweeper does it every IMPRINT_SWEEP_INTERVAL_S).',
+    about: "Deletes expired uploads and results now (the server's sweeper does it every IMPRINT_SWEEP_INTERVAL_S).",
     flags: {},
     example: ['imprint admin sweep', '# {"uploads":0,"results":0,"design_files":0}'],
   },

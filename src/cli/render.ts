@@ -71,9 +71,7 @@ function chooseFormat(flag: string | undefined, out: string, bodies: readonly Re
       source = `the extension "${ext}" of --out`;
     } else if (fromBody === undefined) {
       const why =
-        ext === ''
-          ? `cannot tell the format of --out ${out}, it has no extension`
-          : `cannot tell the format from the extension "${ext}" of --out ${out}`;
+        ext === '' ? `cannot tell the format of --out ${out}, it has no extension` : `cannot tell the format from the extension "${ext}" of --out ${out}`;
       throw validationError('$.format', `${why}: give --format ${FORMAT_LIST}`);
     }
   } else if (fromBody === undefined) {
@@ -290,4 +288,3 @@ export async function renderCommand(args: string[], io: CliIO): Promise<number> 
   warn(summary(toStdout ? 'stdout' : out, result, fps ?? 30, pages.length, (Date.now() - startedAt) / 1000));
   return 0;
 }
-

@@ -35,7 +35,7 @@ export function overridesJsonSchema(): Record<string, unknown> {
   return {
     $schema: 'https://json-schema.org/draft/2020-12/schema',
     $id: 'https://imprint.dev/schema/overrides-1.json',
-    title: 'objects_overrides: object name → override entry; the entry schema is the one of the named object\'s type',
+    title: "objects_overrides: object name → override entry; the entry schema is the one of the named object's type",
     type: 'object',
     additionalProperties: { anyOf: OBJECT_TYPES.map((t) => ({ $ref: `#/$defs/${t}` })) },
     $defs: defs,
@@ -105,7 +105,7 @@ function unionSections(unions: Unions): string[] {
 export function fieldReferenceMarkdown(): string {
   const unions: Unions = new Map();
   const design = toJson(Design);
-  const objects = (design.properties!.objects!.items!.oneOf ?? []);
+  const objects = design.properties!.objects!.items!.oneOf ?? [];
   const { objects: _objects, ...topProps } = design.properties!;
   const parts = [
     '# Field reference (generated)',

@@ -87,7 +87,10 @@ export function parseDesign(input: unknown, fonts: FontSet = bundledFonts(), roo
     const next = design.slides![i + 1];
     const d = s.transition && s.transition.type !== 'cut' ? (s.transition.duration ?? 0.5) : 0;
     if (next && d > Math.min(s.duration, next.duration)) {
-      throw validationError(childPath(at, 'transition', 'duration'), `the transition (${d} s) must not be longer than this slide (${s.duration} s) or the next (${next.duration} s)`);
+      throw validationError(
+        childPath(at, 'transition', 'duration'),
+        `the transition (${d} s) must not be longer than this slide (${s.duration} s) or the next (${next.duration} s)`,
+      );
     }
   });
   return design;

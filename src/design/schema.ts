@@ -6,9 +6,9 @@ import { DesignObject } from '../objects/registry.js';
 
 export const Background = z
   .strictObject({
-  type: doc(z.enum(['color', 'image']), 'color paints background.color; image covers the canvas with background.path.', 'color'),
-  color: doc(Color, 'Canvas colour (with type color). Transparent (#0000) is kept in png; jpg flattens onto white.', '#fff8e1').optional(),
-  path: doc(ImageRef, 'Canvas image (with type image), centre-cropped to cover.', 'photos/backdrop.jpg').optional(),
+    type: doc(z.enum(['color', 'image']), 'color paints background.color; image covers the canvas with background.path.', 'color'),
+    color: doc(Color, 'Canvas colour (with type color). Transparent (#0000) is kept in png; jpg flattens onto white.', '#fff8e1').optional(),
+    path: doc(ImageRef, 'Canvas image (with type image), centre-cropped to cover.', 'photos/backdrop.jpg').optional(),
   })
   .meta({ description: 'Canvas background: a colour or a centre-cropped image. Default white.', examples: [{ type: 'color', color: '#fff8e1' }] });
 
@@ -16,9 +16,17 @@ export const MAX_SLIDES = 100;
 
 export const Transition = z
   .strictObject({
-    type: doc(z.enum(['cut', 'crossfade', 'slide', 'push']), 'cut (default), crossfade, slide (the next slide slides over this one) or push (it pushes this one out).', 'crossfade'),
+    type: doc(
+      z.enum(['cut', 'crossfade', 'slide', 'push']),
+      'cut (default), crossfade, slide (the next slide slides over this one) or push (it pushes this one out).',
+      'crossfade',
+    ),
     duration: doc(z.number().finite().gt(0).max(10), 'Seconds; the next slide starts this long before this one ends. Default 0.5.', 0.6).optional(),
-    direction: doc(z.enum(['left', 'right', 'up', 'down']), 'slide and push: the way the next slide moves. Default left (it comes in from the right).', 'up').optional(),
+    direction: doc(
+      z.enum(['left', 'right', 'up', 'down']),
+      'slide and push: the way the next slide moves. Default left (it comes in from the right).',
+      'up',
+    ).optional(),
   })
   .meta({ description: 'How the video passes to the next slide.', examples: [{ type: 'push', duration: 0.6, direction: 'left' }] });
 
@@ -49,7 +57,7 @@ export const Design = z
     duration: doc(z.number().finite().gt(0).max(3600), 'Length of the video in seconds (mp4). Interface A renders at most 15 s.', 15).optional(),
     poster_time: doc(
       z.number().finite().min(0).max(3600),
-      'Animated designs: the second a still (png, jpg, webp, avif, pdf) and interface B\'s screenshot show. Default: the moment the opening entrance animations have ended.',
+      "Animated designs: the second a still (png, jpg, webp, avif, pdf) and interface B's screenshot show. Default: the moment the opening entrance animations have ended.",
       2.5,
     ).optional(),
     audio: z
@@ -60,8 +68,16 @@ export const Design = z
       })
       .meta({ description: 'mp4: a soundtrack, trimmed to the video and faded out at its end.', examples: [{ path: 'music/upbeat.mp3', fade_out: 1.5 }] })
       .optional(),
-    objects: doc(z.array(DesignObject).max(LIMITS.maxObjects), 'Objects in z-order: the first is painted first (bottom). Give objects or slides.', []).optional(),
-    slides: doc(z.array(Slide).min(1).max(MAX_SLIDES), 'A slide video: slides in order, each with its own objects and a transition to the next. Give objects or slides.', []).optional(),
+    objects: doc(
+      z.array(DesignObject).max(LIMITS.maxObjects),
+      'Objects in z-order: the first is painted first (bottom). Give objects or slides.',
+      [],
+    ).optional(),
+    slides: doc(
+      z.array(Slide).min(1).max(MAX_SLIDES),
+      'A slide video: slides in order, each with its own objects and a transition to the next. Give objects or slides.',
+      [],
+    ).optional(),
   })
   .meta({ title: 'Imprint design (template format v1)' });
 

@@ -15,6 +15,8 @@ export interface Slot {
 
 export function slotsOf(design: Design, root = '$'): Slot[] {
   const top = (design.objects ?? []).map((object, index): Slot => ({ slide: null, index, object, at: jsonPath(['objects', index], root) }));
-  const slides = (design.slides ?? []).flatMap((s, si) => s.objects.map((object, index): Slot => ({ slide: si, index, object, at: jsonPath(['slides', si, 'objects', index], root) })));
+  const slides = (design.slides ?? []).flatMap((s, si) =>
+    s.objects.map((object, index): Slot => ({ slide: si, index, object, at: jsonPath(['slides', si, 'objects', index], root) })),
+  );
   return [...top, ...slides];
 }

@@ -101,14 +101,29 @@ export function ffmpegArgs(s: VideoEncodeSettings): string[] {
   if (s.audio !== undefined) checkAudio(s.audio);
   const sounds = s.clipSounds ?? [];
   if (sounds.length) {
-    if (!(s.duration !== undefined && Number.isFinite(s.duration) && s.duration > 0)) throw new RangeError(`video duration must be > 0 seconds with clip sounds, got ${String(s.duration)}`);
+    if (!(s.duration !== undefined && Number.isFinite(s.duration) && s.duration > 0))
+      throw new RangeError(`video duration must be > 0 seconds with clip sounds, got ${String(s.duration)}`);
     sounds.forEach(checkClipSound);
   }
 
   const fps = String(s.fps);
   const args = [
-    '-hide_banner', '-loglevel', 'error', '-nostats', '-progress', 'pipe:1',
-    '-f', 'rawvideo', '-pix_fmt', 'rgba', '-s', `${s.width}x${s.height}`, '-framerate', fps, '-i', 'pipe:0',
+    '-hide_banner',
+    '-loglevel',
+    'error',
+    '-nostats',
+    '-progress',
+    'pipe:1',
+    '-f',
+    'rawvideo',
+    '-pix_fmt',
+    'rgba',
+    '-s',
+    `${s.width}x${s.height}`,
+    '-framerate',
+    fps,
+    '-i',
+    'pipe:0',
   ];
   if (s.audio) args.push(...soundtrackInput(s.audio));
   for (const c of sounds) args.push('-i', c.path);
@@ -167,10 +182,16 @@ function mixGraph(audio: VideoAudio | undefined, sounds: readonly ClipSound[], d
     const loop = c.loop ? `,aloop=loop=-1:size=${Math.max(1, Math.round(length * MIX_RATE))}` : '';
     const delay = Math.round(c.from * 1000);
     const label = `[c${k}]`;
-    parts.push(`[${first + k}:a:0]${common},atrim=start=${seconds(c.trimStart)}:end=${seconds(c.trimEnd)},asetpts=PTS-STARTPTS${loop},atrim=end=${seconds(c.until - c.from)},adelay=${delay}|${delay},${end}${label}`);
+    parts.push(
+      `[${first + k}:a:0]${common},atrim=start=${seconds(c.trimStart)}:end=${seconds(c.trimEnd)},asetpts=PTS-STARTPTS${loop},atrim=end=${seconds(c.until - c.from)},adelay=${delay}|${delay},${end}${label}`,
+    );
     labels.push(label);
   });
-  parts.push(labels.length === 1 ? `${labels[0]}anull[aout]` : `${labels.join('')}amix=inputs=${labels.length}:duration=longest:dropout_transition=0,volume=${labels.length}[aout]`);
+  parts.push(
+    labels.length === 1
+      ? `${labels[0]}anull[aout]`
+      : `${labels.join('')}amix=inputs=${labels.length}:duration=longest:dropout_transition=0,volume=${labels.length}[aout]`,
+  );
   return parts.join(';');
 }
 

@@ -95,7 +95,10 @@ export function encoder(image: RasterImage, format: ImageFormat, options: Encode
       // jpg has no alpha: transparent areas become white, as in most viewers. The engine paints jpg
       // onto a white matte already; flatten covers callers that hand in transparent pixels.
       const src = source(image);
-      return (image.opaque ? src : src.flatten({ background: '#ffffff' })).jpeg({ quality: options.jpg?.quality ?? ENCODE_DEFAULTS.jpg.quality, chromaSubsampling: '4:2:0' });
+      return (image.opaque ? src : src.flatten({ background: '#ffffff' })).jpeg({
+        quality: options.jpg?.quality ?? ENCODE_DEFAULTS.jpg.quality,
+        chromaSubsampling: '4:2:0',
+      });
     }
   }
 }

@@ -59,7 +59,8 @@ export async function encodeStillVideo(frame: Buffer, options: VideoEncoderOptio
       ...(signal ? { cancelSignal: signal } : {}),
     });
     if (signal?.aborted) throw cancelled();
-    if (r.exitCode !== 0) throw new ImprintError('render_failed', '$', `ffmpeg failed: ${String(r.stderr).trim() || (r.shortMessage ?? `exit code ${String(r.exitCode)}`)}`);
+    if (r.exitCode !== 0)
+      throw new ImprintError('render_failed', '$', `ffmpeg failed: ${String(r.stderr).trim() || (r.shortMessage ?? `exit code ${String(r.exitCode)}`)}`);
     report(totalFrames);
     return await readFile(output);
   } finally {

@@ -71,7 +71,9 @@ export class VideoEncoder {
     this.#options = options;
     this.#dir = dir;
     this.#output = join(dir, 'out.mp4');
-    this.#failed = new Promise<never>((_, reject) => { this.#rejectFailed = reject; });
+    this.#failed = new Promise<never>((_, reject) => {
+      this.#rejectFailed = reject;
+    });
     this.#failed.catch(() => {}); // observed through the races below; not an unhandled rejection.
 
     const { totalFrames: _t, signal: _s, onProgress: _p, ffmpegPath: _f, ...settings } = options;
@@ -149,7 +151,10 @@ export class VideoEncoder {
     const stdin = this.#child.stdin;
     if (!stdin.write(rgba)) {
       let onDrain: (() => void) | undefined;
-      const drained = new Promise<void>((resolve) => { onDrain = resolve; stdin.once('drain', resolve); });
+      const drained = new Promise<void>((resolve) => {
+        onDrain = resolve;
+        stdin.once('drain', resolve);
+      });
       try {
         // #exited too: a stream that is ending or dead may never emit 'drain'.
         await Promise.race([drained, this.#failed, this.#exited]);

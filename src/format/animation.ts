@@ -31,10 +31,14 @@ const Keyframes = z
   .strictObject({
     type: doc(z.literal('keyframes'), 'Keyframes on one property.', 'keyframes'),
     property: AnimatedProperty,
-    keyframes: doc(z.array(Keyframe).min(1).max(TIMELINE_LIMITS.maxKeyframes), 'At least one; before the first the first value holds, after the last the last.', [
-      { time: 0, value: 0 },
-      { time: 1, value: 1 },
-    ]),
+    keyframes: doc(
+      z.array(Keyframe).min(1).max(TIMELINE_LIMITS.maxKeyframes),
+      'At least one; before the first the first value holds, after the last the last.',
+      [
+        { time: 0, value: 0 },
+        { time: 1, value: 1 },
+      ],
+    ),
     easing: Easing.optional(),
   })
   .meta({ description: 'Keyframe animation.' });
@@ -57,7 +61,9 @@ export const Animation = z.discriminatedUnion('type', [
   Preset('slide_in', 'Slides in from outside an edge of the canvas.', { from: doc(Edge, 'The edge it comes from. Default left.', 'bottom').optional() }),
   Preset('slide_out', 'Slides out past an edge of the canvas.', { to: doc(Edge, 'The edge it leaves by. Default right.', 'top').optional() }),
   Preset('scale_in', 'Grows from nothing around its centre.'),
-  Preset('reveal', 'Text objects: the text appears word by word or line by line.', { by: doc(z.enum(['word', 'line']), 'Unit of the reveal. Default word.', 'line').optional() }),
+  Preset('reveal', 'Text objects: the text appears word by word or line by line.', {
+    by: doc(z.enum(['word', 'line']), 'Unit of the reveal. Default word.', 'line').optional(),
+  }),
 ]);
 
 export const Timeline = {

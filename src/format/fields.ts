@@ -14,8 +14,7 @@ export const LIMITS = {
   maxNameLength: 200,
 } as const;
 
-export const doc = <T extends z.ZodType>(schema: T, description: string, example: unknown): T =>
-  schema.meta({ description, examples: [example] });
+export const doc = <T extends z.ZodType>(schema: T, description: string, example: unknown): T => schema.meta({ description, examples: [example] });
 
 // ── field schemas, shared by templates and overrides ─────────────────────────────────────────
 
@@ -34,12 +33,7 @@ export const Placement = {
   y: doc(coordinate, 'Top edge of the object box, in pixels from the canvas top edge.', 120),
   width: doc(side, 'Width of the object box in pixels (> 0).', 920),
   height: doc(side, 'Height of the object box in pixels (> 0).', 240),
-  rotation: doc(
-    z.number().finite().min(-3600).max(3600),
-    'Clockwise rotation in degrees around the centre of the box. Default 0.',
-    -8,
-  ),
+  rotation: doc(z.number().finite().min(-3600).max(3600), 'Clockwise rotation in degrees around the centre of the box. Default 0.', -8),
   opacity: doc(z.number().finite().min(0).max(1), 'Opacity of the whole object, 0 (invisible) to 1 (default).', 0.85),
   hidden: doc(z.boolean(), 'true skips the object when rendering. Default false.', false),
 };
-

@@ -3,7 +3,12 @@
 
 /** Lower case without separators: fontSize, font-size and font_size all compare equal. */
 const squash = (name: string): string => name.toLowerCase().replace(/[-_\s]/g, '');
-const words = (name: string): string[] => name.replace(/([a-z0-9])([A-Z])/g, '$1_$2').toLowerCase().split(/[-_\s]+/).filter(Boolean);
+const words = (name: string): string[] =>
+  name
+    .replace(/([a-z0-9])([A-Z])/g, '$1_$2')
+    .toLowerCase()
+    .split(/[-_\s]+/)
+    .filter(Boolean);
 
 /** Edit distance counting a swap of two neighbouring letters as one edit ("heigth" → "height"). */
 function editDistance(a: string, b: string): number {

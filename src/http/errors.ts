@@ -10,7 +10,10 @@ export interface ErrorReply {
 
 /** An error answer decided by the adapter itself (auth, limits), with any headers it needs. */
 export class HttpFailure extends Error {
-  constructor(readonly reply: ErrorReply, readonly headers: Record<string, string> = {}) {
+  constructor(
+    readonly reply: ErrorReply,
+    readonly headers: Record<string, string> = {},
+  ) {
     super(reply.body.description);
     this.name = 'HttpFailure';
   }
@@ -76,11 +79,14 @@ interface FrameworkError {
 /** Errors raised by Fastify itself before a handler runs (content parsing, limits). */
 export function fromFrameworkError(e: FrameworkError): ErrorReply | undefined {
   const code = e.code ?? '';
-  if (code === 'FST_ERR_CTP_BODY_TOO_LARGE') return errorReply('payload_too_large', 'the request body is larger than the limit: send less (large images go through the upload endpoint)');
-  if (code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') return errorReply('unsupported_media_type', 'send the body as application/json (uploads: multipart/form-data)');
+  if (code === 'FST_ERR_CTP_BODY_TOO_LARGE')
+    return errorReply('payload_too_large', 'the request body is larger than the limit: send less (large images go through the upload endpoint)');
+  if (code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE')
+    return errorReply('unsupported_media_type', 'send the body as application/json (uploads: multipart/form-data)');
   if (code === 'FST_ERR_CTP_EMPTY_JSON_BODY') return errorReply('validation_error', '$: the body is empty: send a JSON object');
   if (code === 'FST_ERR_CTP_INVALID_CONTENT_LENGTH') return errorReply('validation_error', '$: the Content-Length header does not match the body');
-  if (code === 'FST_ERR_CTP_INVALID_JSON_BODY') return errorReply('validation_error', '$: the body is not valid JSON, or it has a "__proto__" or "constructor.prototype" key: send a plain JSON object');
+  if (code === 'FST_ERR_CTP_INVALID_JSON_BODY')
+    return errorReply('validation_error', '$: the body is not valid JSON, or it has a "__proto__" or "constructor.prototype" key: send a plain JSON object');
   if (code === 'FST_ERR_BAD_URL') return errorReply('validation_error', '$: the URL is not valid percent-encoding: encode it with encodeURIComponent');
   if (code === 'FST_ERR_MAX_PARAM_LENGTH') return errorReply('not_found', 'no such resource: a path segment is longer than 100 characters');
   if (e.statusCode === 400 && (code.startsWith('FST_ERR_CTP') || /JSON|Unexpected|token|prototype/i.test(e.message ?? ''))) {
@@ -89,7 +95,8 @@ export function fromFrameworkError(e: FrameworkError): ErrorReply | undefined {
   if (e.statusCode === 413) return errorReply('payload_too_large', 'the request body is larger than the limit');
   if (e.statusCode === 415) return errorReply('unsupported_media_type', 'the content type is not accepted here');
   if (e.statusCode === 404) return errorReply('not_found', 'no such route');
-  if (e.statusCode !== undefined && e.statusCode >= 400 && e.statusCode < 500) return errorReply('validation_error', `$: ${(e.message ?? 'bad request').slice(0, 300)}`);
+  if (e.statusCode !== undefined && e.statusCode >= 400 && e.statusCode < 500)
+    return errorReply('validation_error', `$: ${(e.message ?? 'bad request').slice(0, 300)}`);
   return undefined;
 }
 

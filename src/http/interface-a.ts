@@ -29,7 +29,8 @@ declare module 'fastify' {
 
 const MAX_JSON_DEPTH = 32;
 
-const fail = (code: Parameters<typeof errorReply>[0], description: string, headers?: Record<string, string>) => new HttpFailure(errorReply(code, description), headers);
+const fail = (code: Parameters<typeof errorReply>[0], description: string, headers?: Record<string, string>) =>
+  new HttpFailure(errorReply(code, description), headers);
 
 function bearer(req: FastifyRequest): string | undefined {
   const h = req.headers.authorization;
@@ -105,7 +106,12 @@ export async function interfaceA(app: FastifyInstance, { service, limiter }: Int
     if (!key) throw fail('unauthorized', 'send the API key in the Authorization header: "Authorization: Bearer <API key>"');
     const keyHash = hashApiKey(key);
     const blocked = await limited('block', () => limiter.blockedFor(`block:${keyHash}`), 0);
-    if (blocked > 0) throw fail('rate_limited', `this key is blocked for ${seconds(blocked)} s after polling status addresses too often: poll each one at most once per ${ctx.config.pollIntervalMs / 1000} s`, { 'retry-after': seconds(blocked) });
+    if (blocked > 0)
+      throw fail(
+        'rate_limited',
+        `this key is blocked for ${seconds(blocked)} s after polling status addresses too often: poll each one at most once per ${ctx.config.pollIntervalMs / 1000} s`,
+        { 'retry-after': seconds(blocked) },
+      );
     const auth = await service.authenticate(key);
     if (!auth) throw fail('unauthorized', 'the API key is not known: check it, or ask the account holder for a new one');
     if (auth.role !== 'admin') throw fail('forbidden', 'interface A is open to the account administrator only: use an admin key');
@@ -115,7 +121,9 @@ export async function interfaceA(app: FastifyInstance, { service, limiter }: Int
     reply.header('x-ratelimit-remaining', String(rpm.remaining));
     reply.header('x-ratelimit-reset', seconds(rpm.resetMs));
     if (!rpm.allowed) {
-      throw fail('rate_limited', `the plan allows ${rpm.limit} requests per minute: retry after ${seconds(rpm.resetMs)} s`, { 'retry-after': seconds(rpm.resetMs) });
+      throw fail('rate_limited', `the plan allows ${rpm.limit} requests per minute: retry after ${seconds(rpm.resetMs)} s`, {
+        'retry-after': seconds(rpm.resetMs),
+      });
     }
     req.account = account;
     req.keyHash = keyHash;
@@ -139,16 +147,21 @@ export async function interfaceA(app: FastifyInstance, { service, limiter }: Int
   // ── A2: get a task ──────────────────────────────────────────────────────────────────────────
   app.get<{ Params: { id: string } }>('/tasks/:id', { onRequest: guard }, async (req, reply) => {
     const account = req.account!;
-    if (!/^\d{1,15}$/.test(req.params.id)) throw new ImprintError('task_not_found', '$.task_id', `no task "${req.params.id.slice(0, 40)}": task ids are positive integers`);
+    if (!/^\d{1,15}$/.test(req.params.id))
+      throw new ImprintError('task_not_found', '$.task_id', `no task "${req.params.id.slice(0, 40)}": task ids are positive integers`);
     if (ctx.config.pollIntervalMs > 0) {
       // Keyed by the number, so /tasks/01 is the same status address as /tasks/1.
       const poll = await limited('poll', () => limiter.hit(`poll:${account.id}:${Number(req.params.id)}`, 1, ctx.config.pollIntervalMs), open(1));
       if (!poll.allowed) {
         const strikes = await limited('strike', () => limiter.strike(`strikes:${req.keyHash}`, 60_000), 0);
         if (strikes >= ctx.config.pollStrikes) await limited('block', () => limiter.block(`block:${req.keyHash}`, ctx.config.pollBlockMs), undefined);
-        throw fail('rate_limited', `poll each status address at most once per ${ctx.config.pollIntervalMs / 1000} s (or give a webhook_url); repeated polling blocks the key for a while`, {
-          'retry-after': seconds(poll.resetMs),
-        });
+        throw fail(
+          'rate_limited',
+          `poll each status address at most once per ${ctx.config.pollIntervalMs / 1000} s (or give a webhook_url); repeated polling blocks the key for a while`,
+          {
+            'retry-after': seconds(poll.resetMs),
+          },
+        );
       }
     }
     return reply.send(taskBodyA(ctx, await service.getRenderTask(account.id, req.params.id)));
@@ -170,7 +183,8 @@ export async function interfaceA(app: FastifyInstance, { service, limiter }: Int
       if (e instanceof UploadRefusal) return refuse(400, e.message);
       const code = (e as { code?: string }).code;
       if (e instanceof BodyTooLarge || code === 'FST_REQ_FILE_TOO_LARGE') return refuse(413, tooLarge);
-      if (code === 'FST_FILES_LIMIT' || code === 'FST_PARTS_LIMIT' || code === 'FST_FIELDS_LIMIT') return refuse(400, 'send one file field named "file" and nothing else');
+      if (code === 'FST_FILES_LIMIT' || code === 'FST_PARTS_LIMIT' || code === 'FST_FIELDS_LIMIT')
+        return refuse(400, 'send one file field named "file" and nothing else');
       return refuse(400, `the multipart body cannot be read (${(e as Error).message.slice(0, 120)}): send multipart/form-data with a file field named "file"`);
     }
     if (!bytes) return refuse(400, 'no file: send multipart/form-data with a file field named "file"');

@@ -80,5 +80,7 @@ export async function interfaceB(app: FastifyInstance, { service }: { service: S
   app.get<{ Params: { id: string } }>('/queue/:id/', { onRequest: authenticate }, status);
   app.get<{ Params: { id: string } }>('/queue/:id', { onRequest: authenticate }, status);
 
-  app.setNotFoundHandler(async (req, reply) => reply.status(404).send({ error: 'not_found', description: `no route ${req.method} ${req.url.split('?')[0]!.slice(0, 100)}` }));
+  app.setNotFoundHandler(async (req, reply) =>
+    reply.status(404).send({ error: 'not_found', description: `no route ${req.method} ${req.url.split('?')[0]!.slice(0, 100)}` }),
+  );
 }

@@ -21,25 +21,47 @@ export function openApiDocument(serverUrl: string, version: string): Record<stri
   delete overrides.$schema;
   delete overrides.$id;
   render.properties.objects_overrides = ref('ObjectsOverrides');
-  const auth = { 401: error('Missing or unknown API key (unauthorized)'), 403: error('A member key: interface A is admin-only (forbidden)'), 429: error('Over the plan\'s requests per minute (rate_limited); see Retry-After') };
+  const auth = {
+    401: error('Missing or unknown API key (unauthorized)'),
+    403: error('A member key: interface A is admin-only (forbidden)'),
+    429: error("Over the plan's requests per minute (rate_limited); see Retry-After"),
+  };
   return {
     openapi: '3.1.0',
     info: {
       title: 'Imprint interface A',
       version,
-      description: 'Render designs with overrides into png, jpg, pdf or mp4; upload images; poll tasks or receive a webhook. Every error body is {error, description}.',
+      description:
+        'Render designs with overrides into png, jpg, pdf or mp4; upload images; poll tasks or receive a webhook. Every error body is {error, description}.',
     },
     servers: [{ url: serverUrl }],
     security: [{ bearer: [] }],
     components: {
-      securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'An admin API key of the account (imprint admin create-account prints one).' } },
-      schemas: { RenderRequest: render, RenderAccepted: json(RenderAccepted), Task: json(Task), UploadResult: json(UploadResult), Error: json(ErrorBody), ObjectsOverrides: overrides },
+      securitySchemes: {
+        bearer: { type: 'http', scheme: 'bearer', description: 'An admin API key of the account (imprint admin create-account prints one).' },
+      },
+      schemas: {
+        RenderRequest: render,
+        RenderAccepted: json(RenderAccepted),
+        Task: json(Task),
+        UploadResult: json(UploadResult),
+        Error: json(ErrorBody),
+        ObjectsOverrides: overrides,
+      },
     },
     paths: {
       '/public/v2/render': {
         post: {
           summary: 'Queue a render',
-          parameters: [{ name: 'Idempotency-Key', in: 'header', required: false, schema: { type: 'string', maxLength: 255 }, description: 'The same key and body within 24 h return the same task (no second render).' }],
+          parameters: [
+            {
+              name: 'Idempotency-Key',
+              in: 'header',
+              required: false,
+              schema: { type: 'string', maxLength: 255 },
+              description: 'The same key and body within 24 h return the same task (no second render).',
+            },
+          ],
           requestBody: { required: true, content: content('RenderRequest') },
           responses: {
             202: { description: 'Queued', content: content('RenderAccepted') },
@@ -54,13 +76,25 @@ export function openApiDocument(serverUrl: string, version: string): Record<stri
         get: {
           summary: 'Get a task',
           parameters: [{ name: 'task_id', in: 'path', required: true, schema: { type: 'integer' } }],
-          responses: { 200: { description: 'The task', content: content('Task') }, 404: error('task_not_found'), ...auth, 429: error('rate_limited: polled more than once per 5 s, or over the plan\'s rate') },
+          responses: {
+            200: { description: 'The task', content: content('Task') },
+            404: error('task_not_found'),
+            ...auth,
+            429: error("rate_limited: polled more than once per 5 s, or over the plan's rate"),
+          },
         },
       },
       '/public/v2/upload': {
         post: {
           summary: 'Upload an image (png, jpeg, webp, gif; at most 10 MB)',
-          requestBody: { required: true, content: { 'multipart/form-data': { schema: { type: 'object', properties: { file: { type: 'string', contentMediaType: 'application/octet-stream' } }, required: ['file'] } } } },
+          requestBody: {
+            required: true,
+            content: {
+              'multipart/form-data': {
+                schema: { type: 'object', properties: { file: { type: 'string', contentMediaType: 'application/octet-stream' } }, required: ['file'] },
+              },
+            },
+          },
           responses: {
             201: { description: 'Stored; url is usable in overrides for 30 days', content: content('UploadResult') },
             400: { description: 'Not an image, corrupt, too many pixels, or no file field', content: content('UploadResult') },
@@ -75,7 +109,11 @@ export function openApiDocument(serverUrl: string, version: string): Record<stri
           summary: 'Download a result (the URL from a done task; no key needed, kept 30 days)',
           security: [],
           parameters: [{ name: 'file', in: 'path', required: true, schema: { type: 'string' } }],
-          responses: { 200: { description: 'The file, with its content type' }, 302: { description: 'Redirect to a short-lived presigned URL (S3 blobs)' }, 404: error('not_found: unknown or expired') },
+          responses: {
+            200: { description: 'The file, with its content type' },
+            302: { description: 'Redirect to a short-lived presigned URL (S3 blobs)' },
+            404: error('not_found: unknown or expired'),
+          },
         },
       },
     },

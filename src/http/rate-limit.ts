@@ -298,7 +298,12 @@ export class RedisRateLimiter implements RateLimiter {
     checkHit(limit, windowMs);
     const now = this.clock();
     const reply = await this.redis.imprintRateHit(
-      `${this.prefix}hit:${key}`, String(now), String(now - windowMs), String(limit), this.member(now), String(windowMs),
+      `${this.prefix}hit:${key}`,
+      String(now),
+      String(now - windowMs),
+      String(limit),
+      this.member(now),
+      String(windowMs),
     );
     if (!Array.isArray(reply) || reply.length !== 3) throw badReply('hit', reply);
     const allowed = Number(reply[0]) === 1;
@@ -311,9 +316,7 @@ export class RedisRateLimiter implements RateLimiter {
   async strike(key: string, windowMs: number): Promise<number> {
     checkWindow(windowMs);
     const now = this.clock();
-    const reply = await this.redis.imprintRateStrike(
-      `${this.prefix}strike:${key}`, String(now), String(now - windowMs), this.member(now), String(windowMs),
-    );
+    const reply = await this.redis.imprintRateStrike(`${this.prefix}strike:${key}`, String(now), String(now - windowMs), this.member(now), String(windowMs));
     if (typeof reply !== 'number') throw badReply('strike', reply);
     return reply;
   }

@@ -30,13 +30,18 @@ function clientError(err: Error & { code?: string }, socket: Socket): void {
   if (err.code === 'ECONNRESET' || socket.destroyed) return;
   const [status, out] =
     err.code === 'HPE_HEADER_OVERFLOW'
-      ? [431, errorReply('payload_too_large', 'the request line and headers are larger than the limit (16 KB): send a shorter URL and fewer or smaller headers')]
+      ? [
+          431,
+          errorReply('payload_too_large', 'the request line and headers are larger than the limit (16 KB): send a shorter URL and fewer or smaller headers'),
+        ]
       : err.code === 'ERR_HTTP_REQUEST_TIMEOUT'
         ? [408, errorReply('validation_error', '$: the request did not arrive in time: send it again')]
         : [400, errorReply('validation_error', '$: the request is not valid HTTP/1.1 (request line, a header or the Content-Length): check the client')];
   const body = JSON.stringify(out.body);
   if (socket.writable) {
-    socket.write(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nContent-Type: application/json; charset=utf-8\r\nConnection: close\r\n\r\n${body}`);
+    socket.write(
+      `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nContent-Type: application/json; charset=utf-8\r\nConnection: close\r\n\r\n${body}`,
+    );
   }
   socket.destroy(err);
 }

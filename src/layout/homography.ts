@@ -54,9 +54,15 @@ export function invertHomography(m: Homography): Homography {
   if (det === 0 || !Number.isFinite(det)) throw new RangeError('invertHomography: singular matrix');
   const k = 1 / det;
   const inv: Homography = [
-    A * k, (c * h - b * i) * k, (b * f - c * e) * k,
-    B * k, (a * i - c * g) * k, (c * d - a * f) * k,
-    C * k, (b * g - a * h) * k, (a * e - b * d) * k,
+    A * k,
+    (c * h - b * i) * k,
+    (b * f - c * e) * k,
+    B * k,
+    (a * i - c * g) * k,
+    (c * d - a * f) * k,
+    C * k,
+    (b * g - a * h) * k,
+    (a * e - b * d) * k,
   ];
   if (!allFinite(inv)) throw new RangeError('invertHomography: singular matrix');
   return inv;

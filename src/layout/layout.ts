@@ -60,16 +60,45 @@ function layoutObject(o: SceneObject, images: ImageSizes, fonts: FontSet): { gro
     case 'group': {
       const children = o.objects.map((c) => layoutObject(c, images, fonts));
       return {
-        group: group(o.box, local, o.rotation, o.scale, o.opacity, local, { kind: 'rect', rect: local }, children.map((c) => c.group)),
-        ...(children.some((c) => c.report) ? { reports: children.flatMap((c) => (c.report ? [c.report] : c.reports ?? [])) } : {}),
+        group: group(
+          o.box,
+          local,
+          o.rotation,
+          o.scale,
+          o.opacity,
+          local,
+          { kind: 'rect', rect: local },
+          children.map((c) => c.group),
+        ),
+        ...(children.some((c) => c.report) ? { reports: children.flatMap((c) => (c.report ? [c.report] : (c.reports ?? []))) } : {}),
       };
     }
     case 'mockup':
-      return { group: group(o.box, local, o.rotation, o.scale, o.opacity, local, { kind: 'rect', rect: local }, layoutMockup(o, (r) => sizeOf(images, r))) };
+      return {
+        group: group(
+          o.box,
+          local,
+          o.rotation,
+          o.scale,
+          o.opacity,
+          local,
+          { kind: 'rect', rect: local },
+          layoutMockup(o, (r) => sizeOf(images, r)),
+        ),
+      };
   }
 }
 
-function group(box: Rect, sized: Rect, rotation: number, scale: number, opacity: number, bounds: Rect, clip: Geometry | null, items: DisplayItem[]): DisplayItem {
+function group(
+  box: Rect,
+  sized: Rect,
+  rotation: number,
+  scale: number,
+  opacity: number,
+  bounds: Rect,
+  clip: Geometry | null,
+  items: DisplayItem[],
+): DisplayItem {
   return { kind: 'group', transform: placement(box.x, box.y, sized.width, sized.height, rotation, scale), opacity, bounds, clip, items };
 }
 

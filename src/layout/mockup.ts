@@ -15,7 +15,8 @@ function nominalSize([tl, tr, br, bl]: Quad): { width: number; height: number } 
 
 function layerItems(layer: SceneMockupLayer, sx: number, sy: number, sizeOf: (r: SceneImageRef) => ImageSize): DisplayItem[] {
   const area = layer.area;
-  const rect: Rect | null = area.kind === 'rect' ? { x: area.rect.x * sx, y: area.rect.y * sy, width: area.rect.width * sx, height: area.rect.height * sy } : null;
+  const rect: Rect | null =
+    area.kind === 'rect' ? { x: area.rect.x * sx, y: area.rect.y * sy, width: area.rect.width * sx, height: area.rect.height * sy } : null;
   const quad: Quad | null = area.kind === 'quad' ? (area.quad.map(([x, y]) => [x * sx, y * sy] as const) as unknown as Quad) : null;
 
   /** An image (or part of it) fitted into the area: a plain image in a rectangle, a warp in a quad. */

@@ -95,7 +95,11 @@ function missingCharacters(paragraphs: readonly ShapedParagraph[]): string[] {
  * A text reveal as an alpha per line and cluster: units (words or lines) appear one after another,
  * each fading in over its share of the animation. Lines and breaks are those of the full text.
  */
-function revealAlpha(reveal: NonNullable<SceneText['reveal']>, lines: readonly Line[], paragraphs: readonly ShapedParagraph[]): (line: number, cluster: number) => number {
+function revealAlpha(
+  reveal: NonNullable<SceneText['reveal']>,
+  lines: readonly Line[],
+  paragraphs: readonly ShapedParagraph[],
+): (line: number, cluster: number) => number {
   const unitOf = new Map<string, number>();
   let units = 0;
   lines.forEach((line, li) => {

@@ -53,10 +53,22 @@ export function placementOf(o: PlacedObject): SceneBaseFields {
     end: o.end ?? null,
     animations: (o.animations ?? []).map((a): SceneAnimation => {
       if (a.type === 'keyframes') {
-        return { kind: 'keyframes', property: a.property, keyframes: a.keyframes.map((k) => ({ ...k })), easing: parseEasing(a.easing ?? 'ease-in-out') ?? EASINGS.linear! };
+        return {
+          kind: 'keyframes',
+          property: a.property,
+          keyframes: a.keyframes.map((k) => ({ ...k })),
+          easing: parseEasing(a.easing ?? 'ease-in-out') ?? EASINGS.linear!,
+        };
       }
       const edge = a.type === 'slide_in' ? (a.from ?? 'left') : a.type === 'slide_out' ? (a.to ?? 'right') : 'left';
-      return { kind: a.type, duration: a.duration, delay: a.delay ?? 0, easing: parseEasing(a.easing ?? 'ease-out') ?? EASINGS.linear!, edge, by: a.type === 'reveal' ? (a.by ?? 'word') : 'word' };
+      return {
+        kind: a.type,
+        duration: a.duration,
+        delay: a.delay ?? 0,
+        easing: parseEasing(a.easing ?? 'ease-out') ?? EASINGS.linear!,
+        edge,
+        by: a.type === 'reveal' ? (a.by ?? 'word') : 'word',
+      };
     }),
   };
 }

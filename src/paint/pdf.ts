@@ -85,7 +85,10 @@ export class PdfResources {
   readonly images = new Map<string, PdfRef>();
   readonly states = new Map<string, { name: string; ref: PdfRef }>();
   forms = 0;
-  constructor(readonly fonts: FontSet, readonly cache: ImageCache) {}
+  constructor(
+    readonly fonts: FontSet,
+    readonly cache: ImageCache,
+  ) {}
 }
 
 function pathOf(doc: Doc, g: Geometry): void {
@@ -511,8 +514,15 @@ function rawImage(doc: Doc, rgba: Buffer, width: number, height: number, opaque:
     smask = doc.ref({ Type: 'XObject', Subtype: 'Image', Width: width, Height: height, BitsPerComponent: 8, ColorSpace: 'DeviceGray' });
     smask.end(alpha);
   }
-  const ref = doc.ref({ Type: 'XObject', Subtype: 'Image', Width: width, Height: height, BitsPerComponent: 8, ColorSpace: 'DeviceRGB', ...(smask ? { SMask: smask } : {}) });
+  const ref = doc.ref({
+    Type: 'XObject',
+    Subtype: 'Image',
+    Width: width,
+    Height: height,
+    BitsPerComponent: 8,
+    ColorSpace: 'DeviceRGB',
+    ...(smask ? { SMask: smask } : {}),
+  });
   ref.end(rgbData);
   return ref;
 }
-

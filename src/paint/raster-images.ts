@@ -67,10 +67,21 @@ async function source(image: LoadedImage, ext: Rect, width: number, height: numb
 function wholePixels(src: Rect, image: LoadedImage): Rect {
   const x = Math.max(0, Math.floor(src.x));
   const y = Math.max(0, Math.floor(src.y));
-  return { x, y, width: Math.max(1, Math.min(image.width, Math.ceil(src.x + src.width)) - x), height: Math.max(1, Math.min(image.height, Math.ceil(src.y + src.height)) - y) };
+  return {
+    x,
+    y,
+    width: Math.max(1, Math.min(image.width, Math.ceil(src.x + src.width)) - x),
+    height: Math.max(1, Math.min(image.height, Math.ceil(src.y + src.height)) - y),
+  };
 }
 
-async function preparePlain(item: PlainImage, image: LoadedImage, scale: number, cache: ImageCache, stepped: boolean): Promise<{ item: PlainImage; image: DecodedImage }> {
+async function preparePlain(
+  item: PlainImage,
+  image: LoadedImage,
+  scale: number,
+  cache: ImageCache,
+  stepped: boolean,
+): Promise<{ item: PlainImage; image: DecodedImage }> {
   const { src, dst } = item;
   // Decode at the painted size when downscaling; at full size when drawn about 1:1 or enlarged.
   // For video frames sizes are rounded up to steps of 2^(1/8) (9 %), so an animated zoom reuses a
@@ -89,21 +100,35 @@ async function preparePlain(item: PlainImage, image: LoadedImage, scale: number,
   };
 }
 
-export async function prepareQuad(item: Extract<ImageItem, { kind: 'image_quad' }>, image: LoadedImage, scale: number, cache: ImageCache): Promise<{ item: PlainImage; image: DecodedImage } | null> {
+export async function prepareQuad(
+  item: Extract<ImageItem, { kind: 'image_quad' }>,
+  image: LoadedImage,
+  scale: number,
+  cache: ImageCache,
+): Promise<{ item: PlainImage; image: DecodedImage } | null> {
   const quad = item.quad.map(([x, y]) => [x * scale, y * scale] as const) as unknown as typeof item.quad;
   const [tl, tr, br, bl] = quad;
   const xs = quad.map((p) => p[0]);
   const ys = quad.map((p) => p[1]);
   const area = (Math.max(...xs) - Math.min(...xs)) * (Math.max(...ys) - Math.min(...ys));
   if (!(area <= MAX_WARP_PIXELS)) {
-    throw new ImprintError('validation_error', image.at, `a mockup layer quad spans ${Math.round(area / 1e6)} megapixels at this size: keep quads within the mockup's base image`);
+    throw new ImprintError(
+      'validation_error',
+      image.at,
+      `a mockup layer quad spans ${Math.round(area / 1e6)} megapixels at this size: keep quads within the mockup's base image`,
+    );
   }
   // The crop in whole pixels (a cover crop moves by under half a source pixel), decoded at about
   // the quad's size so the warp itself never minifies by much more than the perspective does.
   const { src } = item;
   const x = Math.max(0, Math.round(src.x));
   const y = Math.max(0, Math.round(src.y));
-  const ext = { x, y, width: Math.max(1, Math.min(image.width, Math.round(src.x + src.width)) - x), height: Math.max(1, Math.min(image.height, Math.round(src.y + src.height)) - y) };
+  const ext = {
+    x,
+    y,
+    width: Math.max(1, Math.min(image.width, Math.round(src.x + src.width)) - x),
+    height: Math.max(1, Math.min(image.height, Math.round(src.y + src.height)) - y),
+  };
   const ready = await source(image, ext, Math.ceil(Math.max(dist(tl, tr), dist(bl, br))), Math.ceil(Math.max(dist(tl, bl), dist(tr, br))), item.tint, cache);
   const key = `${ready.hash}→quad(${quad.map((p) => p.map((v) => v.toFixed(3)).join(',')).join(';')})`;
   const warped = await cached(cache, key, () => {
@@ -116,7 +141,12 @@ export async function prepareQuad(item: Extract<ImageItem, { kind: 'image_quad' 
   if (warped.width === 0 || warped.height === 0 || !origin) return null;
   const [ox, oy] = origin;
   return {
-    item: { kind: 'image', image: warped.hash, src: { x: 0, y: 0, width: warped.width, height: warped.height }, dst: { x: ox / scale, y: oy / scale, width: warped.width / scale, height: warped.height / scale } },
+    item: {
+      kind: 'image',
+      image: warped.hash,
+      src: { x: 0, y: 0, width: warped.width, height: warped.height },
+      dst: { x: ox / scale, y: oy / scale, width: warped.width / scale, height: warped.height / scale },
+    },
     image: warped,
   };
 }

@@ -35,7 +35,11 @@ function imageCanvas(image: DecodedImage): Canvas {
   let c = imageCanvases.get(image);
   if (!c) {
     c = skia().createCanvas(image.width, image.height);
-    c.getContext('2d').putImageData(new (skia().ImageData)(new Uint8ClampedArray(image.rgba.buffer, image.rgba.byteOffset, image.rgba.length), image.width, image.height), 0, 0);
+    c.getContext('2d').putImageData(
+      new (skia().ImageData)(new Uint8ClampedArray(image.rgba.buffer, image.rgba.byteOffset, image.rgba.length), image.width, image.height),
+      0,
+      0,
+    );
     imageCanvases.set(image, c);
   }
   return c;
@@ -103,7 +107,10 @@ class RasterBackend implements PaintBackend<RasterImage[], RasterPage> {
   private readonly layers: Layer[] = [];
   private readonly done: RasterImage[] = [];
 
-  constructor(private readonly resources: PaintResources, private readonly options: PaintOptions) {}
+  constructor(
+    private readonly resources: PaintResources,
+    private readonly options: PaintOptions,
+  ) {}
 
   async prepare(input: PageInput): Promise<RasterPage> {
     const { cache, steppedSizes } = this.resources;

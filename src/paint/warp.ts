@@ -96,7 +96,10 @@ export function warpImage(src: { width: number; height: number; rgba: Buffer }, 
     eb[k] = dx * s;
     ec[k] = (dy * x0 - dx * y0) * s;
   }
-  const a0 = ea[0]!, a1 = ea[1]!, a2 = ea[2]!, a3 = ea[3]!;
+  const a0 = ea[0]!,
+    a1 = ea[1]!,
+    a2 = ea[2]!,
+    a3 = ea[3]!;
   const [i0, i1, i2, i3, i4, i5, i6, i7, i8] = inv;
   const umax = sw - 1;
   const vmax = sh - 1;

@@ -39,7 +39,10 @@ interface Frames {
 }
 
 /** The bottom objects that look the same all video long, painted once (with the background). */
-async function staticLayers({ scene, images, clips, fonts, cache }: Frames, duration: number): Promise<{ pixels: DecodedImage | null; rest: Scene; report: FitReport }> {
+async function staticLayers(
+  { scene, images, clips, fonts, cache }: Frames,
+  duration: number,
+): Promise<{ pixels: DecodedImage | null; rest: Scene; report: FitReport }> {
   let n = 0;
   while (n < scene.objects.length && isStatic(scene.objects[n]!, duration)) n++;
   if (n === 0) return { pixels: null, rest: scene, report: [] };
@@ -56,7 +59,10 @@ async function staticLayers({ scene, images, clips, fonts, cache }: Frames, dura
  */
 class ClipFrames {
   private readers = new Map<string, ClipReader>();
-  constructor(private readonly clips: Clips, private readonly fps: number) {}
+  constructor(
+    private readonly clips: Clips,
+    private readonly fps: number,
+  ) {}
 
   async at(scene: Scene): Promise<Map<string, DecodedImage>> {
     const ready = new Map<string, DecodedImage>();
@@ -79,7 +85,10 @@ class ClipFrames {
 }
 
 /** Renders `scene` (which has a duration) to H.264 mp4 bytes, plus the fit report of its first frame. */
-export async function renderVideo(frames: Frames, options: VideoOptions): Promise<{ bytes: Buffer; report: FitReport; width: number; height: number; frames: number }> {
+export async function renderVideo(
+  frames: Frames,
+  options: VideoOptions,
+): Promise<{ bytes: Buffer; report: FitReport; width: number; height: number; frames: number }> {
   const { scene, images, clips, fonts, cache } = frames;
   const duration = scene.duration!;
   const totalFrames = Math.max(1, Math.round(duration * options.fps));

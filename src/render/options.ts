@@ -182,14 +182,20 @@ export function validateOptions(options: RenderOptions): void {
     const first = parsed.error.issues[0]!;
     if (first.path[0] === 'format' && first.code === 'invalid_value') {
       const got = (value as { format?: unknown }).format;
-      throw new ImprintError('validation_error', '$.format', `expected ${formatList(OUTPUT_FORMATS.map((f) => `"${f}"`))} but received ${got === undefined ? 'nothing' : JSON.stringify(got)}`);
+      throw new ImprintError(
+        'validation_error',
+        '$.format',
+        `expected ${formatList(OUTPUT_FORMATS.map((f) => `"${f}"`))} but received ${got === undefined ? 'nothing' : JSON.stringify(got)}`,
+      );
     }
     throw issueToError(first, value, { schema: RenderOptionsSchema, describe: (p) => (p.length === 0 ? 'the render options' : undefined) });
   }
   const { design, pages, overrides, format } = parsed.data;
   if (pages !== undefined) {
-    if (format !== 'pdf') throw new ImprintError('validation_error', '$.pages', `pages make a multi-page pdf: use format "pdf", or render each design on its own as ${format}`);
-    if (design !== undefined || overrides !== undefined) throw new ImprintError('validation_error', '$.design', 'give either design (with overrides) or pages, not both');
+    if (format !== 'pdf')
+      throw new ImprintError('validation_error', '$.pages', `pages make a multi-page pdf: use format "pdf", or render each design on its own as ${format}`);
+    if (design !== undefined || overrides !== undefined)
+      throw new ImprintError('validation_error', '$.design', 'give either design (with overrides) or pages, not both');
   } else if (design === undefined) {
     throw new ImprintError('validation_error', '$.design', 'expected a design (or, for a pdf, pages: [{ design, overrides }])');
   }

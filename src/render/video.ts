@@ -25,7 +25,9 @@ async function video(ctx: EngineContext, options: RenderOptions, page: ScenePage
       ...(options.size ? { size: options.size } : {}),
       ...(options.signal ? { signal: options.signal } : {}),
       ...(options.onProgress ? { onProgress: options.onProgress } : {}),
-      ...(audio && scene.audio ? { audio: { path: audio.path, start: scene.audio.start, duration: scene.duration, fadeOut: Math.min(scene.audio.fadeOut, scene.duration) } } : {}),
+      ...(audio && scene.audio
+        ? { audio: { path: audio.path, start: scene.audio.start, duration: scene.duration, fadeOut: Math.min(scene.audio.fadeOut, scene.duration) } }
+        : {}),
     },
   ).finally(() => audio?.remove());
   let poster: Buffer | undefined;
@@ -36,5 +38,14 @@ async function video(ctx: EngineContext, options: RenderOptions, page: ScenePage
     const jpg = encoder(image, 'jpg', options);
     poster = await (image.width !== video.width || image.height !== video.height ? jpg.resize(video.width, video.height, { fit: 'fill' }) : jpg).toBuffer();
   }
-  return { bytes: video.bytes, format: 'mp4', mimeType: MIME.mp4, width: video.width, height: video.height, report: video.report, frames: video.frames, ...(poster ? { poster } : {}) };
+  return {
+    bytes: video.bytes,
+    format: 'mp4',
+    mimeType: MIME.mp4,
+    width: video.width,
+    height: video.height,
+    report: video.report,
+    frames: video.frames,
+    ...(poster ? { poster } : {}),
+  };
 }

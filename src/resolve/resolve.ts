@@ -49,7 +49,7 @@ function expandDottedKeys(entry: Record<string, unknown>, at: string): Record<st
     const existing = target[last];
     target[last] =
       typeof existing === 'object' && existing !== null && typeof value === 'object' && value !== null && !Array.isArray(value)
-        ? { ...(existing), ...(value) }
+        ? { ...existing, ...value }
         : value;
   }
   return out;
@@ -67,13 +67,17 @@ function entriesOf(overrides: unknown, root: string): OverrideEntry[] {
   if (Array.isArray(overrides)) {
     return overrides.map((item: unknown, i): OverrideEntry => {
       const at = childPath(root, i);
-      if (item === null || typeof item !== 'object' || Array.isArray(item)) throw validationError(at, 'expected { "name": "…", "object": {…} } or { "name": "…", "slide": {…} }');
+      if (item === null || typeof item !== 'object' || Array.isArray(item))
+        throw validationError(at, 'expected { "name": "…", "object": {…} } or { "name": "…", "slide": {…} }');
       const { name, object, slide, ...extra } = item as Record<string, unknown>;
       const unknown = Object.keys(extra)[0];
-      if (unknown !== undefined) throw validationError(childPath(at, unknown), `unknown field "${unknown}": remove it; an override has name and one of object or slide`);
+      if (unknown !== undefined)
+        throw validationError(childPath(at, unknown), `unknown field "${unknown}": remove it; an override has name and one of object or slide`);
       if (typeof name !== 'string' || name === '') throw validationError(childPath(at, 'name'), 'expected the name of an object or slide');
       if ((object === undefined) === (slide === undefined)) throw validationError(at, 'give exactly one of object or slide');
-      return object !== undefined ? { name, raw: object, at: childPath(at, 'object'), kind: 'object' } : { name, raw: slide, at: childPath(at, 'slide'), kind: 'slide' };
+      return object !== undefined
+        ? { name, raw: object, at: childPath(at, 'object'), kind: 'object' }
+        : { name, raw: slide, at: childPath(at, 'slide'), kind: 'slide' };
     });
   }
   if (overrides === null || typeof overrides !== 'object') {
@@ -82,7 +86,9 @@ function entriesOf(overrides: unknown, root: string): OverrideEntry[] {
   return Object.entries(overrides as Record<string, unknown>).map(([name, raw]) => ({ name, raw, at: childPath(root, name), kind: 'object' }));
 }
 
-export const SlideOverride = z.strictObject({ path: ImageRef.meta({ description: 'Replaces the slide background with this image (centre-cropped).', examples: ['asset:photo'] }) });
+export const SlideOverride = z.strictObject({
+  path: ImageRef.meta({ description: 'Replaces the slide background with this image (centre-cropped).', examples: ['asset:photo'] }),
+});
 
 export function resolveScene(design: Design, overrides: unknown = {}, fonts: FontSet = bundledFonts(), roots: ResolveRoots = DEFAULT_ROOTS): Scene {
   const ctx = checkContext(design, fonts);
@@ -98,10 +104,18 @@ export function resolveScene(design: Design, overrides: unknown = {}, fonts: Fon
       const index = (design.slides ?? []).findIndex((s) => s.name === name);
       if (index < 0) {
         const names = (design.slides ?? []).flatMap((s) => (s.name ? [JSON.stringify(s.name)] : []));
-        throw validationError(at.replace(/\.slide$/, '.name'), `the design has no slide named "${name}": use one of ${names.join(', ') || '(none: name the slides first)'}`);
+        throw validationError(
+          at.replace(/\.slide$/, '.name'),
+          `the design has no slide named "${name}": use one of ${names.join(', ') || '(none: name the slides first)'}`,
+        );
       }
       const parsed = SlideOverride.safeParse(raw);
-      if (!parsed.success) throw issueToError(parsed.error.issues[0]!, raw, { root: at, schema: SlideOverride, describe: (p) => (p.length === 0 ? 'a slide override' : undefined) });
+      if (!parsed.success)
+        throw issueToError(parsed.error.issues[0]!, raw, {
+          root: at,
+          schema: SlideOverride,
+          describe: (p) => (p.length === 0 ? 'a slide override' : undefined),
+        });
       parseImageRef(parsed.data.path, childPath(at, 'path'));
       slideBackgrounds.set(index, { path: parsed.data.path, at: childPath(at, 'path') });
       continue;
@@ -109,7 +123,10 @@ export function resolveScene(design: Design, overrides: unknown = {}, fonts: Fon
     const index = byName.get(name);
     if (index === undefined) {
       const names = [...byName.keys()];
-      throw validationError(at, `the design has no object named "${name}": use one of ${names.length ? names.map((n) => JSON.stringify(n)).join(', ') : '(none: name objects in the design first)'}`);
+      throw validationError(
+        at,
+        `the design has no object named "${name}": use one of ${names.length ? names.map((n) => JSON.stringify(n)).join(', ') : '(none: name objects in the design first)'}`,
+      );
     }
     if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) {
       throw validationError(at, `expected an object of fields to override for "${name}"`);
@@ -142,10 +159,14 @@ export function resolveScene(design: Design, overrides: unknown = {}, fonts: Fon
   };
   const canvas = { width: design.width, height: design.height };
   const audioAt = childPath(roots.design, 'audio', 'path');
-  const audio = design.audio ? { file: { ...parseImageRef(design.audio.path, audioAt), at: audioAt }, start: design.audio.start ?? 0, fadeOut: design.audio.fade_out ?? 1 } : null;
+  const audio = design.audio
+    ? { file: { ...parseImageRef(design.audio.path, audioAt), at: audioAt }, start: design.audio.start ?? 0, fadeOut: design.audio.fade_out ?? 1 }
+    : null;
   // No background: slides stand on black; a still design is transparent (png, webp and avif keep the
   // alpha; jpg, pdf and mp4 have none or show it as white).
-  const background: SceneFill = design.background ? fillOf(design.background, childPath(roots.design, 'background')) : { kind: 'color', color: design.slides ? [0, 0, 0, 1] : [255, 255, 255, 0] };
+  const background: SceneFill = design.background
+    ? fillOf(design.background, childPath(roots.design, 'background'))
+    : { kind: 'color', color: design.slides ? [0, 0, 0, 1] : [255, 255, 255, 0] };
   const posterTime = design.poster_time ?? null;
 
   if (design.slides) {
@@ -170,5 +191,6 @@ function checkPosterTime(posterTime: number | null, duration: number | null, roo
   if (posterTime === null) return;
   const at = childPath(root, 'poster_time');
   if (duration === null) throw validationError(at, 'poster_time picks a moment of an animated design: give the design a "duration", or remove poster_time');
-  if (posterTime > duration) throw validationError(at, `poster_time is ${posterTime} s but the design lasts ${duration} s: give a second from 0 to ${duration}`);
+  if (posterTime > duration)
+    throw validationError(at, `poster_time is ${posterTime} s but the design lasts ${duration} s: give a second from 0 to ${duration}`);
 }

@@ -36,7 +36,8 @@ export function slidesOf(
     const outgoing = i < slides.length - 1 ? transitionOf(s) : null;
     const animations: SceneAnimation[] = [];
     if (incoming?.type === 'crossfade') animations.push(preset('fade_in', incoming.duration, 'left'));
-    if (incoming && (incoming.type === 'slide' || incoming.type === 'push')) animations.push(preset('slide_in', incoming.duration, ENTRY_EDGE[incoming.direction]!));
+    if (incoming && (incoming.type === 'slide' || incoming.type === 'push'))
+      animations.push(preset('slide_in', incoming.duration, ENTRY_EDGE[incoming.direction]!));
     if (outgoing?.type === 'push') animations.push(preset('slide_out', outgoing.duration, EXIT_EDGE[outgoing.direction]!));
     const override = backgrounds.get(i);
     const fill = override

@@ -27,7 +27,8 @@ export function checkAmount(amount: unknown, at = '$.amount'): number {
 }
 
 export function checkId(id: unknown, what: string): number {
-  if (typeof id !== 'number' || !Number.isSafeInteger(id) || id < 1) throw validationError(`$.${what}`, `Expected a positive integer for ${what} but received ${JSON.stringify(id)}`);
+  if (typeof id !== 'number' || !Number.isSafeInteger(id) || id < 1)
+    throw validationError(`$.${what}`, `Expected a positive integer for ${what} but received ${JSON.stringify(id)}`);
   return id;
 }
 
@@ -44,7 +45,8 @@ export async function createAccount(ctx: ServiceContext, input: { name: unknown;
 
 export async function getAccount(ctx: ServiceContext, id: unknown): Promise<Account> {
   const account = await ctx.meta.getAccount(checkId(id, 'account_id'));
-  if (!account) throw new ImprintError('account_not_found', '$.account_id', `no account with id ${String(id)}: check the id (imprint admin create-account prints it)`);
+  if (!account)
+    throw new ImprintError('account_not_found', '$.account_id', `no account with id ${String(id)}: check the id (imprint admin create-account prints it)`);
   return account;
 }
 

@@ -28,7 +28,11 @@ function readTemplate(template: unknown): unknown {
 }
 
 /** Validates the template and stores its files; nothing is stored when anything is wrong. */
-async function storeTemplate(ctx: ServiceContext, template: unknown, source: DesignSource): Promise<{ doc: unknown; kind: DesignKind; assets: Record<string, string> }> {
+async function storeTemplate(
+  ctx: ServiceContext,
+  template: unknown,
+  source: DesignSource,
+): Promise<{ doc: unknown; kind: DesignKind; assets: Record<string, string> }> {
   const doc = readTemplate(template);
   const design = parseDesign(doc);
   const refs = designAssetRefs(doc);
@@ -47,7 +51,8 @@ async function storeTemplate(ctx: ServiceContext, template: unknown, source: Des
     }
     if (!bytes) throw validationError(ref.at, `no file "${ref.path}" was given with the design: import it from its folder, or pass the file`);
     total += bytes.byteLength;
-    if (total > MAX_DESIGN_ASSET_BYTES) throw validationError(ref.at, `the design's files exceed ${MAX_DESIGN_ASSET_BYTES / 1024 / 1024} MB together: use smaller images or clips`);
+    if (total > MAX_DESIGN_ASSET_BYTES)
+      throw validationError(ref.at, `the design's files exceed ${MAX_DESIGN_ASSET_BYTES / 1024 / 1024} MB together: use smaller images or clips`);
     await checkAssetImage(ref, bytes);
     files.push({ path: ref.path, bytes });
   }
@@ -100,11 +105,25 @@ export async function getDesign(ctx: ServiceContext, accountId: number, designId
   return design;
 }
 
-export async function replaceDesign(ctx: ServiceContext, accountId: unknown, designId: unknown, template: unknown, source: DesignSource = {}): Promise<DesignRecord> {
+export async function replaceDesign(
+  ctx: ServiceContext,
+  accountId: unknown,
+  designId: unknown,
+  template: unknown,
+  source: DesignSource = {},
+): Promise<DesignRecord> {
   const account = await getAccount(ctx, accountId);
   const old = await getDesign(ctx, account.id, designId);
   const { doc, kind, assets } = await storeTemplate(ctx, template, source);
-  const record = await ctx.meta.replaceDesign({ accountId: account.id, id: old.id, kind, name: source.name ?? old.name, template: doc, assets, now: ctx.clock() });
+  const record = await ctx.meta.replaceDesign({
+    accountId: account.id,
+    id: old.id,
+    kind,
+    name: source.name ?? old.name,
+    template: doc,
+    assets,
+    now: ctx.clock(),
+  });
   if (!record) {
     await deleteAssets(ctx, assets);
     throw new ImprintError('design_not_found', '$.design_id', `design ${old.id} was deleted meanwhile`);

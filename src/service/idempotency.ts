@@ -27,7 +27,8 @@ export function requestHash(scope: string, body: unknown): string {
 }
 
 export function checkIdempotencyKey(key: unknown): string {
-  if (typeof key !== 'string' || !KEY.test(key)) throw validationError('$.headers.idempotency-key', 'Expected 1 to 255 printable ASCII characters (no spaces) for the Idempotency-Key header');
+  if (typeof key !== 'string' || !KEY.test(key))
+    throw validationError('$.headers.idempotency-key', 'Expected 1 to 255 printable ASCII characters (no spaces) for the Idempotency-Key header');
   return key;
 }
 
@@ -43,11 +44,17 @@ export async function idempotent(
   create: () => Promise<TaskRecord>,
 ): Promise<{ task: TaskRecord; replayed: boolean }> {
   const now = ctx.clock();
-  const inProgress = () => new ImprintError('conflict', '$.headers.idempotency-key', 'a request with this Idempotency-Key is still being processed: retry in a moment');
+  const inProgress = () =>
+    new ImprintError('conflict', '$.headers.idempotency-key', 'a request with this Idempotency-Key is still being processed: retry in a moment');
   const replay = async (): Promise<{ task: TaskRecord; replayed: boolean } | undefined> => {
     const found = await ctx.meta.findIdempotencyKey(accountId, key);
     if (!found || found.createdAt <= now - IDEMPOTENCY_WINDOW_MS) return undefined;
-    if (found.requestHash !== hash) throw new ImprintError('conflict', '$.headers.idempotency-key', 'this Idempotency-Key was used with a different request in the last 24 hours: use a new key for a new request');
+    if (found.requestHash !== hash)
+      throw new ImprintError(
+        'conflict',
+        '$.headers.idempotency-key',
+        'this Idempotency-Key was used with a different request in the last 24 hours: use a new key for a new request',
+      );
     if (found.taskId === 0) {
       // A claim whose request never finished (its process died): give the key back after a minute.
       if (found.createdAt > now - PLACEHOLDER_MS) throw inProgress();

@@ -82,7 +82,10 @@ export class Metrics {
       out.push(`# HELP ${name} ${this.help.get(name) ?? name}`, `# TYPE ${name} counter`);
       for (const [labels, v] of series) out.push(`${name}${labels ? `{${labels}}` : ''} ${v}`);
     }
-    out.push('# HELP imprint_render_duration_seconds Time from the start of a render to its stored result, by format.', '# TYPE imprint_render_duration_seconds histogram');
+    out.push(
+      '# HELP imprint_render_duration_seconds Time from the start of a render to its stored result, by format.',
+      '# TYPE imprint_render_duration_seconds histogram',
+    );
     for (const [format, h] of this.histograms) {
       BUCKETS.forEach((b, i) => out.push(`imprint_render_duration_seconds_bucket{format="${format}",le="${b}"} ${h.counts[i]}`));
       out.push(`imprint_render_duration_seconds_bucket{format="${format}",le="+Inf"} ${h.count}`);

@@ -20,7 +20,10 @@ export async function seedIfEmpty(service: Service, examplesDir = EXAMPLES_DIR):
   if ((await service.ctx.meta.countAccounts()) > 0) return undefined;
   const { account, apiKey } = await service.createAccount({ name: 'demo', plan: 'basic', balance: 10 });
   const designs: SeedResult['designs'] = [];
-  const entries = (await readdir(examplesDir, { withFileTypes: true })).filter((e) => e.isDirectory()).map((e) => e.name).sort();
+  const entries = (await readdir(examplesDir, { withFileTypes: true }))
+    .filter((e) => e.isDirectory())
+    .map((e) => e.name)
+    .sort();
   for (const name of entries) {
     const dir = join(examplesDir, name);
     const text = await readFile(join(dir, 'design.json'), 'utf8').catch(() => undefined);

@@ -65,7 +65,10 @@ export class Service {
       const queueOpts = { workerId, clock, leaseMs: config.leaseMs, ...(opts.queuePollMs ? { pollMs: opts.queuePollMs } : {}) };
       // BullMQ (and its Redis client) load only when configured: admin commands start faster without.
       const BullmqQueue = config.queueUrl ? (await import('../store/queue/bullmq.js')).BullmqQueue : undefined;
-      const queue: TaskQueue = config.queueUrl && BullmqQueue ? new BullmqQueue(config.queueUrl, meta, { ...queueOpts, name: config.queueName, onError: redisErrorLog(log) }) : new LocalQueue(meta, queueOpts);
+      const queue: TaskQueue =
+        config.queueUrl && BullmqQueue
+          ? new BullmqQueue(config.queueUrl, meta, { ...queueOpts, name: config.queueName, onError: redisErrorLog(log) })
+          : new LocalQueue(meta, queueOpts);
       log.debug({ metadata: meta.conn.describe, blobs: blobs.describe, queue: queue.kind }, 'stores opened');
       return new Service({ meta, blobs, queue, clock, config, log, metrics: new Metrics(), workerId });
     } catch (e) {

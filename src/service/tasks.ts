@@ -92,20 +92,43 @@ export async function createTask(ctx: ServiceContext, accountId: number, req: Ta
   });
   if (format === 'mp4' && scene.duration !== null) options.frames = Math.round(scene.duration * (options.fps ?? 30));
   const video = admitted?.video ?? req.video;
-  const inserted = await ctx.meta.insertTask({ accountId, designId: design.id, format, options: { ...options, ...admitted?.options }, overrides, webhookUrl: req.webhookUrl ?? null, now: ctx.clock(), ...(video ? { video } : {}) });
+  const inserted = await ctx.meta.insertTask({
+    accountId,
+    designId: design.id,
+    format,
+    options: { ...options, ...admitted?.options },
+    overrides,
+    webhookUrl: req.webhookUrl ?? null,
+    now: ctx.clock(),
+    ...(video ? { video } : {}),
+  });
   if (typeof inserted === 'string') {
     const account = await ctx.meta.getAccount(accountId);
     if (inserted === 'insufficient_funds') {
-      throw new ImprintError('insufficient_funds', '$', `the render costs ${video?.reserve ?? '?'} and the balance available is ${account?.balance ?? 0} (less what queued renders hold): top up the balance, or use demo mode`);
+      throw new ImprintError(
+        'insufficient_funds',
+        '$',
+        `the render costs ${video?.reserve ?? '?'} and the balance available is ${account?.balance ?? 0} (less what queued renders hold): top up the balance, or use demo mode`,
+      );
     }
     if (inserted === 'daily_limit_exceeded') {
-      throw new ImprintError('daily_limit_exceeded', '$', `the plan allows ${video?.dailyLimit ?? '?'} ${video?.demo ? 'free (demo) renders' : 'successful paid renders'} per day (UTC): try again after midnight UTC`);
+      throw new ImprintError(
+        'daily_limit_exceeded',
+        '$',
+        `the plan allows ${video?.dailyLimit ?? '?'} ${video?.demo ? 'free (demo) renders' : 'successful paid renders'} per day (UTC): try again after midnight UTC`,
+      );
     }
-    throw new ImprintError('queue_full', '$', `the account already has ${account?.plan.queueSize ?? 'the most'} tasks queued or rendering: wait for some to finish, or raise the plan's queue size`);
+    throw new ImprintError(
+      'queue_full',
+      '$',
+      `the account already has ${account?.plan.queueSize ?? 'the most'} tasks queued or rendering: wait for some to finish, or raise the plan's queue size`,
+    );
   }
   // The task is committed: if the queue backend cannot be reached now, it parks the task and delivers
   // it later, so the caller still gets its task id (a retry would only render twice).
-  await ctx.queue.push(inserted.id).catch((e: unknown) => ctx.log.warn({ task_id: inserted.id, err: e }, 'queue push failed; the task will be delivered later'));
+  await ctx.queue
+    .push(inserted.id)
+    .catch((e: unknown) => ctx.log.warn({ task_id: inserted.id, err: e }, 'queue push failed; the task will be delivered later'));
   ctx.metrics.inc('imprint_tasks_created_total', { format });
   ctx.log.info({ task_id: inserted.id, account_id: accountId, design_id: design.id, format }, 'task queued');
   return inserted;
@@ -113,7 +136,8 @@ export async function createTask(ctx: ServiceContext, accountId: number, req: Ta
 
 export async function getTask(ctx: ServiceContext, accountId: number, taskId: unknown): Promise<TaskRecord> {
   const id = typeof taskId === 'string' && /^\d{1,15}$/.test(taskId) ? Number(taskId) : taskId;
-  if (typeof id !== 'number' || !Number.isSafeInteger(id) || id < 1) throw new ImprintError('task_not_found', '$.task_id', `no task ${JSON.stringify(taskId)}: task ids are positive integers`);
+  if (typeof id !== 'number' || !Number.isSafeInteger(id) || id < 1)
+    throw new ImprintError('task_not_found', '$.task_id', `no task ${JSON.stringify(taskId)}: task ids are positive integers`);
   const task = await ctx.meta.getTask(id, accountId);
   if (!task) throw new ImprintError('task_not_found', '$.task_id', `no task ${id} in this account: use the task_id the render request returned`);
   return task;

@@ -24,7 +24,8 @@ export function uploadUrl(ctx: ServiceContext, u: Pick<UploadRecord, 'token' | '
 
 export async function createUpload(ctx: ServiceContext, accountId: number, bytes: Uint8Array): Promise<{ upload: UploadRecord; url: string }> {
   if (bytes.byteLength === 0) throw validationError('$.file', 'the file is empty: upload a png, jpeg, webp or gif image');
-  if (bytes.byteLength > MAX_UPLOAD_BYTES) throw validationError('$.file', `the file is ${(bytes.byteLength / 1048576).toFixed(1)} MB: uploads are limited to 10 MB`);
+  if (bytes.byteLength > MAX_UPLOAD_BYTES)
+    throw validationError('$.file', `the file is ${(bytes.byteLength / 1048576).toFixed(1)} MB: uploads are limited to 10 MB`);
   const contentType = sniffImageType(bytes);
   if (!contentType) throw validationError('$.file', 'the file is not a png, jpeg, webp or gif image (checked from its content, not its name)');
   const unreadable = (e: unknown) => validationError('$.file', `the image cannot be read (${(e as Error).message.split('\n')[0]}): upload an undamaged file`);
@@ -49,7 +50,15 @@ export async function createUpload(ctx: ServiceContext, accountId: number, bytes
   const token = newToken();
   const blobKey = `uploads/${accountId}/${token}.${IMAGE_EXTENSIONS[contentType]}`;
   await ctx.blobs.put(blobKey, bytes, contentType);
-  const upload = await ctx.meta.insertUpload({ accountId, token, blobKey, contentType, size: bytes.byteLength, createdAt: now, expiresAt: now + ctx.config.retentionMs });
+  const upload = await ctx.meta.insertUpload({
+    accountId,
+    token,
+    blobKey,
+    contentType,
+    size: bytes.byteLength,
+    createdAt: now,
+    expiresAt: now + ctx.config.retentionMs,
+  });
   ctx.metrics.inc('imprint_uploads_total');
   ctx.log.info({ account_id: accountId, upload_id: upload.id, content_type: contentType, size: bytes.byteLength }, 'upload stored');
   return { upload, url: uploadUrl(ctx, upload) };
@@ -96,7 +105,10 @@ export function checkDesignFiles(overrides: unknown, root: string, designAssets:
       if (IMAGE_KEYS.has(k.split('.').pop()!) && typeof x === 'string') {
         const ref = parseImageRef(x, here);
         if (ref.kind === 'path' && !Object.hasOwn(designAssets, normaliseAssetPath(ref.path))) {
-          throw validationError(here, `the design has no file "${x.slice(0, 200)}": use the url the upload endpoint returned, or one of the design's own files`);
+          throw validationError(
+            here,
+            `the design has no file "${x.slice(0, 200)}": use the url the upload endpoint returned, or one of the design's own files`,
+          );
         }
       } else walk(x, here);
     }

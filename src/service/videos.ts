@@ -24,8 +24,10 @@ export const utcDayStart = (t: number): number => Math.floor(t / DAY_MS) * DAY_M
 
 export async function createVideoTask(ctx: ServiceContext, account: Account, input: VideoRenderInput): Promise<TaskRecord> {
   const demo = input.demo ?? false;
-  if (demo && input.fps === 60) throw validationError('$.parameters.fps', 'demo mode renders at 30 fps only: set fps to 30 or leave it out, or set demo to false');
-  if (demo && input.sizeType === 'hd') throw validationError('$.parameters.size_type', 'demo mode renders sd only: set size_type to sd or leave it out, or set demo to false');
+  if (demo && input.fps === 60)
+    throw validationError('$.parameters.fps', 'demo mode renders at 30 fps only: set fps to 30 or leave it out, or set demo to false');
+  if (demo && input.sizeType === 'hd')
+    throw validationError('$.parameters.size_type', 'demo mode renders sd only: set size_type to sd or leave it out, or set demo to false');
   const fps = input.fps ?? 30;
   const size = input.sizeType ?? 'sd';
   const rate = demo ? 0 : account.plan.videoRates[`${size}_${fps}`];
@@ -38,7 +40,8 @@ export async function createVideoTask(ctx: ServiceContext, account: Account, inp
     designIdPath: '$.video_id',
     options: { fps, size, max_duration: MAX_SLIDE_VIDEO_SECONDS, rate, watermark: demo },
     admit: (scene) => {
-      if (scene.duration === null) throw validationError('$.video_id', 'this design is not a video (it has no duration or slides): use the id of a video design');
+      if (scene.duration === null)
+        throw validationError('$.video_id', 'this design is not a video (it has no duration or slides): use the id of a video design');
       return {
         video: {
           demo,

@@ -35,7 +35,10 @@ export class WebhookDispatcher {
   private sweepRun: Promise<void> = Promise.resolve();
   private stopped = false;
 
-  constructor(private readonly ctx: ServiceContext, private readonly opts: DispatcherOptions = {}) {}
+  constructor(
+    private readonly ctx: ServiceContext,
+    private readonly opts: DispatcherOptions = {},
+  ) {}
 
   /** Starts the periodic sweep, with a first one now (deliveries left before a restart go out at once). */
   start(): void {
@@ -86,17 +89,18 @@ export class WebhookDispatcher {
     try {
       const task = await ctx.meta.getTask(d.taskId, d.accountId);
       const account = task && (await ctx.meta.getAccount(d.accountId));
-      const r = !task || !account
-        ? { delivered: false, error: 'the task or its account no longer exists', ms: 0 }
-        : await sendWebhook({
-            url: d.url,
-            // Built now from the ended task: the A2 body GET /tasks/{id} answers (result_url while it lasts).
-            body: taskBodyA(ctx, task),
-            secret: account.webhookSecret,
-            timeoutMs: ctx.config.webhookTimeoutMs,
-            allowPrivate: ctx.config.webhookAllowPrivate,
-            now: ctx.clock,
-          });
+      const r =
+        !task || !account
+          ? { delivered: false, error: 'the task or its account no longer exists', ms: 0 }
+          : await sendWebhook({
+              url: d.url,
+              // Built now from the ended task: the A2 body GET /tasks/{id} answers (result_url while it lasts).
+              body: taskBodyA(ctx, task),
+              secret: account.webhookSecret,
+              timeoutMs: ctx.config.webhookTimeoutMs,
+              allowPrivate: ctx.config.webhookAllowPrivate,
+              now: ctx.clock,
+            });
       ctx.metrics.inc('imprint_webhooks_total', { result: r.delivered ? 'delivered' : 'failed' });
       const logged = { ...fields, status: r.status, ms: r.ms };
       if (r.delivered) ctx.log.info(logged, 'webhook delivered');

@@ -48,7 +48,7 @@ const V4_RANGES = V4_NON_PUBLIC.map(([base, bits]) => {
 });
 
 function isPublicV4Int(n: number): boolean {
-  return !V4_RANGES.some((r) => ((n & r.mask) >>> 0) === r.net);
+  return !V4_RANGES.some((r) => (n & r.mask) >>> 0 === r.net);
 }
 
 /** The eight 16-bit groups of a valid IPv6 address (already checked by net.isIP), dotted-quad tail included. */
@@ -118,7 +118,10 @@ function bareHost(url: URL): string {
  */
 export function checkWebhookUrl(url: unknown, allowPrivate: boolean): string {
   if (typeof url !== 'string') {
-    throw validationError(URL_PATH, `Expected webhook_url to be a string with an absolute http(s) URL such as "https://example.com/hooks/imprint" but received ${url === null ? 'null' : typeof url}`);
+    throw validationError(
+      URL_PATH,
+      `Expected webhook_url to be a string with an absolute http(s) URL such as "https://example.com/hooks/imprint" but received ${url === null ? 'null' : typeof url}`,
+    );
   }
   if (url.length > MAX_WEBHOOK_URL_LENGTH) {
     throw validationError(URL_PATH, `webhook_url is ${url.length} characters long; use a URL of at most ${MAX_WEBHOOK_URL_LENGTH} characters`);
@@ -130,10 +133,16 @@ export function checkWebhookUrl(url: unknown, allowPrivate: boolean): string {
     throw validationError(URL_PATH, `webhook_url is not a valid absolute URL; give one such as "https://example.com/hooks/imprint"`);
   }
   if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
-    throw validationError(URL_PATH, `webhook_url must use http or https, not "${parsed.protocol.replace(/:$/, '')}"; give a URL such as "https://example.com/hooks/imprint"`);
+    throw validationError(
+      URL_PATH,
+      `webhook_url must use http or https, not "${parsed.protocol.replace(/:$/, '')}"; give a URL such as "https://example.com/hooks/imprint"`,
+    );
   }
   if (parsed.username !== '' || parsed.password !== '') {
-    throw validationError(URL_PATH, 'webhook_url must not contain credentials (user:password@); remove them and verify requests with the X-Imprint-Signature header instead');
+    throw validationError(
+      URL_PATH,
+      'webhook_url must not contain credentials (user:password@); remove them and verify requests with the X-Imprint-Signature header instead',
+    );
   }
   if (!allowPrivate) {
     // The URL parser has already turned decimal, hex and short IPv4 forms (http://2130706433/) into
@@ -179,7 +188,12 @@ export interface VerifyWebhookOptions {
  * exact raw `body` and its timestamp is within the tolerance. Verify the raw bytes as received, before
  * any JSON parsing. Several `v1=` entries are accepted (any may match), so secrets can be rotated.
  */
-export function verifyWebhookSignature(secret: string, header: string | string[] | undefined, body: string | Uint8Array, options: VerifyWebhookOptions = {}): boolean {
+export function verifyWebhookSignature(
+  secret: string,
+  header: string | string[] | undefined,
+  body: string | Uint8Array,
+  options: VerifyWebhookOptions = {},
+): boolean {
   const { toleranceSeconds = 300, now = Date.now } = options;
   const value = Array.isArray(header) ? (header.length === 1 ? header[0] : undefined) : header;
   if (typeof value !== 'string' || value.length > 1024) return false;
@@ -245,7 +259,8 @@ export async function sendWebhook(opts: SendWebhookOptions): Promise<WebhookDeli
   const started = performance.now();
   const elapsed = (): number => Math.round(performance.now() - started);
   const timeoutMs = opts.timeoutMs ?? DEFAULT_WEBHOOK_TIMEOUT_MS;
-  if (!(Number.isFinite(timeoutMs) && timeoutMs > 0)) return { delivered: false, error: `timeoutMs must be a positive number of milliseconds, not ${timeoutMs}`, ms: 0 };
+  if (!(Number.isFinite(timeoutMs) && timeoutMs > 0))
+    return { delivered: false, error: `timeoutMs must be a positive number of milliseconds, not ${timeoutMs}`, ms: 0 };
   const controller = new AbortController();
   // One deadline for everything (DNS, connect, TLS, answer): a slow receiver must not hold a worker.
   const timer = setTimeout(() => controller.abort(new WebhookTimeout(`timed out after ${timeoutMs} ms`)), timeoutMs);
@@ -316,14 +331,21 @@ function untilAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
   });
 }
 
-function post(url: URL, addresses: LookupAddress[], headers: Record<string, string>, payload: string, signal: AbortSignal): Promise<Omit<WebhookDelivery, 'ms'>> {
+function post(
+  url: URL,
+  addresses: LookupAddress[],
+  headers: Record<string, string>,
+  payload: string,
+  signal: AbortSignal,
+): Promise<Omit<WebhookDelivery, 'ms'>> {
   return new Promise((resolve) => {
     let status: number | undefined;
     let settled = false;
     const outcome = (error?: string): Omit<WebhookDelivery, 'ms'> => {
       if (status === undefined) return { delivered: false, error: error ?? 'no response' };
       if (status >= 200 && status < 300) return { delivered: true, status };
-      if (status >= 300 && status < 400) return { delivered: false, status, error: `receiver answered ${status}, a redirect; redirects are not followed, so configure the final URL` };
+      if (status >= 300 && status < 400)
+        return { delivered: false, status, error: `receiver answered ${status}, a redirect; redirects are not followed, so configure the final URL` };
       return { delivered: false, status, error: `receiver answered ${status}` };
     };
     const settle = (error?: string): void => {

@@ -41,7 +41,10 @@ function parseAttributes(src: string, offset: number): SpanStyle {
       case 'bold': {
         const weight = Number(value);
         if (value === undefined || !/^\d{1,4}$/.test(value) || weight < 1 || weight > 1000) {
-          throw new MarkupError(pos, `bold needs a numeric weight such as bold="700" (1-1000), received ${value === undefined ? 'no value' : JSON.stringify(value)}`);
+          throw new MarkupError(
+            pos,
+            `bold needs a numeric weight such as bold="700" (1-1000), received ${value === undefined ? 'no value' : JSON.stringify(value)}`,
+          );
         }
         style.weight = weight;
         break;

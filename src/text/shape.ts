@@ -116,22 +116,20 @@ function shapeCached(text: string, face: FontFace, span: number, offset: number,
 }
 
 /** Splits spans into paragraphs at \n and shapes each piece with its span's face. */
-export function shapeText(
-  spans: readonly SceneSpan[],
-  family: string,
-  fonts: FontSet,
-  letterSpacing: number,
-): ShapedParagraph[] {
+export function shapeText(spans: readonly SceneSpan[], family: string, fonts: FontSet, letterSpacing: number): ShapedParagraph[] {
   const paragraphs: { text: string; clusters: Cluster[] }[] = [{ text: '', clusters: [] }];
   spans.forEach((span, spanIndex) => {
     const face = fonts.face(family, span.weight);
-    span.text.replace(/\r\n?/g, '\n').split('\n').forEach((piece, i) => {
-      if (i > 0) paragraphs.push({ text: '', clusters: [] });
-      const para = paragraphs[paragraphs.length - 1]!;
-      if (piece.length === 0) return;
-      para.clusters.push(...shapeCached(piece, face, spanIndex, para.text.length, letterSpacing));
-      para.text += piece;
-    });
+    span.text
+      .replace(/\r\n?/g, '\n')
+      .split('\n')
+      .forEach((piece, i) => {
+        if (i > 0) paragraphs.push({ text: '', clusters: [] });
+        const para = paragraphs[paragraphs.length - 1]!;
+        if (piece.length === 0) return;
+        para.clusters.push(...shapeCached(piece, face, spanIndex, para.text.length, letterSpacing));
+        para.text += piece;
+      });
   });
   return paragraphs.map((p) => ({ ...p, breaks: breakOpportunities(p.text, p.clusters) }));
 }

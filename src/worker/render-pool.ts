@@ -12,7 +12,12 @@ import { assertBuildCurrent } from './stale-build.js';
 export type FailureKind = 'render' | 'timeout' | 'memory' | 'crash' | 'cancelled';
 
 export class RenderFailure extends Error {
-  constructor(readonly kind: FailureKind, message: string, readonly code: ErrorCode | 'internal' = 'render_failed', readonly path = '$') {
+  constructor(
+    readonly kind: FailureKind,
+    message: string,
+    readonly code: ErrorCode | 'internal' = 'render_failed',
+    readonly path = '$',
+  ) {
     super(message);
     this.name = 'RenderFailure';
   }
@@ -55,12 +60,24 @@ class Thread {
   running: Running | undefined;
   dead = false;
 
-  constructor(private readonly pool: RenderPool, file: URL, memoryMb: number, imageCacheMb: number) {
+  constructor(
+    private readonly pool: RenderPool,
+    file: URL,
+    memoryMb: number,
+    imageCacheMb: number,
+  ) {
     this.worker = new Worker(file, { resourceLimits: { maxOldGenerationSizeMb: memoryMb }, workerData: { imageCacheMb } });
     this.worker.on('message', (m: FromThread) => void this.onMessage(m));
     this.worker.on('error', (e: Error & { code?: string }) => {
       const memory = e.code === 'ERR_WORKER_OUT_OF_MEMORY';
-      this.end(memory ? new RenderFailure('memory', `the render ran out of memory (limit ${memoryMb} MB) and was stopped: use smaller images or raise IMPRINT_RENDER_MEMORY_MB`) : new RenderFailure('crash', `the render thread failed: ${e.message}`));
+      this.end(
+        memory
+          ? new RenderFailure(
+              'memory',
+              `the render ran out of memory (limit ${memoryMb} MB) and was stopped: use smaller images or raise IMPRINT_RENDER_MEMORY_MB`,
+            )
+          : new RenderFailure('crash', `the render thread failed: ${e.message}`),
+      );
     });
     this.worker.on('exit', (code) => this.end(new RenderFailure('crash', `the render thread stopped unexpectedly (exit code ${code})`)));
   }
@@ -153,7 +170,13 @@ export class RenderPool {
         killTimer = setTimeout(() => void thread.worker.terminate(), ABORT_GRACE_MS);
       };
       const timer = setTimeout(
-        () => stop(new RenderFailure('timeout', `the render took longer than ${timeoutMs / 1000} s and was stopped: simplify the design or raise IMPRINT_RENDER_TIMEOUT_S`)),
+        () =>
+          stop(
+            new RenderFailure(
+              'timeout',
+              `the render took longer than ${timeoutMs / 1000} s and was stopped: simplify the design or raise IMPRINT_RENDER_TIMEOUT_S`,
+            ),
+          ),
         timeoutMs,
       );
       const onAbort = () => stop(new RenderFailure('cancelled', 'the render was stopped because the worker is shutting down'));

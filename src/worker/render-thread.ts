@@ -51,9 +51,15 @@ async function render(id: number, job: RenderJob): Promise<void> {
       ...(job.quality === undefined ? {} : { [job.format]: { quality: job.quality } }),
     });
     const bytes = new Uint8Array(r.bytes.buffer, r.bytes.byteOffset, r.bytes.byteLength);
-    send({ type: 'done', id, output: { bytes, ...(r.poster ? { poster: new Uint8Array(r.poster) } : {}), width: r.width, height: r.height, ...(r.frames ? { frames: r.frames } : {}) } });
+    send({
+      type: 'done',
+      id,
+      output: { bytes, ...(r.poster ? { poster: new Uint8Array(r.poster) } : {}), width: r.width, height: r.height, ...(r.frames ? { frames: r.frames } : {}) },
+    });
   } catch (e) {
-    const error = isImprintError(e) ? { code: e.code, path: e.path, message: e.message } : { code: 'internal' as const, path: '$', message: (e as Error)?.message ?? String(e) };
+    const error = isImprintError(e)
+      ? { code: e.code, path: e.path, message: e.message }
+      : { code: 'internal' as const, path: '$', message: (e as Error)?.message ?? String(e) };
     send({ type: 'failed', id, error });
   } finally {
     aborts.delete(id);

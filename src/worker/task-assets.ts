@@ -26,7 +26,8 @@ export function taskAssetResolver(ctx: ServiceContext, task: TaskRecord, design:
       if (!key) throw new AssetNotFoundError(`the design has no file "${ref.path}": use one of its own files or an uploaded image`);
     }
     const bytes = await ctx.blobs.get(key);
-    if (!bytes) throw new AssetNotFoundError(`the file for "${ref.kind === 'asset' ? ref.name : ref.path}" is no longer stored (expired or deleted): upload it again`);
+    if (!bytes)
+      throw new AssetNotFoundError(`the file for "${ref.kind === 'asset' ? ref.name : ref.path}" is no longer stored (expired or deleted): upload it again`);
     return bytes;
   };
 }

@@ -17,7 +17,8 @@ const DEMO_WATERMARK = { image: `asset:${DEMO_LOGO_ASSET}`, position: 'bottom-ri
 
 /** A task is taken at most this many times: a stalled task is requeued once, then put in error. */
 export const MAX_ATTEMPTS = 2;
-export const STALLED_REASON = 'the worker rendering this task stopped twice (killed, crashed or out of memory): retry the render; if that does not help, contact support';
+export const STALLED_REASON =
+  'the worker rendering this task stopped twice (killed, crashed or out of memory): retry the render; if that does not help, contact support';
 
 export interface WorkerOptions {
   /** Renders at once in this process. Default: the configuration's workerConcurrency. */
@@ -39,7 +40,10 @@ export class TaskWorker {
   private stopping = false;
   private readonly log: Logger;
 
-  constructor(private readonly ctx: ServiceContext, private readonly opts: WorkerOptions = {}) {
+  constructor(
+    private readonly ctx: ServiceContext,
+    private readonly opts: WorkerOptions = {},
+  ) {
     this.slots = opts.slots ?? ctx.config.workerConcurrency;
     this.pool = new RenderPool({ size: this.slots, timeoutMs: ctx.config.renderTimeoutMs, memoryMb: ctx.config.renderMemoryMb });
     this.log = ctx.log.child({ worker: ctx.workerId });
@@ -105,7 +109,12 @@ export class TaskWorker {
     let outcome: Parameters<typeof this.ctx.meta.finishTask>[2];
     try {
       const design = await this.ctx.meta.getDesign(task.accountId, task.designId);
-      if (!design) throw new RenderFailure('render', `design ${task.designId} was deleted before the render: queue the task again with an existing design`, 'design_not_found');
+      if (!design)
+        throw new RenderFailure(
+          'render',
+          `design ${task.designId} was deleted before the render: queue the task again with an existing design`,
+          'design_not_found',
+        );
       const o = taskOptions(task);
       const job: RenderJob = {
         template: design.template,

@@ -200,7 +200,9 @@ export async function assertGolden(actualPng: Buffer, c: GoldenCase): Promise<st
   }
 
   if (!existsSync(expectedFile)) {
-    throw new Error(`${c.area}/${c.name}: no ${rel(expectedFile)} yet. Render it with UPDATE_GOLDEN=1 npx vitest run test/golden.test.ts, then look at the picture before committing it.`);
+    throw new Error(
+      `${c.area}/${c.name}: no ${rel(expectedFile)} yet. Render it with UPDATE_GOLDEN=1 npx vitest run test/golden.test.ts, then look at the picture before committing it.`,
+    );
   }
 
   const tolerance = readTolerance(c.dir);

@@ -10,5 +10,11 @@ const file = process.env.IMPRINT_RECORD_IMPORTS;
 register('./record-imports-hook.mjs', import.meta.url, { data: { file } });
 const cache = createRequire(import.meta.url).cache;
 process.on('exit', () => {
-  if (file) appendFileSync(file, Object.keys(cache).map((f) => `${pathToFileURL(f).href}\n`).join(''));
+  if (file)
+    appendFileSync(
+      file,
+      Object.keys(cache)
+        .map((f) => `${pathToFileURL(f).href}\n`)
+        .join(''),
+    );
 });

@@ -8,7 +8,8 @@ import { ImprintError } from '../../src/errors.js';
 export const RAW_ZOD =
   /Invalid input|Invalid option|Invalid discriminator|Invalid string|Invalid element|Unrecognized key|^Too (small|big)|expected \w+, received|expected (record|tuple|union|map|set)\b|does not match any allowed form|\[object Object\]/;
 /** Words of a message that says what to write instead. */
-export const FIX_HINT = /expected|use |add |remove|must|keep|fix|upload|write|close|give|register|pass |not allowed|not supported|cannot|needs|at most|at least|greater than|without a value/i;
+export const FIX_HINT =
+  /expected|use |add |remove|must|keep|fix|upload|write|close|give|register|pass |not allowed|not supported|cannot|needs|at most|at least|greater than|without a value/i;
 
 export const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 

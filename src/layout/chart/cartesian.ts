@@ -52,18 +52,43 @@ function rotated(item: DisplayItem | null, ax: number, ay: number, bounds: Rect)
 }
 
 function hline(x0: number, x1: number, y: number, color: RGBA, width = 1): DisplayItem {
-  return { kind: 'stroke', geometry: { kind: 'polyline', points: [[x0, y], [x1, y]] }, color, width, dash: null };
+  return {
+    kind: 'stroke',
+    geometry: {
+      kind: 'polyline',
+      points: [
+        [x0, y],
+        [x1, y],
+      ],
+    },
+    color,
+    width,
+    dash: null,
+  };
 }
 
 function vline(x: number, y0: number, y1: number, color: RGBA, width = 1): DisplayItem {
-  return { kind: 'stroke', geometry: { kind: 'polyline', points: [[x, y0], [x, y1]] }, color, width, dash: null };
+  return {
+    kind: 'stroke',
+    geometry: {
+      kind: 'polyline',
+      points: [
+        [x, y0],
+        [x, y1],
+      ],
+    },
+    color,
+    width,
+    dash: null,
+  };
 }
 
 /** Width of the widest data label. */
 function dataLabelWidth({ chart, fonts, style }: ChartContext): number {
   let widest = 0;
   for (const s of chart.series) {
-    for (const v of s.values) if (v !== null) widest = Math.max(widest, shapeLabel(formatNumber(v, chart.numberFormat, labelDecimals(v, chart.numberFormat)), style, fonts).width);
+    for (const v of s.values)
+      if (v !== null) widest = Math.max(widest, shapeLabel(formatNumber(v, chart.numberFormat, labelDecimals(v, chart.numberFormat)), style, fonts).width);
   }
   return widest;
 }
@@ -153,7 +178,11 @@ function layoutColumns(ctx: ChartContext, area: Rect): DisplayItem[] {
         const top = y(Math.max(v, base));
         const bottom = y(Math.min(v, base));
         const inset = barW * 0.08;
-        items.push({ kind: 'fill', geometry: { kind: 'rect', rect: { x: x + inset, y: top, width: barW - 2 * inset, height: bottom - top } }, color: ctx.colorOf(i) });
+        items.push({
+          kind: 'fill',
+          geometry: { kind: 'rect', rect: { x: x + inset, y: top, width: barW - 2 * inset, height: bottom - top } },
+          color: ctx.colorOf(i),
+        });
         dataLabel(v, x + barW / 2, v >= base ? top : bottom, v >= base);
       });
     });
@@ -174,7 +203,13 @@ function layoutColumns(ctx: ChartContext, area: Rect): DisplayItem[] {
         const bottom = y(Math.min(from, to));
         items.push({ kind: 'fill', geometry: { kind: 'rect', rect: { x, y: top, width: barW, height: bottom - top } }, color: ctx.colorOf(i) });
         if (chart.dataLabels && bottom - top >= lineH) {
-          const label = placeLabel(shapeLabel(formatNumber(v, fmt, labelDecimals(v, fmt)), { ...style, color: [255, 255, 255, 1] }, fonts, barW), { ...style, color: [255, 255, 255, 1] }, x + barW / 2, (top + bottom) / 2 + (m.ascent - m.descent) / 2, 'center');
+          const label = placeLabel(
+            shapeLabel(formatNumber(v, fmt, labelDecimals(v, fmt)), { ...style, color: [255, 255, 255, 1] }, fonts, barW),
+            { ...style, color: [255, 255, 255, 1] },
+            x + barW / 2,
+            (top + bottom) / 2 + (m.ascent - m.descent) / 2,
+            'center',
+          );
           if (label) items.push(label);
         }
       });
@@ -200,10 +235,12 @@ function layoutColumns(ctx: ChartContext, area: Rect): DisplayItem[] {
           const fill: RGBA = [color[0], color[1], color[2], color[3] * 0.3];
           items.push({ kind: 'fill', geometry: { kind: 'polygon', points: [...run, [last[0], y(base)], [first[0], y(base)]] }, color: fill });
         }
-        if (run.length > 1) items.push({ kind: 'stroke', geometry: { kind: 'polyline', points: run }, color, width: chart.lineWidth, dash: null, join: 'round' });
+        if (run.length > 1)
+          items.push({ kind: 'stroke', geometry: { kind: 'polyline', points: run }, color, width: chart.lineWidth, dash: null, join: 'round' });
         if (markers || run.length === 1) {
           const r = Math.max(2, chart.lineWidth * 1.3);
-          for (const [px, py] of run) items.push({ kind: 'fill', geometry: { kind: 'ellipse', rect: { x: px - r, y: py - r, width: 2 * r, height: 2 * r } }, color });
+          for (const [px, py] of run)
+            items.push({ kind: 'fill', geometry: { kind: 'ellipse', rect: { x: px - r, y: py - r, width: 2 * r, height: 2 * r } }, color });
         }
       }
       // Labels go above a point, or below it at a valley, where the line leaves upwards on both sides.
@@ -269,10 +306,20 @@ function layoutBars(ctx: ChartContext, area: Rect): DisplayItem[] {
       const left = x(Math.min(v, base));
       const right = x(Math.max(v, base));
       const inset = barH * 0.08;
-      items.push({ kind: 'fill', geometry: { kind: 'rect', rect: { x: left, y: y + inset, width: right - left, height: barH - 2 * inset } }, color: ctx.colorOf(i) });
+      items.push({
+        kind: 'fill',
+        geometry: { kind: 'rect', rect: { x: left, y: y + inset, width: right - left, height: barH - 2 * inset } },
+        color: ctx.colorOf(i),
+      });
       if (chart.dataLabels) {
         const text = shapeLabel(formatNumber(v, fmt, labelDecimals(v, fmt)), style, fonts);
-        const label = placeLabel(text, style, v >= base ? right + pad * 0.5 : left - pad * 0.5, y + barH / 2 + (m.ascent - m.descent) / 2, v >= base ? 'left' : 'right');
+        const label = placeLabel(
+          text,
+          style,
+          v >= base ? right + pad * 0.5 : left - pad * 0.5,
+          y + barH / 2 + (m.ascent - m.descent) / 2,
+          v >= base ? 'left' : 'right',
+        );
         if (label) items.push(label);
       }
     });

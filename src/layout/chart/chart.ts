@@ -58,7 +58,11 @@ function layoutLegend(ctx: ChartContext, names: readonly string[], area: Rect, p
   const entry = (i: number, x: number, top: number, maxLabel: number): number => {
     const label = shapeLabel(names[i] ?? '', style, fonts, maxLabel);
     const mid = top + lineHeight / 2;
-    items.push({ kind: 'fill', geometry: { kind: 'round_rect', rect: { x, y: mid - swatch / 2, width: swatch, height: swatch }, radius: swatch * 0.2 }, color: ctx.colorOf(i) });
+    items.push({
+      kind: 'fill',
+      geometry: { kind: 'round_rect', rect: { x, y: mid - swatch / 2, width: swatch, height: swatch }, radius: swatch * 0.2 },
+      color: ctx.colorOf(i),
+    });
     const text = placeLabel(label, style, x + swatch + pad, mid + (m.ascent - m.descent) / 2, 'left');
     if (text) items.push(text);
     return swatch + pad + label.width;

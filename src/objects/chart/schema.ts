@@ -40,7 +40,11 @@ export const ChartObject = z
     ...common,
     chart_type: ChartType,
     chart_data: ChartData,
-    colors: doc(z.array(Color).min(1).max(CHART_LIMITS.maxSeries), 'Series colours in order (pie/donut: slice colours), repeated when there are more series. Default: a built-in palette.', ['#2f6fed', '#e4572e', '#17bebb']).optional(),
+    colors: doc(
+      z.array(Color).min(1).max(CHART_LIMITS.maxSeries),
+      'Series colours in order (pie/donut: slice colours), repeated when there are more series. Default: a built-in palette.',
+      ['#2f6fed', '#e4572e', '#17bebb'],
+    ).optional(),
     font_family: doc(z.string().min(1), 'A bundled family listed in the design fonts. Default Inter.', 'Inter').optional(),
     font_size: doc(z.number().finite().min(6).max(200), 'Size of labels, ticks and legend in px. Default 16.', 18).optional(),
     text_color: doc(Color, 'Colour of labels, ticks, legend and title. Default #333333.', '#1f2430').optional(),

@@ -9,7 +9,11 @@ export const ImageObject = z
   .strictObject({
     type: doc(z.literal('image'), 'Object type: a picture.', 'image'),
     ...common,
-    path: doc(ImageRef, 'The image: a path relative to the design folder, or "asset:<name>" resolved by the host. http(s) URLs are refused.', 'photos/beach.jpg'),
+    path: doc(
+      ImageRef,
+      'The image: a path relative to the design folder, or "asset:<name>" resolved by the host. http(s) URLs are refused.',
+      'photos/beach.jpg',
+    ),
     config: MediaConfig.optional(),
   })
   .meta({ description: 'A picture placed into its box.' });

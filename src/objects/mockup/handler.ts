@@ -28,7 +28,10 @@ function applyLayerChanges(o: MockupObject, data: Record<string, LayerChanges>, 
     const layer = layers[index]!;
     const misfit = (field: 'image_url' | 'color', worksOn: string): never => {
       const fix = layer.kind === 'artwork' ? 'artwork layers can only be hidden: remove it' : `give ${layer.kind === 'color' ? 'color' : 'image_url'} instead`;
-      throw validationError(childPath(lat, field), `layer "${id}" is ${KIND_ARTICLE[layer.kind]} ${layer.kind} layer: ${field} works on ${worksOn} layers; ${fix}`);
+      throw validationError(
+        childPath(lat, field),
+        `layer "${id}" is ${KIND_ARTICLE[layer.kind]} ${layer.kind} layer: ${field} works on ${worksOn} layers; ${fix}`,
+      );
     };
     if (changes.image_url !== undefined && layer.kind !== 'image') misfit('image_url', 'image');
     if (changes.color !== undefined && layer.kind !== 'color') misfit('color', 'color');
@@ -83,7 +86,8 @@ export const mockupHandler: ObjectHandler<MockupObject> = {
     const seen = new Set<string>();
     o.layers.forEach((l, i) => {
       const lat = childPath(at, 'layers', i);
-      if (seen.has(l.id)) throw validationError(childPath(lat, 'id'), `layer id "${l.id}" is used twice: ids must be unique so mockup_data addresses one layer`);
+      if (seen.has(l.id))
+        throw validationError(childPath(lat, 'id'), `layer id "${l.id}" is used twice: ids must be unique so mockup_data addresses one layer`);
       seen.add(l.id);
       checkLayer(l, lat);
     });
@@ -105,7 +109,12 @@ export const mockupHandler: ObjectHandler<MockupObject> = {
         const fit: MediaFit = MEDIA_ALIASES[l.fit ?? 'cover'];
         layers.push({ ...base, kind: 'image', image: l.path === undefined ? null : ref(l.path, imageAt(i, l)), fit });
       } else if (l.kind === 'color') {
-        layers.push({ ...base, kind: 'color', color: parseHexColor(l.color!), mask: l.mask === undefined ? null : ref(l.mask, childPath(layersAt, i, 'mask')) });
+        layers.push({
+          ...base,
+          kind: 'color',
+          color: parseHexColor(l.color!),
+          mask: l.mask === undefined ? null : ref(l.mask, childPath(layersAt, i, 'mask')),
+        });
       } else {
         layers.push({ ...base, kind: 'artwork', image: ref(l.path!, childPath(layersAt, i, 'path')) });
       }

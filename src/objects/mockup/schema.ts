@@ -32,10 +32,14 @@ export const LayerQuad = doc(
 
 export const MockupLayer = z
   .strictObject({
-    id: doc(z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, { error: 'expected a layer id of 1-64 letters, digits, _ or -' }), 'Key of the layer in mockup_data overrides.', 'screen'),
+    id: doc(
+      z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, { error: 'expected a layer id of 1-64 letters, digits, _ or -' }),
+      'Key of the layer in mockup_data overrides.',
+      'screen',
+    ),
     kind: doc(
       z.enum(['image', 'color', 'artwork']),
-      'image: a replaceable picture (image_url). color: a replaceable colour, filling the area or, with mask, the mask\'s opaque part. artwork: fixed base artwork (frame, glare, shadow), only hideable.',
+      "image: a replaceable picture (image_url). color: a replaceable colour, filling the area or, with mask, the mask's opaque part. artwork: fixed base artwork (frame, glare, shadow), only hideable.",
       'image',
     ),
     area: LayerArea.optional(),
@@ -44,7 +48,11 @@ export const MockupLayer = z
     color: doc(Color, 'color: the colour (required).', '#e4572e').optional(),
     mask: doc(ImageRef, 'color: an image whose alpha says where the colour goes (e.g. the shirt of a t-shirt photo).', 'masks/shirt.png').optional(),
     fit: MediaStrategy.optional(),
-    blend: doc(z.enum(['normal', 'multiply', 'screen']), 'How the layer mixes with what is below: multiply for shading, screen for glare. Default normal.', 'multiply').optional(),
+    blend: doc(
+      z.enum(['normal', 'multiply', 'screen']),
+      'How the layer mixes with what is below: multiply for shading, screen for glare. Default normal.',
+      'multiply',
+    ).optional(),
     opacity: doc(z.number().min(0).max(1), 'Layer opacity. Default 1.', 0.9).optional(),
     hidden: doc(z.boolean(), 'true leaves the layer out. Default false.', false).optional(),
   })
@@ -61,9 +69,15 @@ export const MockupObject = z
 
 const LayerOverride = z
   .strictObject({
-    image_url: ImageRef.meta({ description: 'image layers: the new picture, placed into the area (cover unless the layer says otherwise).', examples: ['asset:screenshot'] }).optional(),
+    image_url: ImageRef.meta({
+      description: 'image layers: the new picture, placed into the area (cover unless the layer says otherwise).',
+      examples: ['asset:screenshot'],
+    }).optional(),
     color: Color.meta({ description: 'color layers: the new colour.', examples: ['#17bebb'] }).optional(),
-    hidden: z.boolean().meta({ description: 'true hides the layer, false shows it.', examples: [true] }).optional(),
+    hidden: z
+      .boolean()
+      .meta({ description: 'true hides the layer, false shows it.', examples: [true] })
+      .optional(),
   })
   .meta({ description: 'Changes to one layer.', examples: [{ image_url: 'asset:screenshot' }] });
 

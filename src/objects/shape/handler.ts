@@ -58,10 +58,7 @@ export const shapeHandler: ObjectHandler<ShapeObject> = {
       shape: o.shape ?? 'rect',
       cornerRadius: o.corner_radius ?? 16,
       fill: o.background ? fillOf(o.background, fieldPath('background')) : null,
-      border:
-        b && b.width !== undefined && b.width > 0
-          ? { width: b.width, color: parseHexColor(b.color ?? '#000000'), style: b.style ?? 'solid' }
-          : null,
+      border: b && b.width !== undefined && b.width > 0 ? { width: b.width, color: parseHexColor(b.color ?? '#000000'), style: b.style ?? 'solid' } : null,
     };
   },
 };

@@ -6,17 +6,17 @@ import { common, placementOverrideFields } from '../common.js';
 
 export const ShapeBackground = z
   .strictObject({
-  type: doc(z.enum(['color', 'image']), 'color fills with background.color; image fills with background.path, centre-cropped.', 'color'),
-  color: doc(Color, 'Fill colour (with type color).', '#1e88e5').optional(),
-  path: doc(ImageRef, 'Fill image (with type image): a relative path or "asset:<name>".', 'photos/texture.jpg').optional(),
+    type: doc(z.enum(['color', 'image']), 'color fills with background.color; image fills with background.path, centre-cropped.', 'color'),
+    color: doc(Color, 'Fill colour (with type color).', '#1e88e5').optional(),
+    path: doc(ImageRef, 'Fill image (with type image): a relative path or "asset:<name>".', 'photos/texture.jpg').optional(),
   })
   .meta({ description: 'Fill of the shape: a colour or a centre-cropped image.', examples: [{ type: 'color', color: '#1e88e5' }] });
 
 export const Border = z
   .strictObject({
-  width: doc(z.number().finite().min(0).max(1000), 'Border width in pixels, drawn inside the shape outline. 0 = no border.', 4),
-  color: doc(Color, 'Border colour.', '#ffffff').optional(),
-  style: doc(z.enum(['solid', 'dashed']), 'solid (default) or dashed (dashes 3× and gaps 2× the width).', 'dashed').optional(),
+    width: doc(z.number().finite().min(0).max(1000), 'Border width in pixels, drawn inside the shape outline. 0 = no border.', 4),
+    color: doc(Color, 'Border colour.', '#ffffff').optional(),
+    style: doc(z.enum(['solid', 'dashed']), 'solid (default) or dashed (dashes 3× and gaps 2× the width).', 'dashed').optional(),
   })
   .meta({ description: 'Border drawn inside the shape outline.', examples: [{ width: 4, color: '#ffffff', style: 'dashed' }] });
 
@@ -24,8 +24,16 @@ export const ShapeObject = z
   .strictObject({
     type: doc(z.literal('shape'), 'Object type: a filled and/or bordered shape.', 'shape'),
     ...common,
-    shape: doc(z.enum(['rect', 'rounded_rect', 'ellipse']), 'Outline: rect, rounded_rect (uses corner_radius) or ellipse. Default rect.', 'rounded_rect').optional(),
-    corner_radius: doc(z.number().finite().min(0).max(LIMITS.maxObjectSide), 'Corner radius in pixels for rounded_rect, capped at half the shorter side. Default 16.', 24).optional(),
+    shape: doc(
+      z.enum(['rect', 'rounded_rect', 'ellipse']),
+      'Outline: rect, rounded_rect (uses corner_radius) or ellipse. Default rect.',
+      'rounded_rect',
+    ).optional(),
+    corner_radius: doc(
+      z.number().finite().min(0).max(LIMITS.maxObjectSide),
+      'Corner radius in pixels for rounded_rect, capped at half the shorter side. Default 16.',
+      24,
+    ).optional(),
     background: ShapeBackground.optional(),
     border: Border.optional(),
   })
@@ -33,8 +41,12 @@ export const ShapeObject = z
 
 export const ShapeOverride = z.strictObject({
   ...placementOverrideFields,
-  background: ShapeBackground.partial().meta(ShapeBackground.meta() ?? {}).optional(),
-  border: Border.partial().meta(Border.meta() ?? {}).optional(),
+  background: ShapeBackground.partial()
+    .meta(ShapeBackground.meta() ?? {})
+    .optional(),
+  border: Border.partial()
+    .meta(Border.meta() ?? {})
+    .optional(),
 });
 
 export type ShapeObject = z.infer<typeof ShapeObject>;

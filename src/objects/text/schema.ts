@@ -12,16 +12,16 @@ export const TextAlign = doc(
 
 export const TextConfig = z
   .strictObject({
-  text_replacement_strategy: doc(
-    z.enum(['fit', 'fixed-width']),
-    'fit (default): keep the box, shrink the font until the text fits (never grow). fixed-width: keep width and font size; the box height follows the text, top edge fixed.',
-    'fit',
-  ).optional(),
-  text_replacement_strategy_fit_valign: doc(
-    z.enum(['top', 'center', 'bottom']),
-    'With fit, where the text sits vertically when it is shorter than the box. Default center.',
-    'top',
-  ).optional(),
+    text_replacement_strategy: doc(
+      z.enum(['fit', 'fixed-width']),
+      'fit (default): keep the box, shrink the font until the text fits (never grow). fixed-width: keep width and font size; the box height follows the text, top edge fixed.',
+      'fit',
+    ).optional(),
+    text_replacement_strategy_fit_valign: doc(
+      z.enum(['top', 'center', 'bottom']),
+      'With fit, where the text sits vertically when it is shorter than the box. Default center.',
+      'top',
+    ).optional(),
   })
   .meta({ description: 'How replaced text is sized.', examples: [{ text_replacement_strategy: 'fit', text_replacement_strategy_fit_valign: 'top' }] });
 
@@ -36,12 +36,24 @@ export const TextObject = z
     ),
     font_family: doc(z.string().min(1), 'A bundled font family (Inter, Lora), listed in the design fonts. Default Inter.', 'Inter').optional(),
     font_size: doc(z.number().finite().gt(0).max(LIMITS.maxFontSize), 'Font size in pixels; fit never exceeds it. Default 48.', 64).optional(),
-    font_weight: doc(z.int().min(100).max(900), 'Weight 100-900; the nearest bundled face is used (400 regular, 700 bold; 550 and above is bold). Default 400.', 700).optional(),
+    font_weight: doc(
+      z.int().min(100).max(900),
+      'Weight 100-900; the nearest bundled face is used (400 regular, 700 bold; 550 and above is bold). Default 400.',
+      700,
+    ).optional(),
     color: doc(Color, 'Text colour. Default #000000.', '#222222').optional(),
     text_align: TextAlign.optional(),
     line_height: doc(z.number().finite().min(0.5).max(5), 'Line height as a multiple of the font size. Default 1.2.', 1.1).optional(),
-    letter_spacing: doc(z.number().finite().min(-0.5).max(2), 'Extra space after each character, in em (0.05 = 5% of the font size). Default 0.', 0.02).optional(),
-    min_font_size: doc(z.number().finite().gt(0).max(LIMITS.maxFontSize), 'Smallest size fit may shrink to; below it the text is clipped. Default 6.', 12).optional(),
+    letter_spacing: doc(
+      z.number().finite().min(-0.5).max(2),
+      'Extra space after each character, in em (0.05 = 5% of the font size). Default 0.',
+      0.02,
+    ).optional(),
+    min_font_size: doc(
+      z.number().finite().gt(0).max(LIMITS.maxFontSize),
+      'Smallest size fit may shrink to; below it the text is clipped. Default 6.',
+      12,
+    ).optional(),
     config: TextConfig.optional(),
   })
   .meta({ description: 'A text box.' });

@@ -14,7 +14,9 @@ export function openBlobStore(url: string | undefined, dataDir: string): BlobSto
   if (/^s3:/i.test(url)) return new S3BlobStore(parseS3Url(url));
   const scheme = /^([a-z][a-z0-9+.-]*):\/\//i.exec(url);
   if (scheme) {
-    throw new Error(`invalid IMPRINT_BLOBS_URL "${url.replace(/\/\/[^@/]*@/, '//***@')}": unsupported scheme "${scheme[1]}"; expected s3://bucket?endpoint=… or a folder path`);
+    throw new Error(
+      `invalid IMPRINT_BLOBS_URL "${url.replace(/\/\/[^@/]*@/, '//***@')}": unsupported scheme "${scheme[1]}"; expected s3://bucket?endpoint=… or a folder path`,
+    );
   }
   return new FolderBlobStore(resolve(url));
 }

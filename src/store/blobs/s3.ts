@@ -169,9 +169,7 @@ export class S3BlobStore implements BlobStore {
 
   async put(key: string, bytes: Uint8Array, contentType: string): Promise<void> {
     const Key = this.key(key);
-    await this.client.send(
-      new PutObjectCommand({ Bucket: this.bucket, Key, Body: bytes, ContentType: contentType, ContentLength: bytes.byteLength }),
-    );
+    await this.client.send(new PutObjectCommand({ Bucket: this.bucket, Key, Body: bytes, ContentType: contentType, ContentLength: bytes.byteLength }));
   }
 
   async get(key: string): Promise<Buffer | undefined> {

@@ -61,12 +61,20 @@ export class AccountQueries {
   }
 
   async countAccounts(): Promise<number> {
-    const r = await this.db.selectFrom('accounts').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    const r = await this.db
+      .selectFrom('accounts')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow();
     return Number(r.n);
   }
 
   async setBalance(id: number, balance: number): Promise<Account | undefined> {
-    const row = await this.db.updateTable('accounts').set({ balance_micros: toMicros(balance) }).where('id', '=', id).returningAll().executeTakeFirst();
+    const row = await this.db
+      .updateTable('accounts')
+      .set({ balance_micros: toMicros(balance) })
+      .where('id', '=', id)
+      .returningAll()
+      .executeTakeFirst();
     return row && toAccount(row);
   }
 
@@ -88,7 +96,6 @@ export class AccountQueries {
     const row = await this.db.updateTable('accounts').set(planColumns(plan)).where('id', '=', id).returningAll().executeTakeFirst();
     return row && toAccount(row);
   }
-
 
   // ── API keys ────────────────────────────────────────────────────────────────────────────────
   async insertKey(k: { accountId: number; role: Role; keyHash: string; keyPrefix: string; now: number }): Promise<ApiKeyRecord> {

@@ -104,9 +104,18 @@ function migrations(dialect: Dialect): Record<string, Migration> {
       async up(db: Kysely<unknown>) {
         // Interface B: which interface queued the task, free (demo) mode, and the money held for a
         // paid render until it ends (charged on done, released on error).
-        await db.schema.alterTable('tasks').addColumn('api', 'text', (c) => c.notNull().defaultTo('a')).execute();
-        await db.schema.alterTable('tasks').addColumn('demo', 'integer', (c) => c.notNull().defaultTo(0)).execute();
-        await db.schema.alterTable('tasks').addColumn('reserved_micros', 'bigint', (c) => c.notNull().defaultTo(0)).execute();
+        await db.schema
+          .alterTable('tasks')
+          .addColumn('api', 'text', (c) => c.notNull().defaultTo('a'))
+          .execute();
+        await db.schema
+          .alterTable('tasks')
+          .addColumn('demo', 'integer', (c) => c.notNull().defaultTo(0))
+          .execute();
+        await db.schema
+          .alterTable('tasks')
+          .addColumn('reserved_micros', 'bigint', (c) => c.notNull().defaultTo(0))
+          .execute();
         await db.schema.createIndex('tasks_account_created').on('tasks').columns(['account_id', 'created_at']).execute();
       },
     },

@@ -99,7 +99,10 @@ export interface TaskClaims {
 }
 
 export class TaskQueries implements TaskClaims {
-  constructor(private readonly db: Kysely<Tables>, private readonly dialect: Dialect) {}
+  constructor(
+    private readonly db: Kysely<Tables>,
+    private readonly dialect: Dialect,
+  ) {}
 
   private async serialized<T>(fn: (trx: Transaction<Tables>) => Promise<T>): Promise<T> {
     return this.db.transaction().execute(async (trx) => {
@@ -124,9 +127,10 @@ export class TaskQueries implements TaskClaims {
           : sql`(select count(*) from tasks where account_id = ${t.accountId} and api = 'b' and demo = 0
                  and (state in ('queued', 'pending') or (state = 'done' and finished_at >= ${v.dayStart}))) < ${v.dailyLimit}`;
       // Money already held by this account's queued and running paid renders cannot be promised twice.
-      const funds = reserve === 0
-        ? sql`true`
-        : sql`(select balance_micros from accounts where id = ${t.accountId})
+      const funds =
+        reserve === 0
+          ? sql`true`
+          : sql`(select balance_micros from accounts where id = ${t.accountId})
               - (select coalesce(sum(reserved_micros), 0) from tasks where account_id = ${t.accountId} and state in ('queued', 'pending')) >= ${reserve}`;
       // The plan's queue size is interface A's limit (spec: Limits); interface B has its daily limits.
       const queue = v
@@ -352,7 +356,11 @@ export class TaskQueries implements TaskClaims {
   }
 
   async countTasksByState(): Promise<Record<TaskState, number>> {
-    const rows = await this.db.selectFrom('tasks').select(['state', (eb) => eb.fn.countAll<number>().as('n')]).groupBy('state').execute();
+    const rows = await this.db
+      .selectFrom('tasks')
+      .select(['state', (eb) => eb.fn.countAll<number>().as('n')])
+      .groupBy('state')
+      .execute();
     const out: Record<TaskState, number> = { queued: 0, pending: 0, done: 0, error: 0 };
     for (const r of rows) out[r.state as TaskState] = Number(r.n);
     return out;

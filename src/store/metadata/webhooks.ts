@@ -36,7 +36,11 @@ export async function enqueueWebhooks(trx: Transaction<Tables>, rows: readonly T
     .filter((r) => r.webhook_url !== null)
     .map((r) => ({ task_id: Number(r.id), account_id: Number(r.account_id), url: r.webhook_url!, state: 'pending', created_at: now }));
   if (values.length === 0) return;
-  await trx.insertInto('webhook_deliveries').values(values).onConflict((oc) => oc.column('task_id').doNothing()).execute();
+  await trx
+    .insertInto('webhook_deliveries')
+    .values(values)
+    .onConflict((oc) => oc.column('task_id').doNothing())
+    .execute();
 }
 
 /** What the one attempt of a delivery gave. */
@@ -48,7 +52,10 @@ export interface DeliveryOutcome {
 }
 
 export class WebhookQueries {
-  constructor(private readonly db: Kysely<Tables>, private readonly dialect: Dialect) {}
+  constructor(
+    private readonly db: Kysely<Tables>,
+    private readonly dialect: Dialect,
+  ) {}
 
   /**
    * Takes pending deliveries for `sender` (all, or only the one of `taskId`) in one UPDATE … RETURNING:
@@ -112,7 +119,10 @@ export class WebhookQueries {
   async listWebhooks(accountId: number, opts: { taskId?: number; limit?: number } = {}): Promise<WebhookDeliveryRecord[]> {
     let q = this.db.selectFrom('webhook_deliveries').selectAll().where('account_id', '=', accountId);
     if (opts.taskId !== undefined) q = q.where('task_id', '=', opts.taskId);
-    const rows = await q.orderBy('task_id', 'desc').limit(opts.limit ?? 100).execute();
+    const rows = await q
+      .orderBy('task_id', 'desc')
+      .limit(opts.limit ?? 100)
+      .execute();
     return rows.map(toDelivery);
   }
 }

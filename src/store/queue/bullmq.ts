@@ -79,7 +79,11 @@ export class BullmqQueue implements TaskQueue {
   private closed = false;
   private closing: Promise<void> | undefined;
 
-  constructor(url: string, private readonly meta: TaskClaims, private readonly opts: BullmqQueueOptions) {
+  constructor(
+    url: string,
+    private readonly meta: TaskClaims,
+    private readonly opts: BullmqQueueOptions,
+  ) {
     this.name = opts.name ?? 'imprint-tasks';
     this.pollMs = opts.pollMs ?? 1000;
     this.redisTimeoutMs = opts.redisTimeoutMs ?? 5000;
@@ -305,7 +309,10 @@ export class BullmqQueue implements TaskQueue {
       const ids = await this.meta.unpark();
       if (ids.length === 0) return;
       try {
-        await this.redis(this.queue.addBulk(ids.map((taskId) => ({ name: 'task' as const, data: { taskId }, opts: REDELIVERY_OPTS }))), `redeliver tasks ${ids.join(', ')}`);
+        await this.redis(
+          this.queue.addBulk(ids.map((taskId) => ({ name: 'task' as const, data: { taskId }, opts: REDELIVERY_OPTS }))),
+          `redeliver tasks ${ids.join(', ')}`,
+        );
       } catch (e) {
         // Unparked but not in Redis, these tasks would never be delivered: park them again.
         await Promise.all(ids.map((id) => this.meta.park(id).catch(() => undefined)));

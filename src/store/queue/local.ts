@@ -12,7 +12,10 @@ export class LocalQueue implements TaskQueue {
   private readonly pollMs: number;
 
   // Only the one claim: the tasks table is the queue, so nothing needs parking.
-  constructor(private readonly meta: Pick<TaskClaims, 'claimNext'>, private readonly opts: QueueOptions) {
+  constructor(
+    private readonly meta: Pick<TaskClaims, 'claimNext'>,
+    private readonly opts: QueueOptions,
+  ) {
     this.pollMs = opts.pollMs ?? 500;
   }
 
