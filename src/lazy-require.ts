@@ -1,4 +1,4 @@
-// Heavy packages (Skia, libvips, fontkit, pdfkit) are required on first use, not at import, so that
+// Heavy packages (Skia, libvips, pdfkit, linebreak) are required on first use, not at import, so that
 // `import 'imprint'` and a render that needs none of them stay light (bench/cold.mjs, test/entry-points.test.ts).
 // All of them ship CommonJS, so the first use stays synchronous: no API turns async for this.
 import { createRequire } from 'node:module';

@@ -33,7 +33,7 @@ function packagesLoadedBy(specifier: string, run = ''): Set<string> {
 const among = (loaded: Set<string>, names: readonly string[]): string[] => names.filter((p) => [...loaded].some((l) => l === p || l.startsWith(`${p}/`)));
 
 /** The packages that only a render of some kind needs: loaded on first use (src/lazy-require.ts). */
-const RENDER_PACKAGES = ['@napi-rs/canvas', 'sharp', 'fontkit', 'pdfkit', 'execa', 'linebreak'];
+const RENDER_PACKAGES = ['@napi-rs/canvas', 'sharp', 'harfbuzzjs', 'fontkit', 'pdfkit', 'execa', 'linebreak'];
 
 describe('entry points', () => {
   it('imprint loads none of the service stack, even when it renders', () => {
@@ -52,7 +52,7 @@ describe('entry points', () => {
       'imprint',
       `const r = await m.render({ design: ${JSON.stringify(design)}, format: 'png' }); if (r.width !== 40) process.exit(3);`,
     );
-    expect(among(png, RENDER_PACKAGES)).toEqual(['@napi-rs/canvas', 'sharp', 'fontkit', 'linebreak']);
+    expect(among(png, RENDER_PACKAGES)).toEqual(['@napi-rs/canvas', 'sharp', 'harfbuzzjs', 'linebreak']);
     const pdf = packagesLoadedBy(
       'imprint',
       `const r = await m.render({ design: ${JSON.stringify(design)}, format: 'pdf' }); if (r.width !== 40) process.exit(3);`,

@@ -1,28 +1,23 @@
-// Lazy fonts: a FontSet reads only its manifest; a face's file is parsed on first use, once, by one fontkit instance.
+// Lazy fonts: a FontSet reads only its manifest; a face's file is opened by HarfBuzz on first use, once.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 
-// Every parse of a font file goes through fontkit.create, which fonts.ts requires on first use through
-// src/lazy-require.ts: wrapping create in the module it gets there counts the parses.
+// Every font file HarfBuzz opens is first wrapped in a Blob: counting Blobs counts the parses.
 const parsed = vi.hoisted(() => ({ sizes: [] as number[] }));
-vi.mock('../src/lazy-require.js', async (importOriginal) => {
-  const actual = await importOriginal<typeof import('../src/lazy-require.js')>();
-  const lazyRequire = <T>(id: string): (() => T) => {
-    const load = actual.lazyRequire<T>(id);
-    if (id !== 'fontkit') return load;
-    return () => {
-      const fontkit = load() as typeof import('fontkit');
-      const create: typeof fontkit.create = (buffer, postscriptName) => {
-        parsed.sizes.push(buffer.length);
-        return fontkit.create(buffer, postscriptName);
-      };
-      return { ...fontkit, create } as T;
-    };
-  };
-  return { ...actual, lazyRequire };
+vi.mock('harfbuzzjs', async (importOriginal) => {
+  const actual = await importOriginal<typeof import('harfbuzzjs')>();
+  class Blob extends actual.Blob {
+    constructor(data: ArrayBuffer | Uint8Array) {
+      super(data);
+      parsed.sizes.push(data.byteLength);
+    }
+  }
+  return { ...actual, Blob };
 });
 
+// The shaper setup file (vitest.config.ts) already loaded the real modules: load them afresh, mocked.
+vi.resetModules();
 const { Engine } = await import('../src/engine.js');
 const { FONTS_DIR, FontSet } = await import('../src/text/fonts.js');
 const { shapeText } = await import('../src/text/shape.js');
@@ -52,7 +47,7 @@ describe('lazy font faces', () => {
     const text = { type: 'text', name: 't', x: 10, y: 20, width: 400, height: 120, font_size: 40, font_family: 'Inter' };
     const design = designWith([{ ...text, text: 'Hello, ёлка: “a”' }]);
     await engine.render({ design, format: 'png' });
-    // One parse serves shaping, metrics and outlines (see FontFace.shaper for why that is safe).
+    // One HarfBuzz face serves shaping, metrics and outlines.
     expect(parsedFiles()).toEqual(['Inter-Regular.ttf']);
     await engine.render({ design, format: 'png' });
     await new Engine({ fonts }).render({ design, format: 'jpg' });

@@ -13,7 +13,7 @@ import { sampleScene } from '../layout/timeline.js';
 import { resolveScene } from '../resolve/resolve.js';
 import { withWatermark } from '../resolve/watermark.js';
 import { checkImagePixels, checkRenderable } from '../render-checks.js';
-import type { FontSet } from '../text/fonts.js';
+import { loadShaper, type FontSet } from '../text/fonts.js';
 import { limitsOf, planOf, type RenderOptions } from './options.js';
 
 /** What an engine keeps between renders and hands to each render path. */
@@ -92,8 +92,12 @@ function scenesOf(ctx: EngineContext, options: RenderOptions): Promise<ScenePage
 
 /** Runs `work` on the request's scenes, then removes their clips' temporary files. */
 export async function withScenes<T>(ctx: EngineContext, options: RenderOptions, work: (pages: ScenePage[]) => Promise<T>): Promise<T> {
+  // Every path lays text out in `work`; HarfBuzz instantiates (once per process) while the images load.
+  const shaper = loadShaper();
+  shaper.catch(() => undefined); // awaited below; this only keeps a failure of scenesOf from leaving it unhandled
   const pages = await scenesOf(ctx, options);
   try {
+    await shaper;
     return await work(pages);
   } finally {
     await Promise.all(pages.map((p) => p.clips.remove()));

@@ -1,16 +1,32 @@
 // The bundled font set: families and faces from fonts/manifest.json. Constructing it reads only the
-// manifest; each face's file is read and parsed by fontkit on its first use, once, and kept.
+// manifest; each face's file is read and opened by HarfBuzz on its first use, once, and kept.
 // Nothing here reads system fonts, so every machine measures and paints the same glyphs.
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import type * as fontkit from 'fontkit';
-import { lazyRequire } from '../lazy-require.js';
+import type * as HarfBuzz from 'harfbuzzjs';
 
-const fontkitModule = lazyRequire<typeof fontkit>('fontkit');
+let harfbuzz: typeof HarfBuzz | undefined;
+let loadingShaper: Promise<void> | undefined;
 
-// The public face type names only the few font operations Imprint uses, not fontkit's own types:
-// a consumer type-checking against the published .d.ts then needs no @types/fontkit, and the
-// shaping library can change without changing the API. fontkit's Font satisfies both structurally.
+/**
+ * Loads the shaper, HarfBuzz compiled to WebAssembly (harfbuzzjs), once per process. It instantiates
+ * asynchronously, so layout cannot load it on first use: the engine awaits this before it lays out,
+ * and a host calling `layout` or `shapeText` itself awaits it once first.
+ */
+export function loadShaper(): Promise<void> {
+  loadingShaper ??= import('harfbuzzjs').then((m) => {
+    harfbuzz = m;
+  });
+  return loadingShaper;
+}
+
+function hb(): typeof HarfBuzz {
+  if (!harfbuzz) throw new Error('the text shaper is not loaded: await loadShaper() once before calling layout or shapeText');
+  return harfbuzz;
+}
+
+// The public face type names only the few font operations Imprint uses, not the shaping library's
+// own types, so that library can change without changing the API.
 /** Shaping: glyph ids with the code points each consumed, and their positions in font units. */
 export interface ShapingFont {
   layout(text: string): {
@@ -30,8 +46,8 @@ export interface FontFace {
   readonly family: string;
   readonly weight: number;
   readonly file: string;
-  /** For shaping only: every glyph it returns carries the code points of this use (see `ownCodePoints`),
-   *  so outline lookups, which share its glyph cache, can never change the character mapping of a layout. */
+  /** For shaping: every glyph it returns carries the code points of this use (the first glyph of a
+   *  cluster all of them, the others none), whatever text shared the glyph before. */
   readonly shaper: ShapingFont;
   /** For outlines and per-glyph lookups (paths, advances). */
   readonly outlines: OutlineFont;
@@ -49,20 +65,40 @@ interface Manifest {
   families: { family: string; faces: { weight: number; file: string }[]; license: string }[];
 }
 
-type GetGlyph = (id: number, codePoints?: number[]) => fontkit.Glyph;
+/** A big-endian int16 of a font table (hhea and post metrics). */
+function int16(table: Uint8Array | undefined, offset: number): number {
+  if (!table || table.length < offset + 2) return 0;
+  return new DataView(table.buffer, table.byteOffset, table.byteLength).getInt16(offset);
+}
 
 /**
- * fontkit keeps one Glyph object per glyph id, carrying the code points of its first use: the first
- * shaping of a character, or none when a composite's outline created it as a component. One glyph can
- * also stand for different text ("->" as a ligature and "→" share Inter's arrow). So the shaper's
- * glyphs get their own code points per use, and what was shaped or painted first cannot change how
- * later texts map glyphs to characters. Returns the font's own lookup, which outlines use directly.
+ * Shapes `text` as one left-to-right run (bidirectional text is not reordered yet) and gives each
+ * glyph the code points it consumed: the first glyph of a HarfBuzz cluster takes the cluster's
+ * characters (a ligature several), the others none (marks, decompositions), as the shaper's callers
+ * expect. Clusters are UTF-16 offsets, since the text is added as UTF-16.
  */
-function ownCodePoints(font: fontkit.Font): GetGlyph {
-  const shared: GetGlyph = font.getGlyph.bind(font);
-  (font as { getGlyph: GetGlyph }).getGlyph = (id, codePoints = []) =>
-    Object.create(shared(id, codePoints), { codePoints: { value: codePoints, enumerable: true } }) as fontkit.Glyph;
-  return shared;
+function shapeRun(font: HarfBuzz.Font, text: string): ReturnType<ShapingFont['layout']> {
+  const lib = hb();
+  const buffer = new lib.Buffer();
+  buffer.addText(text);
+  buffer.guessSegmentProperties();
+  buffer.setDirection(lib.Direction.LTR);
+  lib.shape(font, buffer);
+  const infos = buffer.getGlyphInfos();
+  const positions = buffer.getGlyphPositions();
+  const glyphs = infos.map((info, i) => {
+    if (i > 0 && infos[i - 1]!.cluster === info.cluster) return { id: info.codepoint, codePoints: [] };
+    let end = text.length;
+    for (let j = i + 1; j < infos.length; j++) {
+      if (infos[j]!.cluster > info.cluster) {
+        end = infos[j]!.cluster;
+        break;
+      }
+    }
+    const codePoints = [...text.slice(info.cluster, end)].map((c) => c.codePointAt(0)!);
+    return { id: info.codepoint, codePoints };
+  });
+  return { glyphs, positions: positions.map((p) => ({ xAdvance: p.xAdvance, xOffset: p.xOffset, yOffset: p.yOffset })) };
 }
 
 interface Parsed {
@@ -94,22 +130,35 @@ class LazyFace implements FontFace {
     return this.#bytes;
   }
 
-  /** One fontkit instance serves shaping and outlines: the shaper's own code points (above) give the
-   *  isolation a second instance gave, without parsing the file and decoding its tables twice. */
   #parse(): Parsed {
     if (this.#parsed) return this.#parsed;
-    const font = fontkitModule().create(this.bytes) as fontkit.Font;
-    const glyph = ownCodePoints(font);
-    const upem = font.unitsPerEm;
+    const lib = hb();
+    const face = new lib.Face(new lib.Blob(this.bytes));
+    const font = new lib.Font(face);
+    const upem = face.upem;
+    // Outlines and advances are asked for per glyph while painting: each is read from HarfBuzz once.
+    const glyphs = new Map<number, { advanceWidth: number; path: { toSVG(): string } }>();
+    const hhea = face.referenceTable('hhea');
+    const post = face.referenceTable('post');
     this.#parsed = {
-      shaper: font,
-      // The unwrapped lookup returns fontkit's cached glyph, so its path and metrics are decoded once.
-      outlines: { getGlyph: (id) => glyph(id) },
+      shaper: { layout: (text) => shapeRun(font, text) },
+      outlines: {
+        getGlyph: (id) => {
+          let glyph = glyphs.get(id);
+          if (!glyph) {
+            const svg = font.glyphToPath(id);
+            glyph = { advanceWidth: font.glyphHAdvance(id), path: { toSVG: () => svg } };
+            glyphs.set(id, glyph);
+          }
+          return glyph;
+        },
+      },
       unitsPerEm: upem,
-      ascent: font.ascent / upem,
-      descent: -font.descent / upem,
-      underlinePosition: -font.underlinePosition / upem,
-      underlineThickness: font.underlineThickness / upem,
+      // hhea's ascender and descender (not OS/2's typo metrics), and post's underline, as before.
+      ascent: int16(hhea, 4) / upem,
+      descent: -int16(hhea, 6) / upem,
+      underlinePosition: -int16(post, 8) / upem,
+      underlineThickness: int16(post, 10) / upem,
     };
     return this.#parsed;
   }

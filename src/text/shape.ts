@@ -1,4 +1,4 @@
-// Shaping: styled spans → paragraphs of clusters with advances in em, via fontkit (kerning,
+// Shaping: styled spans → paragraphs of clusters with advances in em, via HarfBuzz (kerning,
 // ligatures, GSUB/GPOS). Shaped once per text object; any font size is a linear scale of it.
 import type LineBreakerClass from 'linebreak';
 import { lazyRequire } from '../lazy-require.js';
