@@ -35,6 +35,8 @@ export function layout(scene: Scene, images: ImageSizes, fonts: FontSet): Layout
 
 function layoutObject(o: SceneObject, images: ImageSizes, fonts: FontSet): { group: DisplayItem; report?: TextFitReport; reports?: TextFitReport[] } {
   const local: Rect = { x: 0, y: 0, width: o.box.width, height: o.box.height };
+  // Groups and mockups clip their content to their own box.
+  const clippedToBox = (items: DisplayItem[]): DisplayItem => group(o.box, local, o.rotation, o.scale, o.opacity, local, { kind: 'rect', rect: local }, items);
   switch (o.type) {
     case 'text': {
       const t = layoutText(o, fonts);
@@ -60,32 +62,12 @@ function layoutObject(o: SceneObject, images: ImageSizes, fonts: FontSet): { gro
     case 'group': {
       const children = o.objects.map((c) => layoutObject(c, images, fonts));
       return {
-        group: group(
-          o.box,
-          local,
-          o.rotation,
-          o.scale,
-          o.opacity,
-          local,
-          { kind: 'rect', rect: local },
-          children.map((c) => c.group),
-        ),
+        group: clippedToBox(children.map((c) => c.group)),
         ...(children.some((c) => c.report) ? { reports: children.flatMap((c) => (c.report ? [c.report] : (c.reports ?? []))) } : {}),
       };
     }
     case 'mockup':
-      return {
-        group: group(
-          o.box,
-          local,
-          o.rotation,
-          o.scale,
-          o.opacity,
-          local,
-          { kind: 'rect', rect: local },
-          layoutMockup(o, (r) => sizeOf(images, r)),
-        ),
-      };
+      return { group: clippedToBox(layoutMockup(o, (r) => sizeOf(images, r))) };
   }
 }
 
