@@ -4,6 +4,7 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type * as HarfBuzz from 'harfbuzzjs';
+import { scriptRuns } from './script-runs.js';
 
 let harfbuzz: typeof HarfBuzz | undefined;
 let loadingShaper: Promise<void> | undefined;
@@ -72,12 +73,26 @@ function int16(table: Uint8Array | undefined, offset: number): number {
 }
 
 /**
- * Shapes `text` as one left-to-right run (bidirectional text is not reordered yet) and gives each
- * glyph the code points it consumed: the first glyph of a HarfBuzz cluster takes the cluster's
- * characters (a ligature several), the others none (marks, decompositions), as the shaper's callers
- * expect. Clusters are UTF-16 offsets, since the text is added as UTF-16.
+ * Shapes `text` left to right (bidirectional text is not reordered yet), one script run at a time as
+ * browsers do (script-runs.ts), and gives each glyph the code points it consumed: the first glyph of a
+ * HarfBuzz cluster takes the cluster's characters (a ligature several), the others none (marks,
+ * decompositions), as the shaper's callers expect. Clusters are UTF-16 offsets into the run.
  */
-function shapeRun(font: HarfBuzz.Font, text: string): ReturnType<ShapingFont['layout']> {
+function shapeText(font: HarfBuzz.Font, text: string): ReturnType<ShapingFont['layout']> {
+  const glyphs: { id: number; codePoints: number[] }[] = [];
+  const positions: { xAdvance: number; xOffset: number; yOffset: number }[] = [];
+  for (const run of scriptRuns(text)) {
+    const shaped = shapeRun(font, run);
+    glyphs.push(...shaped.glyphs);
+    positions.push(...shaped.positions);
+  }
+  return { glyphs, positions };
+}
+
+function shapeRun(
+  font: HarfBuzz.Font,
+  text: string,
+): { glyphs: { id: number; codePoints: number[] }[]; positions: { xAdvance: number; xOffset: number; yOffset: number }[] } {
   const lib = hb();
   const buffer = new lib.Buffer();
   buffer.addText(text);
@@ -85,7 +100,6 @@ function shapeRun(font: HarfBuzz.Font, text: string): ReturnType<ShapingFont['la
   buffer.setDirection(lib.Direction.LTR);
   lib.shape(font, buffer);
   const infos = buffer.getGlyphInfos();
-  const positions = buffer.getGlyphPositions();
   const glyphs = infos.map((info, i) => {
     if (i > 0 && infos[i - 1]!.cluster === info.cluster) return { id: info.codepoint, codePoints: [] };
     let end = text.length;
@@ -98,7 +112,8 @@ function shapeRun(font: HarfBuzz.Font, text: string): ReturnType<ShapingFont['la
     const codePoints = [...text.slice(info.cluster, end)].map((c) => c.codePointAt(0)!);
     return { id: info.codepoint, codePoints };
   });
-  return { glyphs, positions: positions.map((p) => ({ xAdvance: p.xAdvance, xOffset: p.xOffset, yOffset: p.yOffset })) };
+  const positions = buffer.getGlyphPositions().map((p) => ({ xAdvance: p.xAdvance, xOffset: p.xOffset, yOffset: p.yOffset }));
+  return { glyphs, positions };
 }
 
 interface Parsed {
@@ -141,7 +156,7 @@ class LazyFace implements FontFace {
     const hhea = face.referenceTable('hhea');
     const post = face.referenceTable('post');
     this.#parsed = {
-      shaper: { layout: (text) => shapeRun(font, text) },
+      shaper: { layout: (text) => shapeText(font, text) },
       outlines: {
         getGlyph: (id) => {
           let glyph = glyphs.get(id);
