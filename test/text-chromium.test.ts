@@ -31,7 +31,14 @@ function collect(value: unknown, into: Set<string>): void {
   else if (value && typeof value === 'object') for (const v of Object.values(value)) collect(v, into);
 }
 
-const SAMPLES = ['AVATAR Type Wolf To Ty', 'office affluent ffi fl', '24,310 2024 +26.6% −20% 1/2 ½ 10:30', '«Ünïcödé» “quotes” — dash', 'Привет, мир! Ёлка', 'The city at night'];
+const SAMPLES = [
+  'AVATAR Type Wolf To Ty',
+  'office affluent ffi fl',
+  '24,310 2024 +26.6% −20% 1/2 ½ 10:30',
+  '«Ünïcödé» “quotes” — dash',
+  'Привет, мир! Ёлка',
+  'The city at night',
+];
 
 describe('text widths against Chromium', () => {
   it.skipIf(!toolsAvailable(['chromium'], 'comparing text layout with Chromium needs it'))(
@@ -45,7 +52,9 @@ describe('text widths against Chromium', () => {
       const runs = faces.flatMap((face) => [...texts].map((text) => ({ face, text })));
 
       const css = faces.map((f) => `@font-face { font-family: "${f.key}"; src: url("file://${join(FONTS_DIR, f.file)}"); }`).join('\n');
-      const spans = runs.map((r, i) => `<span id="r${i}" style="font-family: '${r.face.key}'">${r.text.replace(/&/g, '&amp;').replace(/</g, '&lt;')}</span>`).join('<br>');
+      const spans = runs
+        .map((r, i) => `<span id="r${i}" style="font-family: '${r.face.key}'">${r.text.replace(/&/g, '&amp;').replace(/</g, '&lt;')}</span>`)
+        .join('<br>');
       const page = join(dir, 'widths.html');
       writeFileSync(
         page,
@@ -73,7 +82,9 @@ describe('text widths against Chromium', () => {
         // Chromium positions glyphs in 16.16 fixed point and rounds the run to 1/64 px; beyond that the
         // widths must agree (one font unit is 0.5 px in Inter and 1 px in Lora at this size).
         const tolerance = 1 / 64 + 0.002 * run.glyphs.length;
-        return Math.abs(ours - widths[i]!) > tolerance ? [`${face.key} ${JSON.stringify(text)}: ours ${ours.toFixed(3)}, Chromium ${widths[i]!.toFixed(3)}`] : [];
+        return Math.abs(ours - widths[i]!) > tolerance
+          ? [`${face.key} ${JSON.stringify(text)}: ours ${ours.toFixed(3)}, Chromium ${widths[i]!.toFixed(3)}`]
+          : [];
       });
       expect(compared).toBeGreaterThan(1000);
       expect(mismatches.slice(0, 10), `${mismatches.length} of ${runs.length} runs differ`).toEqual([]);
