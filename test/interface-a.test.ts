@@ -180,9 +180,13 @@ describe('interface A', () => {
     const hook = `http://127.0.0.1:${(receiver.address() as { port: number }).port}/hook`;
     try {
       const doomed = (await service.importDesign(accountId, tinyVideo)).id;
+      // No worker runs while the design is deleted, so its task cannot render before the delete.
+      await worker.stop();
       const ok = (await (await post('/render', { design_id: card, format: 'jpg', webhook_url: hook })).json()) as { task_id: number };
       const bad = (await (await post('/render', { design_id: doomed, format: 'png', webhook_url: hook })).json()) as { task_id: number };
       await service.deleteDesign(accountId, doomed);
+      worker = new TaskWorker(service.ctx, { slots: 2, onComplete: webhookHook(service.ctx) });
+      worker.start();
       const failed = await until(bad.task_id);
       // The spec's fields, plus Imprint's `error` that says why.
       expect(failed).toEqual({
