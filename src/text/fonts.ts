@@ -72,15 +72,21 @@ function int16(table: Uint8Array | undefined, offset: number): number {
   return new DataView(table.buffer, table.byteOffset, table.byteLength).getInt16(offset);
 }
 
+/** What the shaper returns, with arrays the run-by-run shaping appends to. */
+interface ShapedRun {
+  glyphs: { id: number; codePoints: number[] }[];
+  positions: { xAdvance: number; xOffset: number; yOffset: number }[];
+}
+
 /**
  * Shapes `text` left to right (bidirectional text is not reordered yet), one script run at a time as
  * browsers do (script-runs.ts), and gives each glyph the code points it consumed: the first glyph of a
  * HarfBuzz cluster takes the cluster's characters (a ligature several), the others none (marks,
  * decompositions), as the shaper's callers expect. Clusters are UTF-16 offsets into the run.
  */
-function shapeText(font: HarfBuzz.Font, text: string): ReturnType<ShapingFont['layout']> {
-  const glyphs: { id: number; codePoints: number[] }[] = [];
-  const positions: { xAdvance: number; xOffset: number; yOffset: number }[] = [];
+function shapeText(font: HarfBuzz.Font, text: string): ShapedRun {
+  const glyphs: ShapedRun['glyphs'] = [];
+  const positions: ShapedRun['positions'] = [];
   for (const run of scriptRuns(text)) {
     const shaped = shapeRun(font, run);
     glyphs.push(...shaped.glyphs);
@@ -89,10 +95,7 @@ function shapeText(font: HarfBuzz.Font, text: string): ReturnType<ShapingFont['l
   return { glyphs, positions };
 }
 
-function shapeRun(
-  font: HarfBuzz.Font,
-  text: string,
-): { glyphs: { id: number; codePoints: number[] }[]; positions: { xAdvance: number; xOffset: number; yOffset: number }[] } {
+function shapeRun(font: HarfBuzz.Font, text: string): ShapedRun {
   const lib = hb();
   const buffer = new lib.Buffer();
   buffer.addText(text);
