@@ -13,16 +13,21 @@ const dir = mkdtempSync(join(tmpdir(), 'imprint-entry-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 let runs = 0;
-/** The packages under node_modules that importing `specifier` (through the package's exports) loads. */
-function packagesLoadedBy(specifier: string, run = ''): Set<string> {
+/** Every module URL that importing `specifier` (through the package's exports) and running `run` loads. */
+function urlsLoadedBy(specifier: string, run = ''): string[] {
   const file = join(dir, `${runs++}.txt`);
   const code = `const m = await import(${JSON.stringify(specifier)}); ${run}`;
   execFileSync(process.execPath, ['--import', HOOK, '--input-type=module', '-e', code], {
     cwd: ROOT,
     env: { ...process.env, IMPRINT_RECORD_IMPORTS: file },
   });
+  return readFileSync(file, 'utf8').split('\n').filter(Boolean);
+}
+
+/** The packages under node_modules that importing `specifier` (through the package's exports) loads. */
+function packagesLoadedBy(specifier: string, run = ''): Set<string> {
   const packages = new Set<string>();
-  for (const url of readFileSync(file, 'utf8').split('\n')) {
+  for (const url of urlsLoadedBy(specifier, run)) {
     const m = /\/node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(url);
     if (m) packages.add(m[1]!);
   }
@@ -36,6 +41,16 @@ const among = (loaded: Set<string>, names: readonly string[]): string[] => names
 const RENDER_PACKAGES = ['@napi-rs/canvas', 'sharp', 'harfbuzzjs', 'fontkit', 'pdfkit', 'execa', 'linebreak'];
 
 describe('entry points', () => {
+  it('the package runs its bundle (dist/pkg/, scripts/bundle.mjs), with zod inlined', () => {
+    const ours = (urls: string[]) => urls.filter((u) => u.startsWith('file:') && !u.includes('/node_modules/') && u.includes('/dist/'));
+    for (const specifier of ['imprint', 'imprint/service', 'imprint/http']) {
+      const urls = urlsLoadedBy(specifier);
+      expect(ours(urls).length).toBeGreaterThan(0);
+      expect(ours(urls).filter((u) => !u.includes('/dist/pkg/'))).toEqual([]);
+      expect(urls.filter((u) => u.includes('/node_modules/zod/'))).toEqual([]);
+    }
+  });
+
   it('imprint loads none of the service stack, even when it renders', () => {
     // The package resolves itself by name from its own folder (exports), as a host's import would.
     const render = `const r = await m.render({ design: { width: 20, height: 20, objects: [] }, format: 'png' }); if (r.width !== 20) process.exit(3);`;

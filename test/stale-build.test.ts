@@ -72,6 +72,16 @@ describe('stale dist/ check', () => {
     );
   });
 
+  it('refuses a bundle in dist/pkg/ older than the sources (tsc run without the bundle step)', () => {
+    builtCheckout();
+    file('dist/pkg/render-thread.js', later(12));
+    expect(staleOutputs(root)).toEqual([]);
+    file('src/index.ts', later(20));
+    file('dist/index.js', later(30)); // tsc again, the bundle not
+    expect(staleOutputs(root)).toEqual([{ source: 'src/index.ts', output: 'dist/pkg/render-thread.js', reason: 'older' }]);
+    expect(() => assertBuildCurrent(root)).toThrow('(src/index.ts is newer than dist/pkg/render-thread.js): run npm run build');
+  });
+
   it('checks a root once per process', () => {
     builtCheckout();
     expect(() => assertBuildCurrent(root)).not.toThrow();

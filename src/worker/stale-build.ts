@@ -13,20 +13,26 @@ export interface StaleOutput {
   reason: 'older' | 'missing';
 }
 
+/** The bundle (scripts/bundle.mjs) the package's exports and the CLI run, made from dist/ after tsc. */
+const BUNDLED_THREAD = 'dist/pkg/render-thread.js';
+
 /**
  * Every src/**\/*.ts (declaration files aside) whose dist/ counterpart is missing or older than it,
- * newest source first. `root` is the package root holding both folders.
+ * newest source first; and the newest source again when the bundle in dist/pkg/ is older than it (tsc
+ * run without the bundle step). `root` is the package root holding both folders.
  */
 export function staleOutputs(root: string): StaleOutput[] {
   const srcDir = join(root, 'src');
   const distDir = join(root, 'dist');
   const found: (StaleOutput & { mtimeMs: number })[] = [];
+  let newest = { path: '', mtimeMs: -Infinity };
   const walk = (dir: string): void => {
     for (const entry of readdirSync(dir, { withFileTypes: true })) {
       const path = join(dir, entry.name);
       if (entry.isDirectory()) walk(path);
       else if (entry.isFile() && entry.name.endsWith('.ts') && !entry.name.endsWith('.d.ts')) {
         const source = statSync(path).mtimeMs;
+        if (source > newest.mtimeMs) newest = { path, mtimeMs: source };
         const outPath = join(distDir, relative(srcDir, path)).replace(/\.ts$/, '.js');
         const output = statSync(outPath, { throwIfNoEntry: false })?.mtimeMs;
         if (output === undefined || output < source) {
@@ -36,6 +42,10 @@ export function staleOutputs(root: string): StaleOutput[] {
     }
   };
   walk(srcDir);
+  const bundled = statSync(join(root, BUNDLED_THREAD), { throwIfNoEntry: false })?.mtimeMs;
+  if (found.length === 0 && bundled !== undefined && bundled < newest.mtimeMs) {
+    found.push({ source: relative(root, newest.path), output: BUNDLED_THREAD, reason: 'older', mtimeMs: newest.mtimeMs });
+  }
   return found.sort((a, b) => b.mtimeMs - a.mtimeMs).map(({ mtimeMs: _m, ...s }) => s);
 }
 
