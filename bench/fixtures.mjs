@@ -7,3 +7,14 @@ export const TINY_DESIGN = {
   background: { type: 'color', color: '#ffffff' },
   objects: [{ type: 'shape', name: 'dot', x: 4, y: 4, width: 8, height: 8, shape: 'ellipse', background: { type: 'color', color: '#e53935' } }],
 };
+
+// Lengths in px that scale with the canvas; everything else (colours, em-relative letter spacing,
+// line-height factors, strategies) stays.
+const LENGTHS = new Set(['x', 'y', 'width', 'height', 'font_size', 'min_font_size', 'max_font_size', 'corner_radius']);
+
+/** A design or overrides document with every length multiplied by `k`: the same card at another size. */
+export function scaled(doc, k) {
+  if (Array.isArray(doc)) return doc.map((d) => scaled(d, k));
+  if (doc === null || typeof doc !== 'object') return doc;
+  return Object.fromEntries(Object.entries(doc).map(([key, v]) => [key, typeof v === 'number' && LENGTHS.has(key) ? v * k : scaled(v, k)]));
+}

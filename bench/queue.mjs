@@ -8,7 +8,7 @@
 // Per backend: throughput (TASKS tasks enqueued as fast as one producer can, until all are done) and
 // latency (queue-to-done = finishedAt − createdAt, one task at a time: the next is submitted when the
 // previous completes, so the latency is overhead + render, not queueing). Latency runs in blocks that
-// alternate with the same job rendered in this process (render() of dist/index.js) and through a
+// alternate with the same job rendered in this process (an Engine with threads: 0) and through a
 // RenderPool thread, so the three share the machine's noise; overhead = p50 latency − render p50.
 // Prints a table; merges its entries into bench/results/latest.json.
 import { randomBytes } from 'node:crypto';
@@ -19,10 +19,10 @@ import { join } from 'node:path';
 import { Queue } from 'bullmq';
 import pg from 'pg';
 import { pino } from 'pino';
-import { render } from '../dist/index.js';
+import { Engine } from '../dist/index.js';
 import { configFromEnv } from '../dist/service/config.js';
 import { Service } from '../dist/service/service.js';
-import { RenderPool } from '../dist/worker/render-pool.js';
+import { RenderPool } from '../dist/render/pool.js';
 import { TaskWorker } from '../dist/worker/worker.js';
 import { TINY_DESIGN } from './fixtures.mjs';
 import { mergeResults, printTable } from './report.mjs';
@@ -162,11 +162,12 @@ const BACKENDS = [
 ];
 
 // ── the same job outside the queue ──────────────────────────────────────────────────────────────
-const job = { template: design, overrides, format: 'png' };
+const job = { design, overrides, format: 'png', assets: true, progress: false };
 const noAssets = async () => {
   throw new Error('the bench design has no files');
 };
-const renderInProcess = () => render({ design, overrides, format: 'png' });
+const inProcess = new Engine({ threads: 0 });
+const renderInProcess = () => inProcess.render({ design, overrides, format: 'png' });
 
 // ── one backend ─────────────────────────────────────────────────────────────────────────────────
 async function runBackend(backend, pool, logger) {
@@ -256,7 +257,7 @@ async function runBackend(backend, pool, logger) {
     await burst(WARMUP);
     for (let i = 0; i < WARMUP; i++) await one();
     for (let i = 0; i < WARMUP; i++) await renderInProcess();
-    for (let i = 0; i < WARMUP; i++) await pool.run(job, noAssets);
+    for (let i = 0; i < WARMUP; i++) await pool.run(job, { assets: noAssets });
 
     // (a) throughput
     const tp = await burst(TASKS);
@@ -275,7 +276,7 @@ async function runBackend(backend, pool, logger) {
       }
       for (let i = 0; i < k; i++) {
         const t = performance.now();
-        await pool.run(job, noAssets);
+        await pool.run(job, { assets: noAssets });
         thread.push(performance.now() - t);
       }
     }
@@ -338,7 +339,7 @@ async function runBackend(backend, pool, logger) {
 // ── run ─────────────────────────────────────────────────────────────────────────────────────────
 const dest = pino.destination({ dest: '/dev/null', sync: false });
 const logger = pino({ level: LOG_LEVEL, base: { pid: process.pid } }, dest);
-const pool = new RenderPool({ size: 1, timeoutMs: 120_000, memoryMb: 2048 });
+const pool = new RenderPool({ size: 1, timeoutMs: 120_000, memoryMb: 2048, imageCacheBytes: 32 * 1024 * 1024 });
 const entries = [];
 console.log(
   `queue overhead: ${TASKS} tasks of a 16×16 png per backend after ${WARMUP} warm-up, ${SLOTS} slots, log level ${LOG_LEVEL}, node ${process.version}`,

@@ -6,7 +6,10 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createCanvas, ImageData } from '@napi-rs/canvas';
 import sharp from 'sharp';
-import { Engine, fileAssetResolver, parseDesign, resolveScene, layout, bundledFonts, encodeImage, ENCODE_DEFAULTS } from '../dist/index.js';
+import { Engine, fileAssetResolver, parseDesign, resolveScene, layout, bundledFonts, encodeImage, ENCODE_DEFAULTS, loadShaper } from '../dist/index.js';
+
+await loadShaper();
+import { scaled } from './fixtures.mjs';
 import { drawRaw as drawRawList } from './raw-canvas.mjs';
 import { mergeResults } from './report.mjs';
 
@@ -66,7 +69,8 @@ const { displayList } = layout(scene, sizes, fonts);
 const drawRaw = (list = displayList, images = decoded) => drawRawList(list, images);
 
 // ── run ───────────────────────────────────────────────────────────────────────────────────────
-const engine = new Engine();
+// On the caller's thread, like the raw script it is compared with (bench/threads.mjs measures threads).
+const engine = new Engine({ threads: 0 });
 const entries = [];
 const rss = () => process.resourceUsage().maxRSS / 1024;
 console.log(`card-1080 with overrides, ${RUNS} runs after ${WARMUP} warm-up, node ${process.version}`);
@@ -86,6 +90,39 @@ for (const format of ['png', 'jpg']) {
   };
   entries.push(entry);
   console.log(`${format}: p50 ${entry.p50} ms  p95 ${entry.p95} ms  | raw baseline p50 ${entry.baseline_p50} ms  ratio ${entry.ratio_to_baseline}`);
+}
+
+// Canvas-size curve: the card scaled to 540², 1080² and 2160² (every length × k), png, against the
+// raw baseline at the same size; the pre-encode part (Imprint's rasterize, the raw drawing) is timed
+// apart from the whole render, so fixed costs and encoding show separately. The raw baseline draws
+// Imprint's display list (it borrows the layout): a hand-written script that laid out its own text
+// would be slower, so these ratios are upper bounds.
+for (const k of [0.5, 1, 2]) {
+  const size = 1080 * k;
+  const req = { design: scaled(design, k), overrides: scaled(overrides, k), assets, format: 'png' };
+  const list = layout(resolveScene(parseDesign(req.design), req.overrides), sizes, fonts).displayList;
+  const [pre, whole, rawPre, rawWhole] = await time(
+    () => engine.rasterize(req),
+    () => engine.render(req),
+    () => drawRaw(list),
+    () => encodeImage(drawRaw(list), 'png'),
+  );
+  const entry = {
+    name: `render card ${size}x${size} png`,
+    unit: 'ms',
+    p50: +whole.p50.toFixed(2),
+    p95: +whole.p95.toFixed(2),
+    baseline_p50: +rawWhole.p50.toFixed(2),
+    ratio_to_baseline: +(whole.p50 / rawWhole.p50).toFixed(3),
+    pre_encode_p50: +pre.p50.toFixed(2),
+    baseline_pre_encode_p50: +rawPre.p50.toFixed(2),
+    pre_encode_ratio: +(pre.p50 / rawPre.p50).toFixed(3),
+    baseline: `raw @napi-rs/canvas + sharp, card ${size}x${size} png`,
+  };
+  entries.push(entry);
+  console.log(
+    `card ${size}² png: p50 ${entry.p50} ms (pre-encode ${entry.pre_encode_p50}) | raw p50 ${entry.baseline_p50} ms (pre-encode ${entry.baseline_pre_encode_p50}) | ratio ${entry.ratio_to_baseline}, pre-encode ${entry.pre_encode_ratio}`,
+  );
 }
 
 // Vector pdf of the same card, next to the png render of the same run. Its size budget: the jpg
@@ -206,9 +243,21 @@ for (const [name, t, base, baseName] of [
 const pixels = drawRaw();
 const canvasForEncode = createCanvas(pixels.width, pixels.height);
 canvasForEncode.getContext('2d').putImageData(new ImageData(new Uint8ClampedArray(pixels.pixels), pixels.width, pixels.height), 0, 0);
+// png: zlib level × row filters (adaptive picks a filter per row; off uses none), the size/speed trade-off.
+const pngCandidates = Object.fromEntries(
+  [1, 3, 6, 9].flatMap((level) =>
+    [false, true].map((adaptiveFiltering) => [
+      `encode png sharp level ${level}${adaptiveFiltering ? ', adaptive filtering' : ''}${level === ENCODE_DEFAULTS.png.compressionLevel && !adaptiveFiltering ? ' (default)' : ''}`,
+      () =>
+        sharp(pixels.pixels, { raw: { width: pixels.width, height: pixels.height, channels: 4 } })
+          .removeAlpha() // the card is opaque: encoded as RGB, as encodeImage does
+          .png({ compressionLevel: level, adaptiveFiltering })
+          .toBuffer(),
+    ]),
+  ),
+);
 const candidates = {
-  'encode png sharp level 1': () => encodeImage(pixels, 'png', { png: { compressionLevel: 1 } }),
-  [`encode png sharp level ${ENCODE_DEFAULTS.png.compressionLevel} (default)`]: () => encodeImage(pixels, 'png'),
+  ...pngCandidates,
   'encode png @napi-rs/canvas': () => canvasForEncode.encode('png'),
   [`encode jpg sharp q${ENCODE_DEFAULTS.jpg.quality} (default)`]: () => encodeImage(pixels, 'jpg'),
   'encode jpg @napi-rs/canvas q90': () => canvasForEncode.encode('jpeg', 90),
@@ -235,3 +284,4 @@ mergeResults(entries);
 // Queue overhead (bench/queue.mjs) in its own process, after the render cases; it merges its own entries.
 (await import('node:child_process')).execFileSync(process.execPath, [join(ROOT, 'bench', 'queue.mjs')], { stdio: 'inherit' });
 (await import('node:child_process')).execFileSync(process.execPath, [join(ROOT, 'bench', 'http.mjs')], { stdio: 'inherit' });
+(await import('node:child_process')).execFileSync(process.execPath, [join(ROOT, 'bench', 'threads.mjs')], { stdio: 'inherit' });

@@ -9,11 +9,12 @@ import { join } from 'node:path';
 import ffmpegInstaller from '@ffmpeg-installer/ffmpeg';
 import { createCanvas, ImageData } from '@napi-rs/canvas';
 import sharp from 'sharp';
-import { Engine, fileAssetResolver, parseDesign, resolveScene, layout, bundledFonts, sampleScene } from '../dist/index.js';
+import { Engine, fileAssetResolver, parseDesign, resolveScene, layout, bundledFonts, sampleScene, loadShaper } from '../dist/index.js';
 import { VideoEncoder } from '../dist/encode/video.js';
 import { drawRaw } from './raw-canvas.mjs';
 
 const ROOT = new URL('..', import.meta.url).pathname;
+await loadShaper();
 const fonts = bundledFonts();
 const engine = new Engine();
 const entries = [];

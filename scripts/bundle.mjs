@@ -23,8 +23,8 @@ await build({
     service: join(ROOT, 'dist/service/index.js'),
     http: join(ROOT, 'dist/http/index.js'),
     cli: join(ROOT, 'dist/cli/main.js'),
-    // render-pool.ts starts its threads from './render-thread.js' beside itself.
-    'render-thread': join(ROOT, 'dist/worker/render-thread.js'),
+    // render/pool.ts starts its threads from './render-thread.js' beside itself.
+    'render-thread': join(ROOT, 'dist/render/render-thread.js'),
   },
   platform: 'node',
   external: (id) => id.startsWith('node:') || external.some((d) => id === d || id.startsWith(`${d}/`)),

@@ -1,16 +1,19 @@
 // The public library API, a thin façade: render(options) → png, jpg, webp, avif, pdf or mp4 bytes or a
 // stream, plus a fit report. It validates the options and hands them to one render path (src/render/):
 // stills here, pdf and mp4 imported on first use so that a png render never loads pdfkit or ffmpeg code.
+import { availableParallelism } from 'node:os';
 import { Readable } from 'node:stream';
 import { ImageCache } from './assets/load.js';
 import { encoder } from './encode/image.js';
 import { ImprintError } from './errors.js';
 import type { FitReport } from './layout/layout.js';
 import type { RasterImage } from './paint/backend.js';
-import { MIME, validateOptions, type EngineOptions, type RenderOptions } from './render/options.js';
+import { MAX_THREADS, MIME, validateOptions, type EngineOptions, type RenderOptions } from './render/options.js';
+import { RenderPool } from './render/pool.js';
 import type { RenderResult, RenderStream } from './render/result.js';
 import type { EngineContext } from './render/scenes.js';
 import { rasterizeStill } from './render/still.js';
+import { renderOnThread } from './render/threaded.js';
 import { bundledFonts, type FontSet } from './text/fonts.js';
 
 export { MAX_PAGES, type DesignInput, type EngineOptions, type PageInput, type RenderOptions } from './render/options.js';
@@ -18,13 +21,49 @@ export type { RenderResult, RenderStream } from './render/result.js';
 export type { OutputFormat } from './render-checks.js';
 export { MAX_VIDEO_SECONDS, MAX_SLIDE_VIDEO_SECONDS } from './render-checks.js';
 
+const DEFAULT_IMAGE_CACHE_BYTES = 256 * 1024 * 1024;
+
 export class Engine {
   readonly fonts: FontSet;
+  /** Render threads (0: renders run on the caller's thread). */
+  readonly threads: number;
   private readonly context: EngineContext;
+  private readonly imageCacheBytes: number;
+  private pool: RenderPool | undefined;
 
   constructor(options: EngineOptions = {}) {
+    const threads = options.threads ?? availableParallelism();
+    if (!Number.isInteger(threads) || threads < 0 || threads > MAX_THREADS) {
+      throw new ImprintError(
+        'validation_error',
+        '$.threads',
+        `Expected an integer between 0 and ${MAX_THREADS} for threads but received ${shown(options.threads)}`,
+      );
+    }
     this.fonts = options.fonts ?? bundledFonts();
-    this.context = { fonts: this.fonts, images: new ImageCache(options.imageCacheBytes ?? 256 * 1024 * 1024) };
+    this.threads = threads;
+    this.imageCacheBytes = options.imageCacheBytes ?? DEFAULT_IMAGE_CACHE_BYTES;
+    // With threads the caller's thread only rasterizes on request; the threads hold the image caches.
+    this.context = { fonts: this.fonts, images: new ImageCache(threads > 0 ? this.imageCacheBytes / threads : this.imageCacheBytes) };
+  }
+
+  private threadPool(): RenderPool {
+    this.pool ??= new RenderPool({
+      size: this.threads,
+      lazy: true,
+      // A thread paints one render while sharp encodes the one before (bench/threads.mjs).
+      rendersPerThread: 2,
+      imageCacheBytes: Math.floor(this.imageCacheBytes / this.threads),
+      ...(this.fonts === bundledFonts() ? {} : { fontsDir: this.fonts.dir }),
+    });
+    return this.pool;
+  }
+
+  /** Stops the render threads (renders in flight reject with render_cancelled); the engine can render again after. */
+  async close(): Promise<void> {
+    const pool = this.pool;
+    this.pool = undefined;
+    await pool?.close();
   }
 
   /** Raster formats up to encoding: validated, laid out and painted. */
@@ -34,6 +73,11 @@ export class Engine {
   }
 
   async render(options: RenderOptions): Promise<RenderResult> {
+    if (this.threads > 0) {
+      // Validated here too, so bad options reject at once, as without threads.
+      validateOptions(options);
+      return guard(() => renderOnThread(this.threadPool(), options));
+    }
     if (options?.format === 'mp4') {
       validateOptions(options);
       return guard(async () => (await import('./render/video.js')).renderMp4(this.context, options));
@@ -50,7 +94,7 @@ export class Engine {
 
   /** Like render, but the bytes stream out (png/jpg as sharp encodes them). Input errors reject before any byte. */
   async renderStream(options: RenderOptions): Promise<RenderStream> {
-    if (options?.format === 'pdf' || options?.format === 'mp4') {
+    if (this.threads > 0 || options?.format === 'pdf' || options?.format === 'mp4') {
       const { bytes, ...rest } = await this.render(options);
       return { ...rest, stream: Readable.from([bytes]) };
     }
@@ -59,6 +103,9 @@ export class Engine {
     return { stream: encoder(image, format, options), format, mimeType: MIME[format], width: image.width, height: image.height, report };
   }
 }
+
+/** A received option value as sharp's messages show it: numbers as they are, anything else with its type. */
+const shown = (v: unknown): string => (typeof v === 'number' ? String(v) : `${JSON.stringify(v) ?? String(v)} of type ${typeof v}`);
 
 /** Lets ImprintErrors through and reports anything else as render_failed, never as a crash. */
 async function guard<T>(work: () => Promise<T>): Promise<T> {

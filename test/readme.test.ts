@@ -36,3 +36,16 @@ it('the README service example renders a task through the worker', async () => {
   const { stdout } = await promisify(execFile)(process.execPath, ['service.mjs'], { cwd: dir });
   expect(stdout).toBe('task 1: done\nadmin true\n');
 }, 60_000);
+
+it('the README threads example renders four cards on two threads and exits', async () => {
+  const readme = await readFile(join(ROOT, 'README.md'), 'utf8');
+  const code = /```js readme-threads\n([\s\S]*?)```/.exec(readme)?.[1];
+  expect(code).toBeDefined();
+  const dir = await mkdtemp(join(tmpdir(), 'imprint-readme-threads-'));
+  await mkdir(join(dir, 'node_modules'));
+  await symlink(ROOT, join(dir, 'node_modules', 'imprint'));
+  await symlink(join(ROOT, 'examples'), join(dir, 'examples'));
+  await writeFile(join(dir, 'threads.mjs'), code!);
+  const { stdout } = await promisify(execFile)(process.execPath, ['threads.mjs'], { cwd: dir, timeout: 60_000 });
+  expect(stdout).toBe('1080x1080 true\n'.repeat(4));
+}, 60_000);

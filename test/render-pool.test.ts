@@ -1,39 +1,49 @@
-// The worker's render threads: a render that exhausts its heap ends with a readable `memory` failure
-// and the pool goes on with a fresh thread; asset errors keep their JSON path; renders run in parallel.
+// Render threads (the service worker's slots, an Engine's threads): a render that exhausts its heap
+// ends with a readable `memory` failure and the pool goes on with a fresh thread; asset errors keep
+// their JSON path; renders run in parallel.
 // Threads load dist/: `npm test` builds first.
 import { readFile } from 'node:fs/promises';
 import { afterEach, expect, it } from 'vitest';
 import { fileAssetResolver } from '../src/assets/resolver.js';
-import { RenderPool } from '../src/worker/render-pool.js';
+import { RenderPool, type RenderPoolOptions } from '../src/render/pool.js';
+import type { ThreadJob } from '../src/render/thread-protocol.js';
 
 const CARD = 'examples/card-1080';
 const template = JSON.parse(await readFile(`${CARD}/design.json`, 'utf8')) as Record<string, unknown>;
 const assets = fileAssetResolver({ baseDir: CARD });
 let pool: RenderPool;
+const poolOf = (o: Omit<RenderPoolOptions, 'imageCacheBytes'>) => new RenderPool({ imageCacheBytes: 32 * 1024 * 1024, ...o });
+const job = (design: unknown, overrides: Record<string, unknown>, format: 'png' | 'jpg'): ThreadJob => ({
+  design: design as ThreadJob['design'],
+  overrides: overrides as ThreadJob['overrides'],
+  format,
+  assets: true,
+  progress: false,
+});
 afterEach(() => pool.close());
 
 it('stops a render that runs out of heap with a readable reason, and renders again after', async () => {
-  pool = new RenderPool({ size: 1, timeoutMs: 60_000, memoryMb: 64 });
+  pool = poolOf({ size: 1, timeoutMs: 60_000, memoryMb: 64, hints: { memory: 'use smaller images or raise IMPRINT_RENDER_MEMORY_MB' } });
   // Three million small objects are far beyond a 64 MB heap as soon as the thread receives them.
   const hog = { ...template, padding: Array.from({ length: 3_000_000 }, (_, i) => ({ i, s: `x${i}` })) };
-  const err = await pool.run({ template: hog, overrides: {}, format: 'png' }, assets).catch((e: unknown) => e);
+  const err = await pool.run(job(hog, {}, 'png'), { assets }).catch((e: unknown) => e);
   expect(err).toMatchObject({
     kind: 'memory',
     message: 'the render ran out of memory (limit 64 MB) and was stopped: use smaller images or raise IMPRINT_RENDER_MEMORY_MB',
   });
-  const out = await pool.run({ template, overrides: {}, format: 'png' }, assets);
+  const out = await pool.run(job(template, {}, 'png'), { assets });
   expect(Buffer.from(out.bytes).subarray(1, 4).toString()).toBe('PNG');
   expect([out.width, out.height]).toEqual([1080, 1080]);
 }, 60_000);
 
 it('reports a missing file as a validation_error at the reference, from the thread', async () => {
-  pool = new RenderPool({ size: 1, timeoutMs: 60_000, memoryMb: 512 });
-  const err = await pool.run({ template, overrides: { photo: { path: 'nope.jpg' } }, format: 'png' }, assets).catch((e: unknown) => e);
+  pool = poolOf({ size: 1, timeoutMs: 60_000, memoryMb: 512 });
+  const err = await pool.run(job(template, { photo: { path: 'nope.jpg' } }, 'png'), { assets }).catch((e: unknown) => e);
   expect(err).toMatchObject({ kind: 'render', code: 'validation_error', path: '$.objects_overrides.photo.path' });
 }, 60_000);
 
 it('runs as many renders at once as it has threads', async () => {
-  pool = new RenderPool({ size: 2, timeoutMs: 60_000, memoryMb: 512 });
+  pool = poolOf({ size: 2, timeoutMs: 60_000, memoryMb: 512 });
   let inFlight = 0;
   let most = 0;
   let release: () => void = () => undefined;
@@ -47,7 +57,7 @@ it('runs as many renders at once as it has threads', async () => {
     inFlight--;
     return assets(ref);
   };
-  const outs = await Promise.all([1, 2, 3].map((i) => pool.run({ template, overrides: { headline: { text: `Run ${i}` } }, format: 'jpg' }, slowAssets)));
+  const outs = await Promise.all([1, 2, 3].map((i) => pool.run(job(template, { headline: { text: `Run ${i}` } }, 'jpg'), { assets: slowAssets })));
   expect(outs).toHaveLength(3);
   expect(most).toBe(2);
 }, 60_000);

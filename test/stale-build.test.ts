@@ -4,7 +4,7 @@ import { mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { assertBuildCurrent, StaleBuildError, staleOutputs } from '../src/worker/stale-build.js';
+import { assertBuildCurrent, StaleBuildError, staleOutputs } from '../src/render/stale-build.js';
 
 const T0 = new Date('2026-01-01T12:00:00Z');
 const later = (s: number) => new Date(T0.getTime() + s * 1000);
@@ -21,7 +21,7 @@ function file(path: string, at: Date): void {
 /** A checkout built at T0 + 10 s from sources written at T0. */
 function builtCheckout(): void {
   file('tsconfig.build.json', T0);
-  for (const f of ['index', 'worker/render-pool', 'worker/render-thread']) {
+  for (const f of ['index', 'render/pool', 'render/render-thread']) {
     file(`src/${f}.ts`, T0);
     file(`dist/${f}.js`, later(10));
   }
@@ -42,8 +42,8 @@ describe('stale dist/ check', () => {
 
   it('refuses a source edited after the build, naming it and the way out', () => {
     builtCheckout();
-    file('src/worker/render-thread.ts', later(20));
-    expect(staleOutputs(root)).toEqual([{ source: 'src/worker/render-thread.ts', output: 'dist/worker/render-thread.js', reason: 'older' }]);
+    file('src/render/render-thread.ts', later(20));
+    expect(staleOutputs(root)).toEqual([{ source: 'src/render/render-thread.ts', output: 'dist/render/render-thread.js', reason: 'older' }]);
     const err = (() => {
       try {
         assertBuildCurrent(root);
@@ -53,7 +53,7 @@ describe('stale dist/ check', () => {
     })();
     expect(err).toBeInstanceOf(StaleBuildError);
     expect((err as Error).message).toBe(
-      'the render threads would run stale code: dist/ is older than src/ (src/worker/render-thread.ts is newer than dist/worker/render-thread.js): run npm run build',
+      'the render threads would run stale code: dist/ is older than src/ (src/render/render-thread.ts is newer than dist/render/render-thread.js): run npm run build',
     );
   });
 
@@ -91,8 +91,8 @@ describe('stale dist/ check', () => {
   });
 
   it('does not apply to an installed package (dist/ without src/)', () => {
-    file('dist/worker/render-thread.js', T0);
-    file('src/worker/render-thread.ts', later(5)); // a stray src/ without the build config is not a checkout
+    file('dist/render/render-thread.js', T0);
+    file('src/render/render-thread.ts', later(5)); // a stray src/ without the build config is not a checkout
     expect(() => assertBuildCurrent(root)).not.toThrow();
   });
 

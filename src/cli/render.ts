@@ -272,7 +272,8 @@ export async function renderCommand(args: string[], io: CliIO): Promise<number> 
     ...(time === undefined ? {} : { time }),
     ...(isVideo ? { onProgress: progressReporter(io, io.stderr.isTTY === true, startedAt) } : {}),
   };
-  const result = await new Engine().render(many ? { ...options, pages } : { ...options, ...pages[0]! });
+  // One render per process: a render thread would only add its start-up time.
+  const result = await new Engine({ threads: 0 }).render(many ? { ...options, pages } : { ...options, ...pages[0]! });
 
   if (toStdout) {
     const closed = await new Promise<Error | null | undefined>((done) => io.stdout.write(result.bytes, done));

@@ -145,11 +145,23 @@ export interface EngineOptions {
    */
   fonts?: FontSet;
   /**
-   * Memory in bytes for images and the pixels derived from them, kept between renders.
+   * Memory in bytes for images and the pixels derived from them, kept between renders; with
+   * threads, each thread keeps its share (imageCacheBytes / threads).
    * @default 268_435_456 (256 MiB)
    */
   imageCacheBytes?: number;
+  /**
+   * Worker threads that render (every format) in parallel, started on first use; idle threads do not
+   * keep the process alive, and `close()` stops them. Threads open `fonts` from its folder. 0 renders
+   * on the caller's thread, which suits a process that renders once (the CLI does: a thread costs a
+   * start-up). `rasterize()` always runs on the caller's thread.
+   * @default os.availableParallelism() (the number of cores)
+   */
+  threads?: number;
 }
+
+/** The largest `threads` an Engine takes. */
+export const MAX_THREADS = 64;
 
 export const MIME: Record<OutputFormat, string> = { ...MIME_TYPES, pdf: 'application/pdf', mp4: 'video/mp4' };
 

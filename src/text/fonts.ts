@@ -210,7 +210,11 @@ export class FontSet {
   private readonly families = new Map<string, FontFace[]>();
   private readonly byKey = new Map<string, FontFace>();
 
+  /** The folder of manifest.json and the font files (render threads open the same set from it). */
+  readonly dir: string;
+
   constructor(dir: string = FONTS_DIR) {
+    this.dir = dir;
     const manifest = JSON.parse(readFileSync(`${dir}/manifest.json`, 'utf8')) as Manifest;
     for (const fam of manifest.families) {
       const faces = fam.faces.map(({ weight, file }): FontFace => new LazyFace(dir, fam.family, weight, file)).sort((a, b) => a.weight - b.weight);

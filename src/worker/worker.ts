@@ -8,8 +8,10 @@ import { chargeFor } from '../service/billing.js';
 import { posterKeyOf, RESULT_TYPES, resultKeyOf, taskOptions, type TaskFormat, type TaskOptions } from '../service/tasks.js';
 import type { TaskRecord } from '../store/metadata/records.js';
 import type { ErrorCode } from '../errors.js';
-import { RenderFailure, RenderPool, type FailureKind } from './render-pool.js';
-import type { RenderJob } from './render-protocol.js';
+import type { DesignInput, RenderOptions } from '../engine.js';
+import type { Overrides } from '../resolve/types.js';
+import { RenderFailure, RenderPool, type FailureKind } from '../render/pool.js';
+import { splitOptions } from '../render/threaded.js';
 import { DEMO_LOGO_ASSET, taskAssetResolver } from './task-assets.js';
 
 /** Where and how the free mode's logo sits: bottom right, a quarter of the width. */
@@ -45,7 +47,17 @@ export class TaskWorker {
     private readonly opts: WorkerOptions = {},
   ) {
     this.slots = opts.slots ?? ctx.config.workerConcurrency;
-    this.pool = new RenderPool({ size: this.slots, timeoutMs: ctx.config.renderTimeoutMs, memoryMb: ctx.config.renderMemoryMb });
+    this.pool = new RenderPool({
+      size: this.slots,
+      timeoutMs: ctx.config.renderTimeoutMs,
+      memoryMb: ctx.config.renderMemoryMb,
+      hints: { timeout: 'simplify the design or raise IMPRINT_RENDER_TIMEOUT_S', memory: 'use smaller images or raise IMPRINT_RENDER_MEMORY_MB' },
+      // Decoded images each thread keeps: a service bounds them (an embedding host keeps 256 MiB).
+      // libvips' operation cache is per process and holds whole decoded images: a render service
+      // gains little from it and pays in resident memory, so it stays small.
+      imageCacheBytes: 32 * 1024 * 1024,
+      sharpCacheMb: 16,
+    });
     this.log = ctx.log.child({ worker: ctx.workerId });
   }
 
@@ -116,19 +128,27 @@ export class TaskWorker {
           'design_not_found',
         );
       const o = taskOptions(task);
-      const job: RenderJob = {
-        template: design.template,
-        overrides: task.overrides,
-        format: task.format as TaskFormat,
+      const format = task.format as TaskFormat;
+      const options: RenderOptions = {
+        // Stored templates and overrides are plain JSON: the engine validates them like any input.
+        design: design.template as DesignInput,
+        overrides: task.overrides as Overrides,
+        format,
+        assets: taskAssetResolver(this.ctx, task, design),
         ...(o.fps === undefined ? {} : { fps: o.fps }),
         ...(o.size === undefined ? {} : { size: o.size }),
         ...(o.max_duration === undefined ? {} : { maxDuration: o.max_duration }),
-        ...(o.poster_time === undefined ? {} : { posterTime: o.poster_time }),
+        ...(o.poster_time === undefined ? {} : { poster: { time: o.poster_time } }),
         ...(o.watermark === true && task.demo ? { watermark: DEMO_WATERMARK } : {}),
-        ...(o.quality === undefined ? {} : { quality: o.quality }),
+        ...(o.quality === undefined ? {} : { [format]: { quality: o.quality } }),
       };
-      const timeoutMs = timeoutFor(o, this.ctx.config.renderTimeoutMs);
-      const out = await this.pool.run(job, taskAssetResolver(this.ctx, task, design), this.renderController.signal, timeoutMs);
+      const { job, calls } = splitOptions(options);
+      const out = await this.pool.run(job, {
+        ...calls,
+        signal: this.renderController.signal,
+        abortReason: 'the render was stopped because the worker is shutting down',
+        timeoutMs: timeoutFor(o, this.ctx.config.renderTimeoutMs),
+      });
       const resultKey = resultKeyOf(task);
       await this.ctx.blobs.put(resultKey, out.bytes, RESULT_TYPES[task.format as TaskFormat]);
       let posterKey: string | null = null;
@@ -138,7 +158,7 @@ export class TaskWorker {
       }
       const seconds = (this.ctx.clock() - started) / 1000;
       this.ctx.metrics.observeRender(task.format, seconds);
-      const billedDuration = out.frames ? out.frames / (job.fps ?? 30) : null;
+      const billedDuration = out.frames ? out.frames / (o.fps ?? 30) : null;
       const charge = chargeFor(task, billedDuration);
       outcome = { state: 'done', resultKey, posterKey, billedDuration, ...(charge === undefined ? {} : { charge }) };
     } catch (e) {

@@ -1,0 +1,87 @@
+// Concurrency (spawned by bench/render.mjs, or run alone): images/s of card-1080 png with 1, 2 and 4
+// renders in flight, from an Engine rendering on the caller's thread (threads: 0) and from one with
+// render threads (the default: one per core). Rounds alternate between the configurations so they
+// share the machine's noise; each figure is the median of the rounds. Prints a table, merges entries.
+import { readFileSync } from 'node:fs';
+import { availableParallelism, loadavg } from 'node:os';
+import { join } from 'node:path';
+import { Engine, fileAssetResolver } from '../dist/pkg/index.js';
+import { mergeResults, printTable } from './report.mjs';
+
+const ROOT = join(import.meta.dirname, '..');
+const CARD = join(ROOT, 'examples', 'card-1080');
+const design = JSON.parse(readFileSync(join(CARD, 'design.json'), 'utf8'));
+const overrides = JSON.parse(readFileSync(join(CARD, 'overrides.json'), 'utf8')).objects_overrides;
+const assets = fileAssetResolver({ baseDir: CARD });
+const PER_ROUND = Number(process.env.BENCH_THREAD_RENDERS ?? 24);
+const ROUNDS = Number(process.env.BENCH_THREAD_ROUNDS ?? 5);
+const IN_FLIGHT = [1, 2, 4];
+const FORMAT = process.env.BENCH_THREAD_FORMAT ?? 'png';
+
+const engines = { 'caller thread (threads: 0)': new Engine({ threads: 0 }), [`render threads (threads: ${availableParallelism()})`]: new Engine() };
+
+/** Renders PER_ROUND cards keeping `n` in flight: images per second, and the cores the process used
+ *  meanwhile (CPU time of all its threads, libvips' and the render threads' included, over wall time). */
+async function round(engine, n) {
+  let next = 0;
+  const cpu = process.cpuUsage();
+  const t = performance.now();
+  const lane = async () => {
+    while (next++ < PER_ROUND) await engine.render({ design, overrides, assets, format: FORMAT });
+  };
+  await Promise.all(Array.from({ length: n }, lane));
+  const wall = performance.now() - t;
+  const used = process.cpuUsage(cpu);
+  return { ips: PER_ROUND / (wall / 1000), cores: (used.user + used.system) / 1000 / wall };
+}
+
+const median = (xs) => {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
+};
+
+// Warm-up: every thread has parsed the fonts and decoded the photo before timing starts.
+for (const e of Object.values(engines)) await round(e, 4);
+const load = [loadavg()];
+const rates = new Map();
+for (let r = 0; r < ROUNDS; r++)
+  for (const [name, e] of Object.entries(engines))
+    for (const n of IN_FLIGHT) {
+      const key = `${name}|${n}`;
+      rates.set(key, [...(rates.get(key) ?? []), await round(e, n)]);
+    }
+load.push(loadavg());
+await Promise.all(Object.values(engines).map((e) => e.close()));
+
+const loadAvg = load[1].map((x, k) => +((x + load[0][k]) / 2).toFixed(2));
+const entries = [];
+for (const name of Object.keys(engines)) {
+  const one = median(rates.get(`${name}|1`).map((r) => r.ips));
+  for (const n of IN_FLIGHT) {
+    const ips = median(rates.get(`${name}|${n}`).map((r) => r.ips));
+    const cores = median(rates.get(`${name}|${n}`).map((r) => r.cores));
+    entries.push({
+      name: `card-1080 ${FORMAT}, ${n} in flight, ${name}`,
+      unit: 'images/s',
+      p50: +ips.toFixed(2),
+      baseline_p50: +one.toFixed(2),
+      ratio_to_baseline: +(ips / one).toFixed(3),
+      baseline: `card-1080 ${FORMAT}, 1 in flight, ${name}`,
+      cores_used: +cores.toFixed(2),
+      runs: ROUNDS * PER_ROUND,
+      load_avg_1_5_15: loadAvg,
+    });
+  }
+}
+console.log(`concurrency: card-1080 ${FORMAT}, ${ROUNDS} rounds of ${PER_ROUND} renders, ${availableParallelism()} cores, load average ${loadAvg.join(', ')}`);
+printTable(
+  [
+    ['case', (e) => e.name],
+    ['images/s (median)', (e) => e.p50.toFixed(1)],
+    ['vs 1 in flight', (e) => e.ratio_to_baseline.toFixed(2)],
+    ['cores used', (e) => e.cores_used.toFixed(2)],
+  ],
+  entries,
+);
+mergeResults(entries);

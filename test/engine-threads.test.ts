@@ -1,0 +1,138 @@
+// An Engine's render threads (EngineOptions.threads): the same bytes, errors, progress and
+// cancellation as a render on the caller's thread; renders in flight run on separate threads; an idle
+// engine lets the process exit. Threads load dist/: `npm test` builds first.
+import { execFileSync } from 'node:child_process';
+import { cpSync, mkdtempSync, rmSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import type { DesignInput, RenderOptions } from '../src/engine.js';
+import { Engine, FontSet, fileAssetResolver, ImprintError, type AssetResolver } from '../src/index.js';
+import type { ObjectsOverrides } from '../src/resolve/types.js';
+
+const ROOT = join(import.meta.dirname, '..');
+const CARD = join(ROOT, 'examples', 'card-1080');
+const design = JSON.parse(await readFile(join(CARD, 'design.json'), 'utf8')) as DesignInput;
+const { objects_overrides: overrides } = JSON.parse(await readFile(join(CARD, 'overrides.json'), 'utf8')) as { objects_overrides: ObjectsOverrides };
+const assets = fileAssetResolver({ baseDir: CARD });
+
+const inline = new Engine({ threads: 0 });
+const threaded = new Engine({ threads: 2 });
+afterAll(() => threaded.close());
+
+const caught = (p: Promise<unknown>) =>
+  p.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+
+describe('Engine threads', () => {
+  it.each(['png', 'jpg', 'pdf'] as const)('renders %s to the same bytes and report as the caller’s thread', async (format) => {
+    const [a, b] = await Promise.all([threaded.render({ design, overrides, assets, format }), inline.render({ design, overrides, assets, format })]);
+    expect(Buffer.isBuffer(a.bytes)).toBe(true);
+    expect(a.bytes.equals(b.bytes)).toBe(true);
+    expect(a.report).toEqual(b.report);
+    expect({ ...a, bytes: null }).toEqual({ ...b, bytes: null });
+  });
+
+  it('gives the same error, code and path as the caller’s thread', async () => {
+    const req = { design, overrides: { ...overrides, photo: { path: 'missing.jpg' } }, assets, format: 'png' } as const;
+    const [a, b] = await Promise.all([caught(threaded.render(req)), caught(inline.render(req))]);
+    expect(a).toBeInstanceOf(ImprintError);
+    expect(a).toMatchObject({ code: 'validation_error', path: '$.objects_overrides.photo.path' });
+    expect((a as ImprintError).message).toBe((b as ImprintError).message);
+    // Options are checked before a thread is involved: the same message, at once.
+    const bad = await caught(threaded.render({ design, format: 'gif' as 'png' }));
+    expect(bad).toMatchObject({
+      code: 'validation_error',
+      path: '$.format',
+      message: 'expected "png", "jpg", "webp", "avif", "pdf" or "mp4" but received "gif"',
+    });
+  });
+
+  it('runs two renders in flight on two threads at once', async () => {
+    let inFlight = 0;
+    let most = 0;
+    let release: () => void = () => undefined;
+    const bothIn = new Promise<void>((r) => (release = r));
+    // Each render's first asset request waits until two are in flight (or 10 s pass): on two threads
+    // both get there; on one, the second render would not start until the first ended.
+    const slow: AssetResolver = async (ref) => {
+      most = Math.max(most, ++inFlight);
+      if (inFlight >= 2) release();
+      await Promise.race([bothIn, new Promise((r) => setTimeout(r, 10_000))]);
+      inFlight--;
+      return assets(ref);
+    };
+    const outs = await Promise.all(
+      [1, 2].map((i) => threaded.render({ design, overrides: { ...overrides, headline: { text: `Run ${i}` } }, assets: slow, format: 'jpg' })),
+    );
+    expect(outs.map((o) => o.width)).toEqual([1080, 1080]);
+    expect(most).toBe(2);
+  }, 30_000);
+
+  it('reports mp4 progress from the thread and stops when the signal aborts', async () => {
+    const promo = join(ROOT, 'examples', 'promo-15s');
+    const video = JSON.parse(await readFile(join(promo, 'design.json'), 'utf8')) as DesignInput;
+    const controller = new AbortController();
+    const seen: number[] = [];
+    const err = await caught(
+      threaded.render({
+        design: video,
+        baseDir: promo,
+        format: 'mp4',
+        size: 'sd',
+        onProgress: (p) => {
+          seen.push(p.framesWritten);
+          if (p.framesWritten >= 10) controller.abort();
+        },
+        signal: controller.signal,
+      }),
+    );
+    expect(err).toMatchObject({ code: 'render_cancelled' });
+    expect(seen.length).toBeGreaterThan(0);
+    expect(seen.at(-1)).toBeGreaterThanOrEqual(10);
+  }, 60_000);
+
+  it('opens a FontSet from its folder in the threads', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'imprint-fonts-'));
+    try {
+      cpSync(join(ROOT, 'fonts'), dir, { recursive: true });
+      const engine = new Engine({ threads: 1, fonts: new FontSet(dir) });
+      const a = await engine.render({ design, overrides, assets, format: 'png' });
+      await engine.close();
+      const b = await inline.render({ design, overrides, assets, format: 'png' });
+      expect(a.bytes.equals(b.bytes)).toBe(true);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('renders again after close(), on new threads', async () => {
+    const engine = new Engine({ threads: 1 });
+    const tiny: RenderOptions = { design: { width: 8, height: 8, objects: [] }, format: 'png' };
+    expect((await engine.render(tiny)).width).toBe(8);
+    await engine.close();
+    expect((await engine.render(tiny)).width).toBe(8);
+    await engine.close();
+  });
+
+  it('lets the process exit when its renders are done, without close()', () => {
+    // An idle thread does not hold the event loop: node exits by itself after the render.
+    const code = `const { render } = await import('imprint'); const r = await render({ design: { width: 8, height: 8, objects: [] }, format: 'png' }); console.log(r.width);`;
+    const out = execFileSync(process.execPath, ['--input-type=module', '-e', code], { cwd: ROOT, encoding: 'utf8', timeout: 30_000 });
+    expect(out.trim()).toBe('8');
+  });
+
+  it.each([
+    [-1, '-1'],
+    [1.5, '1.5'],
+    [65, '65'],
+    ['2', '"2" of type string'],
+  ])('refuses threads: %j with a message that says what it takes', (threads, shown) => {
+    expect(() => new Engine({ threads: threads as number })).toThrow(
+      new ImprintError('validation_error', '$.threads', `Expected an integer between 0 and 64 for threads but received ${shown}`),
+    );
+  });
+});
