@@ -81,6 +81,6 @@ for (const [font, size, color, spacing, text, x, y] of runs) {
 // Encoded as Imprint encodes an opaque png: RGB, zlib level 6, no adaptive filtering.
 const png = await sharp(canvas.data(), { raw: { width: 1080, height: 1080, channels: 4 } })
   .removeAlpha()
-  .png({ compressionLevel: 6, adaptiveFiltering: false })
+  .png({ compressionLevel: 3, adaptiveFiltering: false })
   .toBuffer();
 writeFileSync(out, png);

@@ -201,8 +201,8 @@ const cardFresh = withFreshUpload(card, 'city-night.jpg', await variants(join(CA
 const mockupFresh = withFreshUpload(mockup, 'screen-promo.png', await variants(join(ROOT, 'examples', 'mockup-phone', 'screen-promo.png'), 'png'));
 const [cardNew, mockupNew] = await time(cardFresh, mockupFresh);
 const [cardCold, mockupCold] = await time(
-  () => new Engine().render(card),
-  () => new Engine().render(mockup),
+  () => new Engine({ threads: 0 }).render(card),
+  () => new Engine({ threads: 0 }).render(mockup),
 );
 for (const [name, t, base, baseName] of [
   ['render chart-report png', chartWarm, cardWarm, 'render card-1080 png'],
@@ -226,8 +226,11 @@ for (const [name, t, base, baseName] of [
   );
 }
 
+// BENCH_STILLS_ONLY=1: the stills and encoder figures only, without the benches run as children.
+const children = !process.env.BENCH_STILLS_ONLY;
+
 // Video runs in its own process, so its peak RSS is its own (bench/video.mjs).
-{
+if (children) {
   const { execFileSync } = await import('node:child_process');
   const out = execFileSync(process.execPath, [join(ROOT, 'bench', 'video.mjs')], {
     encoding: 'utf8',
@@ -281,7 +284,8 @@ console.log(`peak RSS ${rss().toFixed(1)} MB`);
 
 mergeResults(entries);
 
-// Queue overhead (bench/queue.mjs) in its own process, after the render cases; it merges its own entries.
-(await import('node:child_process')).execFileSync(process.execPath, [join(ROOT, 'bench', 'queue.mjs')], { stdio: 'inherit' });
-(await import('node:child_process')).execFileSync(process.execPath, [join(ROOT, 'bench', 'http.mjs')], { stdio: 'inherit' });
-(await import('node:child_process')).execFileSync(process.execPath, [join(ROOT, 'bench', 'threads.mjs')], { stdio: 'inherit' });
+// Queue overhead, HTTP and concurrency in their own processes, after the render cases; each merges its own entries.
+if (children) {
+  const { execFileSync } = await import('node:child_process');
+  for (const b of ['queue.mjs', 'http.mjs', 'threads.mjs']) execFileSync(process.execPath, [join(ROOT, 'bench', b)], { stdio: 'inherit' });
+}

@@ -16,7 +16,8 @@ import { drawRaw } from './raw-canvas.mjs';
 const ROOT = new URL('..', import.meta.url).pathname;
 await loadShaper();
 const fonts = bundledFonts();
-const engine = new Engine();
+// On the caller's thread, like the raw pipe it is compared with.
+const engine = new Engine({ threads: 0 });
 const entries = [];
 const rss = () => process.resourceUsage().maxRSS / 1024;
 const example = (name) => {

@@ -23,6 +23,10 @@ export { MAX_VIDEO_SECONDS, MAX_SLIDE_VIDEO_SECONDS } from './render-checks.js';
 
 const DEFAULT_IMAGE_CACHE_BYTES = 256 * 1024 * 1024;
 
+// An engine dropped without close() must not leave its threads behind (a host that makes an engine
+// per request would collect them): when it is garbage-collected, its pool is closed.
+const orphanedPools = new FinalizationRegistry<RenderPool>((pool) => void pool.close());
+
 export class Engine {
   readonly fonts: FontSet;
   /** Render threads (0: renders run on the caller's thread). */
@@ -56,6 +60,7 @@ export class Engine {
       imageCacheBytes: Math.floor(this.imageCacheBytes / this.threads),
       ...(this.fonts === bundledFonts() ? {} : { fontsDir: this.fonts.dir }),
     });
+    orphanedPools.register(this, this.pool, this);
     return this.pool;
   }
 
@@ -63,6 +68,7 @@ export class Engine {
   async close(): Promise<void> {
     const pool = this.pool;
     this.pool = undefined;
+    orphanedPools.unregister(this);
     await pool?.close();
   }
 

@@ -62,7 +62,7 @@ Options:
                          the default format). With several designs, once per design, in the same order.
   --quality <1-100>      jpg (default 90), webp (default 80) or avif (default 50) quality
   --lossless             webp: lossless
-  --compression <0-9>    png zlib level (default 6; lossless either way)
+  --compression <0-9>    png zlib level (default 3; lossless either way)
   --time <s>             an image or pdf of an animated design: the second to show, at most its duration
                          (default: its poster_time, else when its opening animations have ended)
   --fps <30|60>          mp4 frame rate (default 30)

@@ -13,7 +13,7 @@ const sharp = (...args: Parameters<typeof SharpModule>): Sharp => sharpModule()(
 export const PngOptionsSchema = z.strictObject({
   /**
    * zlib level 0-9; see docs/rendering.md for the measured size/speed trade.
-   * @default 6
+   * @default 3
    */
   compressionLevel: z.int().min(0).max(9).optional(),
 });
@@ -51,7 +51,7 @@ export const AvifOptionsSchema = z.strictObject({
 });
 export type AvifOptions = z.input<typeof AvifOptionsSchema>;
 
-export const ENCODE_DEFAULTS = { png: { compressionLevel: 6 }, jpg: { quality: 90 }, webp: { quality: 80, lossless: false }, avif: { quality: 50 } } as const;
+export const ENCODE_DEFAULTS = { png: { compressionLevel: 3 }, jpg: { quality: 90 }, webp: { quality: 80, lossless: false }, avif: { quality: 50 } } as const;
 
 export type ImageFormat = 'png' | 'jpg' | 'webp' | 'avif';
 export const IMAGE_FORMATS: readonly ImageFormat[] = ['png', 'jpg', 'webp', 'avif'];

@@ -62,7 +62,7 @@ export const RenderOptionsSchema = zod.strictObject({
   format: zod.enum(OUTPUT_FORMATS),
   /**
    * png encoder settings.
-   * @default { compressionLevel: 6 }
+   * @default { compressionLevel: 3 }
    */
   png: PngOptionsSchema.optional(),
   /**
