@@ -10,22 +10,24 @@ import type { RGBA } from '../scene/scene.js';
 import type { BlendMode, DisplayList, Geometry, Matrix } from '../scene/display-list.js';
 import type { FontSet } from '../text/fonts.js';
 import type { GroupItem, ItemOf, PageInput, PaintBackend, PaintOptions, PaintResources, PreparedPage, RasterImage } from './backend.js';
+import { glyphAtlas, MAX_MASKED_EM_PX, svgPathBox, type GlyphOutline } from './glyph-atlas.js';
 import { prepareRasterImages } from './raster-images.js';
 import { paintPages } from './walk.js';
 
 // Outlines per face and glyph; bounded by the glyph count of the bundled fonts.
-const glyphPaths = new Map<string, SkiaCanvas.Path2D>();
+const glyphPaths = new Map<string, GlyphOutline>();
 const imageCanvases = new WeakMap<DecodedImage, Canvas>();
 
 function css([r, g, b, a]: RGBA): string {
   return `rgba(${r},${g},${b},${a})`;
 }
 
-function glyphPath(fonts: FontSet, face: string, id: number): SkiaCanvas.Path2D {
+function glyphOutline(fonts: FontSet, face: string, id: number): GlyphOutline {
   const key = `${face}:${id}`;
   let p = glyphPaths.get(key);
   if (!p) {
-    p = new (skia().Path2D)(fonts.byFaceKey(face).outlines.getGlyph(id).path.toSVG());
+    const svg = fonts.byFaceKey(face).outlines.getGlyph(id).path.toSVG();
+    p = { path: new (skia().Path2D)(svg), box: svgPathBox(svg) };
     glyphPaths.set(key, p);
   }
   return p;
@@ -237,12 +239,41 @@ class RasterBackend implements PaintBackend<RasterImage[], RasterPage> {
 
   glyphs(it: ItemOf<'glyphs'>): void {
     const fonts = this.resources.fonts;
+    const ctx = this.ctx;
     const upem = fonts.byFaceKey(it.face).unitsPerEm;
     const s = it.size / upem;
+    const color = css(it.color);
+    const m = ctx.getTransform();
+    // Glyph masks (glyph-atlas.ts) where a copy equals a fill: upright, unskewed, unmirrored text at a
+    // moderate size, an opaque colour drawn source-over at full opacity (masks of overlapping glyphs
+    // would otherwise show their overlap). Anything else fills the run's outlines as one path.
+    const masked =
+      m.b === 0 &&
+      m.c === 0 &&
+      m.a > 0 &&
+      m.a === m.d &&
+      it.size * m.a <= MAX_MASKED_EM_PX &&
+      it.color[3] === 1 &&
+      ctx.globalAlpha === 1 &&
+      ctx.globalCompositeOperation === 'source-over';
+    const unmasked: typeof it.glyphs = [];
+    if (masked) {
+      const smoothing = ctx.imageSmoothingEnabled;
+      ctx.resetTransform();
+      ctx.imageSmoothingEnabled = false;
+      for (const g of it.glyphs) {
+        const drawn = glyphAtlas.draw(ctx, `${it.face}:${g.id}`, glyphOutline(fonts, it.face, g.id), s * m.a, m.a * g.x + m.e, m.d * g.y + m.f, color);
+        if (!drawn) unmasked.push(g);
+      }
+      ctx.setTransform(m);
+      ctx.imageSmoothingEnabled = smoothing;
+    }
+    const rest = masked ? unmasked : it.glyphs;
+    if (rest.length === 0) return;
     const run = new (skia().Path2D)();
-    for (const g of it.glyphs) run.addPath(glyphPath(fonts, it.face, g.id), { a: s, b: 0, c: 0, d: -s, e: g.x, f: g.y });
-    this.ctx.fillStyle = css(it.color);
-    this.ctx.fill(run);
+    for (const g of rest) run.addPath(glyphOutline(fonts, it.face, g.id).path, { a: s, b: 0, c: 0, d: -s, e: g.x, f: g.y });
+    ctx.fillStyle = color;
+    ctx.fill(run);
   }
 
   link(): void {
