@@ -1,6 +1,7 @@
 // The mp4 frame loop: samples the scene at each frame time, lays it out, paints it and pipes the
-// pixels to ffmpeg. Objects that never change are painted once into a background image; a frame that
-// equals the previous one is not painted again; ffmpeg encodes frame n while frame n+1 is painted.
+// pixels to ffmpeg. Objects that never change are painted once: those below every animated object
+// into a background image, those above them into a transparent overlay; a frame that equals the
+// previous one is not painted again; ffmpeg encodes frame n while frame n+1 is painted.
 import { ClipReader, clipSeconds, clipSounds, sceneVideos, type Clips } from '../assets/clips.js';
 import type { DecodedImage, ImageCache, LoadedImage } from '../assets/load.js';
 import { clipFrameKey } from '../scene/keys.js';
@@ -29,6 +30,7 @@ export interface VideoOptions {
 /** Video has no alpha: a transparent canvas (a design without a background) shows white, as in jpg and pdf. */
 const MATTE = [255, 255, 255, 1] as const;
 const STATIC_KEY = '\u0000static-layers';
+const OVERLAY_KEY = '\u0000static-overlay';
 
 interface Frames {
   scene: Scene;
@@ -50,6 +52,79 @@ async function staticLayers(
   const image = await rasterBackend.paint(displayList, { images, fonts, cache }, { matte: MATTE });
   const pixels: DecodedImage = { kind: 'pixels', width: image.width, height: image.height, rgba: image.pixels, hash: STATIC_KEY, opaque: true };
   return { pixels, rest: { ...scene, objects: scene.objects.slice(n) }, report };
+}
+
+/** Pixels painted once and laid over every frame, where they sit (their bounding box). */
+interface Overlay {
+  image: DecodedImage;
+  item: DisplayItem;
+}
+
+/** Whether painting `items` onto a transparent layer and compositing it equals painting them in place. */
+function composable(items: readonly DisplayItem[]): boolean {
+  return items.every((it) => it.kind !== 'group' || ((it.blend ?? 'normal') === 'normal' && composable(it.items)));
+}
+
+/**
+ * The top objects that look the same all video long (above every animated one), painted once onto a
+ * transparent layer cropped to what they cover. Not when one of them blends with what is below it
+ * (multiply, screen…): that needs the frame underneath.
+ */
+async function staticOverlay(
+  { scene, images, clips, fonts, cache }: Frames,
+  duration: number,
+): Promise<{ overlay: Overlay | null; rest: Scene; report: FitReport }> {
+  let m = scene.objects.length;
+  while (m > 0 && isStatic(scene.objects[m - 1]!, duration)) m--;
+  const top = scene.objects.slice(m);
+  if (top.length === 0 || m === 0) return { overlay: null, rest: scene, report: [] };
+  const { displayList, report } = layout({ ...scene, objects: top }, sizesOf(images, clips), fonts);
+  // Each object is one item after the background's: keep the objects' only.
+  const items = displayList.items.slice(displayList.items.length - top.length);
+  if (!composable(items)) return { overlay: null, rest: scene, report: [] };
+  const painted = await rasterBackend.paint({ ...displayList, opaque: false, items }, { images, fonts, cache });
+  const image = overlayImage(painted.width, painted.height, painted.pixels);
+  if (!image) return { overlay: null, rest: { ...scene, objects: scene.objects.slice(0, m) }, report };
+  const { x, y, pixels } = image;
+  const rect = { x, y, width: pixels.width, height: pixels.height };
+  return {
+    overlay: { image: pixels, item: { kind: 'image', image: OVERLAY_KEY, src: { ...rect, x: 0, y: 0 }, dst: rect } },
+    rest: { ...scene, objects: scene.objects.slice(0, m) },
+    report,
+  };
+}
+
+/**
+ * Premultiplied RGBA (the painter's output) → the straight RGBA of its non-transparent bounding box,
+ * as a decoded image (what image items draw); null when nothing is visible.
+ */
+function overlayImage(width: number, height: number, premultiplied: Buffer): { x: number; y: number; pixels: DecodedImage } | null {
+  let x0 = width;
+  let y0 = height;
+  let x1 = -1;
+  let y1 = -1;
+  for (let y = 0; y < height; y++)
+    for (let x = 0; x < width; x++)
+      if (premultiplied[(y * width + x) * 4 + 3]! > 0) {
+        if (x < x0) x0 = x;
+        if (x > x1) x1 = x;
+        if (y < y0) y0 = y;
+        if (y > y1) y1 = y;
+      }
+  if (x1 < 0) return null;
+  const w = x1 - x0 + 1;
+  const h = y1 - y0 + 1;
+  const rgba = Buffer.alloc(w * h * 4);
+  for (let y = 0; y < h; y++)
+    for (let x = 0; x < w; x++) {
+      const i = ((y0 + y) * width + x0 + x) * 4;
+      const o = (y * w + x) * 4;
+      const a = premultiplied[i + 3]!;
+      rgba[o + 3] = a;
+      if (a === 0) continue;
+      for (let c = 0; c < 3; c++) rgba[o + c] = Math.min(255, Math.round((premultiplied[i + c]! * 255) / a));
+    }
+  return { x: x0, y: y0, pixels: { kind: 'pixels', width: w, height: h, rgba, hash: OVERLAY_KEY, opaque: false } };
 }
 
 /**
@@ -94,7 +169,8 @@ export async function renderVideo(
   const totalFrames = Math.max(1, Math.round(duration * options.fps));
   const { width, height } = evenSize(scene.width, scene.height);
   const out = options.size === 'sd' || options.size === 'hd' ? sizeForType(width, height, options.size) : { width, height };
-  const { pixels: background, rest, report: staticReport } = await staticLayers(frames, duration);
+  const { pixels: background, rest: aboveBackground, report: staticReport } = await staticLayers(frames, duration);
+  const { overlay, rest, report: overlayReport } = await staticOverlay({ ...frames, scene: aboveBackground }, duration);
   const clipFrames = new ClipFrames(clips, options.fps);
   const sizes = sizesOf(images, clips);
 
@@ -115,9 +191,11 @@ export async function renderVideo(
   /** The pixels of `sampled` (objects above the static layers at one time) and its fit report. */
   const paintFrame = async (sampled: Scene) => {
     const laid = layout(sampled, sizes, fonts);
-    const list: DisplayList = background ? withBackground(laid.displayList, width, height) : laid.displayList;
+    let list: DisplayList = background ? withBackground(laid.displayList, width, height) : laid.displayList;
+    if (overlay) list = { ...list, items: [...list.items, overlay.item] };
     const ready = await clipFrames.at(sampled);
     if (background) ready.set(STATIC_KEY, background);
+    if (overlay) ready.set(OVERLAY_KEY, overlay.image);
     const image = await rasterBackend.paint(cropped(list, width, height), { images, fonts, cache, steppedSizes: true, ready }, { matte: MATTE });
     return { pixels: image.pixels, report: laid.report };
   };
@@ -140,7 +218,7 @@ export async function renderVideo(
       const key = JSON.stringify(sampled.objects);
       if (previous === null || key !== previousKey) {
         const frame = await paintFrame(sampled);
-        if (f === 0) report = [...staticReport, ...frame.report];
+        if (f === 0) report = [...staticReport, ...frame.report, ...overlayReport];
         previous = frame.pixels;
         previousKey = key;
       }
