@@ -1,5 +1,6 @@
 // The raw baseline the benches compare against: a display list drawn with plain @napi-rs/canvas
-// calls (fillText with the bundled font files instead of outlines), without Imprint's pipeline.
+// calls (fillText with the bundled font files instead of outlines), without Imprint's pipeline; for
+// stills its text is laid out by hand (measureText, wrapping, fit), so it does the work Imprint does.
 import { join } from 'node:path';
 import { createCanvas, GlobalFonts } from '@napi-rs/canvas';
 import { bundledFonts } from '../dist/index.js';
@@ -13,8 +14,13 @@ for (const fam of fonts.familyNames())
   }
 
 const rgba = ([r, g, b, a]) => `rgba(${r},${g},${b},${a})`;
-/** Pixels of `list`, images from `images` (key → canvas). */
-export function drawRaw(list, images) {
+/**
+ * Pixels of `list`, images from `images` (key → canvas). With `scene` (the resolved scene of the same
+ * design), the text is not taken from the list's glyph runs but laid out by hand (drawRawText), after
+ * the rest: the baseline then does its own text layout, as a hand-written renderer would.
+ */
+export function drawRaw(list, images, scene) {
+  if (scene) list = withoutText(list);
   const canvas = createCanvas(list.width, list.height);
   const ctx = canvas.getContext('2d');
   ctx.imageSmoothingQuality = 'high';
@@ -58,6 +64,65 @@ export function drawRaw(list, images) {
     }
   };
   list.items.forEach(draw);
+  if (scene) drawRawText(ctx, scene);
   // The card's background is an opaque colour, which a hand-written renderer knows as well.
   return { width: canvas.width, height: canvas.height, pixels: canvas.data(), opaque: list.opaque };
+}
+
+/** `list` without its text: what a hand-written renderer draws from geometry alone. */
+export function withoutText(list) {
+  const strip = (items) => items.filter((it) => it.kind !== 'glyphs').map((it) => (it.kind === 'group' ? { ...it, items: strip(it.items) } : it));
+  return { ...list, items: strip(list.items) };
+}
+
+/**
+ * Text laid out by hand, as a renderer without Imprint would: for each text object of the resolved
+ * scene, words are measured with measureText in their span's face, wrapped to the box, and the size is
+ * lowered a pixel at a time (fit) until the lines fit its height; then each piece is drawn with
+ * fillText. No caches: every call measures again.
+ */
+export function drawRawText(ctx, scene) {
+  for (const o of scene.objects) {
+    if (o.type !== 'text' || o.hidden) continue;
+    const words = o.spans.flatMap((s) =>
+      s.text
+        .split(/(\s+)/)
+        .filter(Boolean)
+        .map((w) => ({ w, span: s })),
+    );
+    const fontOf = (span, size) => `${size}px ${o.family}${span.weight >= 550 ? 700 : 400}`;
+    let size = o.fontSize;
+    let lines;
+    for (;;) {
+      lines = [[]];
+      let x = 0;
+      for (const word of words) {
+        if (word.w.includes('\n')) {
+          lines.push([]);
+          x = 0;
+          continue;
+        }
+        ctx.font = fontOf(word.span, size);
+        const width = ctx.measureText(word.w).width;
+        if (x + width > o.box.width && x > 0 && word.w.trim()) {
+          lines.push([]);
+          x = 0;
+        }
+        lines.at(-1).push({ ...word, x, width });
+        x += width;
+      }
+      if (o.strategy !== 'fit' || size <= o.minFontSize || lines.length * size * o.lineHeight <= o.box.height) break;
+      size -= 1;
+    }
+    const lineHeight = size * o.lineHeight;
+    lines.forEach((line, i) => {
+      const used = line.length ? line.at(-1).x + line.at(-1).width : 0;
+      const dx = o.align === 'center' ? (o.box.width - used) / 2 : o.align === 'right' ? o.box.width - used : 0;
+      for (const piece of line) {
+        ctx.font = fontOf(piece.span, size);
+        ctx.fillStyle = rgba(piece.span.color);
+        ctx.fillText(piece.w, o.box.x + dx + piece.x, o.box.y + (i + 0.8) * lineHeight);
+      }
+    });
+  }
 }
