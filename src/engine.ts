@@ -64,7 +64,7 @@ export class Engine {
     return this.pool;
   }
 
-  /** Stops the render threads (renders in flight reject with render_cancelled); the engine can render again after. */
+  /** Stops the render threads (renders running or waiting reject with render_cancelled); the engine can render again after. */
   async close(): Promise<void> {
     const pool = this.pool;
     this.pool = undefined;

@@ -118,6 +118,26 @@ describe('Engine threads', () => {
     await engine.close();
   });
 
+  it('close() cancels the renders running and waiting, and the engine renders again after', async () => {
+    const engine = new Engine({ threads: 1 });
+    let asked: () => void = () => undefined;
+    const started = new Promise<void>((r) => (asked = r));
+    // The renders wait for their photo until the engine is closed.
+    const stuck: AssetResolver = () => {
+      asked();
+      return new Promise(() => undefined);
+    };
+    const req = { design, overrides, assets: stuck, format: 'png' } as const;
+    // One thread takes two renders at once (a paint and an encode): the third waits for a place.
+    const renders = [1, 2, 3].map(() => caught(engine.render(req)));
+    await started;
+    await engine.close();
+    for (const err of await Promise.all(renders))
+      expect(err).toMatchObject({ code: 'render_cancelled', message: 'the render was cancelled: its render pool was closed' });
+    expect((await engine.render({ design, overrides, assets, format: 'jpg' })).width).toBe(1080);
+    await engine.close();
+  });
+
   it('lets the process exit when its renders are done, without close()', () => {
     // An idle thread does not hold the event loop: node exits by itself after the render.
     const code = `const { render } = await import('imprint'); const r = await render({ design: { width: 8, height: 8, objects: [] }, format: 'png' }); console.log(r.width);`;

@@ -118,7 +118,7 @@ describe('video static layers', () => {
   it('gives the fit report of every object, in design order', async () => {
     const { report } = await engine.render({ design, format: 'mp4' });
     expect(report.map((r) => r.name)).toEqual(['label']);
-    const twoTexts = { ...design, objects: [{ ...design.objects[3], name: 'under', y: 10 }, ...design.objects] };
+    const twoTexts: DesignInput = { ...design, objects: [{ ...design.objects[3]!, name: 'under', y: 10 }, ...design.objects] };
     expect((await engine.render({ design: twoTexts, format: 'mp4' })).report.map((r) => r.name)).toEqual(['under', 'label']);
   });
 });

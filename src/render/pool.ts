@@ -134,7 +134,8 @@ class Thread {
     this.dead = true;
     const ended = [...this.running.values()];
     this.running.clear();
-    for (const r of ended) r.fail(r.ending ?? failure);
+    const why = this.pool.isClosed ? new RenderFailure('cancelled', 'the render was cancelled: its render pool was closed', 'render_cancelled') : failure;
+    for (const r of ended) r.fail(r.ending ?? why);
     this.pool.replace(this);
   }
 
@@ -169,7 +170,7 @@ class Thread {
 export class RenderPool {
   private readonly threads: Thread[] = [];
   /** Renders waiting for a place on a thread, first come first served; each starts on the thread it is given. */
-  private readonly waiting: ((t: Thread) => void)[] = [];
+  private readonly waiting: { start: (t: Thread) => void; fail: (e: RenderFailure) => void }[] = [];
   private nextId = 1;
   private closed = false;
 
@@ -198,7 +199,7 @@ export class RenderPool {
   /** @internal a thread has a free place (started, or a render ended) */
   idle(t: Thread): void {
     if (this.closed || t.dead) return;
-    while (t.running.size < this.perThread && this.waiting.length > 0) this.waiting.shift()!(t);
+    while (t.running.size < this.perThread && this.waiting.length > 0) this.waiting.shift()!.start(t);
     // An idle thread of a lazy pool lets the process exit; a render holds it again (run).
     if (this.opts.lazy && t.running.size === 0) t.worker.unref();
   }
@@ -211,25 +212,25 @@ export class RenderPool {
   }
 
   /** Starts `start` on a thread now (it takes its place there synchronously), or queues it. */
-  private acquire(start: (t: Thread) => void): void {
+  private acquire(start: (t: Thread) => void, fail: (e: RenderFailure) => void): void {
     // An idle thread first (the most recently started: its engine has recent fonts and images
     // cached), then a new thread while the pool may grow, then another place on the least busy one.
     const live = this.threads.filter((t) => !t.dead);
     const idle = [...live].reverse().find((t) => t.running.size === 0);
     if (idle) return start(idle);
     if (this.opts.lazy && live.length < this.opts.size) {
-      this.waiting.push(start);
+      this.waiting.push({ start, fail });
       this.spawn();
       return;
     }
     const least = live.reduce<Thread | undefined>((a, t) => (a && a.running.size <= t.running.size ? a : t), undefined);
     if (least && least.running.size < this.perThread) return start(least);
-    this.waiting.push(start);
+    this.waiting.push({ start, fail });
   }
 
   async run(job: ThreadJob, calls: RunCalls = {}): Promise<ThreadResult> {
     if (this.closed) throw new RenderFailure('cancelled', 'the render pool is closed');
-    return new Promise<ThreadResult>((resolve, reject) => this.acquire((thread) => this.start(thread, job, calls, resolve, reject)));
+    return new Promise<ThreadResult>((resolve, reject) => this.acquire((thread) => this.start(thread, job, calls, resolve, reject), reject));
   }
 
   private start(thread: Thread, job: ThreadJob, calls: RunCalls, resolve: (r: ThreadResult) => void, reject: (e: RenderFailure) => void): void {
@@ -273,12 +274,29 @@ export class RenderPool {
         reject(e);
       },
     });
-    thread.worker.postMessage({ type: 'render', id, job } satisfies ToThread);
+    try {
+      thread.worker.postMessage({ type: 'render', id, job } satisfies ToThread);
+    } catch (e) {
+      // Options that cannot be cloned (validation lets only data through, so this is a host's bug):
+      // the place on the thread is given back rather than held forever.
+      thread.running.delete(id);
+      settle();
+      reject(new RenderFailure('render', `the render options cannot be sent to a render thread: ${(e as Error).message}`));
+      this.idle(thread);
+      return;
+    }
     if (signal?.aborted) onAbort();
   }
 
+  /** Whether close() was called: renders its threads drop are then cancelled, not crashed. */
+  get isClosed(): boolean {
+    return this.closed;
+  }
+
+  /** Stops every thread; renders running or waiting reject as cancelled. */
   async close(): Promise<void> {
     this.closed = true;
+    for (const w of this.waiting.splice(0)) w.fail(new RenderFailure('cancelled', 'the render was cancelled: its render pool was closed', 'render_cancelled'));
     await Promise.all(this.threads.map((t) => t.worker.terminate()));
   }
 }
