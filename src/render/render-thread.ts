@@ -1,5 +1,5 @@
-// A render thread of a pool (pool.ts): runs an in-thread Engine for one job at a time, asking the pool
-// for asset bytes and sending progress back. Renders run off the caller's event loop, so a host gets
+// A render thread of a pool (pool.ts): runs an in-thread Engine for the jobs the pool gives it (as many
+// at once as the pool's rendersPerThread), asking the pool for asset bytes and sending progress back. Renders run off the caller's event loop, so a host gets
 // every core and a timeout or a heap overflow can stop one render without the process.
 import { parentPort, workerData } from 'node:worker_threads';
 import { AssetNotFoundError, type AssetResolver } from '../assets/resolver.js';
