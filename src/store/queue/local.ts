@@ -1,6 +1,7 @@
 // The embedded queue: the tasks table is the FIFO, so queued tasks survive a restart by construction.
 // Workers in this process are woken on push and release; a slow poll picks up tasks that another
-// process (`imprint admin`, a test) committed.
+// process (`imprint admin`, a test) committed, and `onPush`/`wake` let a process that knows of
+// another (`imprint serve` and its worker process) wake it at once.
 import type { TaskRecord } from '../metadata/records.js';
 import type { TaskClaims } from '../metadata/tasks.js';
 import type { QueueOptions, TaskQueue } from './task-queue.js';
@@ -8,6 +9,7 @@ import type { QueueOptions, TaskQueue } from './task-queue.js';
 export class LocalQueue implements TaskQueue {
   readonly kind = 'local';
   private waiters = new Set<() => void>();
+  private pushListener: (() => void) | undefined;
   private closed = false;
   private readonly pollMs: number;
 
@@ -20,6 +22,17 @@ export class LocalQueue implements TaskQueue {
   }
 
   async push(): Promise<void> {
+    this.wakeOne();
+    this.pushListener?.();
+  }
+
+  /** Called after every push: tells a worker in another process that work is waiting. */
+  onPush(listener: () => void): void {
+    this.pushListener = listener;
+  }
+
+  /** Work was queued elsewhere (told by another process): an idle slot claims it now, not at its next poll. */
+  wake(): void {
     this.wakeOne();
   }
 
