@@ -166,4 +166,48 @@ describe('imprint serve', () => {
     second.child.kill('SIGTERM');
     expect(await exited(second.child)).toBe(0);
   }, 90_000);
+
+  it('renders in its worker process while a stream of render requests keeps arriving, and counts those renders at /metrics', async () => {
+    const server = await start(['serve'], /Stop with Ctrl-C/);
+    expect(server.stdout()).toMatch(/render slot\(s\) in a worker process/);
+    const key = /\n {4}(imp_[A-Za-z0-9_-]+)\n/.exec(server.stdout())![1]!;
+    const base = /listening on (http:\/\/\S+) /.exec(server.stdout())![1]!;
+    // The demo account's plan would refuse a stream after 50 requests a minute; this test is about renders.
+    expect((await run(['admin', 'set-plan', '--account', '1', '--requests-per-minute', '1000000', '--queue-size', '1000000'])).code).toBe(0);
+    const designs = JSON.parse((await run(['admin', 'list-designs', '--account', '1'])).stdout).designs as { design_id: number; name: string }[];
+    const body = JSON.stringify({ design_id: designs.find((d) => d.name === 'card-1080')!.design_id, format: 'png' });
+    const service = await Service.open(configFromEnv({ IMPRINT_DATA_DIR: dir }), { log: pino({ level: 'silent' }) });
+    try {
+      // One request after another, each sent as soon as the last is answered: the server is never
+      // without a request to handle, and the stream stops only once a task is done (or it gives up).
+      const MAX_REQUESTS = 20_000;
+      let sent = 0;
+      let first: number | undefined;
+      let doneWhileStreaming = false;
+      while (sent < MAX_REQUESTS && !doneWhileStreaming) {
+        const r = await fetch(`${base}/public/v2/render`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+          body,
+        });
+        expect(r.status).toBe(202);
+        const { task_id } = (await r.json()) as { task_id: number };
+        first ??= task_id;
+        sent++;
+        if (sent % 10 === 0) doneWhileStreaming = (await service.getTask(1, first)).state === 'done';
+      }
+      expect({ doneWhileStreaming, sent }).toMatchObject({ doneWhileStreaming: true });
+      // The renders happen in another process; the server's /metrics shows them all the same.
+      await waitUntil(
+        'the worker process’s renders at /metrics',
+        async () => /^imprint_tasks_finished_total\{state="done"\} [1-9]/m.test(await (await fetch(`${base}/metrics`)).text()),
+        10_000,
+        100,
+      );
+    } finally {
+      await service.close();
+    }
+    server.child.kill('SIGTERM');
+    expect(await exited(server.child)).toBe(0);
+  }, 90_000);
 });

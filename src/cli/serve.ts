@@ -13,10 +13,14 @@ import { seedIfEmpty, type SeedResult } from '../service/seed.js';
 import { Service } from '../service/service.js';
 import { TaskWorker } from '../worker/worker.js';
 import type { CliIO } from './io.js';
+import { reportToServer, WorkerProcess, workerModeFromEnv, type WorkerMode } from './worker-process.js';
 
 export interface RunningService {
   service: Service;
-  worker: TaskWorker;
+  /** This process's render worker; undefined when it renders in a child process or not at all. */
+  worker: TaskWorker | undefined;
+  /** The child process that renders for this one (worker mode `process`). */
+  workerProcess: WorkerProcess | undefined;
   /** This process's webhook sender; undefined when IMPRINT_WEBHOOK_DISPATCH=0. */
   webhooks: WebhookDispatcher | undefined;
   seeded: SeedResult | undefined;
@@ -42,6 +46,11 @@ export interface StartOptions {
   onComplete?: CompletionHook;
   /** Send webhooks from this process (default true; see webhookDispatchFromEnv). */
   dispatchWebhooks?: boolean;
+  /**
+   * Where renders run: `inline` (default) in this process, `process` in a child process on the same
+   * stores and environment (what `imprint serve` does, see workerModeFromEnv), `none` nowhere.
+   */
+  worker?: WorkerMode;
 }
 
 export async function startService(config: ServiceConfig, opts: StartOptions): Promise<RunningService> {
@@ -60,14 +69,23 @@ export async function startService(config: ServiceConfig, opts: StartOptions): P
     // this process sends them (promptly from the hook, and by its sweep for those others left).
     const webhooks = opts.dispatchWebhooks === false ? undefined : new WebhookDispatcher(service.ctx);
     const hook = opts.onComplete ?? (webhooks ? webhookHook(service.ctx, webhooks) : undefined);
-    const worker = new TaskWorker(service.ctx, hook ? { onComplete: hook } : {});
-    worker.start();
+    let mode = opts.worker ?? 'inline';
+    if (mode === 'process' && /^(sqlite:(\/\/)?)?:memory:$/i.test(config.databaseUrl)) {
+      // Another process cannot open this process's in-memory database.
+      service.ctx.log.warn('an in-memory metadata store cannot be shared with a worker process: rendering in this process');
+      mode = 'inline';
+    }
+    const worker = mode === 'inline' ? new TaskWorker(service.ctx, hook ? { onComplete: hook } : {}) : undefined;
+    worker?.start();
+    const workerProcess = mode === 'process' ? new WorkerProcess(service.ctx, { env: process.env, log: service.ctx.log }) : undefined;
+    workerProcess?.start();
     webhooks?.start();
     const sweeper = startSweeper(service.ctx);
     let stopping: Promise<void> | undefined;
     return {
       service,
       worker,
+      workerProcess,
       webhooks,
       seeded,
       ...(http ? { http } : {}),
@@ -75,7 +93,8 @@ export async function startService(config: ServiceConfig, opts: StartOptions): P
         (stopping ??= (async () => {
           // No new requests first, then no new renders; running ones finish or go back to the queue.
           await http?.app.close();
-          await worker.stop();
+          await worker?.stop();
+          await workerProcess?.stop();
           // After the worker: the hooks of its last tasks send their webhooks before this stops.
           await webhooks?.stop();
           await sweeper.stop();
@@ -109,16 +128,22 @@ function printSeed(io: CliIO, s: SeedResult): void {
   );
 }
 
-/** Resolves when the process is asked to stop (SIGTERM or SIGINT). */
+/**
+ * Resolves when the process is asked to stop (SIGTERM or SIGINT), or, for the worker process of an
+ * `imprint serve`, when that server is gone (its IPC channel closes, even if it was killed).
+ */
 function untilSignal(): Promise<string> {
   return new Promise((resolve) => {
     const on = (sig: string) => {
       process.off('SIGTERM', on);
       process.off('SIGINT', on);
+      process.off('disconnect', gone);
       resolve(sig);
     };
+    const gone = () => on('disconnect');
     process.once('SIGTERM', on);
     process.once('SIGINT', on);
+    if (process.channel) process.once('disconnect', gone);
   });
 }
 
@@ -131,13 +156,24 @@ export async function serveCommand(args: string[], io: CliIO, role: 'serve' | 'w
   // Listening for the stop signal before anything is printed: whoever waits for the ready line may
   // send SIGTERM at once.
   const stopSignal = untilSignal();
-  const running = await startService(config, { seed: role === 'serve', http: role === 'serve', dispatchWebhooks });
+  const worker = role === 'serve' ? workerModeFromEnv() : 'inline';
+  const running = await startService(config, { seed: role === 'serve', http: role === 'serve', dispatchWebhooks, worker });
+  // A worker started by `imprint serve` (it has an IPC channel) is woken by it and reports its counters to it.
+  const server = role === 'worker' ? reportToServer(running.service.ctx) : undefined;
   if (running.seeded) printSeed(io, running.seeded);
   const where = running.http ? `listening on ${running.http.url} (interface A: ${running.http.url}/public/v2); ` : '';
   const hooks = dispatchWebhooks ? '' : '; webhooks not sent from here (IMPRINT_WEBHOOK_DISPATCH=0)';
-  io.stdout.write(`imprint ${role}: ${where}${describeStores(config)}; ${config.workerConcurrency} render slot(s)${hooks}. Stop with Ctrl-C or SIGTERM.\n`);
+  const slots = running.workerProcess
+    ? `${config.workerConcurrency} render slot(s) in a worker process`
+    : running.worker
+      ? `${config.workerConcurrency} render slot(s)`
+      : 'no render worker (IMPRINT_SERVE_WORKER=none)';
+  io.stdout.write(`imprint ${role}: ${where}${describeStores(config)}; ${slots}${hooks}. Stop with Ctrl-C or SIGTERM.\n`);
   const sig = await stopSignal;
   running.service.ctx.log.info({ signal: sig }, 'shutting down');
   await running.stop();
+  // After the stop: the counters of the last renders reach the server's /metrics too.
+  await server?.flush();
+  server?.close();
   return 0;
 }
