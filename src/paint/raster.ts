@@ -10,7 +10,7 @@ import type { RGBA } from '../scene/scene.js';
 import type { BlendMode, DisplayList, Geometry, Matrix } from '../scene/display-list.js';
 import type { FontSet } from '../text/fonts.js';
 import type { GroupItem, ItemOf, PageInput, PaintBackend, PaintOptions, PaintResources, PreparedPage, RasterImage } from './backend.js';
-import { glyphAtlas, MAX_MASKED_EM_PX, svgPathBox, type GlyphOutline } from './glyph-atlas.js';
+import { glyphMasks, MAX_MASKED_EM_PX, svgPathBox, type GlyphOutline } from './glyph-masks.js';
 import { prepareRasterImages } from './raster-images.js';
 import { paintPages } from './walk.js';
 
@@ -244,7 +244,7 @@ class RasterBackend implements PaintBackend<RasterImage[], RasterPage> {
     const s = it.size / upem;
     const color = css(it.color);
     const m = ctx.getTransform();
-    // Glyph masks (glyph-atlas.ts) where a copy equals a fill: upright, unskewed, unmirrored text at a
+    // Glyph masks (glyph-masks.ts) where a copy equals a fill: upright, unskewed, unmirrored text at a
     // moderate size, an opaque colour drawn source-over at full opacity (masks of overlapping glyphs
     // would otherwise show their overlap). Anything else fills the run's outlines as one path.
     const masked =
@@ -256,22 +256,18 @@ class RasterBackend implements PaintBackend<RasterImage[], RasterPage> {
       it.color[3] === 1 &&
       ctx.globalAlpha === 1 &&
       ctx.globalCompositeOperation === 'source-over';
-    const unmasked: typeof it.glyphs = [];
     if (masked) {
       const smoothing = ctx.imageSmoothingEnabled;
       ctx.resetTransform();
       ctx.imageSmoothingEnabled = false;
-      for (const g of it.glyphs) {
-        const drawn = glyphAtlas.draw(ctx, `${it.face}:${g.id}`, glyphOutline(fonts, it.face, g.id), s * m.a, m.a * g.x + m.e, m.d * g.y + m.f, color);
-        if (!drawn) unmasked.push(g);
-      }
+      for (const g of it.glyphs)
+        glyphMasks.draw(ctx, `${it.face}:${g.id}`, glyphOutline(fonts, it.face, g.id), s * m.a, m.a * g.x + m.e, m.d * g.y + m.f, color);
       ctx.setTransform(m);
       ctx.imageSmoothingEnabled = smoothing;
+      return;
     }
-    const rest = masked ? unmasked : it.glyphs;
-    if (rest.length === 0) return;
     const run = new (skia().Path2D)();
-    for (const g of rest) run.addPath(glyphOutline(fonts, it.face, g.id).path, { a: s, b: 0, c: 0, d: -s, e: g.x, f: g.y });
+    for (const g of it.glyphs) run.addPath(glyphOutline(fonts, it.face, g.id).path, { a: s, b: 0, c: 0, d: -s, e: g.x, f: g.y });
     ctx.fillStyle = color;
     ctx.fill(run);
   }
