@@ -1,5 +1,11 @@
-// Designs the service benchmarks share: a 16×16 png whose render costs next to nothing, so what
-// is measured is the queue, the worker and HTTP around it.
+// What the benchmarks share: a 16×16 png whose render costs next to nothing (so what is measured is
+// the queue, the worker and HTTP around it), the examples, and the card scaled to other sizes.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileAssetResolver } from '../dist/index.js';
+
+const ROOT = join(import.meta.dirname, '..');
+
 export const TINY_DESIGN = {
   schema: 'imprint/design@1',
   width: 16,
@@ -17,4 +23,15 @@ export function scaled(doc, k) {
   if (Array.isArray(doc)) return doc.map((d) => scaled(d, k));
   if (doc === null || typeof doc !== 'object') return doc;
   return Object.fromEntries(Object.entries(doc).map(([key, v]) => [key, typeof v === 'number' && LENGTHS.has(key) ? v * k : scaled(v, k)]));
+}
+
+/** An example of examples/: its design, its overrides and a resolver for its folder's files. */
+export function example(name) {
+  const dir = join(ROOT, 'examples', name);
+  const file = JSON.parse(readFileSync(join(dir, 'overrides.json'), 'utf8'));
+  return {
+    design: JSON.parse(readFileSync(join(dir, 'design.json'), 'utf8')),
+    overrides: file.objects_overrides ?? file.overrides,
+    assets: fileAssetResolver({ baseDir: dir }),
+  };
 }

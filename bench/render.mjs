@@ -9,7 +9,7 @@ import sharp from 'sharp';
 import { Engine, fileAssetResolver, parseDesign, resolveScene, layout, bundledFonts, encodeImage, ENCODE_DEFAULTS, loadShaper } from '../dist/index.js';
 
 await loadShaper();
-import { scaled } from './fixtures.mjs';
+import { example, scaled } from './fixtures.mjs';
 import { drawRaw as drawRawList } from './raw-canvas.mjs';
 import { mergeResults } from './report.mjs';
 
@@ -161,19 +161,9 @@ for (const k of [0.5, 1, 2]) {
 
 // Charts and mockups next to the card, in the same alternating blocks; the card is their baseline.
 // "cold engine" gives every render a new Engine: every image is decoded and prepared again.
-const example = (name) => {
-  const dir = join(ROOT, 'examples', name);
-  const file = JSON.parse(readFileSync(join(dir, 'overrides.json'), 'utf8'));
-  return {
-    design: JSON.parse(readFileSync(join(dir, 'design.json'), 'utf8')),
-    overrides: file.objects_overrides ?? file.overrides,
-    assets: fileAssetResolver({ baseDir: dir }),
-    format: 'png',
-  };
-};
 const card = { design, overrides, assets, format: 'png' };
-const chart = example('chart-report');
-const mockup = example('mockup-phone');
+const chart = { ...example('chart-report'), format: 'png' };
+const mockup = { ...example('mockup-phone'), format: 'png' };
 const [cardWarm, chartWarm, mockupWarm] = await time(
   () => engine.render(card),
   () => engine.render(chart),

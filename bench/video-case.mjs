@@ -4,30 +4,21 @@
 // lists sampled before the clock starts) with plain @napi-rs/canvas calls and pipes them to the same
 // ffmpeg settings.
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import ffmpegInstaller from '@ffmpeg-installer/ffmpeg';
 import { createCanvas, ImageData } from '@napi-rs/canvas';
 import sharp from 'sharp';
-import { Engine, fileAssetResolver, parseDesign, resolveScene, layout, bundledFonts, sampleScene, loadShaper } from '../dist/index.js';
+import { Engine, parseDesign, resolveScene, layout, bundledFonts, sampleScene, loadShaper } from '../dist/index.js';
 import { VideoEncoder } from '../dist/encode/video.js';
+import { example } from './fixtures.mjs';
 import { drawRaw } from './raw-canvas.mjs';
 
 const ROOT = join(import.meta.dirname, '..');
 const [name, mode] = process.argv.slice(2);
 // On the caller's thread, like the raw pipe it is compared with.
 const engine = new Engine({ threads: 0 });
-
-const example = (dirName) => {
-  const dir = join(ROOT, 'examples', dirName);
-  const file = JSON.parse(readFileSync(join(dir, 'overrides.json'), 'utf8'));
-  return {
-    design: JSON.parse(readFileSync(join(dir, 'design.json'), 'utf8')),
-    overrides: file.objects_overrides ?? file.overrides,
-    assets: fileAssetResolver({ baseDir: dir }),
-  };
-};
 
 /** The promo's frames drawn by hand and piped to ffmpeg: the raw baseline. */
 async function rawPromo(design, overrides, fps) {

@@ -1,17 +1,16 @@
 // Static layers of a video (src/render/frames.ts): objects that never change are painted once, those
 // under every animated object into the background and those above into an overlay, and the frames
 // still show what still renders of the same times show (the overlay covers what moves under it).
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import ffmpegInstaller from '@ffmpeg-installer/ffmpeg';
 import sharp from 'sharp';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { DesignInput } from '../src/engine.js';
 import { Engine } from '../src/index.js';
 import { rasterBackend } from '../src/paint/raster.js';
 import type { DisplayItem, DisplayList } from '../src/scene/display-list.js';
+import { frameAt as frameOf } from './support/video-frames.js';
 
 const engine = new Engine({ threads: 0 }); // on this thread, where the painter can be watched
 const tmp = mkdtempSync(join(tmpdir(), 'imprint-video-layers-'));
@@ -75,11 +74,7 @@ function texts(list: DisplayList): string[] {
   return out;
 }
 
-function frameAt(bytes: Buffer, time: number): Buffer {
-  const file = join(tmp, `layers-${time}.mp4`);
-  writeFileSync(file, bytes);
-  return execFileSync(ffmpegInstaller.path, ['-v', 'error', '-ss', String(time), '-i', file, '-frames:v', '1', '-f', 'image2pipe', '-vcodec', 'png', '-']);
-}
+const frameAt = (bytes: Buffer, time: number): Buffer => frameOf(bytes, join(tmp, `layers-${time}.mp4`), time);
 
 /** Mean absolute difference per channel (0-255) over a region of two images of one size. */
 async function meanDiff(a: Buffer, b: Buffer, region: { left: number; top: number; width: number; height: number }): Promise<number> {

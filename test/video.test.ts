@@ -13,6 +13,7 @@ import type { DesignInput } from '../src/engine.js';
 import { Engine, fileAssetResolver, ImprintError } from '../src/index.js';
 import type { ObjectsOverrides } from '../src/resolve/types.js';
 import { REPO_ROOT } from './support/golden-compare.js';
+import { frameAt as frameOf } from './support/video-frames.js';
 import { waitUntil } from './support/wait.js';
 
 const engine = new Engine();
@@ -33,11 +34,7 @@ function probe(bytes: Buffer, name: string): Probe {
 }
 
 /** The frame shown at `time`, as png bytes. */
-function frameAt(bytes: Buffer, name: string, time: number): Buffer {
-  const file = join(tmp, `${name}.mp4`);
-  writeFileSync(file, bytes);
-  return execFileSync(ffmpegInstaller.path, ['-v', 'error', '-ss', String(time), '-i', file, '-frames:v', '1', '-f', 'image2pipe', '-vcodec', 'png', '-']);
-}
+const frameAt = (bytes: Buffer, name: string, time: number): Buffer => frameOf(bytes, join(tmp, `${name}.mp4`), time);
 
 /** Mean absolute difference per channel (0-255) between two images of one size. */
 async function meanDiff(a: Buffer, b: Buffer): Promise<number> {
