@@ -33,6 +33,8 @@ const STATUS_CONNECTIONS = Number(process.env.BENCH_HTTP_STATUS_CONNECTIONS ?? 5
 /** Accounts that flood POST /render, each at its plan's rate limit. */
 const FLOOD_ACCOUNTS = Number(process.env.BENCH_HTTP_FLOOD_ACCOUNTS ?? 100);
 const FLOOD_PLAN = process.env.BENCH_HTTP_FLOOD_PLAN ?? 'pro';
+/** Keep-alive connections each flooding account's client keeps to the server. */
+const CLIENT_SOCKETS = Number(process.env.BENCH_HTTP_CLIENT_SOCKETS ?? 2);
 /** Tasks queued to measure the drain rate with no requests coming in. */
 const DRAIN_TASKS = Number(process.env.BENCH_HTTP_DRAIN_TASKS ?? 2000);
 const FLOOD_GOAL = 0.8;
@@ -204,25 +206,30 @@ async function drain(base, limitS) {
 /**
  * An open-loop flood: every account sends one request per `intervalMs` from its own random phase,
  * whether or not its last one was answered (independent clients do not wait for each other, and a
- * slow server must not slow the load down). Runs `seconds`; resolves when every request is answered.
+ * slow server must not slow the load down). Each account is one client with its own pool of
+ * CLIENT_SOCKETS keep-alive connections, as HTTP client libraries keep one per host: a request that
+ * finds them all busy waits in the client, and its latency counts from when it was sent. (One shared
+ * pool with no limit opened a new connection for every request that found none free: after any
+ * hiccup, thousands of connections overflowed the server's listen queue and the kernel's SYN
+ * retries, 1 s, 3 s, 7 s, became the p99.) Runs `seconds`; resolves when every request is answered.
  */
 async function openLoopFlood(base, accounts, intervalMs, seconds) {
-  const agent = new Agent({ keepAlive: true });
+  const agents = accounts.map(() => new Agent({ keepAlive: true, maxSockets: CLIENT_SOCKETS }));
   const end = performance.now() + seconds * 1000;
   const answers = [];
   const sent = [];
   await Promise.all(
-    accounts.map(async ({ key, body }) => {
+    accounts.map(async ({ key, body }, i) => {
       let next = performance.now() + Math.random() * intervalMs;
       while (next < end) {
         await sleep(Math.max(0, next - performance.now()));
-        sent.push(postRender(agent, base, key, body).then((a) => answers.push(a)));
+        sent.push(postRender(agents[i], base, key, body).then((a) => answers.push(a)));
         next += intervalMs;
       }
     }),
   );
   await Promise.all(sent);
-  agent.destroy();
+  for (const agent of agents) agent.destroy();
   return answers;
 }
 
