@@ -2,6 +2,7 @@
 // manifest; each face's file is read and opened by HarfBuzz on its first use, once, and kept.
 // Nothing here reads system fonts, so every machine measures and paints the same glyphs.
 import { readFileSync } from 'node:fs';
+import { isAbsolute } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type * as HarfBuzz from 'harfbuzzjs';
 import { scriptRuns } from './script-runs.js';
@@ -28,9 +29,16 @@ function hb(): typeof HarfBuzz {
 
 // The public face type names only the few font operations Imprint uses, not the shaping library's
 // own types, so that library can change without changing the API.
+/** How one run is shaped: its direction (default left to right). */
+export interface ShapeRunOptions {
+  direction?: 'ltr' | 'rtl';
+}
 /** Shaping: glyph ids with the code points each consumed, and their positions in font units. */
 export interface ShapingFont {
-  layout(text: string): {
+  layout(
+    text: string,
+    options?: ShapeRunOptions,
+  ): {
     glyphs: readonly { id: number; codePoints: readonly number[] }[];
     positions: readonly { xAdvance: number; xOffset: number; yOffset: number }[];
   };
@@ -46,7 +54,11 @@ export interface FontFace {
   readonly key: string;
   readonly family: string;
   readonly weight: number;
+  readonly style: FontStyle;
+  /** Path of the font file (absolute, or relative to the set's folder). */
   readonly file: string;
+  /** Whether the font maps this code point to a glyph (its cmap; for per-character fallback). */
+  hasCodePoint(codePoint: number): boolean;
   /** For shaping: every glyph it returns carries the code points of this use (the first glyph of a
    *  cluster all of them, the others none), whatever text shared the glyph before. */
   readonly shaper: ShapingFont;
@@ -61,6 +73,8 @@ export interface FontFace {
   readonly underlinePosition: number;
   readonly underlineThickness: number;
 }
+
+export type FontStyle = 'normal' | 'italic';
 
 interface Manifest {
   families: { family: string; faces: { weight: number; file: string }[]; license: string }[];
@@ -84,9 +98,10 @@ interface ShapedRun {
  * HarfBuzz cluster takes the cluster's characters (a ligature several), the others none (marks,
  * decompositions), as the shaper's callers expect. Clusters are UTF-16 offsets into the run.
  */
-function shapeText(font: HarfBuzz.Font, text: string): ShapedRun {
+function shapeText(font: HarfBuzz.Font, text: string, options: ShapeRunOptions = {}): ShapedRun {
   const glyphs: ShapedRun['glyphs'] = [];
   const positions: ShapedRun['positions'] = [];
+  if (options.direction === 'rtl') throw new Error('right-to-left shaping is not implemented yet');
   for (const run of scriptRuns(text)) {
     const shaped = shapeRun(font, run);
     glyphs.push(...shaped.glyphs);
@@ -120,6 +135,7 @@ function shapeRun(font: HarfBuzz.Font, text: string): ShapedRun {
 }
 
 interface Parsed {
+  hasCodePoint(codePoint: number): boolean;
   shaper: ShapingFont;
   outlines: OutlineFont;
   unitsPerEm: number;
@@ -139,13 +155,18 @@ class LazyFace implements FontFace {
     readonly family: string,
     readonly weight: number,
     readonly file: string,
+    readonly style: FontStyle = 'normal',
   ) {
-    this.key = `${family}-${weight}`;
+    this.key = style === 'normal' ? `${family}-${weight}` : `${family}-${weight}-${style}`;
   }
 
   get bytes(): Buffer {
-    this.#bytes ??= readFileSync(`${this.dir}/${this.file}`);
+    this.#bytes ??= readFileSync(isAbsolute(this.file) ? this.file : `${this.dir}/${this.file}`);
     return this.#bytes;
+  }
+
+  hasCodePoint(codePoint: number): boolean {
+    return this.#parse().hasCodePoint(codePoint);
   }
 
   #parse(): Parsed {
@@ -159,7 +180,8 @@ class LazyFace implements FontFace {
     const hhea = face.referenceTable('hhea');
     const post = face.referenceTable('post');
     this.#parsed = {
-      shaper: { layout: (text) => shapeText(font, text) },
+      hasCodePoint: (cp) => font.nominalGlyph(cp) !== undefined,
+      shaper: { layout: (text, options) => shapeText(font, text, options) },
       outlines: {
         getGlyph: (id) => {
           let glyph = glyphs.get(id);
@@ -245,6 +267,14 @@ export class FontSet {
     if (!f) throw new Error(`unknown font face ${key}`);
     return f;
   }
+}
+
+/**
+ * A face from one font file outside any set (fallback fonts, a design's own files): nothing is read
+ * until it is first used.
+ */
+export function openFontFile(file: string, family: string, weight: number, style: FontStyle = 'normal'): FontFace {
+  return new LazyFace('', family, weight, file, style);
 }
 
 let shared: FontSet | undefined;
