@@ -97,7 +97,7 @@ async function upload(bytes: Uint8Array, k = key, filename = 'photo.png') {
 
 function until(taskId: number, states = ['done', 'error'], seen?: string[]) {
   return waitFor(`task ${taskId} to reach ${states.join('|')}`, async () => {
-    const body = (await (await get(`/tasks/${taskId}`)).json()) as { state: string; result_url?: string; id: number; design_id: number };
+    const body = (await (await get(`/tasks/${taskId}`)).json()) as { state: string; result_url?: string; id: number; design_id: number; warnings?: unknown[] };
     if (seen && seen.at(-1) !== body.state) seen.push(body.state);
     return states.includes(body.state) ? body : undefined;
   });
@@ -205,6 +205,53 @@ describe('interface A', () => {
         expect(verifyWebhookSignature(secret, r.signature, r.body)).toBe(true);
         expect(verifyWebhookSignature(secret, r.signature, r.body.replace('"state"', '"State"'))).toBe(false);
       }
+    } finally {
+      receiver.close();
+    }
+  }, 60_000);
+
+  it('says in the task and its webhook which characters no font could draw', async () => {
+    const received: string[] = [];
+    const receiver: Server = createServer((req: IncomingMessage, res) => {
+      let body = '';
+      req.on('data', (d: Buffer) => (body += d.toString()));
+      req.on('end', () => {
+        received.push(body);
+        res.end('ok');
+      });
+    });
+    await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
+    const hook = `http://127.0.0.1:${(receiver.address() as { port: number }).port}/hook`;
+    try {
+      const design = (
+        await service.importDesign(accountId, {
+          width: 200,
+          height: 60,
+          objects: [{ type: 'text', name: 'title', x: 0, y: 0, width: 200, height: 60, text: 'x' }],
+        })
+      ).id;
+      // A private-use character: no font of any fallback chain has it.
+      const missing = (await (
+        await post('/render', { design_id: design, format: 'png', webhook_url: hook, objects_overrides: { title: { text: 'Hi \u{F0041}' } } })
+      ).json()) as {
+        task_id: number;
+      };
+      const clean = (await (await post('/render', { design_id: design, format: 'png', objects_overrides: { title: { text: 'Hi' } } })).json()) as {
+        task_id: number;
+      };
+      const done = await until(missing.task_id);
+      expect(done.state).toBe('done');
+      expect(done.warnings).toEqual([
+        {
+          code: 'missing_characters',
+          object: 'title',
+          characters: ['\u{F0041}'],
+          description: `text object "title" has characters the fonts cannot draw, shown as the font's empty box: \u{F0041} (U+F0041). Add a font that has them to the design's fonts, or change the text`,
+        },
+      ]);
+      expect(await until(clean.task_id)).not.toHaveProperty('warnings');
+      await waitUntil('the webhook', () => received.length >= 1);
+      expect(JSON.parse(received[0]!)).toEqual(done);
     } finally {
       receiver.close();
     }

@@ -10,6 +10,7 @@ import type { VideoProgress } from '../encode/video.js';
 import { Engine, type DesignInput, type OutputFormat, type RenderOptions, type RenderResult } from '../engine.js';
 import { validationError } from '../errors.js';
 import type { FitReport } from '../layout/layout.js';
+import { renderWarnings } from '../render/warnings.js';
 import type { Overrides } from '../resolve/types.js';
 import { QUALITY_FORMATS } from '../encode/image.js';
 import { formatList, OUTPUT_FORMATS } from '../render-checks.js';
@@ -156,18 +157,8 @@ export function progressReporter(io: CliIO, tty: boolean, startedAt: number, now
 }
 
 /** One line per text object whose characters the fonts cannot draw: the render succeeded, but not as meant. */
-export function missingGlyphWarnings(report: FitReport, pages: number): string[] {
-  const lines: string[] = [];
-  for (const entry of report) {
-    const chars = [...new Set(entry.missing_characters)];
-    if (chars.length === 0) continue;
-    const shown = chars.slice(0, 20).map((c) => `${c} (U+${c.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')})`);
-    const more = chars.length > 20 ? ` and ${chars.length - 20} more` : '';
-    const page = pages > 1 && entry.page !== undefined ? `page ${entry.page + 1}, ` : '';
-    const where = `${page}${entry.name === null ? 'an unnamed text object' : `text object "${entry.name}"`}`;
-    lines.push(`warning: ${where} has characters the fonts cannot draw, shown as the font's empty box: ${shown.join(' ')}${more}`);
-  }
-  return lines;
+export function missingGlyphWarnings(report: FitReport): string[] {
+  return renderWarnings(report).map((w) => `warning: ${w.description}`);
 }
 
 /** The summary line: what was written, how big, what it holds and how long it took. */
@@ -285,7 +276,7 @@ export async function renderCommand(args: string[], io: CliIO): Promise<number> 
     await writeFile(out, result.bytes);
   }
   if (values.report) info.write(`${JSON.stringify(result.report, null, 2)}\n`);
-  for (const line of missingGlyphWarnings(result.report, pages.length)) warn(line);
+  for (const line of missingGlyphWarnings(result.report)) warn(line);
   warn(summary(toStdout ? 'stdout' : out, result, fps ?? 30, pages.length, (Date.now() - startedAt) / 1000));
   return 0;
 }

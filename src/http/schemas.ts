@@ -53,6 +53,21 @@ export const Task = z
       })
       .meta({ description: 'Addition to the spec: only when state is error, why the render failed.' })
       .optional(),
+    warnings: z
+      .array(
+        z.object({
+          code: z.literal('missing_characters').meta({ description: 'Stable code: characters no font of the fallback chain can draw.' }),
+          object: z.string().nullable().meta({ description: 'Name of the text object; null when it has none.' }),
+          page: z.int().meta({ description: 'Zero-based page, in a multi-page pdf only.' }).optional(),
+          characters: z.array(z.string()).meta({ description: 'The characters, each once.' }),
+          description: z.string().meta({ description: 'What was not drawn as meant and what to do about it.' }),
+        }),
+      )
+      .meta({
+        description:
+          "Addition to the spec: only when state is done and the render could not draw everything as meant (characters shown as the font's empty box).",
+      })
+      .optional(),
   })
   .meta({ description: 'A render task; also the body of the webhook.' });
 

@@ -1,4 +1,5 @@
 // Tasks as interface A shows them (A2 body, also the webhook body) and the addresses of results.
+import type { RenderWarning } from '../render/warnings.js';
 import type { TaskRecord } from '../store/metadata/records.js';
 import type { ServiceContext } from './context.js';
 
@@ -16,6 +17,8 @@ export interface TaskBodyA {
   result_url?: string;
   /** An addition to the spec's fields: why the task ended in error. */
   error?: TaskError;
+  /** An addition to the spec's fields: what a done render could not draw as meant (only when there is something). */
+  warnings?: RenderWarning[];
 }
 
 /** Why a task in state error failed; undefined in every other state. */
@@ -39,5 +42,6 @@ export function taskBodyA(ctx: ServiceContext, t: TaskRecord): TaskBodyA {
   if (t.state === 'done' && t.resultKey && t.resultToken && t.resultExpiredAt === null) body.result_url = resultUrl(ctx, t);
   const error = taskError(t);
   if (error) body.error = error;
+  if (t.state === 'done' && t.warnings.length > 0) body.warnings = t.warnings;
   return body;
 }

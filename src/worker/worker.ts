@@ -12,6 +12,7 @@ import type { DesignInput, RenderOptions } from '../engine.js';
 import type { Overrides } from '../resolve/types.js';
 import { RenderFailure, RenderPool, type FailureKind } from '../render/pool.js';
 import { splitOptions } from '../render/threaded.js';
+import { renderWarnings } from '../render/warnings.js';
 import { DEMO_LOGO_ASSET, taskAssetResolver } from './task-assets.js';
 
 /** Where and how the free mode's logo sits: bottom right, a quarter of the width. */
@@ -160,7 +161,8 @@ export class TaskWorker {
       this.ctx.metrics.observeRender(task.format, seconds);
       const billedDuration = out.frames ? out.frames / (o.fps ?? 30) : null;
       const charge = chargeFor(task, billedDuration);
-      outcome = { state: 'done', resultKey, posterKey, billedDuration, ...(charge === undefined ? {} : { charge }) };
+      const warnings = renderWarnings(out.report);
+      outcome = { state: 'done', resultKey, posterKey, billedDuration, warnings, ...(charge === undefined ? {} : { charge }) };
     } catch (e) {
       if (e instanceof RenderFailure && e.kind === 'cancelled' && this.stopping) {
         await this.ctx.meta.releaseTask(task.id, this.ctx.workerId, this.ctx.clock());

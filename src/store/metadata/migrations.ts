@@ -158,6 +158,12 @@ function migrations(dialect: Dialect): Record<string, Migration> {
         await db.schema.createIndex('webhook_deliveries_account').on('webhook_deliveries').columns(['account_id', 'task_id']).execute();
       },
     },
+    '0007_task_warnings': {
+      async up(db: Kysely<unknown>) {
+        // A done task says what it could not draw as meant (characters no font has): JSON, null when nothing.
+        await db.schema.alterTable('tasks').addColumn('warnings', 'text').execute();
+      },
+    },
   };
 }
 

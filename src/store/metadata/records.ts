@@ -1,4 +1,5 @@
 // Plain records the metadata store reads and writes: what the service core and workers pass around.
+import type { RenderWarning } from '../../render/warnings.js';
 
 export type Role = 'admin' | 'member';
 export type DesignKind = 'design' | 'video';
@@ -101,6 +102,8 @@ export interface TaskRecord {
   demo: boolean;
   /** Held from the balance while queued or rendering (paid interface B renders). */
   reserved: number;
+  /** What a done render could not draw as meant; empty when nothing. */
+  warnings: RenderWarning[];
 }
 
 /** pending: waiting for a sender; sending: claimed, its one POST under way; then sent, failed or abandoned. */

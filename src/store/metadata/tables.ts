@@ -90,6 +90,8 @@ export interface TasksTable {
   billed_price_micros: number | null;
   /** Unguessable part of the result URL. */
   result_token: string | null;
+  /** JSON: the render's warnings (render/warnings.ts), null when it had none or before 0007. */
+  warnings: string | null;
   /** `a` (interface A) or `b` (interface B, video by id). */
   api: string;
   /** 1 for interface B's free mode: watermark, no charge. */

@@ -6,6 +6,7 @@ import { randomBytes } from 'node:crypto';
 import { sql, type Kysely, type Selectable, type Transaction } from 'kysely';
 import { fromMicros, toMicros } from './common.js';
 import type { Dialect } from './dialect.js';
+import type { RenderWarning } from '../../render/warnings.js';
 import type { TaskRecord, TaskState } from './records.js';
 import type { Tables, TasksTable } from './tables.js';
 import { enqueueWebhooks } from './webhooks.js';
@@ -44,6 +45,7 @@ function toTask(r: TaskRow): TaskRecord {
     api: r.api === 'b' ? 'b' : 'a',
     demo: r.demo === 1,
     reserved: fromMicros(Number(r.reserved_micros)),
+    warnings: r.warnings ? (JSON.parse(r.warnings) as RenderWarning[]) : [],
   };
 }
 
@@ -83,6 +85,8 @@ export interface TaskOutcome {
   /** With `error`: its stable code. */
   errorCode?: string | null;
   billedDuration?: number | null;
+  /** With done: what the render could not draw as meant. */
+  warnings?: readonly RenderWarning[];
 }
 
 export type ClaimResult = { claimed: TaskRecord } | { waiting: true } | { gone: true };
@@ -265,6 +269,7 @@ export class TaskQueries implements TaskClaims {
           error: o.error ?? null,
           error_code: o.state === 'error' ? (o.errorCode ?? 'render_failed') : null,
           billed_duration: o.billedDuration ?? null,
+          warnings: o.warnings && o.warnings.length > 0 ? JSON.stringify(o.warnings) : null,
           billed_price_micros: o.charge === undefined ? null : charge,
           reserved_micros: 0,
           finished_at: now,
