@@ -25,6 +25,21 @@ export function scaled(doc, k) {
   return Object.fromEntries(Object.entries(doc).map(([key, v]) => [key, typeof v === 'number' && LENGTHS.has(key) ? v * k : scaled(v, k)]));
 }
 
+/**
+ * The card's overrides in several scripts at once (issue 16's mixed-script case): an Arabic headline
+ * with a Latin brand and digits, Hebrew, Hindi, Japanese and Chinese, and emoji sequences. Every
+ * fallback font these need is opened on the first render; the bench times warm renders.
+ */
+export function mixedScript(overrides) {
+  return {
+    ...overrides,
+    eyebrow: { text: '<substyle color="#2f6fed">東京 · 北京 · 서울 · तेल अवीव</substyle>' },
+    headline: { ...overrides.headline, text: 'مرحبا Imprint 2026 👋\nשלום עולם 123 🇯🇵' },
+    body: { ...overrides.body, text: 'नमस्ते दुनिया — 東京の夜景とルーフトップディナー。欢迎来到北京！👩‍👩‍👧 🎉 👍🏽' },
+    footer: { text: 'nordictrails.example  ·  ราคาเดียวสำหรับสองท่าน  ·  <substyle bold="700" color="#1b2030">15 يوليو</substyle>' },
+  };
+}
+
 /** An example of examples/: its design, its overrides and a resolver for its folder's files. */
 export function example(name) {
   const dir = join(ROOT, 'examples', name);

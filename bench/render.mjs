@@ -9,7 +9,7 @@ import sharp from 'sharp';
 import { Engine, fileAssetResolver, parseDesign, resolveScene, layout, bundledFonts, encodeImage, ENCODE_DEFAULTS, loadShaper } from '../dist/index.js';
 
 await loadShaper();
-import { example, scaled } from './fixtures.mjs';
+import { example, mixedScript, scaled } from './fixtures.mjs';
 import { drawRaw as drawRawList } from './raw-canvas.mjs';
 import { mergeResults } from './report.mjs';
 
@@ -164,10 +164,14 @@ for (const k of [0.5, 1, 2]) {
 const card = { design, overrides, assets, format: 'png' };
 const chart = { ...example('chart-report'), format: 'png' };
 const mockup = { ...example('mockup-phone'), format: 'png' };
-const [cardWarm, chartWarm, mockupWarm] = await time(
+// The same card with its text in Arabic, Hebrew, Hindi, Thai, CJK and emoji: fallback fonts, bidi,
+// colour glyphs (issue 16's goal: p50 ≤ 1.5× the card's).
+const mixed = { ...card, overrides: mixedScript(overrides) };
+const [cardWarm, chartWarm, mockupWarm, mixedWarm] = await time(
   () => engine.render(card),
   () => engine.render(chart),
   () => engine.render(mockup),
+  () => engine.render(mixed),
 );
 // A service renders a template with a new upload each time: the card gets a new photo, the mockup a
 // new 1170×2532 screenshot (so it is decoded, resampled and warped every time), while the template's
@@ -197,6 +201,7 @@ const [cardCold, mockupCold] = await time(
 for (const [name, t, base, baseName] of [
   ['render chart-report png', chartWarm, cardWarm, 'render card-1080 png'],
   ['render mockup-phone png', mockupWarm, cardWarm, 'render card-1080 png'],
+  ['render card-1080 mixed-script png', mixedWarm, cardWarm, 'render card-1080 png'],
   ['render mockup-phone png, new screenshot each time', mockupNew, cardNew, 'render card-1080 png, new photo each time'],
   ['render mockup-phone png, cold engine', mockupCold, cardCold, 'render card-1080 png, cold engine'],
 ]) {
