@@ -10,7 +10,7 @@ export const DEFAULT_FONT_FAMILY = 'Inter';
  * `fonts`; `at` is the path of the field naming it, `what` that field (font_family, substyle font_family).
  */
 export function checkFontFamily(family: string, at: string, ctx: CheckContext, what = 'font_family'): void {
-  if (!ctx.fonts.has(family)) {
+  if (!ctx.fonts.has(family) && !ctx.fileFamilies?.includes(family)) {
     throw validationError(
       at,
       `${what}: font family "${family}" is not available: use one of ${ctx.fonts.familyNames().join(', ')}, or add its file to $.fonts`,

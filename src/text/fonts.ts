@@ -189,10 +189,18 @@ class LazyFace implements FontFace {
     return this.#bytes;
   }
 
+  // Instances are kept with their face, so every set (and render) using the face shares their parse.
+  readonly #instances = new Map<string, LazyFace>();
+
   /** The same file at other axis coordinates (a new HarfBuzz font; the bytes are shared). */
   instance(key: string, weight: number, variations: Record<string, number>): LazyFace {
-    const source: FaceSource = 'sfnt' in this.source ? this.source : { sfnt: this.bytes, file: this.file };
-    return new LazyFace(source, this.family, weight, this.style, { key, variations });
+    let face = this.#instances.get(key);
+    if (!face) {
+      const source: FaceSource = 'sfnt' in this.source ? this.source : { sfnt: this.bytes, file: this.file };
+      face = new LazyFace(source, this.family, weight, this.style, { key, variations });
+      this.#instances.set(key, face);
+    }
+    return face;
   }
 
   hasCodePoint(codePoint: number): boolean {
@@ -423,7 +431,7 @@ export class FontSet {
 
   private instanceOf(face: FontFace, weight: number): FontFace {
     const key = `${face.key}@wght=${weight}`;
-    const known = this.lookup(key);
+    const known = this.find(key);
     if (known) return known;
     if (!(face instanceof LazyFace)) throw new Error(`font face ${face.key} cannot be instanced`);
     return this.remember(face.instance(key, weight, { wght: weight }));
@@ -431,14 +439,37 @@ export class FontSet {
 
   /** Instances and synthetic faces are kept by the set that owns their base, so keys stay unique. */
   private remember(face: FontFace): FontFace {
-    const known = this.lookup(face.key);
+    const known = this.find(face.key);
     if (known) return known;
     this.byKey.set(face.key, face);
     return face;
   }
 
+  private find(key: string): FontFace | undefined {
+    return this.byKey.get(key) ?? this.base?.find(key);
+  }
+
   private lookup(key: string): FontFace | undefined {
-    return this.byKey.get(key) ?? this.base?.lookup(key);
+    return this.find(key) ?? this.derive(key);
+  }
+
+  /** Instances and synthetic faces from their keys, for a set that has their base face but did not choose them. */
+  private derive(key: string): FontFace | undefined {
+    const synthetic = /^(.*)\+synthetic(-bold)?(-italic)?$/.exec(key);
+    if (synthetic) {
+      const base = this.lookup(synthetic[1]!);
+      if (!base || !(synthetic[2] || synthetic[3])) return undefined;
+      const flags = { ...(synthetic[2] ? { bold: true } : {}), ...(synthetic[3] ? { italic: true } : {}) };
+      return this.remember(new SyntheticFace(base, flags, base.weight, synthetic[3] ? 'italic' : base.style));
+    }
+    const instance = /^(.*)@wght=(\d+(?:\.\d+)?)$/.exec(key);
+    const base = instance ? this.lookup(instance[1]!) : undefined;
+    return base?.weightRange ? this.instanceOf(base, Number(instance![2])) : undefined;
+  }
+
+  /** The faces given to this set (a design's files), not those of the set beneath. */
+  ownFaces(): FontFace[] {
+    return this.base ? [...this.families.values()].flat() : [];
   }
 
   byFaceKey(key: string): FontFace {
