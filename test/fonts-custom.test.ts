@@ -6,13 +6,18 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { deflateSync } from 'node:zlib';
+import { pino } from 'pino';
 import sharp from 'sharp';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { Engine, type DesignInput } from '../src/engine.js';
 import { ImprintError } from '../src/errors.js';
 import { readFontFile, sniffFontFormat } from '../src/text/font-file.js';
 import { bundledFonts, fileFaceKey, FontSet, matchWeight, openFontFile } from '../src/text/fonts.js';
+import { configFromEnv } from '../src/service/config.js';
+import { Service } from '../src/service/service.js';
+import { TaskWorker } from '../src/worker/worker.js';
 import { toolsAvailable } from './support/tools.js';
+import { waitUntil } from './support/wait.js';
 
 const ROOT = join(import.meta.dirname, '..');
 const BIN = join(ROOT, 'bin', 'imprint.js');
@@ -304,4 +309,35 @@ describe('fonts shipped with a design', () => {
       expect(r.stderr).toMatch(message);
     });
   });
+
+  it('a stored design keeps its font: import-design refuses a corrupt one (nothing stored), stores a good one, and the worker renders with it', async () => {
+    const data = await mkdtemp(join(tmpdir(), 'imprint-fonts-service-'));
+    const service = await Service.open(configFromEnv({ IMPRINT_DATA_DIR: data, IMPRINT_BASE_URL: 'https://render.example.com' }), {
+      log: pino({ level: 'silent' }),
+      queuePollMs: 50,
+    });
+    const worker = new TaskWorker(service.ctx, { slots: 1 });
+    try {
+      const { account } = await service.createAccount({ name: 'Acme' });
+      const template = design([{ family: 'Brand Sans', path: 'fonts/brand.woff2' }], [text({ font_weight: 650 })]);
+      const corrupt = new Map([['fonts/brand.woff2', new Uint8Array(await readFile(join(dir, 'corrupt.woff2')))]]);
+      const refused = await service.importDesign(account.id, template, { files: corrupt }).catch((e: unknown) => e);
+      expect(refused).toMatchObject({ code: 'validation_error', path: '$.fonts[1].path' });
+      expect((refused as Error).message).toMatch(/"fonts\/brand\.woff2": the WOFF2 file is corrupt/);
+      expect(await service.ctx.blobs.list('designs/')).toEqual([]);
+
+      const files = new Map([['fonts/brand.woff2', new Uint8Array(await readFile(WOFF2))]]);
+      const stored = await service.importDesign(account.id, template, { files });
+      expect(Object.keys(stored.assets)).toEqual(['fonts/brand.woff2']);
+      worker.start();
+      const task = await service.createTask(account.id, { designId: stored.id, format: 'png' });
+      await waitUntil('the task to end', async () => ['done', 'error'].includes((await service.ctx.meta.listTasks(account.id))[0]!.state), 60_000, 50);
+      expect((await service.ctx.meta.listTasks(account.id))[0]).toMatchObject({ state: 'done', error: null });
+      const direct = await engine.render({ design: design([brand], [text({ font_weight: 650 })]), format: 'png', baseDir: dir });
+      expect(await ink((await service.resultBytes(account.id, task.id))!)).toBe(await ink(direct.bytes));
+    } finally {
+      await worker.stop(0);
+      await service.close();
+    }
+  }, 90_000);
 });
