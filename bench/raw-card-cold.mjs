@@ -12,13 +12,13 @@ const ROOT = join(import.meta.dirname, '..');
 const out = process.argv[2];
 if (!out) throw new Error('usage: node bench/raw-card-cold.mjs <out.png>');
 
-// The faces the card uses, from the repo's own font folder, as Imprint opens them (on use, not all four).
+// The faces the card uses, from the bundled font packages, as Imprint opens them (on use, not all of them).
 for (const [file, name] of [
-  ['Inter-Regular.ttf', 'Inter400'],
-  ['Inter-Bold.ttf', 'Inter700'],
-  ['Lora-Bold.ttf', 'Lora700'],
+  ['@expo-google-fonts/inter/400Regular/Inter_400Regular.ttf', 'Inter400'],
+  ['@expo-google-fonts/inter/700Bold/Inter_700Bold.ttf', 'Inter700'],
+  ['@expo-google-fonts/lora/700Bold/Lora_700Bold.ttf', 'Lora700'],
 ]) {
-  GlobalFonts.registerFromPath(join(ROOT, 'fonts', file), name);
+  GlobalFonts.registerFromPath(join(ROOT, 'node_modules', file), name);
 }
 
 // The photo override: city-night.jpg (1600×900), cropped to the box's 1080:640 and resampled in one

@@ -23,8 +23,8 @@ import sharp from 'sharp';
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const outDir = join(root, 'examples', 'mockup-phone');
 
-GlobalFonts.registerFromPath(join(root, 'fonts', 'Inter-Regular.ttf'), 'Mock Inter');
-GlobalFonts.registerFromPath(join(root, 'fonts', 'Inter-Bold.ttf'), 'Mock Inter Bold');
+GlobalFonts.registerFromPath(join(root, 'node_modules', '@expo-google-fonts/inter/400Regular/Inter_400Regular.ttf'), 'Mock Inter');
+GlobalFonts.registerFromPath(join(root, 'node_modules', '@expo-google-fonts/inter/700Bold/Inter_700Bold.ttf'), 'Mock Inter Bold');
 
 import { mulberry32, makeNoise, clamp, smoothstep, mix, screen, gradient, rgba, pixels, ridge, smoothSlope, reflectWater, finish, pine } from './photo-kit.mjs';
 

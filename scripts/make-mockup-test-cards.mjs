@@ -25,8 +25,8 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const outDir = join(root, 'golden', 'assets');
 mkdirSync(outDir, { recursive: true });
 
-GlobalFonts.registerFromPath(join(root, 'fonts', 'Inter-Bold.ttf'), 'ImprintMockBold');
-GlobalFonts.registerFromPath(join(root, 'fonts', 'Inter-Regular.ttf'), 'ImprintMock');
+GlobalFonts.registerFromPath(join(root, 'node_modules', '@expo-google-fonts/inter/700Bold/Inter_700Bold.ttf'), 'ImprintMockBold');
+GlobalFonts.registerFromPath(join(root, 'node_modules', '@expo-google-fonts/inter/400Regular/Inter_400Regular.ttf'), 'ImprintMock');
 
 /** The screen rectangle of device.png and the frame opening of poster-wall.png (base-image pixels). */
 const DEVICE_SCREEN = { x: 100, y: 80, width: 600, height: 440 };

@@ -16,8 +16,8 @@ const outDir = join(root, 'golden', 'assets');
 mkdirSync(outDir, { recursive: true });
 
 // Register the bundled faces under a private family name so no system font is ever picked.
-GlobalFonts.registerFromPath(join(root, 'fonts', 'Inter-Bold.ttf'), 'ImprintCardBold');
-GlobalFonts.registerFromPath(join(root, 'fonts', 'Inter-Regular.ttf'), 'ImprintCard');
+GlobalFonts.registerFromPath(join(root, 'node_modules', '@expo-google-fonts/inter/700Bold/Inter_700Bold.ttf'), 'ImprintCardBold');
+GlobalFonts.registerFromPath(join(root, 'node_modules', '@expo-google-fonts/inter/400Regular/Inter_400Regular.ttf'), 'ImprintCard');
 
 /**
  * A test card: four coloured quadrants, a 50 px grid (labelled every 100 px along the top and left

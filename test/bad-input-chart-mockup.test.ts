@@ -335,7 +335,7 @@ const rows: Row[] = [
     name: 'chart font that is not bundled',
     design: edit((d) => (C(d).font_family = 'Comic Sans')),
     path: `${CT}.font_family`,
-    message: 'font family "Comic Sans" is not bundled',
+    message: 'font family "Comic Sans" is not available',
   },
   {
     name: 'title is not overridable',

@@ -424,7 +424,7 @@ const rows: Row[] = [
     name: 'font family that is not bundled',
     design: edit((d) => (T(d).font_family = 'Comic Sans')),
     path: '$.objects[0].font_family',
-    message: 'font family "Comic Sans" is not bundled',
+    message: 'font family "Comic Sans" is not available: use one of Inter, Lora',
   },
   {
     name: 'font family not listed in fonts',
@@ -452,9 +452,39 @@ const rows: Row[] = [
   { name: 'stray </substyle>', design: edit((d) => (T(d).text = 'a</substyle> b')), path: '$.objects[0].text', message: 'without a matching <substyle' },
   {
     name: 'unknown substyle attribute',
-    design: edit((d) => (T(d).text = '<substyle italic="1">a</substyle>')),
+    design: edit((d) => (T(d).text = '<substyle slant="1">a</substyle>')),
     path: '$.objects[0].text',
-    message: 'unknown substyle attribute "italic"',
+    message: 'unknown substyle attribute "slant"',
+  },
+  {
+    name: 'substyle font_family naming a missing family',
+    design: edit((d) => (T(d).text = 'a <substyle font_family="Papyrus">b</substyle>')),
+    path: '$.objects[0].text',
+    message: 'substyle font_family: font family "Papyrus" is not available: use one of Inter, Lora',
+  },
+  {
+    name: 'substyle font_family not listed in fonts',
+    design: edit((d) => (T(d).text = 'a <substyle font_family="Lora">b</substyle>')),
+    path: '$.objects[0].text',
+    message: 'not listed in $.fonts',
+  },
+  {
+    name: 'substyle weight 1000',
+    design: edit((d) => (T(d).text = '<substyle bold="1000">a</substyle>')),
+    path: '$.objects[0].text',
+    message: 'bold needs a numeric weight from 100 to 900',
+  },
+  {
+    name: 'font_weight 1000',
+    design: edit((d) => (T(d).font_weight = 1000)),
+    path: '$.objects[0].font_weight',
+    message: '900',
+  },
+  {
+    name: 'font_style that is not normal or italic',
+    design: edit((d) => (T(d).font_style = 'oblique')),
+    path: '$.objects[0].font_style',
+    message: 'italic',
   },
   {
     name: 'bad bold weight',

@@ -1,6 +1,6 @@
 // Lazy fonts: a FontSet reads only its manifest; a face's file is opened by HarfBuzz on first use, once.
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { basename } from 'node:path';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 
 // Every font file HarfBuzz opens is first wrapped in a Blob: counting Blobs counts the parses.
@@ -19,13 +19,18 @@ vi.mock('harfbuzzjs', async (importOriginal) => {
 // The shaper setup file (vitest.config.ts) already loaded the real modules: load them afresh, mocked.
 vi.resetModules();
 const { Engine } = await import('../src/engine.js');
-const { FONTS_DIR, FontSet } = await import('../src/text/fonts.js');
+const { FontSet } = await import('../src/text/fonts.js');
 const { shapeText } = await import('../src/text/shape.js');
 const { designWith } = await import('./support/scene.js');
 
 /** The face files parsed so far, by name (the bundled files all differ in size). */
-const FILES = ['Inter-Regular.ttf', 'Inter-Bold.ttf', 'Lora-Regular.ttf', 'Lora-Bold.ttf'];
-const SIZE_TO_FILE = new Map(FILES.map((f) => [readFileSync(join(FONTS_DIR, f)).length, f]));
+const bundled = new FontSet();
+const SIZE_TO_FILE = new Map(
+  bundled
+    .familyNames()
+    .flatMap((family) => [400, 700].flatMap((weight) => (['normal', 'italic'] as const).map((style) => bundled.face(family, weight, style).file)))
+    .map((f) => [readFileSync(f).length, basename(f)]),
+);
 const parsedFiles = () => parsed.sizes.map((n) => SIZE_TO_FILE.get(n) ?? `unknown (${n} bytes)`);
 
 beforeEach(() => {
@@ -37,7 +42,7 @@ describe('lazy font faces', () => {
     const fonts = new FontSet();
     expect(fonts.familyNames()).toEqual(['Inter', 'Lora']);
     const face = fonts.face('Lora', 700);
-    expect([face.key, face.family, face.weight, face.file]).toEqual(['Lora-700', 'Lora', 700, 'Lora-Bold.ttf']);
+    expect([face.key, face.family, face.weight, basename(face.file)]).toEqual(['Lora-700', 'Lora', 700, 'Lora_700Bold.ttf']);
     expect(parsedFiles()).toEqual([]);
   });
 
@@ -49,10 +54,10 @@ describe('lazy font faces', () => {
     const design = designWith([{ ...text, text: 'Hello, ёлка: “a”' }]);
     await engine.render({ design, format: 'png' });
     // One HarfBuzz face serves shaping, metrics and outlines.
-    expect(parsedFiles()).toEqual(['Inter-Regular.ttf']);
+    expect(parsedFiles()).toEqual(['Inter_400Regular.ttf']);
     await engine.render({ design, format: 'png' });
     await new Engine({ fonts, threads: 0 }).render({ design, format: 'jpg' });
-    expect(parsedFiles()).toEqual(['Inter-Regular.ttf']);
+    expect(parsedFiles()).toEqual(['Inter_400Regular.ttf']);
   });
 
   it('the first access of any face property parses it, once', () => {
@@ -63,7 +68,7 @@ describe('lazy font faces', () => {
     expect(face.outlines.getGlyph(1).advanceWidth).toBeGreaterThan(0);
     face.shaper.layout('Bold');
     expect([face.unitsPerEm, face.descent, face.underlinePosition, face.underlineThickness].every(Number.isFinite)).toBe(true);
-    expect(parsedFiles()).toEqual(['Inter-Bold.ttf']);
+    expect(parsedFiles()).toEqual(['Inter_700Bold.ttf']);
   });
 });
 

@@ -14,6 +14,16 @@ describe('parseMarkup', () => {
     );
   });
 
+  it('italic is a bare attribute and font_family names a family; bold takes any weight 100-900', () => {
+    expect(
+      parseMarkup('<substyle italic bold="350" font_family="Lora">x</substyle><substyle bold="100">y</substyle><substyle bold="900">z</substyle>'),
+    ).toEqual([
+      { text: 'x', style: { italic: true, weight: 350, family: 'Lora' } },
+      { text: 'y', style: { weight: 100 } },
+      { text: 'z', style: { weight: 900 } },
+    ]);
+  });
+
   it('keeps text that merely contains < and > as it is', () => {
     expect(parseMarkup('a < b > c <substyled> <b>')).toEqual([{ text: 'a < b > c <substyled> <b>', style: {} }]);
   });
@@ -26,7 +36,11 @@ describe('parseMarkup', () => {
     ['<substyle bold="700">a<substyle underline>b</substyle></substyle>', /cannot be nested/],
     ['<substyle bold="700">open', /never closed/],
     ['close</substyle>', /without a matching/],
-    ['<substyle italic>x</substyle>', /unknown substyle attribute "italic"/],
+    ['<substyle slant>x</substyle>', /unknown substyle attribute "slant": use bold, italic, font_family/],
+    ['<substyle italic="yes">x</substyle>', /italic is a bare attribute/],
+    ['<substyle font_family="">x</substyle>', /font_family needs a family name/],
+    ['<substyle bold="1000">x</substyle>', /from 100 to 900/],
+    ['<substyle bold="50">x</substyle>', /from 100 to 900/],
     ['<substyle bold="heavy">x</substyle>', /numeric weight/],
     ['<substyle color="red">x</substyle>', /hex colour/],
     ['<substyle underline="yes">x</substyle>', /bare attribute/],

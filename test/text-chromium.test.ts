@@ -5,7 +5,7 @@
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { FONTS_DIR, FontSet } from '../src/text/fonts.js';
 import { toolsAvailable } from './support/tools.js';
@@ -51,7 +51,7 @@ describe('text widths against Chromium', () => {
       const faces = fonts.familyNames().flatMap((family) => [400, 700].map((weight) => fonts.face(family, weight)));
       const runs = faces.flatMap((face) => [...texts].map((text) => ({ face, text })));
 
-      const css = faces.map((f) => `@font-face { font-family: "${f.key}"; src: url("file://${join(FONTS_DIR, f.file)}"); }`).join('\n');
+      const css = faces.map((f) => `@font-face { font-family: "${f.key}"; src: url("file://${resolve(FONTS_DIR, f.file)}"); }`).join('\n');
       const spans = runs
         .map((r, i) => `<span id="r${i}" style="font-family: '${r.face.key}'">${r.text.replace(/&/g, '&amp;').replace(/</g, '&lt;')}</span>`)
         .join('<br>');

@@ -69,6 +69,8 @@ Options:
   --size <sd|hd|design>  mp4 size: short side 720 (sd) or 1080 (hd), aspect kept (default: the design's)
   --max-duration <s>     mp4: the longest video allowed (default 15 s; 300 s for slide videos)
   --asset <name=file>    an image for "asset:<name>" references (repeatable)
+  --font <file>          a font file (TTF, OTF, WOFF, WOFF2; ≤ 20 MB) whose family the design lists in
+                         "fonts" by the name inside the file (repeatable)
   --report               print the fit report (font sizes, line counts, shrunk, clipped, missing
                          characters) as JSON on stdout
   -h, --help             this help

@@ -2,7 +2,7 @@
 // stdout. Everything the user typed is checked before the first pixel is painted, so a mistake costs
 // no render time; progress, warnings and the summary go to stderr, so stdout stays for the report (or
 // the bytes, with `--out -`).
-import { stat, writeFile } from 'node:fs/promises';
+import { readFile, stat, writeFile } from 'node:fs/promises';
 import { dirname, extname, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { fileAssetResolver } from '../assets/resolver.js';
@@ -14,6 +14,7 @@ import { renderWarnings } from '../render/warnings.js';
 import type { Overrides } from '../resolve/types.js';
 import { QUALITY_FORMATS } from '../encode/image.js';
 import { formatList, OUTPUT_FORMATS } from '../render-checks.js';
+import { MAX_FONT_FILE_BYTES } from '../text/font-file.js';
 import type { CliIO } from './io.js';
 import { readJson, readRequestBody, type RequestBody } from './request-body.js';
 
@@ -172,6 +173,17 @@ function summary(target: string, result: RenderResult, fps: number, pages: numbe
   return `wrote ${target === 'stdout' ? 'to stdout' : target}: ${what}, ${formatBytes(result.bytes.length)}, in ${formatSeconds(seconds)}`;
 }
 
+/** A --font file's bytes; the engine reads the family and checks the format (errors at $.fontFiles[i]). */
+async function readFontFlag(file: string, i: number): Promise<Uint8Array> {
+  const at = `$.fontFiles[${i}]`;
+  const s = await stat(file).catch(() => undefined);
+  if (!s?.isFile()) throw validationError(at, `--font ${file}: no such file`);
+  if (s.size > MAX_FONT_FILE_BYTES) {
+    throw validationError(at, `--font ${file}: the font file is ${(s.size / 1048576).toFixed(1)} MB, more than the 20 MB allowed: subset it or give a WOFF2`);
+  }
+  return readFile(file);
+}
+
 /** The folder of --out must exist before rendering: a minute of mp4 should not be lost to a typo. */
 async function checkOutFolder(out: string): Promise<void> {
   const folder = dirname(resolve(out));
@@ -192,6 +204,7 @@ export async function renderCommand(args: string[], io: CliIO): Promise<number> 
       compression: { type: 'string' },
       lossless: { type: 'boolean' },
       asset: { type: 'string', multiple: true },
+      font: { type: 'string', multiple: true },
       report: { type: 'boolean' },
       fps: { type: 'string' },
       size: { type: 'string' },
@@ -229,6 +242,8 @@ export async function renderCommand(args: string[], io: CliIO): Promise<number> 
     assets[a.slice(0, eq)] = resolve(a.slice(eq + 1));
   }
 
+  const fontFiles = await Promise.all((values.font ?? []).map((f, i) => readFontFlag(f, i)));
+
   // The flags win over a request body's interface B parameters, which win over the engine's defaults.
   const fpsText = values.fps ?? (bodies[0]?.fps === undefined ? undefined : String(bodies[0].fps));
   const fps = fpsText === undefined ? undefined : fpsText === '30' || fpsText === '60' ? (Number(fpsText) as 30 | 60) : null;
@@ -261,6 +276,7 @@ export async function renderCommand(args: string[], io: CliIO): Promise<number> 
     ...(isVideo && size !== undefined ? { size } : {}),
     ...(maxDuration === undefined ? {} : { maxDuration }),
     ...(time === undefined ? {} : { time }),
+    ...(fontFiles.length ? { fontFiles } : {}),
     ...(isVideo ? { onProgress: progressReporter(io, io.stderr.isTTY === true, startedAt) } : {}),
   };
   // One render per process: a render thread would only add its start-up time.

@@ -35,8 +35,14 @@ function describeDesignPath(input: unknown) {
   };
 }
 
+/** The families a design's `fonts` entries name, files and bundled alike. */
+function declaredFamilies(fonts: Design['fonts']): string[] {
+  return [...new Set((fonts ?? []).map((f) => (typeof f === 'string' ? f : f.family)))];
+}
+
 export function checkContext(design: Design, fonts: FontSet): CheckContext {
-  return { fonts, designFonts: design.fonts ?? [DEFAULT_FONT_FAMILY] };
+  const fileFamilies = declaredFamilies(design.fonts?.filter((f) => typeof f !== 'string'));
+  return { fonts, designFonts: design.fonts ? declaredFamilies(design.fonts) : [DEFAULT_FONT_FAMILY], fileFamilies };
 }
 
 /** `root` is where the design sits in the request, for error paths (`$.pages[1].design` in a multi-page pdf). */
@@ -51,9 +57,15 @@ export function parseDesign(input: unknown, fonts: FontSet = bundledFonts(), roo
   }
   const design = result.data;
 
+  // Families of files are checked when the files load (assets/design-fonts.ts); a name must be one of them or known to `fonts`.
+  const files = declaredFamilies(design.fonts?.filter((f) => typeof f !== 'string'));
   (design.fonts ?? []).forEach((family, i) => {
-    if (!fonts.has(family)) {
-      throw validationError(jsonPath(['fonts', i], root), `font family "${family}" is not bundled: use one of ${fonts.familyNames().join(', ')}`);
+    if (typeof family === 'string' && !fonts.has(family) && !files.includes(family)) {
+      const available = [...new Set([...files, ...fonts.familyNames()])].join(', ');
+      throw validationError(
+        jsonPath(['fonts', i], root),
+        `font family "${family}" is not available: use one of ${available}, or ship its file as {"family": "${family}", "path": "fonts/….woff2"}`,
+      );
     }
   });
   if (design.background) checkBackground(design.background, jsonPath(['background'], root));

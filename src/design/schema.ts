@@ -40,6 +40,28 @@ export const Slide = z
   })
   .meta({ description: 'One slide of a slide video.' });
 
+/** A font file shipped with the design (src/assets/design-fonts.ts loads it). */
+export const FontFile = z
+  .strictObject({
+    family: doc(
+      z.string().min(1).max(100),
+      'The family name font_family and substyle font_family use (it may differ from the name inside the file).',
+      'Brand Sans',
+    ),
+    path: doc(
+      ImageRef,
+      'The font file beside design.json (TTF, OTF, WOFF or WOFF2, at most 20 MB): a relative path or "asset:<name>".',
+      'fonts/BrandSans-Variable.woff2',
+    ),
+    weight: doc(
+      z.int().min(100).max(900),
+      "The weight this file is (default: the file's own OS/2 weight). A variable font covers its whole wght axis whatever this says.",
+      700,
+    ).optional(),
+    style: doc(z.enum(['normal', 'italic']), "normal or italic (default: the file's own italic flag).", 'italic').optional(),
+  })
+  .meta({ description: 'A font file shipped with the design.', examples: [{ family: 'Brand Sans', path: 'fonts/BrandSans-Variable.woff2' }] });
+
 export const Design = z
   .strictObject({
     // Editors (VS Code and others) read "$schema" to offer completion and checks; a template that
@@ -53,7 +75,11 @@ export const Design = z
     width: doc(z.int().min(1).max(LIMITS.maxCanvasSide), `Canvas width in pixels (1-${LIMITS.maxCanvasSide}).`, 1080),
     height: doc(z.int().min(1).max(LIMITS.maxCanvasSide), `Canvas height in pixels (1-${LIMITS.maxCanvasSide}).`, 1080),
     background: Background.optional(),
-    fonts: doc(z.array(z.string().min(1)).max(16), 'Bundled font families the design uses. Default ["Inter"].', ['Inter', 'Lora']).optional(),
+    fonts: doc(
+      z.array(z.union([z.string().min(1), FontFile])).max(32),
+      'Font families the design uses: bundled family names (Inter, Lora), families of font files given with the render, and font files shipped beside design.json as {family, path, weight?, style?}. Default ["Inter"].',
+      ['Inter', { family: 'Brand Sans', path: 'fonts/BrandSans-Variable.woff2' }],
+    ).optional(),
     duration: doc(z.number().finite().gt(0).max(3600), 'Length of the video in seconds (mp4). Interface A renders at most 15 s.', 15).optional(),
     poster_time: doc(
       z.number().finite().min(0).max(3600),

@@ -1,5 +1,5 @@
 // encode: pages of display lists → one PDF through pdfkit. Fixed dates, producer and document id,
-// so the same request always gives the same bytes; fonts are registered from the bundled set only.
+// so the same request always gives the same bytes; only the faces the pages use are embedded.
 // The pages are painted by the pdf paint backend, driven by the same walk as raster output.
 import type PDFDocument from 'pdfkit';
 import { lazyRequire } from '../lazy-require.js';
@@ -7,7 +7,9 @@ import type { ImageCache } from '../assets/load.js';
 import type { PageInput } from '../paint/backend.js';
 import { PdfBackend, type PdfInternals } from '../paint/pdf.js';
 import { paintPages } from '../paint/walk.js';
+import type { DisplayItem } from '../scene/display-list.js';
 import type { FontSet } from '../text/fonts.js';
+import { staticInstance } from '../text/instance.js';
 
 /** Every Imprint pdf carries this date: the file must not depend on when it was made. */
 const pdfkit = lazyRequire<typeof PDFDocument>('pdfkit');
@@ -25,12 +27,21 @@ export async function encodePdf(pages: readonly PdfPageInput[], fonts: FontSet, 
     // The document id is a hash of the info dictionary, so it is fixed too.
     info: { Producer: 'Imprint', Creator: 'Imprint', CreationDate: PDF_FIXED_DATE, ModDate: PDF_FIXED_DATE },
   });
-  for (const name of fonts.familyNames()) {
-    for (const weight of [400, 700]) {
-      const face = fonts.face(name, weight);
-      doc.registerFont(face.key, face.bytes);
-    }
+  // Each face the pages draw with, by key; a variable instance is embedded as a static font of its own.
+  for (const key of faceKeys(pages.map((p) => p.list.items))) {
+    const face = fonts.byFaceKey(key);
+    doc.registerFont(key, face.variations ? await staticInstance(face.bytes, face.variations) : face.bytes);
   }
   // pdfkit's own types lack the internals the backend needs (see paint/pdf.ts); the rest is checked here.
   return paintPages(new PdfBackend(doc as unknown as Omit<PDFKit.PDFDocument, 'page'> & PdfInternals, fonts, cache), pages);
+}
+
+function faceKeys(lists: readonly (readonly DisplayItem[])[], out = new Set<string>()): Set<string> {
+  for (const items of lists) {
+    for (const it of items) {
+      if (it.kind === 'group') faceKeys([it.items], out);
+      else if (it.kind === 'glyphs') out.add(it.face);
+    }
+  }
+  return out;
 }

@@ -25,6 +25,10 @@ export interface TextFitReport {
   height: number;
   /** Page index, in the report of a multi-page pdf. */
   page?: number;
+  /** Present (true) when some text was drawn bolder than any face of its family (stroked). */
+  synthetic_bold?: true;
+  /** Present (true) when some text asked for italic was slanted because its family has no italic. */
+  synthetic_italic?: true;
 }
 
 export interface TextLayout {
@@ -79,8 +83,15 @@ export function layoutText(t: SceneText, fonts: FontSet): TextLayout {
       word_broken: fit.brokeWord,
       missing_characters: missingCharacters(paragraphs),
       height: fit.boxHeight,
+      ...syntheticStyles(paragraphs),
     },
   };
+}
+
+function syntheticStyles(paragraphs: readonly ShapedParagraph[]): Pick<TextFitReport, 'synthetic_bold' | 'synthetic_italic'> {
+  const faces = new Set(paragraphs.flatMap((p) => p.clusters.map((c) => c.face)));
+  const used = [...faces].map((f) => f.synthetic ?? {});
+  return { ...(used.some((s) => s.bold) ? { synthetic_bold: true } : {}), ...(used.some((s) => s.italic) ? { synthetic_italic: true } : {}) };
 }
 
 function missingCharacters(paragraphs: readonly ShapedParagraph[]): string[] {

@@ -5,10 +5,18 @@ import type { CheckContext } from './handler.js';
 
 export const DEFAULT_FONT_FAMILY = 'Inter';
 
-/** A family must be bundled and declared in the design's `fonts`; `at` is the font_family path. */
-export function checkFontFamily(family: string, at: string, ctx: CheckContext): void {
-  if (!ctx.fonts.has(family)) throw validationError(at, `font family "${family}" is not bundled: use one of ${ctx.fonts.familyNames().join(', ')}`);
+/**
+ * A family must be available (bundled or one of the design's font files) and declared in the design's
+ * `fonts`; `at` is the path of the field naming it, `what` that field (font_family, substyle font_family).
+ */
+export function checkFontFamily(family: string, at: string, ctx: CheckContext, what = 'font_family'): void {
+  if (!ctx.fonts.has(family) && !ctx.fileFamilies?.includes(family)) {
+    throw validationError(
+      at,
+      `${what}: font family "${family}" is not available: use one of ${ctx.fonts.familyNames().join(', ')}, or add its file to $.fonts`,
+    );
+  }
   if (!ctx.designFonts.includes(family)) {
-    throw validationError(at, `font family "${family}" is not listed in $.fonts: add it there (listed: ${ctx.designFonts.join(', ')})`);
+    throw validationError(at, `${what}: font family "${family}" is not listed in $.fonts: add it there (listed: ${ctx.designFonts.join(', ')})`);
   }
 }

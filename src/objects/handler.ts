@@ -9,6 +9,8 @@ export interface CheckContext {
   fonts: FontSet;
   /** Font families the design declares in `fonts`. */
   designFonts: readonly string[];
+  /** Families of the design's own font files, available though `fonts` (the FontSet) may not have loaded them. */
+  fileFamilies?: readonly string[];
 }
 
 export interface ObjectHandler<T extends PlacedObject = PlacedObject> {

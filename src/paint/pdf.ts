@@ -7,6 +7,7 @@ import { decodePixels, type DecodedImage, type ImageCache, type LoadedImage } fr
 import type { RGBA, Rect } from '../scene/scene.js';
 import type { BlendMode, DisplayItem, DisplayList, Geometry, Matrix, PositionedGlyph } from '../scene/display-list.js';
 import type { FontSet } from '../text/fonts.js';
+import { SYNTHETIC_ITALIC_SKEW, syntheticBoldStroke } from '../text/synthetic.js';
 import type { GroupItem, ItemOf, PageInput, PaintBackend, PreparedPage } from './backend.js';
 import { prepareQuad } from './raster-images.js';
 import { imageItems } from './walk.js';
@@ -350,6 +351,7 @@ export class PdfBackend implements PaintBackend<Buffer, PdfPreparedPage> {
     if (doc.page.fonts[font.id] == null) doc.page.fonts[font.id] = font.ref();
     doc.fillColor(rgb(run.color), this.alpha * run.color[3]);
     const size = run.size;
+    const skew = face.synthetic?.italic ? num(SYNTHETIC_ITALIC_SKEW) : '0';
     const code = (g: PositionedGlyph): { hex: string; advance: number } => {
       const gid = font.subset.includeGlyph(g.id);
       if (font.widths[gid] == null) font.widths[gid] = face.outlines.getGlyph(g.id).advanceWidth * font.scale;
@@ -369,8 +371,8 @@ export class PdfBackend implements PaintBackend<Buffer, PdfPreparedPage> {
       const { hex, advance } = code(g);
       if (!open || Math.abs(g.y - penY) > 1e-6) {
         flush();
-        // Text space flipped back to y-up, since the page is drawn y-down.
-        ops.push(`1 0 0 -1 ${num(g.x)} ${num(g.y)} Tm`);
+        // Text space flipped back to y-up, since the page is drawn y-down (skewed for synthetic italic).
+        ops.push(`1 0 ${skew} -1 ${num(g.x)} ${num(g.y)} Tm`);
         open = true;
         penY = g.y;
       } else {
@@ -381,10 +383,18 @@ export class PdfBackend implements PaintBackend<Buffer, PdfPreparedPage> {
       penX = g.x + advance;
     }
     flush();
+    if (face.synthetic?.bold) {
+      doc.save();
+      doc.strokeColor(rgb(run.color), this.alpha * run.color[3]);
+      doc.lineWidth(syntheticBoldStroke(size));
+    }
     doc.addContent('BT');
     doc.addContent(`/${font.id} ${num(size)} Tf`);
+    // Synthetic bold: fill and stroke the glyphs (2 Tr) with the raster painter's stroke width.
+    if (face.synthetic?.bold) doc.addContent('2 Tr');
     for (const op of ops) doc.addContent(op);
     doc.addContent('ET');
+    if (face.synthetic?.bold) doc.restore();
   }
 
   /** The image `src` part drawn into `dst`: the whole image is embedded once and clipped to `dst`. */

@@ -91,6 +91,15 @@ export const RenderOptionsSchema = zod.strictObject({
    */
   baseDir: zod.string().min(1).optional(),
   /**
+   * Font files (TTF, OTF, WOFF, WOFF2; at most 20 MB each) whose families designs may use, named by
+   * the family inside each file; a design lists the family in `fonts` (CLI: --font <file>).
+   * @default none
+   */
+  fontFiles: zod
+    .array(zod.custom<Uint8Array>((v) => v instanceof Uint8Array, { error: 'expected the bytes of a font file (Uint8Array or Buffer)' }))
+    .max(16)
+    .optional(),
+  /**
    * A still (png, jpg, webp, avif, pdf) of an animated design: the second to show, at most its duration.
    * @default the design's `poster_time`, else the moment its opening entrance animations have ended
    */

@@ -5,7 +5,8 @@ import { loadImage, loadImages, type DecodedImage, type ImageCache, type LoadedI
 import { AssetNotFoundError, fileAssetResolver, type AssetResolver } from '../assets/resolver.js';
 import { clipFrameKey } from '../scene/keys.js';
 import { parseImageRef } from '../format/image-ref.js';
-import { parseDesign } from '../design/parse.js';
+import { parseDesign, parseJson } from '../design/parse.js';
+import { designFontSet } from '../assets/design-fonts.js';
 import type { Scene } from '../scene/scene.js';
 import type { DisplayList } from '../scene/display-list.js';
 import { layout, type FitReport, type ImageSize } from '../layout/layout.js';
@@ -24,6 +25,8 @@ export interface EngineContext {
 
 export interface ScenePage {
   scene: Scene;
+  /** The engine's fonts with the design's own font files in front. */
+  fonts: FontSet;
   images: Map<string, LoadedImage>;
   clips: Clips;
 }
@@ -34,6 +37,8 @@ export interface LaidOutPage {
   images: Map<string, LoadedImage>;
   /** Frames of the video objects at the page's time. */
   ready: Map<string, DecodedImage>;
+  /** The fonts the page was laid out with (painters look its faces up by key). */
+  fonts: FontSet;
 }
 
 /** A still shows a clip's frame as a 30 fps video would at that time. */
@@ -63,8 +68,17 @@ async function scenePage(
   at: { design: string; overrides: string },
   options: RenderOptions,
 ): Promise<ScenePage> {
-  const parsed = parseDesign(design, ctx.fonts, at.design);
-  let scene = resolveScene(parsed, overrides ?? {}, ctx.fonts, at);
+  const value = typeof design === 'string' ? parseJson(design, at.design, 'the design') : design;
+  // The design's own font files load first (through the resolver, like images): its text is checked against them.
+  const fonts = await designFontSet(
+    value !== null && typeof value === 'object' ? (value as { fonts?: unknown }).fonts : undefined,
+    options.fontFiles,
+    ctx.fonts,
+    resolver,
+    at.design,
+  );
+  const parsed = parseDesign(value, fonts, at.design);
+  let scene = resolveScene(parsed, overrides ?? {}, fonts, at);
   // The budget and the format's needs are checked before a byte is loaded.
   checkRenderable(scene, { ...planOf(options), at: { size: `${at.design}.width` } });
   const { watermark } = options;
@@ -75,7 +89,7 @@ async function scenePage(
   }
   const images = await loadImages(scene, resolver, ctx.images);
   checkImagePixels(images.values(), limitsOf(options));
-  return { scene, images, clips: await loadClips(scene, resolver) };
+  return { scene, fonts, images, clips: await loadClips(scene, resolver) };
 }
 
 function scenesOf(ctx: EngineContext, options: RenderOptions): Promise<ScenePage[]> {
@@ -105,14 +119,14 @@ export async function withScenes<T>(ctx: EngineContext, options: RenderOptions, 
 }
 
 /** The scene at `time` laid out, with its video objects' frames at that time. */
-export async function layoutAt(ctx: EngineContext, { scene, images, clips }: ScenePage, time: number): Promise<LaidOutPage> {
+export async function layoutAt(_ctx: EngineContext, { scene, images, clips, fonts }: ScenePage, time: number): Promise<LaidOutPage> {
   const sampled = sampleScene(scene, time);
-  const { displayList, report } = layout(sampled, sizesOf(images, clips), ctx.fonts);
+  const { displayList, report } = layout(sampled, sizesOf(images, clips), fonts);
   const ready = new Map<string, DecodedImage>();
   for (const v of sceneVideos(sampled.objects)) {
     const clip = clips.byKey.get(v.decodeKey)!;
     const key = clipFrameKey(v);
     if (!ready.has(key)) ready.set(key, await decodeClipFrame(clip, clipSeconds(v, clip, v.playTime, STILL_CLIP_FPS), key));
   }
-  return { displayList, report, images, ready };
+  return { displayList, report, images, ready, fonts };
 }

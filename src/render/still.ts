@@ -17,10 +17,10 @@ export function stillTimeOf(scene: Scene, options: RenderOptions): number {
 /** Raster formats up to encoding: laid out and painted (the options are validated by the caller). */
 export function rasterizeStill(ctx: EngineContext, options: RenderOptions): Promise<{ image: RasterImage; report: FitReport }> {
   return withScenes(ctx, options, async ([page]) => {
-    const { displayList, report, images, ready } = await layoutAt(ctx, page!, stillTimeOf(page!.scene, options));
+    const { displayList, report, images, ready, fonts } = await layoutAt(ctx, page!, stillTimeOf(page!.scene, options));
     // Formats without alpha are flattened onto white; png, webp and avif keep transparency.
     const matte = ALPHA_FORMATS.has(options.format) ? undefined : JPG_MATTE;
-    const image = await rasterBackend.paint(displayList, { images, fonts: ctx.fonts, cache: ctx.images, ready }, matte ? { matte } : {});
+    const image = await rasterBackend.paint(displayList, { images, fonts, cache: ctx.images, ready }, matte ? { matte } : {});
     return { image, report };
   });
 }

@@ -19,7 +19,7 @@ async function video(ctx: EngineContext, options: RenderOptions, page: ScenePage
   if (scene.duration === null) throw new Error('checkRenderable lets no mp4 without a duration through');
   const audio = scene.audio ? await prepareAudio(scene.audio.file, resolverOf(options)) : null;
   const video = await renderVideo(
-    { scene, images, clips, fonts: ctx.fonts, cache: ctx.images },
+    { scene, images, clips, fonts: page.fonts, cache: ctx.images },
     {
       fps: options.fps ?? 30,
       ...(options.size ? { size: options.size } : {}),
@@ -33,7 +33,7 @@ async function video(ctx: EngineContext, options: RenderOptions, page: ScenePage
   let poster: Buffer | undefined;
   if (options.poster) {
     const still = await layoutAt(ctx, page, Math.min(options.poster.time ?? stillTime(scene), scene.duration));
-    const image = await rasterBackend.paint(still.displayList, { images, fonts: ctx.fonts, cache: ctx.images, ready: still.ready }, { matte: JPG_MATTE });
+    const image = await rasterBackend.paint(still.displayList, { images, fonts: still.fonts, cache: ctx.images, ready: still.ready }, { matte: JPG_MATTE });
     // The same size as the video (sd/hd scale the frames after painting, as ffmpeg does for the video).
     const jpg = encoder(image, 'jpg', options);
     poster = await (image.width !== video.width || image.height !== video.height ? jpg.resize(video.width, video.height, { fit: 'fill' }) : jpg).toBuffer();

@@ -20,6 +20,10 @@ export type SceneImageRef = ImageRef & { at: string };
 export interface SceneSpan {
   text: string;
   weight: number;
+  /** Default normal. */
+  style?: 'normal' | 'italic';
+  /** A family other than the text object's (substyle font_family). */
+  family?: string;
   color: RGBA;
   underline: boolean;
   link?: string;

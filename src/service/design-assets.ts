@@ -6,6 +6,7 @@ import { imageBytesProblem, imageHeader, imagePixelsProblem } from '../assets/lo
 import { childPath } from '../format/json-path.js';
 import { parseImageRef } from '../format/image-ref.js';
 import { validationError } from '../errors.js';
+import { FontFileError, readFontFile } from '../text/font-file.js';
 
 /** Schema fields that hold a file reference (see src/design/schema*.ts). */
 const REF_KEYS = new Set(['path', 'mask', 'base']);
@@ -49,9 +50,23 @@ export function designAssetRefs(template: unknown): AssetRef[] {
  * A file whose header sharp cannot read is no image (a clip, a soundtrack) and is left to the render.
  */
 export async function checkAssetImage(ref: AssetRef, bytes: Uint8Array): Promise<void> {
+  if (FONT_PATH.test(ref.at)) return checkAssetFont(ref, bytes);
   const header = await imageHeader(bytes).catch(() => undefined);
   if (!header) return;
   const subject = `"${ref.path}"`;
   const problem = imageBytesProblem(subject, bytes.byteLength) ?? imagePixelsProblem(subject, header.width, header.height);
   if (problem) throw validationError(ref.at, problem);
+}
+
+/** `fonts` entries' paths: their files are fonts, checked as renders will read them. */
+const FONT_PATH = /^\$\.fonts\[\d+\]\.path$/;
+
+/** A corrupt, unsupported or oversized font file is refused at import with its JSON path; nothing is stored. */
+async function checkAssetFont(ref: AssetRef, bytes: Uint8Array): Promise<void> {
+  try {
+    await readFontFile(bytes);
+  } catch (e) {
+    if (e instanceof FontFileError) throw validationError(ref.at, `"${ref.path}": ${e.message}`);
+    throw e;
+  }
 }

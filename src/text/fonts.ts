@@ -2,7 +2,8 @@
 // manifest; each face's file is read and opened by HarfBuzz on its first use, once, and kept.
 // Nothing here reads system fonts, so every machine measures and paints the same glyphs.
 import { readFileSync } from 'node:fs';
-import { isAbsolute } from 'node:path';
+import { createRequire } from 'node:module';
+import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type * as HarfBuzz from 'harfbuzzjs';
 import { scriptRuns } from './script-runs.js';
@@ -72,12 +73,19 @@ export interface FontFace {
   readonly descent: number;
   readonly underlinePosition: number;
   readonly underlineThickness: number;
+  /** A variable face: every weight from min to max. FontSet.face gives an instance at the exact weight. */
+  readonly weightRange?: readonly [min: number, max: number];
+  /** The axis coordinates of a variable instance (its shaping, advances and outlines follow them). */
+  readonly variations?: Readonly<Record<string, number>>;
+  /** Bold or italic drawn by the painters (stroke, skew) because the family has no such face. */
+  readonly synthetic?: Readonly<{ bold?: boolean; italic?: boolean }>;
 }
 
 export type FontStyle = 'normal' | 'italic';
 
+/** fonts/manifest.json: each family's faces, as files of an npm package (or beside the manifest). */
 interface Manifest {
-  families: { family: string; faces: { weight: number; file: string }[]; license: string }[];
+  families: { family: string; package?: string; license: string; faces: { weight: number; style?: FontStyle; file: string }[] }[];
 }
 
 /** A big-endian int16 of a font table (hhea and post metrics). */
@@ -145,24 +153,54 @@ interface Parsed {
   underlineThickness: number;
 }
 
+/** Where a face's bytes come from: a file (read on first use), or sfnt bytes already decoded. */
+export type FaceSource = { file: string } | { sfnt: Buffer; file?: string };
+
+interface LazyFaceOptions {
+  key?: string;
+  weightRange?: readonly [number, number];
+  variations?: Readonly<Record<string, number>>;
+}
+
 class LazyFace implements FontFace {
   readonly key: string;
+  readonly file: string;
+  readonly weightRange?: readonly [number, number];
+  readonly variations?: Readonly<Record<string, number>>;
   #bytes: Buffer | undefined;
   #parsed: Parsed | undefined;
 
   constructor(
-    private readonly dir: string,
+    private readonly source: FaceSource,
     readonly family: string,
     readonly weight: number,
-    readonly file: string,
     readonly style: FontStyle = 'normal',
+    options: LazyFaceOptions = {},
   ) {
-    this.key = style === 'normal' ? `${family}-${weight}` : `${family}-${weight}-${style}`;
+    this.key = options.key ?? (style === 'normal' ? `${family}-${weight}` : `${family}-${weight}-${style}`);
+    this.file = source.file ?? `(${family} font data)`;
+    if (options.weightRange) this.weightRange = options.weightRange;
+    if (options.variations) this.variations = options.variations;
+    if ('sfnt' in source) this.#bytes = source.sfnt;
   }
 
   get bytes(): Buffer {
-    this.#bytes ??= readFileSync(isAbsolute(this.file) ? this.file : `${this.dir}/${this.file}`);
+    this.#bytes ??= readFileSync((this.source as { file: string }).file);
     return this.#bytes;
+  }
+
+  // Instances are kept with their face, so every set (and render) using the face shares their parse.
+  readonly #instances = new Map<string, LazyFace>();
+
+  /** The same file at other axis coordinates (a new HarfBuzz font; the bytes are shared). */
+  instance(key: string, weight: number, variations: Record<string, number>): LazyFace {
+    let face = this.#instances.get(key);
+    if (!face) {
+      const source: FaceSource = 'sfnt' in this.source ? this.source : { sfnt: this.bytes, file: this.file };
+      face = new LazyFace(source, this.family, weight, this.style, { key, variations });
+      this.#instances.set(key, face);
+    }
+    return face;
   }
 
   hasCodePoint(codePoint: number): boolean {
@@ -174,6 +212,7 @@ class LazyFace implements FontFace {
     const lib = hb();
     const face = new lib.Face(new lib.Blob(this.bytes));
     const font = new lib.Font(face);
+    if (this.variations) font.setVariations(Object.entries(this.variations).map(([tag, value]) => new lib.Variation(tag, value)));
     const upem = face.upem;
     // Outlines and advances are asked for per glyph while painting: each is read from HarfBuzz once.
     const glyphs = new Map<number, { advanceWidth: number; path: { toSVG(): string } }>();
@@ -226,55 +265,238 @@ class LazyFace implements FontFace {
   }
 }
 
+/** A face drawn bolder or slanted by the painters: the same glyphs, metrics and shaping as its base. */
+class SyntheticFace implements FontFace {
+  readonly key: string;
+  constructor(
+    private readonly base: FontFace,
+    readonly synthetic: Readonly<{ bold?: boolean; italic?: boolean }>,
+    readonly weight: number,
+    readonly style: FontStyle,
+  ) {
+    this.key = `${base.key}+synthetic${synthetic.bold ? '-bold' : ''}${synthetic.italic ? '-italic' : ''}`;
+  }
+  get family(): string {
+    return this.base.family;
+  }
+  get file(): string {
+    return this.base.file;
+  }
+  get variations(): Readonly<Record<string, number>> | undefined {
+    return this.base.variations;
+  }
+  hasCodePoint(codePoint: number): boolean {
+    return this.base.hasCodePoint(codePoint);
+  }
+  get shaper(): ShapingFont {
+    return this.base.shaper;
+  }
+  get outlines(): OutlineFont {
+    return this.base.outlines;
+  }
+  get bytes(): Buffer {
+    return this.base.bytes;
+  }
+  get unitsPerEm(): number {
+    return this.base.unitsPerEm;
+  }
+  get ascent(): number {
+    return this.base.ascent;
+  }
+  get descent(): number {
+    return this.base.descent;
+  }
+  get underlinePosition(): number {
+    return this.base.underlinePosition;
+  }
+  get underlineThickness(): number {
+    return this.base.underlineThickness;
+  }
+}
+
+/**
+ * CSS Fonts 4 §5.2 weight matching among faces of one style: a face whose range holds the weight;
+ * else for 400-500 the faces up to 500 ascending, then lighter descending, then heavier ascending;
+ * below 400 lighter descending then heavier; above 500 heavier ascending then lighter descending.
+ */
+export function matchWeight<F extends { weight: number; weightRange?: readonly [number, number] }>(faces: readonly F[], desired: number): F {
+  const range = (f: F): readonly [number, number] => f.weightRange ?? [f.weight, f.weight];
+  const inside = faces.find((f) => range(f)[0] <= desired && desired <= range(f)[1]);
+  if (inside) return inside;
+  const heavier = (limit: number): F | undefined =>
+    faces.filter((f) => range(f)[0] > desired && range(f)[0] <= limit).sort((a, b) => range(a)[0] - range(b)[0])[0];
+  const lighter = (): F | undefined => faces.filter((f) => range(f)[1] < desired).sort((a, b) => range(b)[1] - range(a)[1])[0];
+  const found =
+    desired >= 400 && desired <= 500
+      ? (heavier(500) ?? lighter() ?? heavier(Infinity))
+      : desired < 400
+        ? (lighter() ?? heavier(Infinity))
+        : (heavier(Infinity) ?? lighter());
+  if (!found) throw new Error('matchWeight: no faces');
+  return found;
+}
+
+/** Chromium's rule for synthetic bold: asked for more than 200 above the weight of the face found. */
+const SYNTHETIC_BOLD_GAP = 200;
+
 export const FONTS_DIR = fileURLToPath(new URL('../../fonts/', import.meta.url));
 
-export class FontSet {
-  private readonly families = new Map<string, FontFace[]>();
-  private readonly byKey = new Map<string, FontFace>();
+const requireHere = createRequire(import.meta.url);
+/** An npm package's folder, found from this module like `import` would (from src/, dist/ and dist/pkg/). */
+function packageDir(name: string): string {
+  return dirname(requireHere.resolve(`${name}/package.json`));
+}
 
-  /** The folder of manifest.json and the font files (render threads open the same set from it). */
+/** The faces of one family, and the instances and synthetic faces made from them so far. */
+type Families = Map<string, FontFace[]>;
+
+export class FontSet {
+  private readonly families: Families = new Map();
+  private readonly byKey = new Map<string, FontFace>();
+  /** Licence file per bundled family (absolute path). */
+  private readonly licenses = new Map<string, string>();
+  private readonly base: FontSet | undefined;
+
+  /** The folder of manifest.json (render threads open the same bundled set from it). */
   readonly dir: string;
 
-  constructor(dir: string = FONTS_DIR) {
-    this.dir = dir;
-    const manifest = JSON.parse(readFileSync(`${dir}/manifest.json`, 'utf8')) as Manifest;
-    for (const fam of manifest.families) {
-      const faces = fam.faces.map(({ weight, file }): FontFace => new LazyFace(dir, fam.family, weight, file)).sort((a, b) => a.weight - b.weight);
-      this.families.set(fam.family, faces);
-      for (const f of faces) this.byKey.set(f.key, f);
+  /**
+   * The bundled set from `dir`'s manifest.json, or, with `faces`, those faces (a design's own fonts)
+   * in front of the set `dir`: a family named by them hides the same name beneath.
+   */
+  constructor(dir: string | FontSet = FONTS_DIR, faces: readonly FontFace[] = []) {
+    if (typeof dir === 'string') {
+      this.dir = dir;
+      const manifest = JSON.parse(readFileSync(`${dir}/manifest.json`, 'utf8')) as Manifest;
+      for (const fam of manifest.families) {
+        const root = fam.package ? packageDir(fam.package) : dir;
+        this.addFamily(
+          fam.family,
+          fam.faces.map(({ weight, style, file }) => new LazyFace({ file: resolve(root, file) }, fam.family, weight, style ?? 'normal')),
+        );
+        this.licenses.set(fam.family, resolve(root, fam.license));
+      }
+    } else {
+      this.dir = dir.dir;
+      this.base = dir;
     }
+    const own = new Map<string, FontFace[]>();
+    for (const f of faces) own.set(f.family, [...(own.get(f.family) ?? []), f]);
+    for (const [family, list] of own) this.addFamily(family, list);
+  }
+
+  private addFamily(family: string, faces: FontFace[]): void {
+    this.families.set(
+      family,
+      faces.sort((a, b) => a.weight - b.weight),
+    );
+    for (const f of faces) this.byKey.set(f.key, f);
+  }
+
+  private facesOf(family: string): FontFace[] | undefined {
+    return this.families.get(family) ?? this.base?.facesOf(family);
   }
 
   familyNames(): string[] {
-    return [...this.families.keys()];
+    return [...new Set([...this.families.keys(), ...(this.base?.familyNames() ?? [])])];
   }
 
   has(family: string): boolean {
-    return this.families.has(family);
+    return this.facesOf(family) !== undefined;
   }
 
-  /** The face nearest to the requested weight; ties go to the heavier face (CSS-like for bold). */
-  face(family: string, weight: number): FontFace {
-    const faces = this.families.get(family);
-    if (!faces || faces.length === 0) throw new Error(`font family ${family} is not bundled`);
-    let best = faces[0]!;
-    for (const f of faces) if (Math.abs(f.weight - weight) <= Math.abs(best.weight - weight)) best = f;
-    return best;
+  /** The licence file of a bundled family (its npm package's LICENSE_FONT). */
+  licenseOf(family: string): string | undefined {
+    return this.licenses.get(family) ?? this.base?.licenseOf(family);
+  }
+
+  /**
+   * The face CSS would use for `font-family: family; font-weight: weight; font-style: style`
+   * (CSS Fonts 4 §5.2): faces of the style first (italic falls back to normal, normal to italic),
+   * then the weight by matchWeight. A variable face is instanced at the exact weight. Where no face
+   * is bold or italic enough, a synthetic face (its `synthetic` says what) is returned, as Chromium does.
+   */
+  face(family: string, weight: number, style: FontStyle = 'normal'): FontFace {
+    const faces = this.facesOf(family);
+    if (!faces || faces.length === 0) throw new Error(`font family ${family} is not available: use one of ${this.familyNames().join(', ')}`);
+    const styled = faces.filter((f) => f.style === style);
+    let face = matchWeight(styled.length > 0 ? styled : faces, weight);
+    if (face.weightRange) face = this.instanceOf(face, Math.min(face.weightRange[1], Math.max(face.weightRange[0], weight)));
+    const bold = weight > face.weight + SYNTHETIC_BOLD_GAP;
+    const italic = style === 'italic' && face.style !== 'italic';
+    if (!bold && !italic) return face;
+    const synthetic = new SyntheticFace(face, { ...(bold ? { bold } : {}), ...(italic ? { italic } : {}) }, face.weight, style);
+    return this.remember(synthetic);
+  }
+
+  private instanceOf(face: FontFace, weight: number): FontFace {
+    const key = `${face.key}@wght=${weight}`;
+    const known = this.find(key);
+    if (known) return known;
+    if (!(face instanceof LazyFace)) throw new Error(`font face ${face.key} cannot be instanced`);
+    return this.remember(face.instance(key, weight, { wght: weight }));
+  }
+
+  /** Instances and synthetic faces are kept by the set that owns their base, so keys stay unique. */
+  private remember(face: FontFace): FontFace {
+    const known = this.find(face.key);
+    if (known) return known;
+    this.byKey.set(face.key, face);
+    return face;
+  }
+
+  private find(key: string): FontFace | undefined {
+    return this.byKey.get(key) ?? this.base?.find(key);
+  }
+
+  private lookup(key: string): FontFace | undefined {
+    return this.find(key) ?? this.derive(key);
+  }
+
+  /** Instances and synthetic faces from their keys, for a set that has their base face but did not choose them. */
+  private derive(key: string): FontFace | undefined {
+    const synthetic = /^(.*)\+synthetic(-bold)?(-italic)?$/.exec(key);
+    if (synthetic) {
+      const base = this.lookup(synthetic[1]!);
+      if (!base || !(synthetic[2] || synthetic[3])) return undefined;
+      const flags = { ...(synthetic[2] ? { bold: true } : {}), ...(synthetic[3] ? { italic: true } : {}) };
+      return this.remember(new SyntheticFace(base, flags, base.weight, synthetic[3] ? 'italic' : base.style));
+    }
+    const instance = /^(.*)@wght=(\d+(?:\.\d+)?)$/.exec(key);
+    const base = instance ? this.lookup(instance[1]!) : undefined;
+    return base?.weightRange ? this.instanceOf(base, Number(instance![2])) : undefined;
+  }
+
+  /** The faces given to this set (a design's files), not those of the set beneath. */
+  ownFaces(): FontFace[] {
+    return this.base ? [...this.families.values()].flat() : [];
   }
 
   byFaceKey(key: string): FontFace {
-    const f = this.byKey.get(key);
+    const f = this.lookup(key);
     if (!f) throw new Error(`unknown font face ${key}`);
     return f;
   }
 }
 
+/** The key of a face made from a font file given by the user: content-addressed, so caches keyed by it stay right. */
+export function fileFaceKey(family: string, weight: number, style: FontStyle, hash: string): string {
+  return `${family}-${weight}${style === 'normal' ? '' : `-${style}`}#${hash.slice(0, 12)}`;
+}
+
 /**
  * A face from one font file outside any set (fallback fonts, a design's own files): nothing is read
- * until it is first used.
+ * until it is first used. `source` is a path or decoded sfnt bytes; `options.weightRange` makes it a
+ * variable face (FontSet.face instances it at the weight asked for).
  */
-export function openFontFile(file: string, family: string, weight: number, style: FontStyle = 'normal'): FontFace {
-  return new LazyFace('', family, weight, file, style);
+export function openFontFile(
+  source: string | FaceSource,
+  family: string,
+  weight: number,
+  style: FontStyle = 'normal',
+  options: { key?: string; weightRange?: readonly [number, number] } = {},
+): FontFace {
+  return new LazyFace(typeof source === 'string' ? { file: source } : source, family, weight, style, options);
 }
 
 let shared: FontSet | undefined;

@@ -1,9 +1,12 @@
-// Substyle markup: `<substyle bold="700" color="#hex" underline link="(url:…)">…</substyle>`, never
-// nested, parsed into styled spans. Anything that is not a substyle tag is literal text.
+// Substyle markup: `<substyle bold="700" italic font_family="Lora" color="#hex" underline link="(url:…)">…</substyle>`,
+// never nested, parsed into styled spans. Anything that is not a substyle tag is literal text.
 import { HEX_COLOR, HEX_COLOR_HINT } from '../format/color.js';
 
 export interface SpanStyle {
   weight?: number;
+  italic?: boolean;
+  /** A font family other than the object's (checked against the design's fonts by the object). */
+  family?: string;
   color?: string;
   underline?: boolean;
   link?: string;
@@ -40,15 +43,23 @@ function parseAttributes(src: string, offset: number): SpanStyle {
     switch (name) {
       case 'bold': {
         const weight = Number(value);
-        if (value === undefined || !/^\d{1,4}$/.test(value) || weight < 1 || weight > 1000) {
+        if (value === undefined || !/^\d{1,4}$/.test(value) || weight < 100 || weight > 900) {
           throw new MarkupError(
             pos,
-            `bold needs a numeric weight such as bold="700" (1-1000), received ${value === undefined ? 'no value' : JSON.stringify(value)}`,
+            `bold needs a numeric weight from 100 to 900 such as bold="700", received ${value === undefined ? 'no value' : JSON.stringify(value)}`,
           );
         }
         style.weight = weight;
         break;
       }
+      case 'italic':
+        if (value !== undefined) throw new MarkupError(pos, 'italic is a bare attribute: write <substyle italic>, without a value');
+        style.italic = true;
+        break;
+      case 'font_family':
+        if (value === undefined || value.trim() === '') throw new MarkupError(pos, 'font_family needs a family name such as font_family="Lora"');
+        style.family = value;
+        break;
       case 'color':
         if (value === undefined || !HEX_COLOR.test(value)) {
           throw new MarkupError(pos, `substyle color: ${HEX_COLOR_HINT}, received ${value === undefined ? 'no value' : JSON.stringify(value)}`);
@@ -67,7 +78,7 @@ function parseAttributes(src: string, offset: number): SpanStyle {
         break;
       }
       default:
-        throw new MarkupError(pos, `unknown substyle attribute "${name}": use bold, color, underline or link`);
+        throw new MarkupError(pos, `unknown substyle attribute "${name}": use bold, italic, font_family, color, underline or link`);
     }
     rest = rest.slice(whole.length);
     pos += whole.length;

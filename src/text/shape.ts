@@ -119,7 +119,7 @@ function shapeCached(text: string, face: FontFace, span: number, offset: number,
 export function shapeText(spans: readonly SceneSpan[], family: string, fonts: FontSet, letterSpacing: number): ShapedParagraph[] {
   const paragraphs: { text: string; clusters: Cluster[] }[] = [{ text: '', clusters: [] }];
   spans.forEach((span, spanIndex) => {
-    const face = fonts.face(family, span.weight);
+    const face = fonts.face(span.family ?? family, span.weight, span.style);
     span.text
       .replace(/\r\n?/g, '\n')
       .split('\n')

@@ -21,6 +21,9 @@ export const TEST_CARDS = {
   'screen-portrait': join(ASSETS_DIR, 'screen-portrait.png'),
   glare: join(ASSETS_DIR, 'glare.png'),
   shade: join(ASSETS_DIR, 'shade.png'),
+  // Font files for design fonts: a variable WOFF2 (a devDependency) and a bundled static face.
+  'inter-variable': join(REPO_ROOT, 'node_modules/@fontsource-variable/inter/files/inter-latin-wght-normal.woff2'),
+  'inter-regular': join(REPO_ROOT, 'node_modules/@expo-google-fonts/inter/400Regular/Inter_400Regular.ttf'),
 };
 
 export function discoverCases(): GoldenCase[] {

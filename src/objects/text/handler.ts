@@ -25,8 +25,9 @@ export const textHandler: ObjectHandler<TextObject> = {
   override: TextOverride,
   merge: mergeFields,
   check(o, at, ctx) {
-    spansOf(o, childPath(at, 'text'));
+    const spans = spansOf(o, childPath(at, 'text'));
     checkFontFamily(o.font_family ?? DEFAULT_FONT_FAMILY, childPath(at, 'font_family'), ctx);
+    for (const s of spans) if (s.style.family !== undefined) checkFontFamily(s.style.family, childPath(at, 'text'), ctx, 'substyle font_family');
     if (o.min_font_size !== undefined && o.font_size !== undefined && o.min_font_size > o.font_size) {
       throw validationError(childPath(at, 'min_font_size'), `min_font_size (${o.min_font_size}) must not exceed font_size (${o.font_size})`);
     }
@@ -41,6 +42,8 @@ export const textHandler: ObjectHandler<TextObject> = {
       spans: spansOf(o, fieldPath('text')).map((s) => ({
         text: s.text,
         weight: s.style.weight ?? weight,
+        ...(s.style.italic || o.font_style === 'italic' ? { style: 'italic' as const } : {}),
+        ...(s.style.family === undefined ? {} : { family: s.style.family }),
         color: parseHexColor(s.style.color ?? color),
         underline: s.style.underline ?? false,
         ...(s.style.link === undefined ? {} : { link: s.style.link }),

@@ -31,15 +31,24 @@ export const TextObject = z
     ...common,
     text: doc(
       z.string().max(LIMITS.maxTextLength),
-      'The text. \\n breaks lines. May contain <substyle bold="700" color="#hex" underline link="(url:https://…)">…</substyle> tags, never nested.',
+      'The text. \\n breaks lines. May contain <substyle bold="700" italic font_family="Lora" color="#hex" underline link="(url:https://…)">…</substyle> tags, never nested.',
       'Summer <substyle bold="700" color="#e53935">sale</substyle>',
     ),
-    font_family: doc(z.string().min(1), 'A bundled font family (Inter, Lora), listed in the design fonts. Default Inter.', 'Inter').optional(),
+    font_family: doc(
+      z.string().min(1),
+      "A font family listed in the design fonts (bundled Inter or Lora, or one of the design's own font files). Default Inter.",
+      'Inter',
+    ).optional(),
     font_size: doc(z.number().finite().gt(0).max(LIMITS.maxFontSize), 'Font size in pixels; fit never exceeds it. Default 48.', 64).optional(),
     font_weight: doc(
       z.int().min(100).max(900),
-      'Weight 100-900; the nearest bundled face is used (400 regular, 700 bold; 550 and above is bold). Default 400.',
+      'Weight 100-900, matched like CSS font-weight: the face of that weight, a variable font instanced at it, or the nearest by the CSS rules. Default 400.',
       700,
+    ).optional(),
+    font_style: doc(
+      z.enum(['normal', 'italic']),
+      'normal or italic. Without an italic face the glyphs are slanted (synthetic italic). Default normal.',
+      'italic',
     ).optional(),
     color: doc(Color, 'Text colour. Default #000000.', '#222222').optional(),
     text_align: TextAlign.optional(),

@@ -1,0 +1,102 @@
+// load: a design's own font files (`fonts` entries with a path, and the render's `fontFiles`) → a FontSet
+// with those faces in front of the engine's. Files come through the asset resolver, as images do, so
+// render threads and the service's workers read them like any asset. Decoded faces are cached by content.
+import { createHash } from 'node:crypto';
+import { ImprintError, validationError } from '../errors.js';
+import { parseImageRef } from '../format/image-ref.js';
+import { jsonPath } from '../format/json-path.js';
+import { FontFileError, readFontFile, type FontFileInfo } from '../text/font-file.js';
+import { fileFaceKey, FontSet, openFontFile, type FontFace, type FontStyle } from '../text/fonts.js';
+import { AssetNotFoundError, type AssetResolver } from './resolver.js';
+
+/** A `fonts` entry naming a file (see design/schema.ts). */
+export interface FontFileEntry {
+  family: string;
+  path: string;
+  weight?: number;
+  style?: FontStyle;
+}
+
+// Decoded files by the hash of their bytes as given (a WOFF2 is decompressed once per process), and
+// faces by file and description, so HarfBuzz parses a design's font once however often it renders.
+const CACHE_ENTRIES = 32;
+const files = new Map<string, Promise<FontFileInfo>>();
+const faces = new Map<string, FontFace>();
+
+function remember<V>(map: Map<string, V>, key: string, make: () => V): V {
+  let v = map.get(key);
+  if (v === undefined) {
+    v = make();
+    if (map.size >= CACHE_ENTRIES) map.delete(map.keys().next().value!);
+  } else map.delete(key);
+  map.set(key, v);
+  return v;
+}
+
+function decoded(bytes: Uint8Array): Promise<FontFileInfo> {
+  const key = createHash('sha256').update(bytes).digest('hex');
+  const info = remember(files, key, () => readFontFile(bytes));
+  info.catch(() => files.delete(key));
+  return info;
+}
+
+/** A face of the file under `family`; `weight`/`style` given by the design win over what the file says. */
+function faceOf(info: FontFileInfo, family: string, weight: number | undefined, style: FontStyle | undefined): FontFace {
+  const s = style ?? info.style;
+  const range = info.weightAxis ? ([info.weightAxis.min, info.weightAxis.max] as const) : undefined;
+  const w = range ? Math.min(range[1], Math.max(range[0], weight ?? info.weightAxis!.default)) : (weight ?? info.weight);
+  const key = fileFaceKey(family, w, s, info.hash);
+  return remember(faces, key, () =>
+    openFontFile({ sfnt: info.sfnt }, family, w, s, { key, ...(range ? { weightRange: range } : {}) }),
+  );
+}
+
+async function load(bytes: Uint8Array, at: string, available: () => string): Promise<FontFileInfo> {
+  try {
+    return await decoded(bytes);
+  } catch (e) {
+    if (e instanceof FontFileError) throw validationError(at, `${e.message} (families available: ${available()})`);
+    throw e;
+  }
+}
+
+/**
+ * The FontSet a design renders with: its `fonts` files and `fontFiles` (named by the file's own family)
+ * in front of `base`. Errors (missing, corrupt, unsupported or oversized files) are validation errors
+ * at the entry's path, naming the families available.
+ */
+export async function designFontSet(
+  fonts: unknown,
+  fontFiles: readonly Uint8Array[] | undefined,
+  base: FontSet,
+  resolver: AssetResolver,
+  root: string,
+): Promise<FontSet> {
+  const entries = Array.isArray(fonts) ? (fonts as unknown[]) : [];
+  const fileEntries = entries
+    .map((e, i) => ({ e, i }))
+    .filter((x): x is { e: FontFileEntry; i: number } => x.e !== null && typeof x.e === 'object' && typeof (x.e as FontFileEntry).path === 'string');
+  if (fileEntries.length === 0 && !fontFiles?.length) return base;
+  const available = (): string => [...new Set([...fileEntries.map((x) => x.e.family), ...base.familyNames()])].join(', ');
+  const loaded = await Promise.all([
+    ...fileEntries.map(async ({ e, i }) => {
+      const at = jsonPath(['fonts', i, 'path'], root);
+      const ref = parseImageRef(e.path, at);
+      let bytes: Uint8Array;
+      try {
+        bytes = await resolver(ref);
+      } catch (err) {
+        if (err instanceof AssetNotFoundError) throw validationError(at, `${err.message.replace('no image file', 'no font file')}`);
+        if (err instanceof ImprintError) throw err;
+        throw validationError(at, `the font file could not be read: ${(err as Error).message}`);
+      }
+      const info = await load(bytes, at, available);
+      return faceOf(info, e.family, e.weight, e.style);
+    }),
+    ...(fontFiles ?? []).map(async (bytes, i) => {
+      const info = await load(bytes, `$.fontFiles[${i}]`, available);
+      return faceOf(info, info.family, undefined, undefined);
+    }),
+  ]);
+  return new FontSet(base, loaded);
+}
