@@ -22,6 +22,8 @@ export const ERROR_CATALOGUE = {
   account_not_found: { status: 404 },
   /** Service: no such design or video design in this account. */
   design_not_found: { status: 404 },
+  /** Service: no such font in this account's library. */
+  font_not_found: { status: 404 },
   /** Service: no such task in this account. */
   task_not_found: { status: 404 },
   /** Service: the value must be unique (an account name, an API key) and is already taken. */

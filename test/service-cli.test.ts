@@ -82,6 +82,9 @@ describe('imprint admin', () => {
     [['set-plan', '--account', '1'], /^validation_error at \$: give at least one of --plan/],
     [['import-design', 'test/fixtures-missing.json', '--account', '1'], /^validation_error at \$\.file: cannot read the design file/],
     [['import-design', 'package.json', '--account', '1'], /^validation_error at \$\.\w+/],
+    [['add-font', 'package.json', '--account', '1'], /^validation_error at \$\.file: .*TTF, OTF, WOFF or WOFF2/],
+    [['add-font', 'test/no-such-font.ttf', '--account', '1'], /^validation_error at \$\.file: cannot read the font file/],
+    [['delete-font', '--account', '1', '--font', '7'], /^font_not_found at \$\.font_id: no font with id 7 in this account/],
     [['frobnicate'], /^usage_error: unknown admin command "frobnicate"/],
   ])(
     'refuses admin %j with one line on stderr, exit 2, and changes nothing',
@@ -96,6 +99,7 @@ describe('imprint admin', () => {
         expect(await service.getAccount(1)).toMatchObject({ balance: 3, plan: { concurrency: 1 } });
         expect(await service.ctx.meta.countAccounts()).toBe(1);
         expect(await service.listDesigns(1)).toEqual([]);
+        expect(await service.listFonts(1)).toEqual([]);
       } finally {
         await service.close();
       }

@@ -74,6 +74,27 @@ const COMMANDS: Record<string, AdminCommand> = {
     flags: { ...ACCOUNT, design: 'the design id' },
     example: ['imprint admin delete-design --account 1 --design 2', '# {"deleted":2}'],
   },
+  'add-font': {
+    args: '<font file> --account <id>',
+    about:
+      "Adds a font (TTF, OTF, WOFF or WOFF2, at most 20 MB; a variable font covers its whole weight range) to the account's library: " +
+      "its designs may name the family, found after the design's own fonts and before the bundled ones. The same file twice is one font.",
+    flags: ACCOUNT,
+    file: true,
+    example: ['imprint admin add-font BrandSans-Variable.woff2 --account 1', '# {"id":1,"family":"Brand Sans","weight":400,"weight_range":[100,900],…}'],
+  },
+  'list-fonts': {
+    args: '--account <id>',
+    about: "The fonts of an account's library: family, weight (range), style, format and the scripts each covers.",
+    flags: ACCOUNT,
+    example: ['imprint admin list-fonts --account 1', '# {"account_id":1,"fonts":[{"id":1,"family":"Brand Sans",…}]}'],
+  },
+  'delete-font': {
+    args: '--account <id> --font <id>',
+    about: 'Removes a font from the library; designs naming its family fall back to the next font that has it.',
+    flags: { ...ACCOUNT, font: 'the font id (list-fonts prints it)' },
+    example: ['imprint admin delete-font --account 1 --font 1', '# {"deleted":1}'],
+  },
   'get-account': {
     args: '--account <id>',
     about: 'An account: name, balance, plan with its limits and rates, webhook secret.',
@@ -303,6 +324,33 @@ export async function adminCommand(args: string[], io: CliIO): Promise<number> {
         const design = idFlag(v.design, 'design');
         await service.deleteDesign(idFlag(v.account, 'account'), design);
         print({ deleted: design });
+        return 0;
+      }
+      case 'add-font': {
+        const path = positionals[0];
+        if (path === undefined) throw validationError('$.file', 'give the font file: imprint admin add-font <font file> --account <id>');
+        let bytes: Buffer;
+        try {
+          bytes = await readFile(resolve(path));
+        } catch (e) {
+          const why = (e as NodeJS.ErrnoException).code ?? (e as Error).message;
+          throw validationError('$.file', `cannot read the font file "${path}" (${why}): check the path`);
+        }
+        const { fontJson } = await import('../service/fonts.js');
+        const { font } = await service.addFont(idFlag(v.account, 'account'), bytes);
+        print(fontJson(font));
+        return 0;
+      }
+      case 'list-fonts': {
+        const { fontJson } = await import('../service/fonts.js');
+        const account = idFlag(v.account, 'account');
+        print({ account_id: account, fonts: (await service.listFonts(account)).map(fontJson) });
+        return 0;
+      }
+      case 'delete-font': {
+        const font = idFlag(v.font, 'font');
+        await service.deleteFont(idFlag(v.account, 'account'), font);
+        print({ deleted: font });
         return 0;
       }
       case 'get-account': {

@@ -9,8 +9,9 @@ import { hashApiKey } from '../service/keys.js';
 import type { Service } from '../service/service.js';
 import { taskBodyA } from '../service/task-view.js';
 import { MAX_UPLOAD_BYTES } from '../service/uploads.js';
+import { fontJson, MAX_FONT_FILE_BYTES } from '../service/fonts.js';
 import type { Account } from '../store/metadata/records.js';
-import { bodyLimit, BodyTooLarge, MAX_UPLOAD_BODY, stopReading } from './body-limits.js';
+import { bodyLimit, BodyTooLarge, MAX_UPLOAD_BODY, MULTIPART_OVERHEAD, stopReading } from './body-limits.js';
 import { errorReply, HttpFailure, jsonDepth } from './errors.js';
 import type { RateLimiter } from './rate-limit.js';
 import { RenderRequest } from './schemas.js';
@@ -44,35 +45,35 @@ class UploadRefusal extends Error {}
 
 /**
  * The bytes of an upload's one file, or undefined when it has none. Reading stops at the limit: at
- * the file's MAX_UPLOAD_BYTES (busboy's 'limit'), or when the whole body passes MAX_UPLOAD_BODY
+ * the file's `maxBytes` (busboy's 'limit'), or when the whole body passes it plus MULTIPART_OVERHEAD
  * (fields, preamble or epilogue that busboy would read and drop), whatever it declared.
  */
-async function readUpload(req: FastifyRequest): Promise<Buffer | undefined> {
-  const parts = req.parts();
+async function readUpload(req: FastifyRequest, maxBytes = MAX_UPLOAD_BYTES): Promise<Buffer | undefined> {
+  const parts = req.parts({ limits: { fileSize: maxBytes } });
   // The first next() pipes the request into busboy: the byte count is attached after it.
   let next = parts.next();
-  const over = bodyLimit(req.raw, MAX_UPLOAD_BODY);
+  const over = bodyLimit(req.raw, maxBytes + MULTIPART_OVERHEAD);
   let bytes: Buffer | undefined;
   for (let r = await Promise.race([next, over]); !r.done; r = await Promise.race([next, over])) {
     const part = r.value;
     if (part.type === 'file') {
       if (part.fieldname !== 'file') throw new UploadRefusal(`the file field is named "${part.fieldname.slice(0, 40)}": name it "file"`);
       if (bytes) throw new UploadRefusal('send one file per upload');
-      bytes = await Promise.race([fileBytes(req.raw, part.file), over]);
+      bytes = await Promise.race([fileBytes(req.raw, part.file, maxBytes), over]);
     }
     next = parts.next();
   }
   return bytes;
 }
 
-/** A file part's bytes; busboy's 'limit' means it passed MAX_UPLOAD_BYTES, and reading stops there. */
-function fileBytes(raw: FastifyRequest['raw'], file: NodeJS.ReadableStream): Promise<Buffer> {
+/** A file part's bytes; busboy's 'limit' means it passed `maxBytes`, and reading stops there. */
+function fileBytes(raw: FastifyRequest['raw'], file: NodeJS.ReadableStream, maxBytes: number): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     file.on('data', (chunk: Buffer) => chunks.push(chunk));
     file.once('limit', () => {
       stopReading(raw);
-      reject(new BodyTooLarge(MAX_UPLOAD_BYTES));
+      reject(new BodyTooLarge(maxBytes));
     });
     file.once('end', () => resolve(Buffer.concat(chunks)));
     file.once('error', reject);
@@ -195,6 +196,38 @@ export async function interfaceA(app: FastifyInstance, { service, limiter }: Int
       if (e instanceof ImprintError && e.code === 'validation_error') return refuse(400, e.message);
       throw e;
     }
+  });
+
+  // ── the account's font library (an addition to the spec) ───────────────────────────────────
+  const fontTooLarge = `the font file is larger than ${MAX_FONT_FILE_BYTES / 1048576} MB: subset it or send a WOFF2 (reading stopped at the limit)`;
+  app.post('/fonts', { onRequest: guard }, async (req, reply) => {
+    const account = req.account!;
+    if (!req.isMultipart()) throw fail('unsupported_media_type', 'send the font as multipart/form-data with a file field named "file"');
+    if (Number(req.headers['content-length']) > MAX_FONT_FILE_BYTES + MULTIPART_OVERHEAD) throw fail('payload_too_large', fontTooLarge);
+    let bytes: Buffer | undefined;
+    try {
+      bytes = await readUpload(req, MAX_FONT_FILE_BYTES);
+    } catch (e) {
+      if (e instanceof UploadRefusal) throw validationError('$.file', e.message);
+      const code = (e as { code?: string }).code;
+      if (e instanceof BodyTooLarge || code === 'FST_REQ_FILE_TOO_LARGE') throw fail('payload_too_large', fontTooLarge);
+      if (code === 'FST_FILES_LIMIT' || code === 'FST_PARTS_LIMIT' || code === 'FST_FIELDS_LIMIT')
+        throw validationError('$.file', 'send one file field named "file" and nothing else');
+      throw validationError(
+        '$.file',
+        `the multipart body cannot be read (${(e as Error).message.slice(0, 120)}): send multipart/form-data with a file field named "file"`,
+      );
+    }
+    if (!bytes) throw validationError('$.file', 'no file: send multipart/form-data with a file field named "file"');
+    const { font, created } = await service.addFont(account.id, bytes);
+    return reply.status(created ? 201 : 200).send(fontJson(font));
+  });
+  app.get('/fonts', { onRequest: guard }, async (req, reply) => {
+    return reply.send({ fonts: (await service.listFonts(req.account!.id)).map(fontJson) });
+  });
+  app.delete<{ Params: { id: string } }>('/fonts/:id', { onRequest: guard }, async (req, reply) => {
+    await service.deleteFont(req.account!.id, req.params.id);
+    return reply.status(204).send();
   });
 
   // The account's own uploads, at the URL the upload returned.

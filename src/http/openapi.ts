@@ -2,7 +2,7 @@
 // and the published overrides schema, served at /public/v2/openapi.json.
 import { z } from 'zod';
 import { overridesJsonSchema } from '../design/json-schema.js';
-import { ErrorBody, RenderAccepted, RenderRequest, Task, UploadResult } from './schemas.js';
+import { ErrorBody, Font, FontList, RenderAccepted, RenderRequest, Task, UploadResult } from './schemas.js';
 
 const json = (schema: z.ZodType): Record<string, unknown> => {
   const out = z.toJSONSchema(schema, { target: 'draft-2020-12', unrepresentable: 'any', io: 'input' }) as Record<string, unknown>;
@@ -45,6 +45,8 @@ export function openApiDocument(serverUrl: string, version: string): Record<stri
         RenderAccepted: json(RenderAccepted),
         Task: json(Task),
         UploadResult: json(UploadResult),
+        Font: json(Font),
+        FontList: json(FontList),
         Error: json(ErrorBody),
         ObjectsOverrides: overrides,
       },
@@ -102,6 +104,38 @@ export function openApiDocument(serverUrl: string, version: string): Record<stri
             415: { description: 'Not multipart/form-data', content: content('UploadResult') },
             ...auth,
           },
+        },
+      },
+      '/public/v2/fonts': {
+        post: {
+          summary: "Add a font to the account's library (TTF, OTF, WOFF, WOFF2; at most 20 MB; an addition to the spec)",
+          requestBody: {
+            required: true,
+            content: {
+              'multipart/form-data': {
+                schema: { type: 'object', properties: { file: { type: 'string', contentMediaType: 'application/octet-stream' } }, required: ['file'] },
+              },
+            },
+          },
+          responses: {
+            201: { description: "Added; the account's designs may name its family", content: content('Font') },
+            200: { description: 'The same file is already in the library: that font', content: content('Font') },
+            400: error('validation_error: not a font (sniffed from the bytes), corrupt, a collection, or no file field'),
+            413: error('payload_too_large: larger than 20 MB'),
+            415: error('unsupported_media_type: not multipart/form-data'),
+            ...auth,
+          },
+        },
+        get: {
+          summary: "List the account's fonts",
+          responses: { 200: { description: 'The fonts, by family and weight', content: content('FontList') }, ...auth },
+        },
+      },
+      '/public/v2/fonts/{font_id}': {
+        delete: {
+          summary: 'Remove a font from the library',
+          parameters: [{ name: 'font_id', in: 'path', required: true, schema: { type: 'integer' } }],
+          responses: { 204: { description: 'Removed' }, 404: error('font_not_found'), ...auth },
         },
       },
       '/public/v2/results/{file}': {

@@ -71,6 +71,30 @@ export const Task = z
   })
   .meta({ description: 'A render task; also the body of the webhook.' });
 
+export const Font = z
+  .object({
+    id: z.int(),
+    family: z.string().meta({ description: 'The family a design names in fonts or font_family (from the file: name id 16, else 1).' }),
+    weight: z.int().meta({ description: "The file's own weight (OS/2); a variable font's default." }),
+    weight_range: z
+      .tuple([z.int(), z.int()])
+      .meta({ description: 'A variable font: every weight from min to max is drawn exactly (its wght axis).' })
+      .optional(),
+    style: z.enum(['normal', 'italic']),
+    format: z.enum(['ttf', 'otf', 'woff', 'woff2']).meta({ description: 'As uploaded (sniffed from the bytes); stored as TTF/OTF.' }),
+    size: z.int().meta({ description: 'Bytes stored.' }),
+    coverage: z
+      .object({
+        code_points: z.int(),
+        scripts: z.record(z.string(), z.int()).meta({ description: 'Code points per Unicode script (Common: digits, punctuation, symbols).' }),
+      })
+      .meta({ description: 'What the font can draw.' }),
+    created_at: z.string(),
+  })
+  .meta({ description: "A font of the account's library (an addition to the spec)." });
+
+export const FontList = z.object({ fonts: z.array(Font) });
+
 export const UploadResult = z.object({
   result: z.enum(['success', 'error']),
   url: z.string().meta({ description: 'On success: use it as path, background.path or image_url in overrides.' }).optional(),

@@ -6,6 +6,8 @@ import { parseDesign, parseJson } from '../design/parse.js';
 import { ImprintError, validationError } from '../errors.js';
 import type { DesignKind, DesignRecord, DesignSummary } from '../store/metadata/records.js';
 import { checkId, getAccount } from './accounts.js';
+import { accountFontSet } from './fonts.js';
+import { RETIRED_FILES_KEPT_MS } from './retention.js';
 import type { ServiceContext } from './context.js';
 import { checkAssetImage, designAssetRefs } from './design-assets.js';
 import { newToken } from './keys.js';
@@ -30,11 +32,13 @@ function readTemplate(template: unknown): unknown {
 /** Validates the template and stores its files; nothing is stored when anything is wrong. */
 async function storeTemplate(
   ctx: ServiceContext,
+  accountId: number,
   template: unknown,
   source: DesignSource,
 ): Promise<{ doc: unknown; kind: DesignKind; assets: Record<string, string> }> {
   const doc = readTemplate(template);
-  const design = parseDesign(doc);
+  // Families of the account's font library may be named like bundled ones.
+  const design = parseDesign(doc, await accountFontSet(ctx, accountId, doc));
   const refs = designAssetRefs(doc);
   const resolver = source.baseDir ? fileAssetResolver({ baseDir: source.baseDir }) : undefined;
   const files: { path: string; bytes: Uint8Array }[] = [];
@@ -73,9 +77,6 @@ async function storeTemplate(
   return { doc, kind: design.slides ? 'video' : 'design', assets };
 }
 
-/** A render reads its files when it starts; a day covers the longest render by far. */
-export const RETIRED_FILES_KEPT_MS = 86_400_000;
-
 /** Files of a design that was replaced or deleted: kept for renders that may still read them. */
 async function retireAssets(ctx: ServiceContext, assets: Record<string, string>): Promise<void> {
   await ctx.meta.retireBlobs(Object.values(assets), ctx.clock() + RETIRED_FILES_KEPT_MS);
@@ -87,7 +88,7 @@ async function deleteAssets(ctx: ServiceContext, assets: Record<string, string>)
 
 export async function importDesign(ctx: ServiceContext, accountId: unknown, template: unknown, source: DesignSource = {}): Promise<DesignRecord> {
   const account = await getAccount(ctx, accountId);
-  const { doc, kind, assets } = await storeTemplate(ctx, template, source);
+  const { doc, kind, assets } = await storeTemplate(ctx, account.id, template, source);
   try {
     const record = await ctx.meta.insertDesign({ accountId: account.id, kind, name: source.name ?? '', template: doc, assets, now: ctx.clock() });
     ctx.log.info({ account_id: account.id, design_id: record.id, kind, files: Object.keys(assets).length }, 'design imported');
@@ -114,7 +115,7 @@ export async function replaceDesign(
 ): Promise<DesignRecord> {
   const account = await getAccount(ctx, accountId);
   const old = await getDesign(ctx, account.id, designId);
-  const { doc, kind, assets } = await storeTemplate(ctx, template, source);
+  const { doc, kind, assets } = await storeTemplate(ctx, account.id, template, source);
   const record = await ctx.meta.replaceDesign({
     accountId: account.id,
     id: old.id,

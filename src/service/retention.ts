@@ -3,6 +3,12 @@
 // worst a file that the next sweep no longer knows about, never a record pointing at nothing usable.
 import type { ServiceContext } from './context.js';
 
+/**
+ * Files of a replaced or deleted design, or a deleted library font, are kept this long before the
+ * sweeper deletes them: a render reads its files when it starts; a day covers the longest by far.
+ */
+export const RETIRED_FILES_KEPT_MS = 86_400_000;
+
 export interface SweepReport {
   uploads: number;
   results: number;

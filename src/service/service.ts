@@ -16,6 +16,7 @@ import type { ServiceConfig } from './config.js';
 import type { ServiceContext } from './context.js';
 import * as designs from './designs.js';
 import * as files from './files.js';
+import * as fonts from './fonts.js';
 import { Metrics } from './metrics.js';
 import * as renders from './renders.js';
 import { sweep } from './retention.js';
@@ -116,6 +117,17 @@ export class Service {
   }
   deleteDesign(accountId: unknown, designId: unknown) {
     return designs.deleteDesign(this.ctx, accountId, designId);
+  }
+
+  // the account's font library
+  addFont(accountId: unknown, bytes: Uint8Array) {
+    return fonts.addFont(this.ctx, accountId, bytes);
+  }
+  listFonts(accountId: unknown) {
+    return fonts.listFonts(this.ctx, accountId);
+  }
+  deleteFont(accountId: unknown, id: unknown) {
+    return fonts.deleteFont(this.ctx, accountId, id);
   }
 
   // uploads and tasks

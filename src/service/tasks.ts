@@ -12,6 +12,7 @@ import type { VideoAdmission } from '../store/metadata/metadata-store.js';
 import type { TaskRecord } from '../store/metadata/records.js';
 import type { ServiceContext } from './context.js';
 import { getDesign } from './designs.js';
+import { accountFontSet } from './fonts.js';
 import { checkDesignFiles, prepareOverrides } from './uploads.js';
 
 /** The spec's four formats, then Imprint's additions (webp, avif). */
@@ -77,7 +78,9 @@ export async function createTask(ctx: ServiceContext, accountId: number, req: Ta
   const root = req.overridesRoot ?? '$.objects_overrides';
   const overrides = await prepareOverrides(ctx, accountId, req.overrides ?? {}, root);
   // Resolving is pure and catches every override error before anything is queued.
-  const scene = resolveScene(parseDesign(design.template), overrides, undefined, { design: '$', overrides: root });
+  // The account's library fonts the design names are part of what its text is checked against.
+  const fonts = await accountFontSet(ctx, accountId, design.template);
+  const scene = resolveScene(parseDesign(design.template, fonts), overrides, fonts, { design: '$', overrides: root });
   checkDesignFiles(overrides, root, design.assets);
   if (options.quality !== undefined && !(QUALITY_FORMATS as readonly string[]).includes(format)) {
     throw validationError('$.quality', `quality applies to ${QUALITY_FORMATS.join(', ')}: remove it for ${format}`);

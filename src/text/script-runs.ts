@@ -42,7 +42,7 @@ const SCRIPTS = [
 const NO_SCRIPT = /^[\p{Script=Common}\p{Script=Inherited}]/u;
 
 /** The script of the character at the start of `s`; null for Common and Inherited characters. */
-function scriptAt(s: string): string | null {
+export function scriptAt(s: string): string | null {
   if (NO_SCRIPT.test(s)) return null;
   // Scripts not listed still get runs of their own, one per character run of the unknown script.
   return SCRIPTS.find((sc) => sc.pattern.test(s))?.name ?? 'other';

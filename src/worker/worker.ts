@@ -13,6 +13,7 @@ import type { Overrides } from '../resolve/types.js';
 import { RenderFailure, RenderPool, type FailureKind } from '../render/pool.js';
 import { splitOptions } from '../render/threaded.js';
 import { renderWarnings } from '../render/warnings.js';
+import { libraryFontFiles } from '../service/fonts.js';
 import { DEMO_LOGO_ASSET, taskAssetResolver } from './task-assets.js';
 
 /** Where and how the free mode's logo sits: bottom right, a quarter of the width. */
@@ -130,12 +131,15 @@ export class TaskWorker {
         );
       const o = taskOptions(task);
       const format = task.format as TaskFormat;
+      // The account's library fonts the design names; its own font files come through `assets`.
+      const fontFiles = await libraryFontFiles(this.ctx, task.accountId, design.template);
       const options: RenderOptions = {
         // Stored templates and overrides are plain JSON: the engine validates them like any input.
         design: design.template as DesignInput,
         overrides: task.overrides as Overrides,
         format,
         assets: taskAssetResolver(this.ctx, task, design),
+        ...(fontFiles.length > 0 ? { fontFiles } : {}),
         ...(o.fps === undefined ? {} : { fps: o.fps }),
         ...(o.size === undefined ? {} : { size: o.size }),
         ...(o.max_duration === undefined ? {} : { maxDuration: o.max_duration }),

@@ -6,10 +6,23 @@ import { AccountQueries } from './accounts.js';
 import type { MetadataConnection } from './connect.js';
 import { DesignQueries, type DesignInput } from './designs.js';
 import { IdempotencyQueries } from './idempotency.js';
-import type { Account, ApiKeyRecord, DesignRecord, DesignSummary, Plan, Role, TaskRecord, TaskState, UploadRecord, WebhookDeliveryRecord } from './records.js';
+import type {
+  Account,
+  ApiKeyRecord,
+  DesignRecord,
+  DesignSummary,
+  FontRecord,
+  Plan,
+  Role,
+  TaskRecord,
+  TaskState,
+  UploadRecord,
+  WebhookDeliveryRecord,
+} from './records.js';
 import type { Tables } from './tables.js';
 import { TaskQueries, type ClaimResult, type InsertRefusal, type NewTask, type TaskClaims, type TaskOutcome } from './tasks.js';
 import { UploadQueries } from './uploads.js';
+import { FontQueries } from './fonts.js';
 import { WebhookQueries, type DeliveryOutcome } from './webhooks.js';
 
 // Callers import these from here, as before the split.
@@ -23,6 +36,7 @@ export class MetadataStore implements TaskClaims {
   private readonly accounts: AccountQueries;
   private readonly designs: DesignQueries;
   private readonly uploads: UploadQueries;
+  private readonly fonts: FontQueries;
   private readonly tasks: TaskQueries;
   private readonly webhooks: WebhookQueries;
   private readonly idempotency: IdempotencyQueries;
@@ -32,6 +46,7 @@ export class MetadataStore implements TaskClaims {
     this.accounts = new AccountQueries(conn.db);
     this.designs = new DesignQueries(conn.db);
     this.uploads = new UploadQueries(conn.db);
+    this.fonts = new FontQueries(conn.db);
     this.tasks = new TaskQueries(conn.db, conn.dialect);
     this.webhooks = new WebhookQueries(conn.db, conn.dialect);
     this.idempotency = new IdempotencyQueries(conn.db);
@@ -122,6 +137,23 @@ export class MetadataStore implements TaskClaims {
 
   expireUploads(now: number, limit?: number): Promise<UploadRecord[]> {
     return this.uploads.expireUploads(now, limit);
+  }
+
+  // ── fonts (fonts.ts) ────────────────────────────────────────────────────────────────────────
+  insertFont(f: Omit<FontRecord, 'id'>): Promise<{ font: FontRecord; created: boolean }> {
+    return this.fonts.insertFont(f);
+  }
+
+  listFonts(accountId: number): Promise<FontRecord[]> {
+    return this.fonts.listFonts(accountId);
+  }
+
+  getFont(accountId: number, id: number): Promise<FontRecord | undefined> {
+    return this.fonts.getFont(accountId, id);
+  }
+
+  deleteFont(accountId: number, id: number): Promise<FontRecord | undefined> {
+    return this.fonts.deleteFont(accountId, id);
   }
 
   // ── tasks (tasks.ts) ────────────────────────────────────────────────────────────────────────

@@ -164,6 +164,28 @@ function migrations(dialect: Dialect): Record<string, Migration> {
         await db.schema.alterTable('tasks').addColumn('warnings', 'text').execute();
       },
     },
+    '0008_account_fonts': {
+      async up(db: Kysely<unknown>) {
+        // An account's font library: files stored as sfnt in the blob store, described by what they
+        // say about themselves, so a design of the account can name their family.
+        await id(db.schema.createTable('fonts'))
+          .addColumn('account_id', 'integer', (c) => c.notNull().references('accounts.id').onDelete('cascade'))
+          .addColumn('family', 'text', (c) => c.notNull())
+          .addColumn('weight', 'integer', (c) => c.notNull())
+          .addColumn('weight_min', 'integer')
+          .addColumn('weight_max', 'integer')
+          .addColumn('style', 'text', (c) => c.notNull())
+          .addColumn('format', 'text', (c) => c.notNull())
+          .addColumn('hash', 'text', (c) => c.notNull())
+          .addColumn('blob_key', 'text', (c) => c.notNull())
+          .addColumn('size', 'integer', (c) => c.notNull())
+          .addColumn('coverage', 'text', (c) => c.notNull())
+          .addColumn('created_at', 'bigint', (c) => c.notNull())
+          .addUniqueConstraint('fonts_account_hash', ['account_id', 'hash'])
+          .execute();
+        await db.schema.createIndex('fonts_account_family').on('fonts').columns(['account_id', 'family']).execute();
+      },
+    },
   };
 }
 

@@ -72,6 +72,30 @@ export interface UploadRecord {
   expiredAt: number | null;
 }
 
+/** A font of an account's library. */
+export interface FontRecord {
+  id: number;
+  accountId: number;
+  family: string;
+  weight: number;
+  /** A variable font's `wght` range; absent for a static face. */
+  weightRange?: { min: number; max: number };
+  style: 'normal' | 'italic';
+  format: string;
+  hash: string;
+  blobKey: string;
+  size: number;
+  /** Code points it maps, in all and per script. */
+  coverage: FontCoverage;
+  createdAt: number;
+}
+
+/** What a font can draw: its code points in all, and per script (only scripts it has any of). */
+export interface FontCoverage {
+  code_points: number;
+  scripts: Record<string, number>;
+}
+
 export interface TaskRecord {
   id: number;
   accountId: number;

@@ -57,6 +57,28 @@ export interface UploadsTable {
   expired_at: number | null;
 }
 
+export interface FontsTable {
+  id: Generated<number>;
+  account_id: number;
+  family: string;
+  /** The file's own weight (OS/2); a variable font's default. */
+  weight: number;
+  /** A variable font's `wght` range; null for a static face. */
+  weight_min: number | null;
+  weight_max: number | null;
+  style: string;
+  /** The format it was uploaded in (ttf, otf, woff, woff2); stored as sfnt whatever it was. */
+  format: string;
+  /** sha256 of the sfnt bytes: the same file twice is one font. */
+  hash: string;
+  blob_key: string;
+  /** Bytes of the stored sfnt. */
+  size: number;
+  /** JSON: code points per script (service/fonts.ts). */
+  coverage: string;
+  created_at: number;
+}
+
 export interface TasksTable {
   id: Generated<number>;
   account_id: number;
@@ -152,4 +174,5 @@ export interface Tables {
   idempotency_keys: IdempotencyKeysTable;
   retired_blobs: RetiredBlobsTable;
   webhook_deliveries: WebhookDeliveriesTable;
+  fonts: FontsTable;
 }

@@ -1,0 +1,152 @@
+// An account's font library: font files uploaded once (HTTP or `imprint admin add-font`), checked and
+// described from their bytes, stored as sfnt, and found by family name by the account's designs.
+import { designFontSet } from '../assets/design-fonts.js';
+import type { AssetResolver } from '../assets/resolver.js';
+import { FontFileError, MAX_FONT_FILE_BYTES, readFontFile } from '../text/font-file.js';
+import { bundledFonts, type FontSet } from '../text/fonts.js';
+import { scriptAt } from '../text/script-runs.js';
+import { ImprintError, validationError } from '../errors.js';
+import type { FontCoverage, FontRecord } from '../store/metadata/records.js';
+import { getAccount } from './accounts.js';
+import type { ServiceContext } from './context.js';
+import { RETIRED_FILES_KEPT_MS } from './retention.js';
+import { newToken } from './keys.js';
+
+export { MAX_FONT_FILE_BYTES };
+
+/** The families a design's `fonts` names by name (bundled or library families; file entries name their own). */
+function namedFamilies(template: unknown): string[] {
+  const fonts = template !== null && typeof template === 'object' ? (template as { fonts?: unknown }).fonts : undefined;
+  return Array.isArray(fonts) ? fonts.filter((f): f is string => typeof f === 'string') : [];
+}
+
+// Library files a worker or the API read again and again (every render of a brand template): a few
+// are kept in memory by blob key. Keys are never reused (a new one per add), so an entry cannot go stale.
+const FILE_CACHE_ENTRIES = 16;
+const fileCache = new Map<string, Promise<Uint8Array>>();
+
+function libraryFile(ctx: ServiceContext, blobKey: string): Promise<Uint8Array> {
+  let bytes = fileCache.get(blobKey);
+  if (!bytes) {
+    bytes = ctx.blobs.get(blobKey).then((b) => {
+      // A library row whose file is gone (a blob store restored without it): the render says so.
+      if (!b) throw new ImprintError('render_failed', '$', `the file of a library font (${blobKey}) is missing from the blob store: add the font again`);
+      return new Uint8Array(b.buffer, b.byteOffset, b.byteLength);
+    });
+    bytes.catch(() => fileCache.delete(blobKey));
+    if (fileCache.size >= FILE_CACHE_ENTRIES) fileCache.delete(fileCache.keys().next().value!);
+    fileCache.set(blobKey, bytes);
+  }
+  return bytes;
+}
+
+/**
+ * The files of the account's library fonts whose family the design names in `fonts`, for the engine's
+ * `fontFiles`: they come after the design's own files and before the bundled families of that name.
+ */
+export async function libraryFontFiles(ctx: ServiceContext, accountId: number, template: unknown): Promise<Uint8Array[]> {
+  const names = namedFamilies(template);
+  if (names.length === 0) return [];
+  const fonts = (await ctx.meta.listFonts(accountId)).filter((f) => names.includes(f.family));
+  return Promise.all(fonts.slice(0, MAX_LIBRARY_FONTS_PER_RENDER).map((f) => libraryFile(ctx, f.blobKey)));
+}
+
+/** The engine takes at most this many font files with a render (its fontFiles limit). */
+const MAX_LIBRARY_FONTS_PER_RENDER = 16;
+
+const noFiles: AssetResolver = () => Promise.reject(new Error('a library font set has no files of its own'));
+
+/** What a design of the account is checked against when it is imported or queued: its library families, then the bundled ones. */
+export async function accountFontSet(ctx: ServiceContext, accountId: number, template: unknown): Promise<FontSet> {
+  const files = await libraryFontFiles(ctx, accountId, template);
+  if (files.length === 0) return bundledFonts();
+  return designFontSet(undefined, files, bundledFonts(), noFiles, '$');
+}
+
+/** Code points per script; characters of no script of their own (digits, punctuation, marks) count as Common. */
+async function coverageOf(sfnt: Uint8Array): Promise<FontCoverage> {
+  const hb = await import('harfbuzzjs');
+  const codePoints = new hb.Face(new hb.Blob(sfnt)).collectUnicodes();
+  const scripts: Record<string, number> = {};
+  for (const cp of codePoints) {
+    const script = scriptAt(String.fromCodePoint(cp)) ?? 'Common';
+    scripts[script] = (scripts[script] ?? 0) + 1;
+  }
+  return { code_points: codePoints.length, scripts: Object.fromEntries(Object.entries(scripts).sort(([, a], [, b]) => b - a)) };
+}
+
+/**
+ * Adds a font to the account's library. The same file twice is the same font (returned with
+ * `created: false`); a corrupt, unsupported or too large file is a validation_error at `$.file`.
+ */
+export async function addFont(ctx: ServiceContext, accountId: unknown, bytes: Uint8Array): Promise<{ font: FontRecord; created: boolean }> {
+  const account = await getAccount(ctx, accountId);
+  let info: Awaited<ReturnType<typeof readFontFile>>;
+  try {
+    info = await readFontFile(bytes);
+  } catch (e) {
+    if (e instanceof FontFileError) throw validationError('$.file', e.message);
+    throw e;
+  }
+  // A new key per add: a deleted font's file is retired, not reused, if the same file comes back.
+  const blobKey = `fonts/${account.id}/${newToken()}.${info.format === 'otf' ? 'otf' : 'ttf'}`;
+  await ctx.blobs.put(blobKey, info.sfnt, info.format === 'otf' ? 'font/otf' : 'font/ttf');
+  const result = await ctx.meta.insertFont({
+    accountId: account.id,
+    family: info.family,
+    weight: info.weight,
+    ...(info.weightAxis ? { weightRange: { min: info.weightAxis.min, max: info.weightAxis.max } } : {}),
+    style: info.style,
+    format: info.format,
+    hash: info.hash,
+    blobKey,
+    size: info.sfnt.byteLength,
+    coverage: await coverageOf(info.sfnt),
+    createdAt: ctx.clock(),
+  });
+  // Already in the library: the bytes just written are not needed.
+  if (!result.created) await ctx.blobs.delete(blobKey);
+  else ctx.log.info({ account_id: account.id, font_id: result.font.id, family: info.family }, 'font added');
+  return result;
+}
+
+export async function listFonts(ctx: ServiceContext, accountId: unknown): Promise<FontRecord[]> {
+  const account = await getAccount(ctx, accountId);
+  return ctx.meta.listFonts(account.id);
+}
+
+/** Font ids come from the URL as text. */
+function fontId(id: unknown): number {
+  const n = typeof id === 'string' && /^\d{1,15}$/.test(id) ? Number(id) : id;
+  if (typeof n !== 'number' || !Number.isSafeInteger(n) || n < 1)
+    throw new ImprintError('font_not_found', '$.font_id', `no font ${JSON.stringify(id)}: font ids are positive integers (GET /public/v2/fonts lists them)`);
+  return n;
+}
+
+/**
+ * Removes a font from the library. Its file stays until renders that may still read it are over (a
+ * day, like a replaced design's files); designs that name its family fall back to the bundled fonts.
+ */
+export async function deleteFont(ctx: ServiceContext, accountId: unknown, id: unknown): Promise<FontRecord> {
+  const account = await getAccount(ctx, accountId);
+  const deleted = await ctx.meta.deleteFont(account.id, fontId(id));
+  if (!deleted) throw new ImprintError('font_not_found', '$.font_id', `no font with id ${String(id)} in this account: GET /public/v2/fonts lists them`);
+  await ctx.meta.retireBlobs([deleted.blobKey], ctx.clock() + RETIRED_FILES_KEPT_MS);
+  ctx.log.info({ account_id: account.id, font_id: deleted.id }, 'font deleted');
+  return deleted;
+}
+
+/** A font as the API shows it. */
+export function fontJson(f: FontRecord) {
+  return {
+    id: f.id,
+    family: f.family,
+    weight: f.weight,
+    ...(f.weightRange ? { weight_range: [f.weightRange.min, f.weightRange.max] } : {}),
+    style: f.style,
+    format: f.format,
+    size: f.size,
+    coverage: f.coverage,
+    created_at: new Date(f.createdAt).toISOString(),
+  };
+}
