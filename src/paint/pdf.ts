@@ -43,6 +43,8 @@ export interface PdfInternals {
   page: PdfPage;
   _font: PdfFont;
   _ctm: number[];
+  _registeredFonts: Record<string, unknown>;
+  registerFont(name: string, src: Buffer): unknown;
   ref(data?: Record<string, unknown>): PdfRef;
   addContent(op: string): unknown;
   openImage(src: Buffer): { obj?: PdfRef; label: string; width: number; height: number; embed(doc: unknown): void };
@@ -345,6 +347,8 @@ export class PdfBackend implements PaintBackend<Buffer, PdfPreparedPage> {
     if (run.glyphs.length === 0) return;
     const doc = this.doc;
     const face = this.res.fonts.byFaceKey(run.face);
+    // Fallback faces are embedded on their first use, only in documents that draw with them.
+    if (!(run.face in doc._registeredFonts)) doc.registerFont(run.face, face.bytes);
     doc.font(run.face);
     const font = doc._font;
     if (doc.page.fonts[font.id] == null) doc.page.fonts[font.id] = font.ref();

@@ -3,7 +3,9 @@
 import type LineBreakerClass from 'linebreak';
 import { lazyRequire } from '../lazy-require.js';
 import type { SceneSpan } from '../scene/scene.js';
+import { embeddingLevels, needsBidi, type Direction } from './bidi.js';
 import type { FontFace, FontSet } from './fonts.js';
+import { graphemes, itemize } from './itemize.js';
 
 // linebreak decodes its Unicode tables when loaded: on first use, not at `import 'imprint'`.
 const LineBreaker = lazyRequire<typeof LineBreakerClass>('linebreak');
@@ -28,6 +30,8 @@ export interface Cluster {
   span: number;
   face: FontFace;
   whitespace: boolean;
+  /** Bidi embedding level (odd: right to left; its glyphs are in visual order). */
+  level: number;
 }
 
 export interface BreakOpportunity {
@@ -41,12 +45,15 @@ export interface ShapedParagraph {
   clusters: Cluster[];
   /** Allowed line ends by UAX #14, ascending; the paragraph end is always last. */
   breaks: BreakOpportunity[];
+  /** The paragraph's base direction: 0 left to right, 1 right to left. */
+  level: number;
 }
 
 const WHITESPACE = /^\s+$/u;
 
-function shapePiece(text: string, face: FontFace, span: number, offset: number, letterSpacing: number, byGrapheme = false): Cluster[] {
-  const run = face.shaper.layout(text);
+function shapePiece(text: string, face: FontFace, level: number, offset: number, letterSpacing: number, byGrapheme = false): Cluster[] {
+  const span = 0;
+  const run = face.shaper.layout(text, { direction: level % 2 === 1 ? 'rtl' : 'ltr' });
   const em = face.unitsPerEm;
   const clusters: Cluster[] = [];
   let pos = 0;
@@ -70,6 +77,7 @@ function shapePiece(text: string, face: FontFace, span: number, offset: number, 
       span,
       face,
       whitespace: WHITESPACE.test(slice),
+      level,
     });
     pos += length;
   });
@@ -78,14 +86,14 @@ function shapePiece(text: string, face: FontFace, span: number, offset: number, 
     // One grapheme: whatever the glyphs claim, together they draw exactly this text.
     const glyphs = clusters.flatMap((c) => c.glyphs);
     const advance = glyphs.reduce((n, g) => n + g.advance, 0) + letterSpacing;
-    return [{ start: offset, end: offset + text.length, advance, glyphs, span, face, whitespace: WHITESPACE.test(text) }];
+    return [{ start: offset, end: offset + text.length, advance, glyphs, span, face, whitespace: WHITESPACE.test(text), level }];
   }
   // The glyphs claimed a different number of characters than the text has (a glyph shared by code
   // points of different lengths): shape grapheme by grapheme instead, exact at the cost of kerning
   // across graphemes, rather than misplace characters.
   const out: Cluster[] = [];
   for (const { segment, index } of graphemes().segment(text)) {
-    const sub = shapePiece(segment, face, span, offset + index, letterSpacing, true);
+    const sub = shapePiece(segment, face, level, offset + index, letterSpacing, true);
     const first = sub[0];
     if (!first) continue;
     out.push({ ...first, end: offset + index + segment.length, glyphs: sub.flatMap((c) => c.glyphs), advance: sub.reduce((n, c) => n + c.advance, 0) });
@@ -93,52 +101,104 @@ function shapePiece(text: string, face: FontFace, span: number, offset: number, 
   return out;
 }
 
-// Creating a segmenter loads ICU's break data (~20 ms): on first use, not at import.
-let graphemeSegmenter: Intl.Segmenter | undefined;
-const graphemes = (): Intl.Segmenter => (graphemeSegmenter ??= new Intl.Segmenter('en', { granularity: 'grapheme' }));
-
-// Templates re-render the same fixed texts (labels, brand lines) with every request, so shaped
-// pieces are kept per face, keyed by text and letter spacing. Bounded; oldest entries go first.
+// Templates re-render the same fixed texts (labels, brand lines) with every request, so shaped runs
+// are kept per face, keyed by direction, letter spacing and text. Bounded; oldest entries go first.
 const SHAPE_CACHE_ENTRIES = 4096;
 const shapeCache = new WeakMap<FontFace, Map<string, Cluster[]>>();
 
-function shapeCached(text: string, face: FontFace, span: number, offset: number, letterSpacing: number): Cluster[] {
+function shapeCached(text: string, face: FontFace, level: number, offset: number, letterSpacing: number): Cluster[] {
   let cache = shapeCache.get(face);
   if (!cache) shapeCache.set(face, (cache = new Map()));
-  const key = `${letterSpacing}\u0000${text}`;
+  const key = `${level}\u0000${letterSpacing}\u0000${text}`;
   let clusters = cache.get(key);
   if (!clusters) {
-    clusters = shapePiece(text, face, 0, 0, letterSpacing);
+    clusters = shapePiece(text, face, level, 0, letterSpacing);
     if (cache.size >= SHAPE_CACHE_ENTRIES) cache.delete(cache.keys().next().value!);
     cache.set(key, clusters);
   }
-  return clusters.map((c) => ({ ...c, start: c.start + offset, end: c.end + offset, span }));
+  return clusters.map((c) => ({ ...c, start: c.start + offset, end: c.end + offset }));
 }
 
-/** Splits spans into paragraphs at \n and shapes each piece with its span's face. */
-export function shapeText(spans: readonly SceneSpan[], family: string, fonts: FontSet, letterSpacing: number): ShapedParagraph[] {
-  const paragraphs: { text: string; clusters: Cluster[] }[] = [{ text: '', clusters: [] }];
+/**
+ * Splits spans into paragraphs at \n and shapes each paragraph in runs of one face and bidi level
+ * (itemize.ts): runs cross span boundaries, so a span that changes only colour, underline or link keeps
+ * kerning and ligatures with its neighbours; each cluster then takes the span of its first character.
+ */
+export function shapeText(
+  spans: readonly SceneSpan[],
+  family: string,
+  fonts: FontSet,
+  letterSpacing: number,
+  direction: Direction = 'auto',
+): ShapedParagraph[] {
+  interface Piece {
+    start: number;
+    end: number;
+    span: number;
+  }
+  const paragraphs: { text: string; pieces: Piece[] }[] = [{ text: '', pieces: [] }];
   spans.forEach((span, spanIndex) => {
-    const face = fonts.face(family, span.weight);
     span.text
       .replace(/\r\n?/g, '\n')
       .split('\n')
       .forEach((piece, i) => {
-        if (i > 0) paragraphs.push({ text: '', clusters: [] });
+        if (i > 0) paragraphs.push({ text: '', pieces: [] });
         const para = paragraphs[paragraphs.length - 1]!;
         if (piece.length === 0) return;
-        para.clusters.push(...shapeCached(piece, face, spanIndex, para.text.length, letterSpacing));
+        para.pieces.push({ start: para.text.length, end: para.text.length + piece.length, span: spanIndex });
         para.text += piece;
       });
   });
-  return paragraphs.map((p) => ({ ...p, breaks: breakOpportunities(p.text, p.clusters) }));
+  return paragraphs.map(({ text, pieces }) => {
+    const bidi = needsBidi(text, direction) ? embeddingLevels(text, direction) : null;
+    const spanIndexAt = (offset: number): number => {
+      for (const p of pieces) if (offset < p.end) return p.span;
+      return pieces[pieces.length - 1]?.span ?? 0;
+    };
+    const others = fonts.familyNames().filter((f) => f !== family);
+    const spanAt = (offset: number): { face: FontFace; alternates: FontFace[]; weight: number } => {
+      const weight = spans[spanIndexAt(offset)]!.weight;
+      return { face: fonts.face(family, weight), alternates: others.map((f) => fonts.face(f, weight)), weight };
+    };
+    const clusters: Cluster[] = [];
+    for (const run of itemize(text, spanAt, bidi?.levels ?? null)) {
+      for (const c of shapeCached(text.slice(run.start, run.end), run.face, run.level, run.start, letterSpacing)) {
+        c.span = spanIndexAt(c.start);
+        clusters.push(c);
+      }
+    }
+    return { text, clusters, breaks: breakOpportunities(text, clusters), level: bidi?.base ?? (direction === 'rtl' ? 1 : 0) };
+  });
+}
+
+// Scripts written without spaces between words (line break class SA): UAX #14 gives no opportunity
+// inside them, so their words come from ICU's dictionary word segmenter, as browsers do.
+const SA_RUN = /[\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}]+/gu;
+let wordSegmenter: Intl.Segmenter | undefined;
+const words = (): Intl.Segmenter => (wordSegmenter ??= new Intl.Segmenter('en', { granularity: 'word' }));
+
+/** Word boundaries strictly inside runs of SA scripts, as UTF-16 offsets. */
+function dictionaryBreaks(text: string): number[] {
+  const out: number[] = [];
+  for (const m of text.matchAll(SA_RUN)) {
+    for (const { index } of words().segment(m[0])) if (index > 0) out.push(m.index + index);
+  }
+  return out;
 }
 
 function breakOpportunities(text: string, clusters: readonly Cluster[]): BreakOpportunity[] {
-  const out: BreakOpportunity[] = [];
+  const positions: { position: number; required: boolean }[] = [];
   const breaker = new (LineBreaker())(text);
+  for (let b = breaker.nextBreak(); b; b = breaker.nextBreak()) positions.push({ position: b.position, required: b.required });
+  const extra = dictionaryBreaks(text);
+  if (extra.length > 0) {
+    const known = new Set(positions.map((p) => p.position));
+    for (const position of extra) if (!known.has(position)) positions.push({ position, required: false });
+    positions.sort((a, b) => a.position - b.position);
+  }
+  const out: BreakOpportunity[] = [];
   let ci = 0;
-  for (let b = breaker.nextBreak(); b; b = breaker.nextBreak()) {
+  for (const b of positions) {
     // Map the character position to the first cluster that starts at or after it.
     while (ci < clusters.length && clusters[ci]!.start < b.position) ci++;
     const last = out[out.length - 1];
