@@ -3,7 +3,7 @@
 import type { RGBA } from '../scene/scene.js';
 import type { FontSet } from '../text/fonts.js';
 import { visualOrder } from '../text/bidi.js';
-import { shapeText, type Cluster } from '../text/shape.js';
+import { pushClusterGlyphs, shapeText, type Cluster } from '../text/shape.js';
 import type { DisplayItem, PositionedGlyph } from '../scene/display-list.js';
 
 export interface LabelStyle {
@@ -54,15 +54,7 @@ export function shapeLabel(text: string, style: LabelStyle, fonts: FontSet, maxW
     let run = runs[runs.length - 1];
     if (!run || run.face !== c.face.key) runs.push((run = { face: c.face.key, glyphs: [], text: '' }));
     run.text += source.slice(c.start, c.end);
-    let gx = x;
-    let chars: string | undefined = source.slice(c.start, c.end);
-    for (const g of c.glyphs) {
-      if (!(c.whitespace && g.id === 0)) {
-        run.glyphs.push({ id: g.id, x: gx + g.dx * style.size, y: -g.dy * style.size, ...(chars === undefined ? {} : { chars }) });
-        chars = undefined;
-      }
-      gx += g.advance * style.size;
-    }
+    pushClusterGlyphs(run.glyphs, c, source.slice(c.start, c.end), x, 0, style.size);
     x += c.advance * style.size;
   }
   const shown = suffix.length ? `${plain.slice(0, keep[keep.length - 1]?.end ?? 0)}${ELLIPSIS}` : plain;

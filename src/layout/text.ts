@@ -5,7 +5,7 @@ import { fitText } from '../text/fit.js';
 import type { FontFace, FontSet } from '../text/fonts.js';
 import type { Line } from '../text/line-break.js';
 import { visualOrder } from '../text/bidi.js';
-import { shapeText, type ShapedParagraph } from '../text/shape.js';
+import { pushClusterGlyphs, shapeText, type ShapedParagraph } from '../text/shape.js';
 import type { DisplayItem, PositionedGlyph } from '../scene/display-list.js';
 
 export interface TextFitReport {
@@ -177,15 +177,7 @@ function placeLine(
       flush();
       run = { span: c.span, alpha, face: c.face, glyphs: [], textStart: c.start, textEnd: c.end, x0: x, x1: x };
     }
-    let gx = x;
-    let chars: string | undefined = para.text.slice(c.start, c.end);
-    for (const g of c.glyphs) {
-      if (g.id !== 0 || !c.whitespace) {
-        run.glyphs.push({ id: g.id, x: gx + g.dx * size, y: baseline - g.dy * size, ...(chars === undefined ? {} : { chars }) });
-        chars = undefined;
-      }
-      gx += g.advance * size;
-    }
+    pushClusterGlyphs(run.glyphs, c, para.text.slice(c.start, c.end), x, baseline, size);
     x += c.advance * size + (c.whitespace ? extraPerSpace : 0);
     run.textStart = Math.min(run.textStart, c.start);
     run.textEnd = Math.max(run.textEnd, c.end);

@@ -104,11 +104,17 @@ export interface CjkHint {
 const SCRIPT_NAMES = [...new Set(FALLBACK_FAMILIES.flatMap((f) => f.scripts))].map((name) => ({
   name,
   pattern: new RegExp(`^\\p{Script=${name}}`, 'u'),
+  extensions: new RegExp(`^\\p{Script_Extensions=${name}}`, 'u'),
 }));
 
 /** The fallback script of a code point: one of the scripts the chain serves, or null. */
 function scriptOf(ch: string): string | null {
   return SCRIPT_NAMES.find((s) => s.pattern.test(ch))?.name ?? null;
+}
+
+/** Scripts the chain serves that use this script-less character (its Script_Extensions: ।, 、, 。). */
+function extensionsOf(ch: string): string[] {
+  return SCRIPT_NAMES.filter((s) => s.extensions.test(ch)).map((s) => s.name);
 }
 
 const SYMBOLS = ['Noto Sans Symbols', 'Noto Sans Symbols 2', 'Noto Sans Math'];
@@ -117,17 +123,23 @@ const NO_SCRIPT = /^[\p{Script=Common}\p{Script=Inherited}]/u;
 /**
  * The fallback families to try, in order, for a grapheme whose first non-ignorable character is `ch`:
  * its script's families (Han by the paragraph's language: kana → JP, Hangul → KR, else SC then TC);
- * for characters of no script (symbols, arrows, math), the symbol and math faces then the emoji face.
+ * for characters of no script, the faces of the scripts that use them (Script_Extensions), then the
+ * symbol and math faces, then the emoji face.
  * A script the chain does not serve gets none, so no font is opened in vain.
  */
 export function fallbackFamilies(ch: string, hint: CjkHint): string[] {
   const script = scriptOf(ch);
-  if (script === 'Han' || script === 'Bopomofo') {
-    const first = hint.japanese ? ['Noto Sans JP'] : hint.korean ? ['Noto Sans KR'] : [];
-    return [...new Set([...first, 'Noto Sans SC', 'Noto Sans TC', 'Noto Sans JP', 'Noto Sans KR'])];
+  const scripts = script !== null ? [script] : NO_SCRIPT.test(ch) ? extensionsOf(ch) : [];
+  const out: string[] = [];
+  for (const sc of scripts) {
+    if (sc === 'Han' || sc === 'Bopomofo' || sc === 'Hiragana' || sc === 'Katakana' || sc === 'Hangul') {
+      // The CJK faces share kana and ideographs: the paragraph's language picks the forms.
+      const first = hint.japanese || sc === 'Hiragana' || sc === 'Katakana' ? ['Noto Sans JP'] : hint.korean || sc === 'Hangul' ? ['Noto Sans KR'] : [];
+      out.push(...first, 'Noto Sans SC', 'Noto Sans TC', 'Noto Sans JP', 'Noto Sans KR');
+    } else out.push(...FALLBACK_FAMILIES.filter((f) => f.scripts.includes(sc)).map((f) => f.family));
   }
-  if (script !== null) return FALLBACK_FAMILIES.filter((f) => f.scripts.includes(script)).map((f) => f.family);
-  return NO_SCRIPT.test(ch) ? [...SYMBOLS, EMOJI_FAMILY] : [];
+  if (script === null && NO_SCRIPT.test(ch)) out.push(...SYMBOLS, EMOJI_FAMILY);
+  return [...new Set(out)];
 }
 
 /** Code points that never need a glyph of their own (joiners, variation selectors, format controls). */

@@ -37,10 +37,18 @@ function covers(face: FontFace, grapheme: string): boolean {
 /**
  * The face that draws `grapheme`: emoji presentation goes to the colour emoji face; otherwise the
  * span's face when it has every glyph, else the first of the other families of the set (Greek in Lora
- * falls to Inter), else the first bundled fallback face that has, else the span's face
+ * falls to Inter), else the face of the grapheme before (fullwidth punctuation after Chinese), else the
+ * first bundled fallback face that has, else the span's face
  * (the character is then missing, drawn as its empty box and reported).
  */
-function faceFor(grapheme: string, primary: FontFace, alternates: readonly FontFace[], weight: number, hint: CjkHint): FontFace {
+function faceFor(
+  grapheme: string,
+  primary: FontFace,
+  alternates: readonly FontFace[],
+  previous: FontFace | undefined,
+  weight: number,
+  hint: CjkHint,
+): FontFace {
   if (isEmojiGrapheme(grapheme)) {
     const emoji = fallbackFace(EMOJI_FAMILY, 400);
     const first = [...grapheme].find((ch) => !IGNORABLE.test(ch));
@@ -48,6 +56,8 @@ function faceFor(grapheme: string, primary: FontFace, alternates: readonly FontF
   }
   if (covers(primary, grapheme)) return primary;
   for (const face of alternates) if (covers(face, grapheme)) return face;
+  // Punctuation the span's face lacks (fullwidth ，？) stays in the face of the text it follows.
+  if (previous && previous !== primary && covers(previous, grapheme)) return previous;
   const first = [...grapheme].find((ch) => !IGNORABLE.test(ch));
   if (first === undefined) return primary;
   for (const family of fallbackFamilies(first, hint)) {
@@ -70,7 +80,7 @@ export function itemize(
   const runs: ItemRun[] = [];
   for (const { segment, index } of graphemesOf(text)) {
     const { face: primary, alternates, weight } = spanAt(index);
-    const face = faceFor(segment, primary, alternates, weight, hint);
+    const face = faceFor(segment, primary, alternates, runs[runs.length - 1]?.face, weight, hint);
     const level = levels ? levels[index]! : 0;
     const last = runs[runs.length - 1];
     if (last && last.face === face && last.level === level) last.end = index + segment.length;

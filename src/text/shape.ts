@@ -2,6 +2,7 @@
 // ligatures, GSUB/GPOS). Shaped once per text object; any font size is a linear scale of it.
 import type LineBreakerClass from 'linebreak';
 import { lazyRequire } from '../lazy-require.js';
+import type { PositionedGlyph } from '../scene/display-list.js';
 import type { SceneSpan } from '../scene/scene.js';
 import { embeddingLevels, needsBidi, type Direction } from './bidi.js';
 import type { FontFace, FontSet } from './fonts.js';
@@ -207,4 +208,19 @@ function breakOpportunities(text: string, clusters: readonly Cluster[]): BreakOp
   }
   if (out.length === 0 || out[out.length - 1]!.cluster !== clusters.length) out.push({ cluster: clusters.length, required: false });
   return out;
+}
+
+/**
+ * Appends a cluster's glyphs with the pen at `x` on the baseline `y`, at `size` px. The cluster's text
+ * goes on its base glyph (vector output maps glyphs back to text with it): the first glyph, or in a
+ * right-to-left cluster, whose glyphs are in visual order, the last one. A whitespace cluster the
+ * font has no glyph for draws nothing.
+ */
+export function pushClusterGlyphs(out: PositionedGlyph[], c: Cluster, chars: string, x: number, y: number, size: number): void {
+  const base = c.level % 2 === 1 ? c.glyphs.length - 1 : 0;
+  let gx = x;
+  c.glyphs.forEach((g, k) => {
+    if (g.id !== 0 || !c.whitespace) out.push({ id: g.id, x: gx + g.dx * size, y: y - g.dy * size, ...(k === base ? { chars } : {}) });
+    gx += g.advance * size;
+  });
 }
