@@ -178,12 +178,18 @@ const SA_RUN = /[\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}
 let wordSegmenter: Intl.Segmenter | undefined;
 const words = (): Intl.Segmenter => (wordSegmenter ??= new Intl.Segmenter('en', { granularity: 'word' }));
 
-/** Word boundaries strictly inside runs of SA scripts, as UTF-16 offsets. */
-function dictionaryBreaks(text: string): number[] {
+// Small kana and the prolonged sound mark (class CJ) are treated as NS by the linebreak package (CSS
+// line-break: strict); browsers default to normal, which allows a break before them after kana or an
+// ideograph, as before any other ideograph.
+const CJ_AFTER_CJK = /(?<=[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}])[ぁぃぅぇぉっゃゅょゎゕゖァィゥェォッャュョヮヵヶㇰ-ㇿーｧ-ｯｰ]/gu;
+
+/** Word boundaries strictly inside runs of SA scripts, and before small kana, as UTF-16 offsets. */
+function extraBreaks(text: string): number[] {
   const out: number[] = [];
   for (const m of text.matchAll(SA_RUN)) {
     for (const { index } of words().segment(m[0])) if (index > 0) out.push(m.index + index);
   }
+  for (const m of text.matchAll(CJ_AFTER_CJK)) out.push(m.index);
   return out;
 }
 
@@ -191,7 +197,7 @@ function breakOpportunities(text: string, clusters: readonly Cluster[]): BreakOp
   const positions: { position: number; required: boolean }[] = [];
   const breaker = new (LineBreaker())(text);
   for (let b = breaker.nextBreak(); b; b = breaker.nextBreak()) positions.push({ position: b.position, required: b.required });
-  const extra = dictionaryBreaks(text);
+  const extra = extraBreaks(text);
   if (extra.length > 0) {
     const known = new Set(positions.map((p) => p.position));
     for (const position of extra) if (!known.has(position)) positions.push({ position, required: false });
