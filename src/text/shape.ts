@@ -151,25 +151,53 @@ export function shapeText(
       });
   });
   return paragraphs.map(({ text, pieces }) => {
-    const bidi = needsBidi(text, direction) ? embeddingLevels(text, direction) : null;
     const spanIndexAt = (offset: number): number => {
       for (const p of pieces) if (offset < p.end) return p.span;
       return pieces[pieces.length - 1]?.span ?? 0;
     };
-    const others = fonts.familyNames().filter((f) => f !== family);
-    const spanAt = (offset: number): { face: FontFace; alternates: FontFace[]; weight: number } => {
-      const weight = spans[spanIndexAt(offset)]!.weight;
-      return { face: fonts.face(family, weight), alternates: others.map((f) => fonts.face(f, weight)), weight };
-    };
-    const clusters: Cluster[] = [];
-    for (const run of itemize(text, spanAt, bidi?.levels ?? null)) {
-      for (const c of shapeCached(text.slice(run.start, run.end), run.face, run.level, run.start, letterSpacing)) {
-        c.span = spanIndexAt(c.start);
-        clusters.push(c);
-      }
+    // Only the text and where the weight changes decide the shaping: colour, underline and link do not.
+    const key = `${family}\u0000${direction}\u0000${letterSpacing}\u0000${pieces.map((p) => `${p.end}:${spans[p.span]!.weight}`).join(',')}\u0000${text}`;
+    let shaped = paragraphCache(fonts).get(key);
+    if (!shaped) {
+      shaped = shapeParagraph(text, (offset) => spans[spanIndexAt(offset)]!.weight, family, fonts, letterSpacing, direction);
+      const cache = paragraphCache(fonts);
+      if (cache.size >= SHAPE_CACHE_ENTRIES) cache.delete(cache.keys().next().value!);
+      cache.set(key, shaped);
     }
-    return { text, clusters, breaks: breakOpportunities(text, clusters), level: bidi?.base ?? (direction === 'rtl' ? 1 : 0) };
+    return { ...shaped, clusters: shaped.clusters.map((c) => ({ ...c, span: spanIndexAt(c.start) })) };
   });
+}
+
+// Whole paragraphs are kept too (itemization looks at every character), per font set.
+const paragraphCaches = new WeakMap<FontSet, Map<string, ShapedParagraph>>();
+function paragraphCache(fonts: FontSet): Map<string, ShapedParagraph> {
+  let cache = paragraphCaches.get(fonts);
+  if (!cache) paragraphCaches.set(fonts, (cache = new Map()));
+  return cache;
+}
+
+function shapeParagraph(
+  text: string,
+  weightAt: (offset: number) => number,
+  family: string,
+  fonts: FontSet,
+  letterSpacing: number,
+  direction: Direction,
+): ShapedParagraph {
+  const bidi = needsBidi(text, direction) ? embeddingLevels(text, direction) : null;
+  const others = fonts.familyNames().filter((f) => f !== family);
+  const byWeight = new Map<number, { face: FontFace; alternates: FontFace[]; weight: number }>();
+  const spanAt = (offset: number): { face: FontFace; alternates: FontFace[]; weight: number } => {
+    const weight = weightAt(offset);
+    let faces = byWeight.get(weight);
+    if (!faces) byWeight.set(weight, (faces = { face: fonts.face(family, weight), alternates: others.map((f) => fonts.face(f, weight)), weight }));
+    return faces;
+  };
+  const clusters: Cluster[] = [];
+  for (const run of itemize(text, spanAt, bidi?.levels ?? null)) {
+    clusters.push(...shapeCached(text.slice(run.start, run.end), run.face, run.level, run.start, letterSpacing));
+  }
+  return { text, clusters, breaks: breakOpportunities(text, clusters), level: bidi?.base ?? (direction === 'rtl' ? 1 : 0) };
 }
 
 // Scripts written without spaces between words (line break class SA): UAX #14 gives no opportunity
