@@ -1,11 +1,16 @@
 // Every script: shaping (Arabic joining, Hebrew marks, Devanagari conjuncts), fallback faces chosen per
 // character, bidi visual order, start/end alignment, dictionary line breaks, and kerning that a
 // paint-only substyle does not change.
-import { beforeAll, describe, expect, it } from 'vitest';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { render } from '../src/engine.js';
 import type { DisplayItem } from '../src/scene/display-list.js';
 import { bundledFonts, loadShaper } from '../src/text/fonts.js';
 import { shapeText, type ShapedParagraph } from '../src/text/shape.js';
 import { designWith, layoutOf, objectGroup } from './support/scene.js';
+import { run, toolsAvailable } from './support/tools.js';
 
 type Rgba = readonly [number, number, number, number];
 const span = (text: string, weight = 400, color: Rgba = [0, 0, 0, 1]) => ({ text, weight, color, underline: false });
@@ -202,5 +207,30 @@ describe('kerning across substyles', () => {
       'A<substyle color="#ff0000">V</substyle>A<substyle underline>VA</substyle>V T<substyle color="#00ff00">y</substyle>wo «<substyle link="(url:https://example.com)">Yes</substyle>» T<substyle color="#0000ff">O</substyle>DAY.',
     );
     expect(styled).toEqual(plain);
+  });
+});
+
+describe.runIf(toolsAvailable(['pdftotext', 'pdffonts'], 'pdf text extraction needs poppler'))('pdf text of other scripts', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'imprint-scripts-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('embeds the fallback faces it uses and pdftotext reads Arabic and Hebrew in logical order, CJK as words', async () => {
+    const lines = ['مرحبا بكم في Imprint 2024', 'המחיר הוא 120 ₪ בלבד', '日本語の文章', 'ภาษาไทย'];
+    const design = designWith(lines.map((t, i) => ({ type: 'text', name: `t${i}`, x: 10, y: 10 + i * 60, width: 580, height: 50, font_size: 28, text: t })));
+    const result = await render({ design, format: 'pdf' });
+    const file = join(dir, 'scripts.pdf');
+    writeFileSync(file, result.bytes);
+    const fonts = run('pdffonts', [file]);
+    for (const name of ['NotoSansArabic', 'NotoSansHebrew', 'NotoSansThai']) expect(fonts).toContain(name);
+    // pdftotext marks right-to-left lines with directional controls; the text between is what counts.
+    const text = run('pdftotext', [file, '-']).replace(/[\u200e\u200f\u202a-\u202e]/g, '');
+    const got = text
+      .split('\n')
+      .map((l) => l.trim().replace(/\s+/g, ' '))
+      .filter(Boolean);
+    expect(got[0]).toBe('مرحبا بكم في Imprint 2024');
+    expect(got[1]).toMatch(/^המחיר הוא\s*(₪ 120|120 ₪)\s*בלבד$/);
+    if (fonts.includes('NotoSansJP')) expect(got).toContain('日本語の文章');
+    expect(got).toContain('ภาษาไทย');
   });
 });
