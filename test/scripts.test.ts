@@ -1,6 +1,7 @@
 // Every script: shaping (Arabic joining, Hebrew marks, Devanagari conjuncts), fallback faces chosen per
 // character, bidi visual order, start/end alignment, dictionary line breaks, and kerning that a
 // paint-only substyle does not change.
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -166,6 +167,59 @@ describe('bidi', () => {
     expect(() => layoutOf(designWith([text({ text: 'x', direction: 'up' })]))).toThrow(
       expect.objectContaining({ code: 'validation_error', path: '$.objects[0].direction', message: expect.stringMatching(/"auto", "ltr", "rtl"/) }),
     );
+  });
+});
+
+describe('fallback fonts are opened lazily', () => {
+  it('Latin text opens no fallback font; Arabic text opens only the Arabic face it uses', () => {
+    // A fresh process that records every file read, shaping with the built library.
+    const script = `
+      import fs from 'node:fs';
+      import { syncBuiltinESMExports } from 'node:module';
+      const read = fs.readFileSync;
+      const opened = [];
+      fs.readFileSync = (p, ...rest) => { opened.push(String(p)); return read(p, ...rest); };
+      syncBuiltinESMExports();
+      const { loadShaper, FontSet } = await import('./dist/text/fonts.js');
+      const { shapeText } = await import('./dist/text/shape.js');
+      await loadShaper();
+      const fonts = new FontSet();
+      const span = (text) => ({ text, weight: 400, color: [0, 0, 0, 1], underline: false });
+      const noto = () => opened.filter((p) => p.includes('@expo-google-fonts/noto')).map((p) => p.split('/').pop());
+      shapeText([span('Plain Latin, 100 % — «ok»')], 'Inter', fonts, 0);
+      const latin = noto();
+      shapeText([span('مرحبا Imprint')], 'Inter', fonts, 0);
+      console.log(JSON.stringify({ latin, arabic: noto() }));`;
+    const out = spawnSync(process.execPath, ['--input-type=module', '-e', script], { cwd: join(import.meta.dirname, '..'), encoding: 'utf8' });
+    expect(out.status, out.stderr).toBe(0);
+    const { latin, arabic } = JSON.parse(out.stdout) as { latin: string[]; arabic: string[] };
+    expect(latin).toEqual([]);
+    expect(arabic).toEqual(['NotoSansArabic_400Regular.ttf']);
+  });
+});
+
+describe('chart labels', () => {
+  it('take the same path: an Arabic category is drawn by the Arabic face, joined and right to left', () => {
+    const chart_data = [
+      [null, 'مرحبا', 'Paris'],
+      ['Sales', 3, 5],
+    ];
+    const { displayList } = layoutOf(
+      designWith([{ type: 'chart', name: 'c', x: 0, y: 0, width: 500, height: 300, chart_type: 'column', chart_data, legend: 'none' }]),
+    );
+    const runs: Glyphs[] = [];
+    const walk = (items: readonly DisplayItem[]): void => {
+      for (const it of items) {
+        if (it.kind === 'glyphs') runs.push(it);
+        if (it.kind === 'group') walk(it.items);
+      }
+    };
+    walk(displayList.items);
+    const arabic = runs.find((r) => r.face === 'Noto Sans Arabic-400');
+    expect(arabic?.text).toBe('مرحبا');
+    // Visual order: the first letter (م) is the rightmost glyph.
+    const glyphs = [...arabic!.glyphs].sort((a, b) => a.x - b.x);
+    expect(glyphs.at(-1)!.chars).toBe('م');
   });
 });
 
