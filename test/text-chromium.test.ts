@@ -155,7 +155,7 @@ function seededParagraphs(family: string, count: number): string[] {
 
 describe('line breaks against Chromium, per script', () => {
   it.skipIf(!toolsAvailable(['chromium'], 'comparing line breaks with Chromium needs it'))(
-    'Imprint and Chromium break the same paragraphs at the same characters',
+    'Imprint and Chromium break the same paragraphs at the same characters and order the words of bidi lines alike',
     async () => {
       const { fallbackFace } = await import('../src/text/fonts.js');
       const { FALLBACK_FAMILIES } = await import('../src/text/fallback.js');
@@ -189,7 +189,7 @@ describe('line breaks against Chromium, per script', () => {
       writeFileSync(
         page,
         `<!doctype html><meta charset="utf-8"><style>${css}\ndiv { font-family: ${family}; font-size: ${size}px; line-height: 2; font-synthesis: none; text-align: start; text-spacing-trim: space-all; }</style>${divs}
-<pre id="out"></pre><script>document.fonts.ready.then(async () => { await Promise.all([...document.fonts].map((f) => f.load())); const out = [...document.querySelectorAll('div')].map((d) => { const node = d.firstChild; const starts = [0]; let top = null; for (let i = 0; i < node.length; i++) { const r = document.createRange(); r.setStart(node, i); r.setEnd(node, i + 1); const rect = r.getClientRects()[0]; if (!rect || rect.width === 0) continue; const t = Math.round(rect.top / ${size}); if (top !== null && t > top) starts.push(i); top = t; } return starts; }); document.getElementById('out').textContent = JSON.stringify(out); });</script>`,
+<pre id="out"></pre><script>document.fonts.ready.then(async () => { await Promise.all([...document.fonts].map((f) => f.load())); const out = [...document.querySelectorAll('div')].map((d) => { const node = d.firstChild; const starts = [0]; const lefts = []; let top = null; for (let i = 0; i < node.length; i++) { const r = document.createRange(); r.setStart(node, i); r.setEnd(node, i + 1); const rect = r.getClientRects()[0]; lefts.push(rect && rect.width > 0 ? rect.left : null); if (!rect || rect.width === 0) continue; const t = Math.round(rect.top / ${size}); if (top !== null && t > top) starts.push(i); top = t; } return { starts, lefts }; }); document.getElementById('out').textContent = JSON.stringify(out); });</script>`,
       );
       const chromium = spawnSync(
         'chromium',
@@ -198,14 +198,52 @@ describe('line breaks against Chromium, per script', () => {
       );
       const json = /<pre id="out">([^<]*)<\/pre>/.exec(chromium.stdout)?.[1];
       expect(json, `chromium gave no line breaks: ${chromium.stderr.slice(-500)}`).toBeTruthy();
-      const theirs = JSON.parse(json!) as number[][];
+      const measured = JSON.parse(json!) as { starts: number[]; lefts: (number | null)[] }[];
+      const theirs = measured.map((m) => m.starts);
 
+      const { visualOrder } = await import('../src/text/bidi.js');
+      let bidiLines = 0;
+      const wordOrder: string[] = [];
       const results = cases.map((c, i) => {
         const paras = shapeText([{ text: c.text, weight: 400, color: [0, 0, 0, 1], underline: false }], 'Inter', fonts, 0);
+        const para = paras[0]!;
         const { lines } = breakLines(paras, c.width / size, 0);
-        const ours = lines.map((l) => paras[0]!.clusters[l.start]?.start ?? 0);
-        return { ...c, ours, theirs: theirs[i]!, same: JSON.stringify(ours) === JSON.stringify(theirs[i]) };
+        const ours = lines.map((l) => para.clusters[l.start]?.start ?? 0);
+        const same = JSON.stringify(ours) === JSON.stringify(theirs[i]);
+        // Word order of each line with right-to-left text, where the breaks agree: words (runs of
+        // non-space characters) sorted by their leftmost x, here from the visual order of the clusters.
+        if (same && para.clusters.some((cl) => cl.level > 0)) {
+          for (const line of lines) {
+            const idx = Array.from({ length: line.visibleEnd - line.start }, (_, k) => line.start + k);
+            const order = visualOrder(idx.map((k) => para.clusters[k]!.level)).map((k) => idx[k]!);
+            const xOf = new Map<number, number>();
+            let x = 0;
+            for (const k of order) {
+              xOf.set(para.clusters[k]!.start, x);
+              x += para.clusters[k]!.advance;
+            }
+            const words: { start: number; ours: number; theirs: number }[] = [];
+            let current: (typeof words)[number] | null = null;
+            for (const k of idx) {
+              const cl = para.clusters[k]!;
+              if (cl.whitespace) {
+                current = null;
+                continue;
+              }
+              if (!current) words.push((current = { start: cl.start, ours: Infinity, theirs: Infinity }));
+              current.ours = Math.min(current.ours, xOf.get(cl.start)!);
+              for (let u = cl.start; u < cl.end; u++) current.theirs = Math.min(current.theirs, measured[i]!.lefts[u] ?? Infinity);
+            }
+            const by = (key: 'ours' | 'theirs') => [...words].sort((a, b) => a[key] - b[key]).map((w) => w.start);
+            bidiLines++;
+            if (JSON.stringify(by('ours')) !== JSON.stringify(by('theirs')))
+              wordOrder.push(`${c.script} @${c.width}px line at ${para.clusters[line.start]!.start}: ${c.text}`);
+          }
+        }
+        return { ...c, ours, theirs: theirs[i]!, same };
       });
+      expect(bidiLines).toBeGreaterThan(50);
+      expect(wordOrder, 'bidi lines whose words Chromium orders differently').toEqual([]);
       const byScript = new Map<string, { same: number; all: number }>();
       for (const r of results) {
         const s = byScript.get(r.script) ?? { same: 0, all: 0 };
