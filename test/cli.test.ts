@@ -263,7 +263,7 @@ describe('imprint render: warnings and limits', () => {
       }),
     );
     const overrides = join(dir, 'glyphs-overrides.json');
-    // Japanese (no bundled font has it today) and a private-use character (no font ever will).
+    // Japanese (drawn by the CJK fallback face) and a private-use character (no font ever will).
     await writeFile(overrides, JSON.stringify({ objects_overrides: { title: { text: 'Tokyo 東京 \u{F0041}' } } }));
     const r = await run(['render', design, '--overrides', overrides, '--out', join(dir, 'glyphs.png')]);
     expect(r.code).toBe(0);

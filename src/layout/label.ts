@@ -2,7 +2,8 @@
 // objects: measured exactly, aligned on a point, cut with an ellipsis when wider than allowed.
 import type { RGBA } from '../scene/scene.js';
 import type { FontSet } from '../text/fonts.js';
-import { shapeText, type Cluster } from '../text/shape.js';
+import { visualOrder } from '../text/bidi.js';
+import { pushClusterGlyphs, shapeText, type Cluster } from '../text/shape.js';
 import type { DisplayItem, PositionedGlyph } from '../scene/display-list.js';
 
 export interface LabelStyle {
@@ -13,9 +14,8 @@ export interface LabelStyle {
 }
 
 export interface Label {
-  /** Glyph run with its baseline at y = 0, starting at x = 0. */
-  glyphs: PositionedGlyph[];
-  face: string;
+  /** Glyph runs, one per face, with their baseline at y = 0, starting at x = 0 (visual order). */
+  runs: { face: string; glyphs: PositionedGlyph[]; text: string }[];
   text: string;
   width: number;
 }
@@ -31,13 +31,13 @@ function clustersOf(text: string, style: LabelStyle, fonts: FontSet): { text: st
 /** Shapes `text`; when `maxWidth` is given and exceeded, drops characters and ends with "…". */
 export function shapeLabel(text: string, style: LabelStyle, fonts: FontSet, maxWidth = Infinity): Label {
   const { text: plain, clusters } = clustersOf(text, style, fonts);
-  const face = fonts.face(style.family, style.weight);
   const advance = (cs: readonly Cluster[]): number => cs.reduce((w, c) => w + c.advance, 0) * style.size;
   let keep = clusters;
   let suffix: Cluster[] = [];
+  const ellipsis = clustersOf(ELLIPSIS, style, fonts);
   // A hair of tolerance: callers often pass a width computed from this very label.
   if (advance(clusters) > maxWidth + 1e-6) {
-    suffix = clustersOf(ELLIPSIS, style, fonts).clusters;
+    suffix = ellipsis.clusters;
     const room = maxWidth - advance(suffix);
     let w = 0;
     let n = 0;
@@ -45,23 +45,20 @@ export function shapeLabel(text: string, style: LabelStyle, fonts: FontSet, maxW
     while (n > 0 && clusters[n - 1]!.whitespace) n--;
     keep = clusters.slice(0, n);
   }
-  const glyphs: PositionedGlyph[] = [];
+  // Kept clusters in visual order (right-to-left text reordered), then the ellipsis at the end.
+  const kept = keep.some((c) => c.level > 0) ? visualOrder(keep.map((c) => c.level)).map((k) => keep[k]!) : keep;
+  const runs: Label['runs'] = [];
   let x = 0;
-  const ellipsisText = clustersOf(ELLIPSIS, style, fonts).text;
-  for (const c of [...keep, ...suffix]) {
-    let gx = x;
-    let chars: string | undefined = suffix.includes(c) ? ellipsisText.slice(c.start, c.end) : plain.slice(c.start, c.end);
-    for (const g of c.glyphs) {
-      if (!(c.whitespace && g.id === 0)) {
-        glyphs.push({ id: g.id, x: gx + g.dx * style.size, y: -g.dy * style.size, ...(chars === undefined ? {} : { chars }) });
-        chars = undefined;
-      }
-      gx += g.advance * style.size;
-    }
+  for (const c of [...kept, ...suffix]) {
+    const source = suffix.includes(c) ? ellipsis.text : plain;
+    let run = runs[runs.length - 1];
+    if (!run || run.face !== c.face.key) runs.push((run = { face: c.face.key, glyphs: [], text: '' }));
+    run.text += source.slice(c.start, c.end);
+    pushClusterGlyphs(run.glyphs, c, source.slice(c.start, c.end), x, 0, style.size);
     x += c.advance * style.size;
   }
   const shown = suffix.length ? `${plain.slice(0, keep[keep.length - 1]?.end ?? 0)}${ELLIPSIS}` : plain;
-  return { glyphs, face: face.key, text: shown, width: x };
+  return { runs: runs.filter((r) => r.glyphs.length > 0), text: shown, width: x };
 }
 
 /** Ascent and descent of the family in px at this size, for centring labels vertically. */
@@ -70,16 +67,19 @@ export function labelMetrics(style: LabelStyle, fonts: FontSet): { ascent: numbe
   return { ascent: face.ascent * style.size, descent: face.descent * style.size };
 }
 
-/** The label as a glyph run, its baseline at `y`, anchored at `x` by `align`. */
+/** The label as glyph runs (a group when several faces draw it), its baseline at `y`, anchored at `x` by `align`. */
 export function placeLabel(label: Label, style: LabelStyle, x: number, y: number, align: 'left' | 'center' | 'right'): DisplayItem | null {
-  if (label.glyphs.length === 0) return null;
+  if (label.runs.length === 0) return null;
   const x0 = align === 'left' ? x : align === 'center' ? x - label.width / 2 : x - label.width;
-  return {
+  const items: DisplayItem[] = label.runs.map((r) => ({
     kind: 'glyphs',
-    face: label.face,
+    face: r.face,
     size: style.size,
     color: style.color,
-    glyphs: label.glyphs.map((g) => ({ ...g, x: g.x + x0, y: g.y + y })),
-    text: label.text,
-  };
+    glyphs: r.glyphs.map((g) => ({ ...g, x: g.x + x0, y: g.y + y })),
+    text: label.runs.length === 1 ? label.text : r.text,
+  }));
+  if (items.length === 1) return items[0]!;
+  const bounds = { x: x0 - style.size, y: y - 2 * style.size, width: label.width + 2 * style.size, height: 3 * style.size };
+  return { kind: 'group', transform: [1, 0, 0, 1, 0, 0], opacity: 1, bounds, clip: null, items };
 }

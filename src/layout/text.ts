@@ -4,7 +4,8 @@ import type { Rect, SceneSpan, SceneText } from '../scene/scene.js';
 import { fitText } from '../text/fit.js';
 import type { FontFace, FontSet } from '../text/fonts.js';
 import type { Line } from '../text/line-break.js';
-import { shapeText, type ShapedParagraph } from '../text/shape.js';
+import { visualOrder } from '../text/bidi.js';
+import { pushClusterGlyphs, shapeText, type ShapedParagraph } from '../text/shape.js';
 import type { DisplayItem, PositionedGlyph } from '../scene/display-list.js';
 
 export interface TextFitReport {
@@ -40,7 +41,7 @@ export interface TextLayout {
 }
 
 export function layoutText(t: SceneText, fonts: FontSet): TextLayout {
-  const paragraphs = shapeText(t.spans, t.family, fonts, t.letterSpacing);
+  const paragraphs = shapeText(t.spans, t.family, fonts, t.letterSpacing, t.direction ?? 'auto');
   const fit = fitText({
     paragraphs,
     width: t.box.width,
@@ -131,6 +132,13 @@ function revealAlpha(
   };
 }
 
+/** The side a line is set against: start and end resolved by the paragraph's direction. */
+function alignOf(align: SceneText['align'], rtl: boolean, lastOfJustified: boolean): 'left' | 'center' | 'right' | 'justify' {
+  if (align === 'start' || (align === 'justify' && lastOfJustified)) return rtl ? 'right' : 'left';
+  if (align === 'end') return rtl ? 'left' : 'right';
+  return align;
+}
+
 function placeLine(
   items: DisplayItem[],
   para: ShapedParagraph,
@@ -144,14 +152,25 @@ function placeLine(
 ): void {
   const widthPx = line.width * size;
   const free = t.box.width - widthPx;
-  let x = t.align === 'center' ? free / 2 : t.align === 'right' ? free : 0;
+  const align = alignOf(t.align, para.level % 2 === 1, line.last || free <= 0);
+  let x = align === 'center' ? free / 2 : align === 'right' ? free : 0;
   let extraPerSpace = 0;
-  if (t.align === 'justify' && !line.last && free > 0) {
+  if (align === 'justify' && free > 0) {
     let spaces = 0;
     for (let i = line.start; i < line.visibleEnd; i++) if (para.clusters[i]!.whitespace) spaces++;
     if (spaces > 0) extraPerSpace = free / spaces;
   }
   const baseline = lineTop + baselineInLine;
+
+  // Clusters are in logical order; a line with right-to-left text is drawn in visual order (rule L2
+  // over the clusters' levels; its trailing whitespace is not drawn).
+  const indices: number[] = [];
+  let bidi = false;
+  for (let i = line.start; i < line.visibleEnd; i++) {
+    indices.push(i);
+    if (para.clusters[i]!.level > 0) bidi = true;
+  }
+  const order = bidi ? visualOrder(indices.map((i) => para.clusters[i]!.level)).map((k) => indices[k]!) : indices;
 
   let run: { span: number; alpha: number; face: FontFace; glyphs: PositionedGlyph[]; textStart: number; textEnd: number; x0: number; x1: number } | null = null;
   const flush = (): void => {
@@ -162,24 +181,17 @@ function placeLine(
     decorate(items, span, run.face, run.x0, run.x1, baseline, lineTop, lineHeightPx, size);
   };
 
-  for (let i = line.start; i < line.visibleEnd; i++) {
+  for (const i of order) {
     const c = para.clusters[i]!;
     const alpha = alphaOf ? alphaOf(i) : 1;
-    if (!run || run.span !== c.span || run.alpha !== alpha) {
+    if (!run || run.span !== c.span || run.alpha !== alpha || run.face !== c.face) {
       flush();
       run = { span: c.span, alpha, face: c.face, glyphs: [], textStart: c.start, textEnd: c.end, x0: x, x1: x };
     }
-    let gx = x;
-    let chars: string | undefined = para.text.slice(c.start, c.end);
-    for (const g of c.glyphs) {
-      if (g.id !== 0 || !c.whitespace) {
-        run.glyphs.push({ id: g.id, x: gx + g.dx * size, y: baseline - g.dy * size, ...(chars === undefined ? {} : { chars }) });
-        chars = undefined;
-      }
-      gx += g.advance * size;
-    }
+    pushClusterGlyphs(run.glyphs, c, para.text.slice(c.start, c.end), x, baseline, size);
     x += c.advance * size + (c.whitespace ? extraPerSpace : 0);
-    run.textEnd = c.end;
+    run.textStart = Math.min(run.textStart, c.start);
+    run.textEnd = Math.max(run.textEnd, c.end);
     // Letter spacing after the run's last character is not underlined.
     run.x1 = x - t.letterSpacing * size;
   }

@@ -6,6 +6,7 @@
 import { decodePixels, type DecodedImage, type ImageCache, type LoadedImage } from '../assets/load.js';
 import type { RGBA, Rect } from '../scene/scene.js';
 import type { BlendMode, DisplayItem, DisplayList, Geometry, Matrix, PositionedGlyph } from '../scene/display-list.js';
+import { EMOJI_FAMILY } from '../text/fallback.js';
 import type { FontSet } from '../text/fonts.js';
 import { SYNTHETIC_ITALIC_SKEW, syntheticBoldStroke } from '../text/synthetic.js';
 import type { GroupItem, ItemOf, PageInput, PaintBackend, PreparedPage } from './backend.js';
@@ -44,6 +45,8 @@ export interface PdfInternals {
   page: PdfPage;
   _font: PdfFont;
   _ctm: number[];
+  _registeredFonts: Record<string, unknown>;
+  registerFont(name: string, src: Buffer): unknown;
   ref(data?: Record<string, unknown>): PdfRef;
   addContent(op: string): unknown;
   openImage(src: Buffer): { obj?: PdfRef; label: string; width: number; height: number; embed(doc: unknown): void };
@@ -75,6 +78,9 @@ export interface PdfDrawing {
   font(name: string): PdfDrawing;
 }
 type Doc = PdfDrawing & PdfInternals;
+
+/** UTF-16BE hex of a text string (PDF text strings with a byte order mark). */
+const utf16Hex = (s: string): string => Array.from({ length: s.length }, (_, i) => s.charCodeAt(i).toString(16).padStart(4, '0')).join('');
 
 const num = (v: number): string => {
   const r = Math.round(v * 1000) / 1000;
@@ -346,17 +352,30 @@ export class PdfBackend implements PaintBackend<Buffer, PdfPreparedPage> {
     if (run.glyphs.length === 0) return;
     const doc = this.doc;
     const face = this.res.fonts.byFaceKey(run.face);
+    // pdfkit's subsetter cannot embed a COLR font (its glyphs have no outlines to copy): colour emoji
+    // are painted as vector layers by their own code, not as text of the emoji face.
+    if (face.family === EMOJI_FAMILY) return;
+    // Fallback faces are embedded on their first use, only in documents that draw with them.
+    if (!(run.face in doc._registeredFonts)) doc.registerFont(run.face, face.bytes);
     doc.font(run.face);
     const font = doc._font;
     if (doc.page.fonts[font.id] == null) doc.page.fonts[font.id] = font.ref();
     doc.fillColor(rgb(run.color), this.alpha * run.color[3]);
     const size = run.size;
     const skew = face.synthetic?.italic ? num(SYNTHETIC_ITALIC_SKEW) : '0';
-    const code = (g: PositionedGlyph): { hex: string; advance: number } => {
+    const code = (g: PositionedGlyph): { hex: string; advance: number; actual: string | null } => {
       const gid = font.subset.includeGlyph(g.id);
       if (font.widths[gid] == null) font.widths[gid] = face.outlines.getGlyph(g.id).advanceWidth * font.scale;
-      if (font.unicode[gid] == null && g.chars) font.unicode[gid] = [...g.chars].map((c) => c.codePointAt(0)!);
-      return { hex: `0000${gid.toString(16)}`.slice(-4), advance: (font.widths[gid] / 1000) * size };
+      // The first use of a glyph fixes its ToUnicode entry (pdfkit needs one for every glyph, and it is
+      // written at the end: changing it later would change the text of earlier uses).
+      font.unicode[gid] ??= g.chars ? [...g.chars].map((c) => c.codePointAt(0)!) : [];
+      // ToUnicode maps one text per glyph; where this use stands for other characters (a letter
+      // shared by a pointed and a plain cluster in Hebrew, a Devanagari sign drawn on its own and
+      // inside a conjunct), the text goes in ActualText instead.
+      const mapped = String.fromCodePoint(...font.unicode[gid]);
+      // A glyph standing for no characters whose map names some gets an empty ActualText.
+      const actual = (g.chars ?? '') !== mapped ? (g.chars ?? '') : null;
+      return { hex: `0000${gid.toString(16)}`.slice(-4), advance: (font.widths[gid] / 1000) * size, actual };
     };
     const ops: string[] = [];
     let open = false;
@@ -368,7 +387,7 @@ export class PdfBackend implements PaintBackend<Buffer, PdfPreparedPage> {
       tj = [];
     };
     for (const g of run.glyphs) {
-      const { hex, advance } = code(g);
+      const { hex, advance, actual } = code(g);
       if (!open || Math.abs(g.y - penY) > 1e-6) {
         flush();
         // Text space flipped back to y-up, since the page is drawn y-down (skewed for synthetic italic).
@@ -379,7 +398,13 @@ export class PdfBackend implements PaintBackend<Buffer, PdfPreparedPage> {
         const gap = ((penX - g.x) * 1000) / size;
         if (Math.abs(gap) > 0.001) tj.push(num(gap));
       }
-      tj.push(`<${hex}>`);
+      if (actual !== null) {
+        flush();
+        ops.push(`/Span <</ActualText <FEFF${utf16Hex(actual)}>>> BDC`);
+        tj.push(`<${hex}>`);
+        flush();
+        ops.push('EMC');
+      } else tj.push(`<${hex}>`);
       penX = g.x + advance;
     }
     flush();

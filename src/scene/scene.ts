@@ -65,7 +65,10 @@ export interface SceneText extends SceneBase {
   family: string;
   fontSize: number;
   minFontSize: number;
-  align: 'left' | 'center' | 'right' | 'justify';
+  /** start and end follow each paragraph's direction. */
+  align: 'left' | 'center' | 'right' | 'justify' | 'start' | 'end';
+  /** Base direction of each paragraph; auto (default) takes it from the first strong character. */
+  direction?: 'auto' | 'ltr' | 'rtl';
   lineHeight: number;
   letterSpacing: number;
   strategy: 'fit' | 'fixed-width';

@@ -6,6 +6,7 @@ import { createRequire } from 'node:module';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type * as HarfBuzz from 'harfbuzzjs';
+import { fallbackFile, parseFallbackKey } from './fallback.js';
 import { scriptRuns } from './script-runs.js';
 
 let harfbuzz: typeof HarfBuzz | undefined;
@@ -101,44 +102,52 @@ interface ShapedRun {
 }
 
 /**
- * Shapes `text` left to right (bidirectional text is not reordered yet), one script run at a time as
- * browsers do (script-runs.ts), and gives each glyph the code points it consumed: the first glyph of a
- * HarfBuzz cluster takes the cluster's characters (a ligature several), the others none (marks,
- * decompositions), as the shaper's callers expect. Clusters are UTF-16 offsets into the run.
+ * Shapes `text` in `options.direction`, one script run at a time as browsers do (script-runs.ts), and
+ * gives each glyph the code points it consumed: the first glyph of a HarfBuzz cluster takes the
+ * cluster's characters (a ligature several), the others none (marks, decompositions), as the shaper's
+ * callers expect. Clusters come back in logical order (ascending text offsets) whatever the direction;
+ * the glyphs inside a right-to-left cluster stay in HarfBuzz's visual order, so drawing the clusters
+ * from last to first with the pen advancing left to right reproduces HarfBuzz's positions.
  */
 function shapeText(font: HarfBuzz.Font, text: string, options: ShapeRunOptions = {}): ShapedRun {
   const glyphs: ShapedRun['glyphs'] = [];
   const positions: ShapedRun['positions'] = [];
-  if (options.direction === 'rtl') throw new Error('right-to-left shaping is not implemented yet');
   for (const run of scriptRuns(text)) {
-    const shaped = shapeRun(font, run);
+    const shaped = shapeRun(font, run, options.direction ?? 'ltr');
     glyphs.push(...shaped.glyphs);
     positions.push(...shaped.positions);
   }
   return { glyphs, positions };
 }
 
-function shapeRun(font: HarfBuzz.Font, text: string): ShapedRun {
+function shapeRun(font: HarfBuzz.Font, text: string, direction: 'ltr' | 'rtl'): ShapedRun {
   const lib = hb();
   const buffer = new lib.Buffer();
   buffer.addText(text);
   buffer.guessSegmentProperties();
-  buffer.setDirection(lib.Direction.LTR);
+  buffer.setDirection(direction === 'rtl' ? lib.Direction.RTL : lib.Direction.LTR);
   lib.shape(font, buffer);
   const infos = buffer.getGlyphInfos();
-  const glyphs = infos.map((info, i) => {
-    if (i > 0 && infos[i - 1]!.cluster === info.cluster) return { id: info.codepoint, codePoints: [] };
-    let end = text.length;
-    for (let j = i + 1; j < infos.length; j++) {
-      if (infos[j]!.cluster > info.cluster) {
-        end = infos[j]!.cluster;
-        break;
-      }
-    }
-    const codePoints = [...text.slice(info.cluster, end)].map((c) => c.codePointAt(0)!);
-    return { id: info.codepoint, codePoints };
+  const pos = buffer.getGlyphPositions();
+  // Group the glyphs by cluster (a cluster's glyphs are adjacent in either direction), then put the
+  // groups in ascending text order: a right-to-left run comes out with descending clusters.
+  const groups: { cluster: number; from: number; to: number }[] = [];
+  infos.forEach((info, i) => {
+    const last = groups[groups.length - 1];
+    if (last && last.cluster === info.cluster) last.to = i + 1;
+    else groups.push({ cluster: info.cluster, from: i, to: i + 1 });
   });
-  const positions = buffer.getGlyphPositions().map((p) => ({ xAdvance: p.xAdvance, xOffset: p.xOffset, yOffset: p.yOffset }));
+  if (direction === 'rtl') groups.reverse();
+  const glyphs: ShapedRun['glyphs'] = [];
+  const positions: ShapedRun['positions'] = [];
+  groups.forEach((g, gi) => {
+    const end = gi + 1 < groups.length ? groups[gi + 1]!.cluster : text.length;
+    const codePoints = [...text.slice(g.cluster, end)].map((c) => c.codePointAt(0)!);
+    for (let i = g.from; i < g.to; i++) {
+      glyphs.push({ id: infos[i]!.codepoint, codePoints: i === g.from ? codePoints : [] });
+      positions.push({ xAdvance: pos[i]!.xAdvance, xOffset: pos[i]!.xOffset, yOffset: pos[i]!.yOffset });
+    }
+  });
   return { glyphs, positions };
 }
 
@@ -472,8 +481,13 @@ export class FontSet {
     return this.base ? [...this.families.values()].flat() : [];
   }
 
+  /** A face of this set or of the bundled fallback chain, by the key display lists name it with. */
   byFaceKey(key: string): FontFace {
-    const f = this.lookup(key);
+    let f = this.lookup(key);
+    if (!f) {
+      const fb = parseFallbackKey(key);
+      if (fb) f = fallbackFace(fb.family, fb.weight) ?? undefined;
+    }
     if (!f) throw new Error(`unknown font face ${key}`);
     return f;
   }
@@ -497,6 +511,24 @@ export function openFontFile(
   options: { key?: string; weightRange?: readonly [number, number] } = {},
 ): FontFace {
   return new LazyFace(typeof source === 'string' ? { file: source } : source, family, weight, style, options);
+}
+
+// Fallback faces are the same files for every set and render: opened once per process, on first need.
+const fallbackFaces = new Map<string, FontFace>();
+
+/**
+ * The bundled fallback family's face nearest `weight` (fallback.ts), or null when its optional package
+ * is not installed. Its key is "<family>-<weight>", which byFaceKey resolves in any set.
+ */
+export function fallbackFace(family: string, weight: number): FontFace | null {
+  const found = fallbackFile(family, weight);
+  if (!found) return null;
+  let face = fallbackFaces.get(found.file);
+  if (!face) {
+    face = openFontFile(found.file, family, found.weight);
+    fallbackFaces.set(found.file, face);
+  }
+  return face;
 }
 
 let shared: FontSet | undefined;

@@ -2,8 +2,11 @@
 // ligatures, GSUB/GPOS). Shaped once per text object; any font size is a linear scale of it.
 import type LineBreakerClass from 'linebreak';
 import { lazyRequire } from '../lazy-require.js';
+import type { PositionedGlyph } from '../scene/display-list.js';
 import type { SceneSpan } from '../scene/scene.js';
-import type { FontFace, FontSet } from './fonts.js';
+import { embeddingLevels, needsBidi, type Direction } from './bidi.js';
+import type { FontFace, FontSet, FontStyle } from './fonts.js';
+import { graphemes, itemize } from './itemize.js';
 
 // linebreak decodes its Unicode tables when loaded: on first use, not at `import 'imprint'`.
 const LineBreaker = lazyRequire<typeof LineBreakerClass>('linebreak');
@@ -28,6 +31,8 @@ export interface Cluster {
   span: number;
   face: FontFace;
   whitespace: boolean;
+  /** Bidi embedding level (odd: right to left; its glyphs are in visual order). */
+  level: number;
 }
 
 export interface BreakOpportunity {
@@ -41,12 +46,15 @@ export interface ShapedParagraph {
   clusters: Cluster[];
   /** Allowed line ends by UAX #14, ascending; the paragraph end is always last. */
   breaks: BreakOpportunity[];
+  /** The paragraph's base direction: 0 left to right, 1 right to left. */
+  level: number;
 }
 
 const WHITESPACE = /^\s+$/u;
 
-function shapePiece(text: string, face: FontFace, span: number, offset: number, letterSpacing: number, byGrapheme = false): Cluster[] {
-  const run = face.shaper.layout(text);
+function shapePiece(text: string, face: FontFace, level: number, offset: number, letterSpacing: number, byGrapheme = false): Cluster[] {
+  const span = 0;
+  const run = face.shaper.layout(text, { direction: level % 2 === 1 ? 'rtl' : 'ltr' });
   const em = face.unitsPerEm;
   const clusters: Cluster[] = [];
   let pos = 0;
@@ -70,6 +78,7 @@ function shapePiece(text: string, face: FontFace, span: number, offset: number, 
       span,
       face,
       whitespace: WHITESPACE.test(slice),
+      level,
     });
     pos += length;
   });
@@ -78,14 +87,14 @@ function shapePiece(text: string, face: FontFace, span: number, offset: number, 
     // One grapheme: whatever the glyphs claim, together they draw exactly this text.
     const glyphs = clusters.flatMap((c) => c.glyphs);
     const advance = glyphs.reduce((n, g) => n + g.advance, 0) + letterSpacing;
-    return [{ start: offset, end: offset + text.length, advance, glyphs, span, face, whitespace: WHITESPACE.test(text) }];
+    return [{ start: offset, end: offset + text.length, advance, glyphs, span, face, whitespace: WHITESPACE.test(text), level }];
   }
   // The glyphs claimed a different number of characters than the text has (a glyph shared by code
   // points of different lengths): shape grapheme by grapheme instead, exact at the cost of kerning
   // across graphemes, rather than misplace characters.
   const out: Cluster[] = [];
   for (const { segment, index } of graphemes().segment(text)) {
-    const sub = shapePiece(segment, face, span, offset + index, letterSpacing, true);
+    const sub = shapePiece(segment, face, level, offset + index, letterSpacing, true);
     const first = sub[0];
     if (!first) continue;
     out.push({ ...first, end: offset + index + segment.length, glyphs: sub.flatMap((c) => c.glyphs), advance: sub.reduce((n, c) => n + c.advance, 0) });
@@ -93,52 +102,154 @@ function shapePiece(text: string, face: FontFace, span: number, offset: number, 
   return out;
 }
 
-// Creating a segmenter loads ICU's break data (~20 ms): on first use, not at import.
-let graphemeSegmenter: Intl.Segmenter | undefined;
-const graphemes = (): Intl.Segmenter => (graphemeSegmenter ??= new Intl.Segmenter('en', { granularity: 'grapheme' }));
-
-// Templates re-render the same fixed texts (labels, brand lines) with every request, so shaped
-// pieces are kept per face, keyed by text and letter spacing. Bounded; oldest entries go first.
+// Templates re-render the same fixed texts (labels, brand lines) with every request, so shaped runs
+// are kept per face, keyed by direction, letter spacing and text. Bounded; oldest entries go first.
 const SHAPE_CACHE_ENTRIES = 4096;
 const shapeCache = new WeakMap<FontFace, Map<string, Cluster[]>>();
 
-function shapeCached(text: string, face: FontFace, span: number, offset: number, letterSpacing: number): Cluster[] {
+function shapeCached(text: string, face: FontFace, level: number, offset: number, letterSpacing: number): Cluster[] {
   let cache = shapeCache.get(face);
   if (!cache) shapeCache.set(face, (cache = new Map()));
-  const key = `${letterSpacing}\u0000${text}`;
+  const key = `${level}\u0000${letterSpacing}\u0000${text}`;
   let clusters = cache.get(key);
   if (!clusters) {
-    clusters = shapePiece(text, face, 0, 0, letterSpacing);
+    clusters = shapePiece(text, face, level, 0, letterSpacing);
     if (cache.size >= SHAPE_CACHE_ENTRIES) cache.delete(cache.keys().next().value!);
     cache.set(key, clusters);
   }
-  return clusters.map((c) => ({ ...c, start: c.start + offset, end: c.end + offset, span }));
+  return clusters.map((c) => ({ ...c, start: c.start + offset, end: c.end + offset }));
 }
 
-/** Splits spans into paragraphs at \n and shapes each piece with its span's face. */
-export function shapeText(spans: readonly SceneSpan[], family: string, fonts: FontSet, letterSpacing: number): ShapedParagraph[] {
-  const paragraphs: { text: string; clusters: Cluster[] }[] = [{ text: '', clusters: [] }];
+/**
+ * Splits spans into paragraphs at \n and shapes each paragraph in runs of one face and bidi level
+ * (itemize.ts): runs cross span boundaries, so a span that changes only colour, underline or link keeps
+ * kerning and ligatures with its neighbours; each cluster then takes the span of its first character.
+ */
+export function shapeText(
+  spans: readonly SceneSpan[],
+  family: string,
+  fonts: FontSet,
+  letterSpacing: number,
+  direction: Direction = 'auto',
+): ShapedParagraph[] {
+  interface Piece {
+    start: number;
+    end: number;
+    span: number;
+  }
+  const paragraphs: { text: string; pieces: Piece[] }[] = [{ text: '', pieces: [] }];
   spans.forEach((span, spanIndex) => {
-    const face = fonts.face(span.family ?? family, span.weight, span.style);
     span.text
       .replace(/\r\n?/g, '\n')
       .split('\n')
       .forEach((piece, i) => {
-        if (i > 0) paragraphs.push({ text: '', clusters: [] });
+        if (i > 0) paragraphs.push({ text: '', pieces: [] });
         const para = paragraphs[paragraphs.length - 1]!;
         if (piece.length === 0) return;
-        para.clusters.push(...shapeCached(piece, face, spanIndex, para.text.length, letterSpacing));
+        para.pieces.push({ start: para.text.length, end: para.text.length + piece.length, span: spanIndex });
         para.text += piece;
       });
   });
-  return paragraphs.map((p) => ({ ...p, breaks: breakOpportunities(p.text, p.clusters) }));
+  return paragraphs.map(({ text, pieces }) => {
+    const spanIndexAt = (offset: number): number => {
+      for (const p of pieces) if (offset < p.end) return p.span;
+      return pieces[pieces.length - 1]?.span ?? 0;
+    };
+    // Only the text and where the face changes (family, weight, style) decide the shaping: colour,
+    // underline and link do not.
+    const faceOf = (s: SceneSpan): SpanFace => ({ family: s.family ?? family, weight: s.weight, style: s.style ?? 'normal' });
+    const faceKey = (f: SpanFace) => `${f.family}:${f.weight}:${f.style}`;
+    const key = `${direction}\u0000${letterSpacing}\u0000${pieces.map((p) => `${p.end}:${faceKey(faceOf(spans[p.span]!))}`).join(',')}\u0000${text}`;
+    let shaped = paragraphCache(fonts).get(key);
+    if (!shaped) {
+      shaped = shapeParagraph(text, (offset) => faceOf(spans[spanIndexAt(offset)]!), fonts, letterSpacing, direction);
+      const cache = paragraphCache(fonts);
+      if (cache.size >= SHAPE_CACHE_ENTRIES) cache.delete(cache.keys().next().value!);
+      cache.set(key, shaped);
+    }
+    return { ...shaped, clusters: shaped.clusters.map((c) => ({ ...c, span: spanIndexAt(c.start) })) };
+  });
+}
+
+// Whole paragraphs are kept too (itemization looks at every character), per font set.
+const paragraphCaches = new WeakMap<FontSet, Map<string, ShapedParagraph>>();
+function paragraphCache(fonts: FontSet): Map<string, ShapedParagraph> {
+  let cache = paragraphCaches.get(fonts);
+  if (!cache) paragraphCaches.set(fonts, (cache = new Map()));
+  return cache;
+}
+
+/** What a span asks of the fonts: its family (a substyle's font_family, else the object's), weight and style. */
+interface SpanFace {
+  family: string;
+  weight: number;
+  style: FontStyle;
+}
+
+function shapeParagraph(
+  text: string,
+  faceAt: (offset: number) => SpanFace,
+  fonts: FontSet,
+  letterSpacing: number,
+  direction: Direction,
+): ShapedParagraph {
+  const bidi = needsBidi(text, direction) ? embeddingLevels(text, direction) : null;
+  const byFace = new Map<string, { face: FontFace; alternates: FontFace[]; weight: number }>();
+  const spanAt = (offset: number): { face: FontFace; alternates: FontFace[]; weight: number } => {
+    const want = faceAt(offset);
+    const k = `${want.family}:${want.weight}:${want.style}`;
+    let faces = byFace.get(k);
+    if (!faces) {
+      // The span's face, then the set's other families (the design's, the account's, the bundled ones).
+      const alternates = fonts
+        .familyNames()
+        .filter((f) => f !== want.family)
+        .map((f) => fonts.face(f, want.weight, want.style));
+      byFace.set(k, (faces = { face: fonts.face(want.family, want.weight, want.style), alternates, weight: want.weight }));
+    }
+    return faces;
+  };
+  const clusters: Cluster[] = [];
+  for (const run of itemize(text, spanAt, bidi?.levels ?? null)) {
+    clusters.push(...shapeCached(text.slice(run.start, run.end), run.face, run.level, run.start, letterSpacing));
+  }
+  return { text, clusters, breaks: breakOpportunities(text, clusters), level: bidi?.base ?? (direction === 'rtl' ? 1 : 0) };
+}
+
+// Scripts written without spaces between words (line break class SA): UAX #14 gives no opportunity
+// inside them, so their words come from ICU's dictionary word segmenter, as browsers do.
+const SA_RUN = /[\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}]+/gu;
+let wordSegmenter: Intl.Segmenter | undefined;
+const words = (): Intl.Segmenter => (wordSegmenter ??= new Intl.Segmenter('en', { granularity: 'word' }));
+
+// Small kana and the prolonged sound mark (class CJ) are treated as NS by the linebreak package (CSS
+// line-break: strict); browsers default to normal, which allows a break before them after kana or an
+// ideograph, as before any other ideograph.
+const CJ_AFTER_CJK = /(?<=[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}])[ぁぃぅぇぉっゃゅょゎゕゖァィゥェォッャュョヮヵヶㇰ-ㇿーｧ-ｯｰ]/gu;
+
+/** Word boundaries strictly inside runs of SA scripts, and before small kana, as UTF-16 offsets. */
+function extraBreaks(text: string): number[] {
+  const out: number[] = [];
+  for (const m of text.matchAll(SA_RUN)) {
+    for (const { index } of words().segment(m[0])) if (index > 0) out.push(m.index + index);
+  }
+  for (const m of text.matchAll(CJ_AFTER_CJK)) out.push(m.index);
+  return out;
 }
 
 function breakOpportunities(text: string, clusters: readonly Cluster[]): BreakOpportunity[] {
-  const out: BreakOpportunity[] = [];
+  const positions: { position: number; required: boolean }[] = [];
   const breaker = new (LineBreaker())(text);
+  for (let b = breaker.nextBreak(); b; b = breaker.nextBreak()) positions.push({ position: b.position, required: b.required });
+  const extra = extraBreaks(text);
+  if (extra.length > 0) {
+    const known = new Set(positions.map((p) => p.position));
+    for (const position of extra) if (!known.has(position)) positions.push({ position, required: false });
+    positions.sort((a, b) => a.position - b.position);
+  }
+  const out: BreakOpportunity[] = [];
   let ci = 0;
-  for (let b = breaker.nextBreak(); b; b = breaker.nextBreak()) {
+  for (const b of positions) {
     // Map the character position to the first cluster that starts at or after it.
     while (ci < clusters.length && clusters[ci]!.start < b.position) ci++;
     const last = out[out.length - 1];
@@ -147,4 +258,19 @@ function breakOpportunities(text: string, clusters: readonly Cluster[]): BreakOp
   }
   if (out.length === 0 || out[out.length - 1]!.cluster !== clusters.length) out.push({ cluster: clusters.length, required: false });
   return out;
+}
+
+/**
+ * Appends a cluster's glyphs with the pen at `x` on the baseline `y`, at `size` px. The cluster's text
+ * goes on its base glyph (vector output maps glyphs back to text with it): the first glyph, or in a
+ * right-to-left cluster, whose glyphs are in visual order, the last one. A whitespace cluster the
+ * font has no glyph for draws nothing.
+ */
+export function pushClusterGlyphs(out: PositionedGlyph[], c: Cluster, chars: string, x: number, y: number, size: number): void {
+  const base = c.level % 2 === 1 ? c.glyphs.length - 1 : 0;
+  let gx = x;
+  c.glyphs.forEach((g, k) => {
+    if (g.id !== 0 || !c.whitespace) out.push({ id: g.id, x: gx + g.dx * size, y: y - g.dy * size, ...(k === base ? { chars } : {}) });
+    gx += g.advance * size;
+  });
 }

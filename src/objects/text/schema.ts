@@ -5,8 +5,8 @@ import { Color, doc, LIMITS } from '../../format/fields.js';
 import { common, placementOverrideFields } from '../common.js';
 
 export const TextAlign = doc(
-  z.enum(['left', 'center', 'right', 'justify']),
-  'Horizontal alignment of each line. justify stretches every line but the last of a paragraph. Default left.',
+  z.enum(['left', 'center', 'right', 'justify', 'start', 'end']),
+  'Horizontal alignment of each line. start and end follow the paragraph direction (start is left for left-to-right text, right for Arabic or Hebrew). justify stretches every line but the last of a paragraph. Default start.',
   'center',
 );
 
@@ -52,6 +52,11 @@ export const TextObject = z
     ).optional(),
     color: doc(Color, 'Text colour. Default #000000.', '#222222').optional(),
     text_align: TextAlign.optional(),
+    direction: doc(
+      z.enum(['auto', 'ltr', 'rtl']),
+      'Base direction of each paragraph. auto (default) takes it from the first letter: right to left for Arabic or Hebrew, else left to right.',
+      'rtl',
+    ).optional(),
     line_height: doc(z.number().finite().min(0.5).max(5), 'Line height as a multiple of the font size. Default 1.2.', 1.1).optional(),
     letter_spacing: doc(
       z.number().finite().min(-0.5).max(2),
