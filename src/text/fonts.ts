@@ -5,6 +5,8 @@ import { readFileSync } from 'node:fs';
 import { isAbsolute } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type * as HarfBuzz from 'harfbuzzjs';
+import { colorGlyphs, type ColorGlyph } from './colr.js';
+import { withoutUnusedColourTables } from './font-tables.js';
 import { scriptRuns } from './script-runs.js';
 
 let harfbuzz: typeof HarfBuzz | undefined;
@@ -72,6 +74,8 @@ export interface FontFace {
   readonly descent: number;
   readonly underlinePosition: number;
   readonly underlineThickness: number;
+  /** The glyph's colour paint (COLR, e.g. emoji), painted instead of its outline; undefined for a plain glyph. */
+  colorGlyph?(id: number): ColorGlyph | undefined;
 }
 
 export type FontStyle = 'normal' | 'italic';
@@ -143,6 +147,7 @@ interface Parsed {
   descent: number;
   underlinePosition: number;
   underlineThickness: number;
+  colorGlyph: ((id: number) => ColorGlyph | undefined) | undefined;
 }
 
 class LazyFace implements FontFace {
@@ -161,7 +166,8 @@ class LazyFace implements FontFace {
   }
 
   get bytes(): Buffer {
-    this.#bytes ??= readFileSync(isAbsolute(this.file) ? this.file : `${this.dir}/${this.file}`);
+    // A colour emoji font is kept without its unused SVG/bitmap tables (Noto Color Emoji: 25 → 5 MB).
+    this.#bytes ??= withoutUnusedColourTables(readFileSync(isAbsolute(this.file) ? this.file : `${this.dir}/${this.file}`));
     return this.#bytes;
   }
 
@@ -199,8 +205,13 @@ class LazyFace implements FontFace {
       descent: -int16(hhea, 6) / upem,
       underlinePosition: -int16(post, 8) / upem,
       underlineThickness: int16(post, 10) / upem,
+      colorGlyph: colorGlyphs(lib, face, font),
     };
     return this.#parsed;
+  }
+
+  colorGlyph(id: number): ColorGlyph | undefined {
+    return this.#parse().colorGlyph?.(id);
   }
 
   get shaper(): ShapingFont {
