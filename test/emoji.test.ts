@@ -2,6 +2,7 @@
 // soft masks), in the font's own colours whatever the text colour, with the pdf's text extractable.
 // Until per-character fallback picks the emoji font by itself, the text objects name it as their family,
 // from a font set made here (the design schema bundles no emoji family).
+import { spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -160,7 +161,6 @@ describe('colour emoji in pdf', () => {
     expect(run('pdfimages', ['-list', file]).trim().split('\n').length, 'the pdf holds images').toBe(2);
     run('pdftoppm', ['-r', '96', '-png', '-singlefile', file, join(dir, 'line')]);
     const mismatch = await envelopeMismatch(png.bytes, join(dir, 'line.png'));
-    console.log(`emoji pdf vs png: ${(mismatch * 100).toFixed(4)} % of the pixels outside the envelope`);
     expect(mismatch, `${(mismatch * 100).toFixed(3)} % of the pixels differ from the png`).toBeLessThanOrEqual(0.001);
     // Each emoji is found as its characters (ZWJ sequences, flags and keycaps whole).
     const text = run('pdftotext', ['-raw', file, '-']);
@@ -182,4 +182,52 @@ describe('colour emoji in pdf', () => {
     expect(g).toBeGreaterThan(180);
     expect(b).toBeLessThan(90);
   });
+});
+
+describe('colour emoji against Chromium', () => {
+  it.skipIf(!toolsAvailable(['chromium'], 'comparing emoji with Chromium needs it'))(
+    'the png matches Chromium drawing the same font file through @font-face',
+    async () => {
+      const big = '😀 🎉 👩‍👩‍👧 🧑🏿‍🚀';
+      const line = design(640, 140, [
+        { text: LINE, x: 10, y: 10, width: 620, height: 40, font_size: 24 },
+        { text: big, x: 10, y: 50, width: 620, height: 80, font_size: 56 },
+      ]);
+      const ours = await engine.render({ design: line, format: 'png' });
+      // Each line at its size on one line, as the browser lays it out (no fitting there).
+      expect(ours.report.map((r) => [r.font_size, r.line_count])).toEqual([
+        [24, 1],
+        [56, 1],
+      ]);
+      // The same box, size and line height; CSS half-leading puts the baseline where layout does.
+      const page = join(dir, 'emoji.html');
+      writeFileSync(
+        page,
+        `<!doctype html><meta charset="utf-8"><style>@font-face { font-family: E; src: url("file://${EMOJI_FONT}"); }
+html, body { margin: 0; background: #fff; }
+div { position: absolute; left: 10px; white-space: pre; font-family: E; line-height: 1.2; }</style>
+<div style="top: 10px; font-size: 24px">${LINE}</div><div style="top: 50px; font-size: 56px">${big}</div>`,
+      );
+      const shot = join(dir, 'chromium.png');
+      const chromium = spawnSync(
+        'chromium',
+        [
+          '--headless',
+          '--no-sandbox',
+          '--disable-gpu',
+          '--hide-scrollbars',
+          '--force-device-scale-factor=1',
+          '--allow-file-access-from-files',
+          '--virtual-time-budget=5000',
+          '--window-size=640,140',
+          `--screenshot=${shot}`,
+          `file://${page}`,
+        ],
+        { encoding: 'utf8', timeout: 60_000 },
+      );
+      expect(chromium.status, chromium.stderr.slice(-500)).toBe(0);
+      const mismatch = await envelopeMismatch(ours.bytes, shot);
+      expect(mismatch, `${(mismatch * 100).toFixed(3)} % of the pixels differ from Chromium's (${shot})`).toBeLessThanOrEqual(0.002);
+    },
+  );
 });
