@@ -7,7 +7,7 @@ import { decodePixels, type DecodedImage, type ImageCache, type LoadedImage } fr
 import type { RGBA, Rect } from '../scene/scene.js';
 import type { BlendMode, DisplayItem, DisplayList, Geometry, Matrix, PositionedGlyph } from '../scene/display-list.js';
 import { bundledFonts, type FontFace, type FontSet } from '../text/fonts.js';
-import { tableDirectory } from '../text/font-tables.js';
+import { tableDirectory, withoutTables } from '../text/font-tables.js';
 import { PdfColorGlyphs, svgToPdfPath } from './pdf-color.js';
 import type { GroupItem, ItemOf, PageInput, PaintBackend, PreparedPage } from './backend.js';
 import { prepareQuad } from './raster-images.js';
@@ -350,10 +350,15 @@ export class PdfBackend implements PaintBackend<Buffer, PdfPreparedPage> {
   /** Glyphs by id at the positions layout chose, as real text: TJ kerning makes up any difference from the font's advances. */
   glyphs(run: Extract<DisplayItem, { kind: 'glyphs' }>): void {
     if (run.glyphs.length === 0) return;
-    const doc = this.doc;
     const face = this.res.fonts.byFaceKey(run.face);
     if (isColorFace(face)) return this.colorRun(run, face);
-    doc.font(run.face);
+    this.text(run, face, run.face);
+  }
+
+  /** The run as real text in the pdfkit font registered as `fontKey`. */
+  private text(run: Extract<DisplayItem, { kind: 'glyphs' }>, face: FontFace, fontKey: string): void {
+    const doc = this.doc;
+    doc.font(fontKey);
     const font = doc._font;
     if (doc.page.fonts[font.id] == null) doc.page.fonts[font.id] = font.ref();
     doc.fillColor(rgb(run.color), this.alpha * run.color[3]);
@@ -396,15 +401,17 @@ export class PdfBackend implements PaintBackend<Buffer, PdfPreparedPage> {
   }
 
   /**
-   * A run in a colour font (emoji): pdfkit cannot embed COLR fonts, so each colour glyph is its vector
-   * form (pdf-color.ts), any other glyph its filled outline, and the text is invisible (3 Tr) in an
-   * ActualText span per cluster, so copying and search give the characters.
+   * A run in a colour font (emoji): each colour glyph is its vector form (pdf-color.ts) with its
+   * characters as invisible text (3 Tr) in an ActualText span, so copying and search give them. The
+   * run's other glyphs stay real text, in a copy of the font without its colour tables (pdfkit cannot
+   * subset a COLR font); a glyph standing for no character (a variation selector's) is its outline.
    */
   private colorRun(run: Extract<DisplayItem, { kind: 'glyphs' }>, face: FontFace): void {
     const doc = this.doc;
     const s = run.size / face.unitsPerEm;
     const alpha = this.alpha;
     this.res.colorGlyphs ??= new PdfColorGlyphs(doc);
+    const plain: PositionedGlyph[] = [];
     for (const g of run.glyphs) {
       const at = `${num(s)} 0 0 ${num(-s)} ${num(g.x)} ${num(g.y)} cm`;
       const colour = face.colorGlyph?.(g.id);
@@ -423,6 +430,10 @@ export class PdfBackend implements PaintBackend<Buffer, PdfPreparedPage> {
         doc.addContent('Q');
         continue;
       }
+      if (g.chars) {
+        plain.push(g);
+        continue;
+      }
       const svg = face.outlines.getGlyph(g.id).path.toSVG();
       if (!svg) continue;
       doc.addContent('q');
@@ -432,9 +443,13 @@ export class PdfBackend implements PaintBackend<Buffer, PdfPreparedPage> {
       doc.addContent('Q');
     }
     this.invisibleText(run, face);
+    if (plain.length === 0) return;
+    const key = `${run.face}#text`;
+    if (!doc._registeredFonts[key]) doc.registerFont(key, withoutTables(face.bytes, ['COLR', 'CPAL']));
+    this.text({ ...run, glyphs: plain }, face, key);
   }
 
-  /** Each cluster as an invisible space (bundled Inter) stretched over its advance, standing for its characters. */
+  /** Each colour glyph's cluster as an invisible space (bundled Inter) stretched over its advance, standing for its characters. */
   private invisibleText(run: Extract<DisplayItem, { kind: 'glyphs' }>, face: FontFace): void {
     const doc = this.doc;
     const inter = bundledFonts().face('Inter', 400);
@@ -454,7 +469,7 @@ export class PdfBackend implements PaintBackend<Buffer, PdfPreparedPage> {
     // reads an ActualText span with the state at its EMC, so the Q comes after the last one).
     doc.addContent('q');
     run.glyphs.forEach((g, i) => {
-      if (!g.chars) return;
+      if (!g.chars || !face.colorGlyph?.(g.id)) return;
       // The cluster's advance: up to the next cluster, or the glyph's own width for the last one.
       const next = run.glyphs.slice(i + 1).find((n) => n.chars && Math.abs(n.y - g.y) < 1e-6);
       const advance = next ? next.x - g.x : face.outlines.getGlyph(g.id).advanceWidth * s;
