@@ -5,13 +5,13 @@ import type { Canvas, SKRSContext2D } from '@napi-rs/canvas';
 import type * as SkiaCanvas from '@napi-rs/canvas';
 import { lazyRequire } from '../lazy-require.js';
 import type { RGBA } from '../scene/scene.js';
-import type { ColorBox, ColorGlyph, ColorOp, ColorStopOp } from '../text/colr.js';
+import type { ColorBox, ColorGlyph, ColorStopOp } from '../text/colr.js';
 
 const skia = lazyRequire<typeof SkiaCanvas>('@napi-rs/canvas');
 
-// Clip outlines are shared by many glyphs (Noto reuses its eye and mouth shapes), so each op's Path2D
-// is built once; the op objects live as long as their face's cache.
-const clipPaths = new WeakMap<ColorOp, SkiaCanvas.Path2D>();
+// Clip outlines are shared by many glyphs (Noto reuses its eye and mouth shapes), and colr.ts gives
+// each outline one string, so each Path2D is built once; bounded by the outlines of the fonts in use.
+const clipPaths = new Map<string, SkiaCanvas.Path2D>();
 
 const css = ([r, g, b, a]: RGBA): string => `rgba(${r},${g},${b},${a})`;
 
@@ -71,10 +71,10 @@ export function paintColorGlyph(target: SKRSContext2D, glyph: ColorGlyph, foregr
         ctx.restore();
         break;
       case 'push_clip_path': {
-        let path = clipPaths.get(op);
+        let path = clipPaths.get(op.path);
         if (!path) {
           path = new (skia().Path2D)(op.path);
-          clipPaths.set(op, path);
+          clipPaths.set(op.path, path);
         }
         ctx.save();
         ctx.clip(path);

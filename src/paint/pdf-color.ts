@@ -105,6 +105,8 @@ class FormBuilder {
 /** Writes the colour glyph forms of one document, each once. */
 export class PdfColorGlyphs {
   private readonly forms = new Map<string, Ref>();
+  /** Outlines as pdf path operators, by their SVG string (colr.ts shares one string per outline). */
+  private readonly paths = new Map<string, string>();
   private names = 0;
 
   constructor(private readonly doc: PdfColorDoc) {}
@@ -185,7 +187,8 @@ export class PdfColorGlyphs {
           b.ops.push('Q');
           break;
         case 'push_clip_path':
-          b.ops.push('q', svgToPdfPath(op.path), 'W n');
+          if (!this.paths.has(op.path)) this.paths.set(op.path, svgToPdfPath(op.path));
+          b.ops.push('q', this.paths.get(op.path)!, 'W n');
           break;
         case 'push_clip_rect': {
           const [x0, y0, x1, y1] = op.rect;

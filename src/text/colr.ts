@@ -160,7 +160,7 @@ function normaliseStops(line: HarfBuzz.ColorLine, foreground: boolean[]): { stop
   return { stops, min: span > 0 ? min : 0, max: span > 0 ? max : 1 };
 }
 
-type Builder = { ops: ColorOp[]; matrices: ColorMatrix[]; box: ColorBox; foreground: boolean[] };
+type Builder = { ops: ColorOp[]; matrices: ColorMatrix[]; box: ColorBox; foreground: boolean[]; paths: Map<number, string> };
 
 let funcs: HarfBuzz.PaintFuncs | undefined;
 let current: Builder | undefined;
@@ -182,7 +182,16 @@ function paintFuncs(lib: typeof HarfBuzz): HarfBuzz.PaintFuncs {
     b().ops.push({ op: 'pop_transform' });
   });
   f.setColorGlyphFunc(() => false);
-  f.setPushClipGlyphFunc((glyph, font) => b().ops.push({ op: 'push_clip_path', path: font.glyphToPath(glyph) }));
+  f.setPushClipGlyphFunc((glyph, font) => {
+    // One string per outline, shared by every colour glyph that uses it (Noto reuses eyes, hands, skin).
+    const paths = b().paths;
+    let path = paths.get(glyph);
+    if (path === undefined) {
+      path = font.glyphToPath(glyph);
+      paths.set(glyph, path);
+    }
+    b().ops.push({ op: 'push_clip_path', path });
+  });
   f.setPushClipRectangleFunc((x0, y0, x1, y1) => b().ops.push({ op: 'push_clip_rect', rect: [x0, y0, x1, y1] }));
   f.setPopClipFunc(() => b().ops.push({ op: 'pop_clip' }));
   f.setColorFunc((isForeground, color) => {
@@ -235,6 +244,7 @@ export function colorGlyphs(lib: typeof HarfBuzz, face: HarfBuzz.Face, font: Har
   const layers = face.hasColorLayers();
   if (!paint && !layers) return undefined;
   const cache = new Map<number, ColorGlyph | null>();
+  const paths = new Map<number, string>();
   return (id) => {
     let glyph = cache.get(id);
     if (glyph === undefined) {
@@ -242,7 +252,7 @@ export function colorGlyphs(lib: typeof HarfBuzz, face: HarfBuzz.Face, font: Har
       if ((paint && face.glyphHasColorPaint(id)) || (layers && face.getGlyphColorLayers(id).length > 0)) {
         const e = font.glyphExtents(id);
         const box: ColorBox = e ? [e.xBearing, e.yBearing + e.height, e.xBearing + e.width, e.yBearing] : [0, 0, face.upem, face.upem];
-        current = { ops: [], matrices: [[1, 0, 0, 1, 0, 0]], box, foreground: [false] };
+        current = { ops: [], matrices: [[1, 0, 0, 1, 0, 0]], box, foreground: [false], paths };
         try {
           font.paintGlyph(id, paintFuncs(lib), undefined, 0, { red: 0, green: 0, blue: 0, alpha: 255 });
           glyph = { ops: current.ops, box, usesForeground: current.foreground[0]! };
