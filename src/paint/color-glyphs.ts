@@ -10,8 +10,9 @@ import type { ColorBox, ColorGlyph, ColorStopOp } from '../text/colr.js';
 const skia = lazyRequire<typeof SkiaCanvas>('@napi-rs/canvas');
 
 // Clip outlines are shared by many glyphs (Noto reuses its eye and mouth shapes), and colr.ts gives
-// each outline one string, so each Path2D is built once; bounded by the outlines of the fonts in use.
+// each outline one string, so each Path2D is built once; the oldest go first beyond MAX_CLIP_PATHS.
 const clipPaths = new Map<string, SkiaCanvas.Path2D>();
+const MAX_CLIP_PATHS = 4096;
 
 const css = ([r, g, b, a]: RGBA): string => `rgba(${r},${g},${b},${a})`;
 
@@ -75,6 +76,7 @@ export function paintColorGlyph(target: SKRSContext2D, glyph: ColorGlyph, foregr
         if (!path) {
           path = new (skia().Path2D)(op.path);
           clipPaths.set(op.path, path);
+          if (clipPaths.size > MAX_CLIP_PATHS) clipPaths.delete(clipPaths.keys().next().value!);
         }
         ctx.save();
         ctx.clip(path);

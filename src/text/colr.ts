@@ -238,7 +238,15 @@ function paintFuncs(lib: typeof HarfBuzz): HarfBuzz.PaintFuncs {
   return f;
 }
 
-/** Records a face's colour glyphs on demand, each once (the op lists are kept for the face's life). */
+/**
+ * Colour glyphs whose op lists a face keeps (least recently used go first). An emoji is ~200 ops,
+ * ~30 KB; all 3993 of Noto Color Emoji would hold 125 MB, and recording one again costs ~0.4 ms.
+ */
+const MAX_CACHED_GLYPHS = 512;
+/** Outline strings a face keeps for sharing between glyphs (oldest go first). */
+const MAX_CACHED_OUTLINES = 4096;
+
+/** Records a face's colour glyphs on demand, keeping the most recently used (see MAX_CACHED_GLYPHS). */
 export function colorGlyphs(lib: typeof HarfBuzz, face: HarfBuzz.Face, font: HarfBuzz.Font): ((id: number) => ColorGlyph | undefined) | undefined {
   const paint = face.hasColorPaint();
   const layers = face.hasColorLayers();
@@ -247,7 +255,10 @@ export function colorGlyphs(lib: typeof HarfBuzz, face: HarfBuzz.Face, font: Har
   const paths = new Map<number, string>();
   return (id) => {
     let glyph = cache.get(id);
-    if (glyph === undefined) {
+    if (glyph !== undefined) {
+      cache.delete(id);
+      cache.set(id, glyph);
+    } else {
       glyph = null;
       if ((paint && face.glyphHasColorPaint(id)) || (layers && face.getGlyphColorLayers(id).length > 0)) {
         const e = font.glyphExtents(id);
@@ -261,6 +272,8 @@ export function colorGlyphs(lib: typeof HarfBuzz, face: HarfBuzz.Face, font: Har
         }
       }
       cache.set(id, glyph);
+      if (cache.size > MAX_CACHED_GLYPHS) cache.delete(cache.keys().next().value!);
+      while (paths.size > MAX_CACHED_OUTLINES) paths.delete(paths.keys().next().value!);
     }
     return glyph ?? undefined;
   };
