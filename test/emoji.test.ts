@@ -172,6 +172,32 @@ describe('colour emoji in pdf', () => {
     for (const line of fonts) expect(line).toMatch(/CID TrueType\s+Identity-H\s+yes yes yes/);
   });
 
+  it.skipIf(!pdfTools)('rotated, translucent and 200 px emoji over a backdrop match the png too', async () => {
+    // Rotation and size past the glyph-mask limit take the png's direct path; opacity a whole-glyph layer.
+    const text = { type: 'text' as const, font_family: 'Noto Color Emoji', color: '#ffffff' };
+    const withBackdrop: DesignInput = {
+      schema: 'imprint/design@1',
+      width: 500,
+      height: 300,
+      background: { type: 'color', color: '#334455' },
+      fonts: ['Inter', 'Noto Color Emoji'],
+      objects: [
+        { type: 'shape', shape: 'rect', x: 0, y: 150, width: 500, height: 150, background: { type: 'color', color: '#ffcc00' } },
+        { ...text, text: '😀 🎉\n❤️ 🇯🇵', x: 20, y: 20, width: 300, height: 120, font_size: 48, rotation: 15, opacity: 0.5 },
+        { ...text, text: '🌈', x: 250, y: 60, width: 250, height: 240, font_size: 200 },
+      ],
+    };
+    const png = await engine.render({ design: withBackdrop, format: 'png' });
+    const pdf = await engine.render({ design: withBackdrop, format: 'pdf' });
+    const file = join(dir, 'scene.pdf');
+    writeFileSync(file, pdf.bytes);
+    run('pdftoppm', ['-r', '96', '-png', '-singlefile', file, join(dir, 'scene')]);
+    const mismatch = await envelopeMismatch(png.bytes, join(dir, 'scene.png'));
+    expect(mismatch, `${(mismatch * 100).toFixed(3)} % of the pixels differ from the png`).toBeLessThanOrEqual(0.002);
+    // The translucent emoji let the backdrop through: 😀's yellow is mixed with the dark blue.
+    expect(await colourfulPixels(png.bytes)).toBeGreaterThan(10000);
+  });
+
   it.skipIf(!pdfTools)('😀 keeps its colours in pdf whatever the text colour', async () => {
     const red = await engine.render({ design: grin('#ff0000'), format: 'pdf' });
     const file = join(dir, 'grin.pdf');
