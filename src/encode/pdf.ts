@@ -5,7 +5,7 @@ import type PDFDocument from 'pdfkit';
 import { lazyRequire } from '../lazy-require.js';
 import type { ImageCache } from '../assets/load.js';
 import type { PageInput } from '../paint/backend.js';
-import { PdfBackend, type PdfInternals } from '../paint/pdf.js';
+import { isColorFace, PdfBackend, type PdfInternals } from '../paint/pdf.js';
 import { paintPages } from '../paint/walk.js';
 import type { DisplayItem } from '../scene/display-list.js';
 import type { FontSet } from '../text/fonts.js';
@@ -30,6 +30,8 @@ export async function encodePdf(pages: readonly PdfPageInput[], fonts: FontSet, 
   // Each face the pages draw with, by key; a variable instance is embedded as a static font of its own.
   for (const key of faceKeys(pages.map((p) => p.list.items))) {
     const face = fonts.byFaceKey(key);
+    // Colour faces (emoji) are drawn as vector forms, not as text of their font (paint/pdf.ts).
+    if (isColorFace(face)) continue;
     doc.registerFont(key, face.variations ? await staticInstance(face.bytes, face.variations) : face.bytes);
   }
   // pdfkit's own types lack the internals the backend needs (see paint/pdf.ts); the rest is checked here.

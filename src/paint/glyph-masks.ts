@@ -62,7 +62,27 @@ class GlyphMasks {
    * (opaque CSS colour), onto `ctx`, whose transform must be the identity.
    */
   draw(ctx: SKRSContext2D, key: string, glyph: GlyphOutline, s: number, x: number, y: number, color: string): void {
-    if (!glyph.box) return; // nothing to paint
+    this.drawWith(ctx, key, glyph.box, s, x, y, color, (m) => {
+      m.fillStyle = color;
+      m.fill(glyph.path);
+    });
+  }
+
+  /**
+   * The same for any painting in font units (y up) within `box`: `paint` draws the glyph onto the
+   * mask's context (colour glyphs), and `variant` names what else besides the glyph it depends on.
+   */
+  drawWith(
+    ctx: SKRSContext2D,
+    key: string,
+    box: GlyphOutline['box'],
+    s: number,
+    x: number,
+    y: number,
+    variant: string,
+    paint: (m: SKRSContext2D) => void,
+  ): void {
+    if (!box) return; // nothing to paint
     let ix = Math.floor(x);
     let iy = Math.floor(y);
     let fx = Math.round((x - ix) * PHASES);
@@ -75,14 +95,14 @@ class GlyphMasks {
       iy++;
       fy = 0;
     }
-    const id = `${key}|${s}|${fx}|${fy}|${color}`;
+    const id = `${key}|${s}|${fx}|${fy}|${variant}`;
     let mask = this.masks.get(id);
     if (mask) {
       // Most recently used last: eviction takes from the front.
       this.masks.delete(id);
       this.masks.set(id, mask);
     } else {
-      const [xMin, yMin, xMax, yMax] = glyph.box;
+      const [xMin, yMin, xMax, yMax] = box;
       // One pixel of margin for antialiasing, one for the phase.
       const ox = Math.floor(xMin * s) - 1;
       const oy = Math.floor(-yMax * s) - 1;
@@ -91,8 +111,7 @@ class GlyphMasks {
       const canvas = skia().createCanvas(w, h);
       const m = canvas.getContext('2d');
       m.setTransform(s, 0, 0, -s, -ox + fx / PHASES, -oy + fy / PHASES);
-      m.fillStyle = color;
-      m.fill(glyph.path);
+      paint(m);
       mask = { canvas, ox, oy };
       this.masks.set(id, mask);
       this.bytes += w * h * 4;

@@ -6,9 +6,10 @@
 import { decodePixels, type DecodedImage, type ImageCache, type LoadedImage } from '../assets/load.js';
 import type { RGBA, Rect } from '../scene/scene.js';
 import type { BlendMode, DisplayItem, DisplayList, Geometry, Matrix, PositionedGlyph } from '../scene/display-list.js';
-import { EMOJI_FAMILY } from '../text/fallback.js';
-import type { FontSet } from '../text/fonts.js';
+import { bundledFonts, type FontFace, type FontSet } from '../text/fonts.js';
+import { tableDirectory, withoutTables } from '../text/font-tables.js';
 import { SYNTHETIC_ITALIC_SKEW, syntheticBoldStroke } from '../text/synthetic.js';
+import { PdfColorGlyphs, svgToPdfPath } from './pdf-color.js';
 import type { GroupItem, ItemOf, PageInput, PaintBackend, PreparedPage } from './backend.js';
 import { prepareQuad } from './raster-images.js';
 import { imageItems } from './walk.js';
@@ -46,7 +47,6 @@ export interface PdfInternals {
   _font: PdfFont;
   _ctm: number[];
   _registeredFonts: Record<string, unknown>;
-  registerFont(name: string, src: Buffer): unknown;
   ref(data?: Record<string, unknown>): PdfRef;
   addContent(op: string): unknown;
   openImage(src: Buffer): { obj?: PdfRef; label: string; width: number; height: number; embed(doc: unknown): void };
@@ -76,6 +76,7 @@ export interface PdfDrawing {
   lineJoin(join: 'miter' | 'round'): PdfDrawing;
   lineCap(cap: 'butt' | 'round'): PdfDrawing;
   font(name: string): PdfDrawing;
+  registerFont(name: string, src: Buffer): PdfDrawing;
 }
 type Doc = PdfDrawing & PdfInternals;
 
@@ -92,6 +93,9 @@ export class PdfResources {
   readonly images = new Map<string, PdfRef>();
   readonly states = new Map<string, { name: string; ref: PdfRef }>();
   forms = 0;
+  /** Colour glyph forms (emoji), made on first use, and the names pages know them by. */
+  colorGlyphs: PdfColorGlyphs | undefined;
+  readonly colorGlyphNames = new Map<unknown, string>();
   constructor(
     readonly fonts: FontSet,
     readonly cache: ImageCache,
@@ -350,14 +354,15 @@ export class PdfBackend implements PaintBackend<Buffer, PdfPreparedPage> {
   /** Glyphs by id at the positions layout chose, as real text: TJ kerning makes up any difference from the font's advances. */
   glyphs(run: Extract<DisplayItem, { kind: 'glyphs' }>): void {
     if (run.glyphs.length === 0) return;
-    const doc = this.doc;
     const face = this.res.fonts.byFaceKey(run.face);
-    // pdfkit's subsetter cannot embed a COLR font (its glyphs have no outlines to copy): colour emoji
-    // are painted as vector layers by their own code, not as text of the emoji face.
-    if (face.family === EMOJI_FAMILY) return;
-    // Fallback faces are embedded on their first use, only in documents that draw with them.
-    if (!(run.face in doc._registeredFonts)) doc.registerFont(run.face, face.bytes);
-    doc.font(run.face);
+    if (isColorFace(face)) return this.colorRun(run, face);
+    this.text(run, face, run.face);
+  }
+
+  /** The run as real text in the pdfkit font registered as `fontKey`. */
+  private text(run: Extract<DisplayItem, { kind: 'glyphs' }>, face: FontFace, fontKey: string): void {
+    const doc = this.doc;
+    doc.font(fontKey);
     const font = doc._font;
     if (doc.page.fonts[font.id] == null) doc.page.fonts[font.id] = font.ref();
     doc.fillColor(rgb(run.color), this.alpha * run.color[3]);
@@ -420,6 +425,89 @@ export class PdfBackend implements PaintBackend<Buffer, PdfPreparedPage> {
     for (const op of ops) doc.addContent(op);
     doc.addContent('ET');
     if (face.synthetic?.bold) doc.restore();
+  }
+
+  /**
+   * A run in a colour font (emoji): each colour glyph is its vector form (pdf-color.ts) with its
+   * characters as invisible text (3 Tr) in an ActualText span, so copying and search give them. The
+   * run's other glyphs stay real text, in a copy of the font without its colour tables (pdfkit cannot
+   * subset a COLR font); a glyph standing for no character (a variation selector's) is its outline.
+   */
+  private colorRun(run: Extract<DisplayItem, { kind: 'glyphs' }>, face: FontFace): void {
+    const doc = this.doc;
+    const s = run.size / face.unitsPerEm;
+    const alpha = this.alpha;
+    this.res.colorGlyphs ??= new PdfColorGlyphs(doc);
+    const plain: PositionedGlyph[] = [];
+    for (const g of run.glyphs) {
+      const at = `${num(s)} 0 0 ${num(-s)} ${num(g.x)} ${num(g.y)} cm`;
+      const colour = face.colorGlyph?.(g.id);
+      if (colour) {
+        const form = this.res.colorGlyphs.form(`${run.face}:${g.id}`, colour, run.color);
+        let name = this.res.colorGlyphNames.get(form);
+        if (!name) {
+          name = `Em${this.res.colorGlyphNames.size + 1}`;
+          this.res.colorGlyphNames.set(form, name);
+        }
+        doc.page.xobjects[name] = form as PdfRef;
+        doc.addContent('q');
+        if (alpha < 1) this.state({ ca: alpha, CA: alpha });
+        doc.addContent(at);
+        doc.addContent(`/${name} Do`);
+        doc.addContent('Q');
+        continue;
+      }
+      if (g.chars) {
+        plain.push(g);
+        continue;
+      }
+      const svg = face.outlines.getGlyph(g.id).path.toSVG();
+      if (!svg) continue;
+      doc.addContent('q');
+      doc.fillColor(rgb(run.color), alpha * run.color[3]);
+      doc.addContent(at);
+      doc.addContent(`${svgToPdfPath(svg)}\nf`);
+      doc.addContent('Q');
+    }
+    this.invisibleText(run, face);
+    if (plain.length === 0) return;
+    const key = `${run.face}#text`;
+    if (!doc._registeredFonts[key]) doc.registerFont(key, withoutTables(face.bytes, ['COLR', 'CPAL']));
+    this.text({ ...run, glyphs: plain }, face, key);
+  }
+
+  /** Each colour glyph's cluster as an invisible space (bundled Inter) stretched over its advance, standing for its characters. */
+  private invisibleText(run: Extract<DisplayItem, { kind: 'glyphs' }>, face: FontFace): void {
+    const doc = this.doc;
+    const inter = bundledFonts().face('Inter', 400);
+    const space = inter.shaper.layout(' ').glyphs[0]!.id;
+    // Its own name: the set's "Inter-400" may be another file whose space has another glyph id.
+    if (!doc._registeredFonts[INVISIBLE_TEXT_FONT]) doc.registerFont(INVISIBLE_TEXT_FONT, inter.bytes);
+    doc.font(INVISIBLE_TEXT_FONT);
+    const font = doc._font;
+    if (doc.page.fonts[font.id] == null) doc.page.fonts[font.id] = font.ref();
+    const gid = font.subset.includeGlyph(space);
+    if (font.widths[gid] == null) font.widths[gid] = inter.outlines.getGlyph(space).advanceWidth * font.scale;
+    if (font.unicode[gid] == null) font.unicode[gid] = [32];
+    const spaceAdvance = (font.widths[gid] / 1000) * run.size;
+    const hex = `0000${gid.toString(16)}`.slice(-4);
+    const s = run.size / face.unitsPerEm;
+    // q/Q: the render mode and horizontal scale are graphics state and would outlive ET (and poppler
+    // reads an ActualText span with the state at its EMC, so the Q comes after the last one).
+    doc.addContent('q');
+    run.glyphs.forEach((g, i) => {
+      if (!g.chars || !face.colorGlyph?.(g.id)) return;
+      // The cluster's advance: up to the next cluster, or the glyph's own width for the last one.
+      const next = run.glyphs.slice(i + 1).find((n) => n.chars && Math.abs(n.y - g.y) < 1e-6);
+      const advance = next ? next.x - g.x : face.outlines.getGlyph(g.id).advanceWidth * s;
+      const utf16 = [...Buffer.from(g.chars, 'utf16le').swap16()].map((b) => b.toString(16).padStart(2, '0')).join('');
+      doc.addContent(`/Span <</ActualText <FEFF${utf16}>>> BDC`);
+      doc.addContent(
+        `BT 3 Tr /${font.id} ${num(run.size)} Tf ${num(Math.max(1, (advance / spaceAdvance) * 100))} Tz 1 0 0 -1 ${num(g.x)} ${num(g.y)} Tm <${hex}> Tj ET`,
+      );
+      doc.addContent('EMC');
+    });
+    doc.addContent('Q');
   }
 
   /** The image `src` part drawn into `dst`: the whole image is embedded once and clipped to `dst`. */
@@ -520,6 +608,19 @@ export class PdfBackend implements PaintBackend<Buffer, PdfPreparedPage> {
     annot.end();
     this.doc.page.annotations.push(annot);
   }
+}
+
+const INVISIBLE_TEXT_FONT = 'Imprint-invisible-text';
+
+const colorFaces = new WeakMap<FontFace, boolean>();
+/** Whether the face has a COLR table (pdfkit's font embedding cannot subset those). */
+export function isColorFace(face: FontFace): boolean {
+  let colour = colorFaces.get(face);
+  if (colour === undefined) {
+    colour = face.colorGlyph !== undefined && (tableDirectory(face.bytes)?.some((t) => t.tag === 'COLR') ?? false);
+    colorFaces.set(face, colour);
+  }
+  return colour;
 }
 
 function rgb([r, g, b]: RGBA): [number, number, number] {

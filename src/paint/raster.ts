@@ -11,6 +11,8 @@ import type { BlendMode, DisplayList, Geometry, Matrix } from '../scene/display-
 import type { FontFace, FontSet } from '../text/fonts.js';
 import { SYNTHETIC_ITALIC_SKEW, syntheticBoldStroke } from '../text/synthetic.js';
 import type { GroupItem, ItemOf, PageInput, PaintBackend, PaintOptions, PaintResources, PreparedPage, RasterImage } from './backend.js';
+import type { ColorGlyph } from '../text/colr.js';
+import { drawColorGlyph, paintColorGlyph } from './color-glyphs.js';
 import { glyphMasks, MAX_MASKED_EM_PX, svgPathBox, type GlyphOutline } from './glyph-masks.js';
 import { prepareRasterImages } from './raster-images.js';
 import { paintPages } from './walk.js';
@@ -238,12 +240,23 @@ class RasterBackend implements PaintBackend<RasterImage[], RasterPage> {
     ctx.drawImage(imageCanvas(image), src.x, src.y, src.width, src.height, dst.x, dst.y, dst.width, dst.height);
   }
 
-  glyphs(it: ItemOf<'glyphs'>): void {
+  glyphs(item: ItemOf<'glyphs'>): void {
     const fonts = this.resources.fonts;
     const ctx = this.ctx;
-    const face = fonts.byFaceKey(it.face);
+    const face = fonts.byFaceKey(item.face);
     const upem = face.unitsPerEm;
-    const s = it.size / upem;
+    const s = item.size / upem;
+    // Colour glyphs (emoji) paint themselves in the font's colours; the rest of the run is plain text.
+    let it = item;
+    if (face.colorGlyph && item.glyphs.some((g) => face.colorGlyph!(g.id))) {
+      const plain = item.glyphs.filter((g) => !face.colorGlyph!(g.id));
+      for (const g of item.glyphs) {
+        const colour = face.colorGlyph(g.id);
+        if (colour) this.colorGlyph(item, colour, g.id, g.x, g.y, s);
+      }
+      if (plain.length === 0) return;
+      it = { ...item, glyphs: plain };
+    }
     const color = css(it.color);
     if (face.synthetic) return this.syntheticGlyphs(it, face.synthetic, s, color);
     const m = ctx.getTransform();
@@ -292,6 +305,24 @@ class RasterBackend implements PaintBackend<RasterImage[], RasterPage> {
       ctx.lineJoin = 'miter';
       ctx.stroke(run);
     }
+  }
+
+  /** One colour glyph: through a cached mask where a copy equals painting it, else painted in place. */
+  private colorGlyph(it: ItemOf<'glyphs'>, glyph: ColorGlyph, id: number, x: number, y: number, s: number): void {
+    const ctx = this.ctx;
+    const m = ctx.getTransform();
+    if (m.b === 0 && m.c === 0 && m.a > 0 && m.a === m.d && it.size * m.a <= MAX_MASKED_EM_PX) {
+      // The mask is the glyph painted at full opacity; the copy takes the context's opacity and blend.
+      const variant = glyph.usesForeground ? css(it.color) : 'colr';
+      ctx.resetTransform();
+      const smoothing = ctx.imageSmoothingEnabled;
+      ctx.imageSmoothingEnabled = false;
+      glyphMasks.drawWith(ctx, `${it.face}:${id}`, glyph.box, s * m.a, m.a * x + m.e, m.d * y + m.f, variant, (mask) => paintColorGlyph(mask, glyph, it.color));
+      ctx.imageSmoothingEnabled = smoothing;
+      ctx.setTransform(m);
+      return;
+    }
+    drawColorGlyph(ctx, glyph, it.color, [s, 0, 0, -s, x, y]);
   }
 
   link(): void {

@@ -7,6 +7,8 @@ import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type * as HarfBuzz from 'harfbuzzjs';
 import { fallbackFile, parseFallbackKey } from './fallback.js';
+import { colorGlyphs, type ColorGlyph } from './colr.js';
+import { withoutUnusedColourTables } from './font-tables.js';
 import { scriptRuns } from './script-runs.js';
 
 let harfbuzz: typeof HarfBuzz | undefined;
@@ -80,6 +82,8 @@ export interface FontFace {
   readonly variations?: Readonly<Record<string, number>>;
   /** Bold or italic drawn by the painters (stroke, skew) because the family has no such face. */
   readonly synthetic?: Readonly<{ bold?: boolean; italic?: boolean }>;
+  /** The glyph's colour paint (COLR, e.g. emoji), painted instead of its outline; undefined for a plain glyph. */
+  colorGlyph?(id: number): ColorGlyph | undefined;
 }
 
 export type FontStyle = 'normal' | 'italic';
@@ -160,6 +164,7 @@ interface Parsed {
   descent: number;
   underlinePosition: number;
   underlineThickness: number;
+  colorGlyph: ((id: number) => ColorGlyph | undefined) | undefined;
 }
 
 /** Where a face's bytes come from: a file (read on first use), or sfnt bytes already decoded. */
@@ -194,7 +199,8 @@ class LazyFace implements FontFace {
   }
 
   get bytes(): Buffer {
-    this.#bytes ??= readFileSync((this.source as { file: string }).file);
+    // A colour emoji font is kept without its unused SVG/bitmap tables (Noto Color Emoji: 25 → 5 MB).
+    this.#bytes ??= withoutUnusedColourTables(readFileSync((this.source as { file: string }).file));
     return this.#bytes;
   }
 
@@ -247,8 +253,13 @@ class LazyFace implements FontFace {
       descent: -int16(hhea, 6) / upem,
       underlinePosition: -int16(post, 8) / upem,
       underlineThickness: int16(post, 10) / upem,
+      colorGlyph: colorGlyphs(lib, face, font),
     };
     return this.#parsed;
+  }
+
+  colorGlyph(id: number): ColorGlyph | undefined {
+    return this.#parse().colorGlyph?.(id);
   }
 
   get shaper(): ShapingFont {
