@@ -5,7 +5,8 @@ import { readFileSync } from 'node:fs';
 import { isAbsolute } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type * as HarfBuzz from 'harfbuzzjs';
-import { colorGlyphs, type ColorGlyph } from './colr.js';
+import type { ColorGlyph } from './colr.js';
+import { colorGlyphs } from './colr-record.js';
 import { withoutUnusedColourTables } from './font-tables.js';
 import { scriptRuns } from './script-runs.js';
 
