@@ -7,7 +7,8 @@ import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type * as HarfBuzz from 'harfbuzzjs';
 import { fallbackFile, parseFallbackKey } from './fallback.js';
-import { colorGlyphs, type ColorGlyph } from './colr.js';
+import type { ColorGlyph } from './colr.js';
+import { colorGlyphs } from './colr-record.js';
 import { withoutUnusedColourTables } from './font-tables.js';
 import { scriptRuns } from './script-runs.js';
 
