@@ -75,7 +75,7 @@ describe('text widths against Chromium', () => {
       const mismatches = runs.flatMap(({ face, text }, i) => {
         const run = face.shaper.layout(text);
         // A character the face lacks is drawn by a system font in Chromium and as the face's empty box
-        // here (per-character fallback is not built yet): such runs are not comparable.
+        // here (this measures one face alone; fallback is compared by the line-break test below).
         if (run.glyphs.some((g) => g.id === 0)) return [];
         compared++;
         const ours = (run.positions.reduce((n, p) => n + p.xAdvance, 0) / face.unitsPerEm) * SIZE;
