@@ -17,7 +17,9 @@ import { glyphMasks, MAX_MASKED_EM_PX, svgPathBox, type GlyphOutline } from './g
 import { prepareRasterImages } from './raster-images.js';
 import { paintPages } from './walk.js';
 
-// Outlines per face and glyph; bounded by the glyph count of the bundled fonts.
+// Outlines per face and glyph, least recently used first out: design and library fonts make the set
+// of faces open-ended, so the cache is bounded (a card draws a few hundred glyphs; CJK text more).
+const GLYPH_PATHS = 16_384;
 const glyphPaths = new Map<string, GlyphOutline>();
 const imageCanvases = new WeakMap<DecodedImage, Canvas>();
 
@@ -28,11 +30,14 @@ function css([r, g, b, a]: RGBA): string {
 function glyphOutline(fonts: FontSet, face: string, id: number): GlyphOutline {
   const key = `${face}:${id}`;
   let p = glyphPaths.get(key);
-  if (!p) {
+  if (p) {
+    glyphPaths.delete(key);
+  } else {
     const svg = fonts.byFaceKey(face).outlines.getGlyph(id).path.toSVG();
     p = { path: new (skia().Path2D)(svg), box: svgPathBox(svg) };
-    glyphPaths.set(key, p);
+    if (glyphPaths.size >= GLYPH_PATHS) glyphPaths.delete(glyphPaths.keys().next().value!);
   }
+  glyphPaths.set(key, p);
   return p;
 }
 

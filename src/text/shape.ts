@@ -186,13 +186,7 @@ interface SpanFace {
   style: FontStyle;
 }
 
-function shapeParagraph(
-  text: string,
-  faceAt: (offset: number) => SpanFace,
-  fonts: FontSet,
-  letterSpacing: number,
-  direction: Direction,
-): ShapedParagraph {
+function shapeParagraph(text: string, faceAt: (offset: number) => SpanFace, fonts: FontSet, letterSpacing: number, direction: Direction): ShapedParagraph {
   const bidi = needsBidi(text, direction) ? embeddingLevels(text, direction) : null;
   const byFace = new Map<string, { face: FontFace; alternates: FontFace[]; weight: number }>();
   const spanAt = (offset: number): { face: FontFace; alternates: FontFace[]; weight: number } => {
