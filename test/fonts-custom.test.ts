@@ -340,4 +340,81 @@ describe('fonts shipped with a design', () => {
       await service.close();
     }
   }, 90_000);
+
+  it.skipIf(!toolsAvailable(['chromium'], 'comparing synthetic styles with Chromium needs it'))(
+    'synthetic italic and bold look as in Chromium with the same single-face family',
+    async () => {
+      await writeFile(join(dir, 'plain.ttf'), await readFile(INTER_400));
+      // Rows: upright, synthetic italic (a single stem, whose slant is easy to measure), synthetic bold.
+      const rows = [
+        { text: 'Hillo AVA', css: '' },
+        { text: 'l', css: 'font-style:italic', font_style: 'italic' },
+        { text: 'Hillo AVA', css: 'font-weight:700', font_weight: 700 },
+      ];
+      const objects = rows.map(({ css, ...fields }, i) =>
+        text({ name: `r${i}`, font_family: 'Plain', font_size: 60, line_height: 1.2, y: i * 80, height: 72, ...fields }),
+      );
+      const ours = await engine.render({
+        design: { ...(design([], objects) as object), width: 600, height: 240, fonts: [{ family: 'Plain', path: 'plain.ttf' }] },
+        format: 'png',
+        baseDir: dir,
+      });
+      await writeFile(
+        join(dir, 'synthetic.html'),
+        `<!doctype html><meta charset="utf-8"><style>@font-face{font-family:Plain;src:url("plain.ttf")}
+body{margin:0;background:#fff}div{position:absolute;left:10px;font:60px/72px Plain;white-space:pre}</style>${rows.map((r, i) => `<div style="top:${i * 80}px;${r.css}">${r.text}</div>`).join('')}`,
+      );
+      const shot = join(dir, 'chromium.png');
+      const chromium = spawnSync(
+        'chromium',
+        [
+          '--headless',
+          '--no-sandbox',
+          '--disable-gpu',
+          '--allow-file-access-from-files',
+          '--hide-scrollbars',
+          '--force-device-scale-factor=1',
+          '--window-size=600,240',
+          `--screenshot=${shot}`,
+          `file://${join(dir, 'synthetic.html')}`,
+        ],
+        { encoding: 'utf8', timeout: 60_000 },
+      );
+      expect(chromium.status, chromium.stderr.slice(-500)).toBe(0);
+      /** Per row: ink (in fully dark pixels), inked columns, and the slope of the ink's mean x per scanline (x per px down). */
+      const measure = async (png: Buffer) => {
+        const { data, info } = await sharp(png).greyscale().raw().toBuffer({ resolveWithObject: true });
+        return rows.map((_, r) => {
+          let ink = 0;
+          let left = info.width;
+          let right = 0;
+          const centres: [number, number][] = [];
+          for (let y = r * 80; y < r * 80 + 80; y++) {
+            let w = 0;
+            let sx = 0;
+            for (let x = 0; x < info.width; x++) {
+              const v = 255 - data[y * info.width + x]!;
+              ink += v / 255;
+              if (v > 64) [left, right] = [Math.min(left, x), Math.max(right, x)];
+              w += v;
+              sx += v * x;
+            }
+            if (w > 255 * 3) centres.push([y, sx / w]);
+          }
+          const my = centres.reduce((a, [y]) => a + y, 0) / centres.length;
+          const mx = centres.reduce((a, [, x]) => a + x, 0) / centres.length;
+          const slope = centres.reduce((a, [y, x]) => a + (y - my) * (x - mx), 0) / centres.reduce((a, [y]) => a + (y - my) ** 2, 0);
+          return { ink, width: right - left, slope };
+        });
+      };
+      const [c, o] = [await measure(await readFile(shot)), await measure(ours.bytes)];
+      // Italic: the stem leans as Chromium's does (Skia's skew of -1/4).
+      expect(o[1]!.slope).toBeCloseTo(-0.25, 1);
+      expect(Math.abs(o[1]!.slope - c[1]!.slope)).toBeLessThan(0.01);
+      // Bold adds as much ink relative to the upright line as Chromium's (within 3 %), without moving the glyphs.
+      expect(Math.abs(o[2]!.ink / o[0]!.ink - c[2]!.ink / c[0]!.ink)).toBeLessThan(0.03);
+      expect(o[2]!.ink / o[0]!.ink).toBeGreaterThan(1.2);
+      expect(Math.abs(o[2]!.width - c[2]!.width)).toBeLessThanOrEqual(2);
+    },
+  );
 });
