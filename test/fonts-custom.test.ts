@@ -417,4 +417,54 @@ body{margin:0;background:#fff}div{position:absolute;left:10px;font:60px/72px Pla
       expect(Math.abs(o[2]!.width - c[2]!.width)).toBeLessThanOrEqual(2);
     },
   );
+
+  it.skipIf(!toolsAvailable(['chromium'], 'comparing variable-font widths with Chromium needs it'))(
+    'a variable instance measures as Chromium lays out the same file at that weight',
+    async () => {
+      const SIZE = 40;
+      // Latin only: the file is Inter's latin subset (Chromium would draw anything else with a system font).
+      const texts = ['Brand AVAVAV Tywo', 'Hamburgefonstiv 0123456789', 'The quick brown fox jumps over the lazy dog.', 'Café — «naïve» “quotes” ½'];
+      const weights = [100, 250, 350, 480, 650, 777, 900];
+      const info = await readFontFile(await readFile(WOFF2));
+      const fonts = new FontSet(bundledFonts(), [openFontFile({ sfnt: info.sfnt }, 'V', 400, 'normal', { key: 'V', weightRange: [100, 900] })]);
+      const runs = weights.flatMap((weight) => texts.map((t) => ({ weight, text: t })));
+      await writeFile(join(dir, 'v.woff2'), await readFile(WOFF2));
+      const spans = runs.map((r, i) => `<span id="r${i}" style="font-weight:${r.weight}">${r.text}</span>`).join('<br>');
+      await writeFile(
+        join(dir, 'variable.html'),
+        `<!doctype html><meta charset="utf-8"><style>@font-face { font-family: V; src: url("v.woff2"); font-weight: 100 900; }
+span { font: ${SIZE}px V; white-space: pre; font-synthesis: none; }</style>${spans}
+<pre id="out"></pre><script>document.fonts.ready.then(() => { document.getElementById('out').textContent = JSON.stringify([...document.querySelectorAll('span')].map((s) => s.getBoundingClientRect().width)); });</script>`,
+      );
+      const chromium = spawnSync(
+        'chromium',
+        [
+          '--headless',
+          '--no-sandbox',
+          '--disable-gpu',
+          '--allow-file-access-from-files',
+          '--virtual-time-budget=10000',
+          '--dump-dom',
+          `file://${join(dir, 'variable.html')}`,
+        ],
+        { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024, timeout: 60_000 },
+      );
+      const json = /<pre id="out">([^<]*)<\/pre>/.exec(chromium.stdout)?.[1];
+      expect(json, `chromium gave no widths: ${chromium.stderr.slice(-500)}`).toBeTruthy();
+      const widths = JSON.parse(json!) as number[];
+      const mismatches = runs.flatMap(({ weight, text: t }, i) => {
+        const face = fonts.face('V', weight);
+        const run = face.shaper.layout(t);
+        const ours = (run.positions.reduce((n, p) => n + p.xAdvance, 0) / face.unitsPerEm) * SIZE;
+        // As in text-chromium.test.ts: Chromium's 1/64 px rounding, plus a little per glyph.
+        return Math.abs(ours - widths[i]!) > 1 / 64 + 0.002 * run.glyphs.length
+          ? [`${weight} ${t}: ours ${ours.toFixed(3)}, Chromium ${widths[i]!.toFixed(3)}`]
+          : [];
+      });
+      expect(mismatches).toEqual([]);
+      // And the weights really differ in width (the instances are not one face).
+      expect(new Set(widths.filter((_, i) => i % texts.length === 0).map((w) => w.toFixed(2))).size).toBe(weights.length);
+    },
+    120_000,
+  );
 });
