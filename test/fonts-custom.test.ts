@@ -244,6 +244,13 @@ describe('fonts shipped with a design', () => {
     ['a file over 20 MB', [{ family: 'Brand Sans', path: 'huge.ttf' }], '$.fonts[1].path', /20 MB/],
     ['a text file', [{ family: 'Brand Sans', path: 'notes.ttf' }], '$.fonts[1].path', /not a font file/],
     ['a missing file', [{ family: 'Brand Sans', path: 'fonts/none.woff2' }], '$.fonts[1].path', /no font file at "fonts\/none.woff2"/],
+    ['a file entry with weight 1000', [{ ...brand, weight: 1000 }], '$.fonts[1].weight', /900/],
+    [
+      'a file entry with style oblique',
+      [{ ...brand, style: 'oblique' }],
+      '$.fonts[1]',
+      /a font file as \{"family": …, "path": …, "weight"\?: 100-900, "style"\?: "normal" or "italic"\}/,
+    ],
     ['an unknown family', [brand, 'Papyrus'], '$.fonts[2]', /"Papyrus" is not available: use one of Brand Sans, Inter, Lora/],
   ])('refuses %s with a validation_error at its path', async (_, fonts, path, message) => {
     const err = await engine.render({ design: design(fonts), format: 'png', baseDir: dir }).catch((e: unknown) => e);

@@ -3,6 +3,7 @@
 // render threads and the service's workers read them like any asset. Decoded faces are cached by content.
 import { createHash } from 'node:crypto';
 import { ImprintError, validationError } from '../errors.js';
+import { FontFile } from '../design/schema.js';
 import { parseImageRef } from '../format/image-ref.js';
 import { jsonPath } from '../format/json-path.js';
 import { FontFileError, readFontFile, type FontFileInfo } from '../text/font-file.js';
@@ -95,7 +96,8 @@ export async function designFontSet(
   const entries = Array.isArray(fonts) ? (fonts as unknown[]) : [];
   const fileEntries = entries
     .map((e, i) => ({ e, i }))
-    .filter((x): x is { e: FontFileEntry; i: number } => x.e !== null && typeof x.e === 'object' && typeof (x.e as FontFileEntry).path === 'string');
+    // Entries the schema refuses are left to parseDesign, which reports them at their path.
+    .filter((x): x is { e: FontFileEntry; i: number } => FontFile.safeParse(x.e).success);
   if (fileEntries.length === 0 && !fontFiles?.length) return base;
   const available = (): string => [...new Set([...fileEntries.map((x) => x.e.family), ...base.familyNames()])].join(', ');
   const loaded = await Promise.all([
