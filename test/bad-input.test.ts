@@ -437,7 +437,7 @@ const rows: Row[] = [
     name: 'fonts lists an unbundled family',
     design: edit((d) => (d.fonts = ['Inter', 'Papyrus'])),
     path: '$.fonts[1]',
-    message: 'font family "Papyrus" is not bundled',
+    message: 'font family "Papyrus" is not available: use one of Inter, Lora',
   },
 
   // ── design: substyle markup ─────────────────────────────────────────────────────────────────

@@ -244,6 +244,13 @@ describe('fonts shipped with a design', () => {
     ['a file over 20 MB', [{ family: 'Brand Sans', path: 'huge.ttf' }], '$.fonts[1].path', /20 MB/],
     ['a text file', [{ family: 'Brand Sans', path: 'notes.ttf' }], '$.fonts[1].path', /not a font file/],
     ['a missing file', [{ family: 'Brand Sans', path: 'fonts/none.woff2' }], '$.fonts[1].path', /no font file at "fonts\/none.woff2"/],
+    ['a file entry with weight 1000', [{ ...brand, weight: 1000 }], '$.fonts[1].weight', /900/],
+    [
+      'a file entry with style oblique',
+      [{ ...brand, style: 'oblique' }],
+      '$.fonts[1]',
+      /a font file as \{"family": …, "path": …, "weight"\?: 100-900, "style"\?: "normal" or "italic"\}/,
+    ],
     ['an unknown family', [brand, 'Papyrus'], '$.fonts[2]', /"Papyrus" is not available: use one of Brand Sans, Inter, Lora/],
   ])('refuses %s with a validation_error at its path', async (_, fonts, path, message) => {
     const err = await engine.render({ design: design(fonts), format: 'png', baseDir: dir }).catch((e: unknown) => e);
@@ -340,4 +347,131 @@ describe('fonts shipped with a design', () => {
       await service.close();
     }
   }, 90_000);
+
+  it.skipIf(!toolsAvailable(['chromium'], 'comparing synthetic styles with Chromium needs it'))(
+    'synthetic italic and bold look as in Chromium with the same single-face family',
+    async () => {
+      await writeFile(join(dir, 'plain.ttf'), await readFile(INTER_400));
+      // Rows: upright, synthetic italic (a single stem, whose slant is easy to measure), synthetic bold.
+      const rows = [
+        { text: 'Hillo AVA', css: '' },
+        { text: 'l', css: 'font-style:italic', font_style: 'italic' },
+        { text: 'Hillo AVA', css: 'font-weight:700', font_weight: 700 },
+      ];
+      const objects = rows.map(({ css, ...fields }, i) =>
+        text({ name: `r${i}`, font_family: 'Plain', font_size: 60, line_height: 1.2, y: i * 80, height: 72, ...fields }),
+      );
+      const ours = await engine.render({
+        design: { ...(design([], objects) as object), width: 600, height: 240, fonts: [{ family: 'Plain', path: 'plain.ttf' }] },
+        format: 'png',
+        baseDir: dir,
+      });
+      await writeFile(
+        join(dir, 'synthetic.html'),
+        `<!doctype html><meta charset="utf-8"><style>@font-face{font-family:Plain;src:url("plain.ttf")}
+body{margin:0;background:#fff}div{position:absolute;left:10px;font:60px/72px Plain;white-space:pre}</style>${rows.map((r, i) => `<div style="top:${i * 80}px;${r.css}">${r.text}</div>`).join('')}`,
+      );
+      const shot = join(dir, 'chromium.png');
+      const chromium = spawnSync(
+        'chromium',
+        [
+          '--headless',
+          '--no-sandbox',
+          '--disable-gpu',
+          '--allow-file-access-from-files',
+          '--hide-scrollbars',
+          '--force-device-scale-factor=1',
+          '--window-size=600,240',
+          `--screenshot=${shot}`,
+          `file://${join(dir, 'synthetic.html')}`,
+        ],
+        { encoding: 'utf8', timeout: 60_000 },
+      );
+      expect(chromium.status, chromium.stderr.slice(-500)).toBe(0);
+      /** Per row: ink (in fully dark pixels), inked columns, and the slope of the ink's mean x per scanline (x per px down). */
+      const measure = async (png: Buffer) => {
+        const { data, info } = await sharp(png).greyscale().raw().toBuffer({ resolveWithObject: true });
+        return rows.map((_, r) => {
+          let ink = 0;
+          let left = info.width;
+          let right = 0;
+          const centres: [number, number][] = [];
+          for (let y = r * 80; y < r * 80 + 80; y++) {
+            let w = 0;
+            let sx = 0;
+            for (let x = 0; x < info.width; x++) {
+              const v = 255 - data[y * info.width + x]!;
+              ink += v / 255;
+              if (v > 64) [left, right] = [Math.min(left, x), Math.max(right, x)];
+              w += v;
+              sx += v * x;
+            }
+            if (w > 255 * 3) centres.push([y, sx / w]);
+          }
+          const my = centres.reduce((a, [y]) => a + y, 0) / centres.length;
+          const mx = centres.reduce((a, [, x]) => a + x, 0) / centres.length;
+          const slope = centres.reduce((a, [y, x]) => a + (y - my) * (x - mx), 0) / centres.reduce((a, [y]) => a + (y - my) ** 2, 0);
+          return { ink, width: right - left, slope };
+        });
+      };
+      const [c, o] = [await measure(await readFile(shot)), await measure(ours.bytes)];
+      // Italic: the stem leans as Chromium's does (Skia's skew of -1/4).
+      expect(o[1]!.slope).toBeCloseTo(-0.25, 1);
+      expect(Math.abs(o[1]!.slope - c[1]!.slope)).toBeLessThan(0.01);
+      // Bold adds as much ink relative to the upright line as Chromium's (within 3 %), without moving the glyphs.
+      expect(Math.abs(o[2]!.ink / o[0]!.ink - c[2]!.ink / c[0]!.ink)).toBeLessThan(0.03);
+      expect(o[2]!.ink / o[0]!.ink).toBeGreaterThan(1.2);
+      expect(Math.abs(o[2]!.width - c[2]!.width)).toBeLessThanOrEqual(2);
+    },
+  );
+
+  it.skipIf(!toolsAvailable(['chromium'], 'comparing variable-font widths with Chromium needs it'))(
+    'a variable instance measures as Chromium lays out the same file at that weight',
+    async () => {
+      const SIZE = 40;
+      // Latin only: the file is Inter's latin subset (Chromium would draw anything else with a system font).
+      const texts = ['Brand AVAVAV Tywo', 'Hamburgefonstiv 0123456789', 'The quick brown fox jumps over the lazy dog.', 'Café — «naïve» “quotes” ½'];
+      const weights = [100, 250, 350, 480, 650, 777, 900];
+      const info = await readFontFile(await readFile(WOFF2));
+      const fonts = new FontSet(bundledFonts(), [openFontFile({ sfnt: info.sfnt }, 'V', 400, 'normal', { key: 'V', weightRange: [100, 900] })]);
+      const runs = weights.flatMap((weight) => texts.map((t) => ({ weight, text: t })));
+      await writeFile(join(dir, 'v.woff2'), await readFile(WOFF2));
+      const spans = runs.map((r, i) => `<span id="r${i}" style="font-weight:${r.weight}">${r.text}</span>`).join('<br>');
+      await writeFile(
+        join(dir, 'variable.html'),
+        `<!doctype html><meta charset="utf-8"><style>@font-face { font-family: V; src: url("v.woff2"); font-weight: 100 900; }
+span { font: ${SIZE}px V; white-space: pre; font-synthesis: none; }</style>${spans}
+<pre id="out"></pre><script>document.fonts.ready.then(() => { document.getElementById('out').textContent = JSON.stringify([...document.querySelectorAll('span')].map((s) => s.getBoundingClientRect().width)); });</script>`,
+      );
+      const chromium = spawnSync(
+        'chromium',
+        [
+          '--headless',
+          '--no-sandbox',
+          '--disable-gpu',
+          '--allow-file-access-from-files',
+          '--virtual-time-budget=10000',
+          '--dump-dom',
+          `file://${join(dir, 'variable.html')}`,
+        ],
+        { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024, timeout: 60_000 },
+      );
+      const json = /<pre id="out">([^<]*)<\/pre>/.exec(chromium.stdout)?.[1];
+      expect(json, `chromium gave no widths: ${chromium.stderr.slice(-500)}`).toBeTruthy();
+      const widths = JSON.parse(json!) as number[];
+      const mismatches = runs.flatMap(({ weight, text: t }, i) => {
+        const face = fonts.face('V', weight);
+        const run = face.shaper.layout(t);
+        const ours = (run.positions.reduce((n, p) => n + p.xAdvance, 0) / face.unitsPerEm) * SIZE;
+        // As in text-chromium.test.ts: Chromium's 1/64 px rounding, plus a little per glyph.
+        return Math.abs(ours - widths[i]!) > 1 / 64 + 0.002 * run.glyphs.length
+          ? [`${weight} ${t}: ours ${ours.toFixed(3)}, Chromium ${widths[i]!.toFixed(3)}`]
+          : [];
+      });
+      expect(mismatches).toEqual([]);
+      // And the weights really differ in width (the instances are not one face).
+      expect(new Set(widths.filter((_, i) => i % texts.length === 0).map((w) => w.toFixed(2))).size).toBe(weights.length);
+    },
+    120_000,
+  );
 });

@@ -3,6 +3,7 @@
 // render threads and the service's workers read them like any asset. Decoded faces are cached by content.
 import { createHash } from 'node:crypto';
 import { ImprintError, validationError } from '../errors.js';
+import { FontFile } from '../design/schema.js';
 import { parseImageRef } from '../format/image-ref.js';
 import { jsonPath } from '../format/json-path.js';
 import { FontFileError, readFontFile, type FontFileInfo } from '../text/font-file.js';
@@ -17,43 +18,63 @@ export interface FontFileEntry {
   style?: FontStyle;
 }
 
-// Decoded files by the hash of their bytes as given (a WOFF2 is decompressed once per process), and
-// faces by file and description, so HarfBuzz parses a design's font once however often it renders.
-const CACHE_ENTRIES = 32;
-const files = new Map<string, Promise<FontFileInfo>>();
-const faces = new Map<string, FontFace>();
+// Decoded files by the hash of their bytes as given (a WOFF2 is decompressed once), each with the faces
+// made from it, so HarfBuzz parses a design's font once however often it renders. Bounded by the sfnt
+// bytes kept (per process, so per render thread); the least recently used file goes first.
+const CACHE_BYTES = 64 * 1024 * 1024;
+interface CachedFile {
+  info: Promise<FontFileInfo>;
+  bytes: number;
+  faces: Map<string, FontFace>;
+}
+const files = new Map<string, CachedFile>();
 
-function remember<V>(map: Map<string, V>, key: string, make: () => V): V {
-  let v = map.get(key);
-  if (v === undefined) {
-    v = make();
-    if (map.size >= CACHE_ENTRIES) map.delete(map.keys().next().value!);
-  } else map.delete(key);
-  map.set(key, v);
-  return v;
+function trim(): void {
+  let total = [...files.values()].reduce((n, f) => n + f.bytes, 0);
+  for (const [key, f] of files) {
+    if (total <= CACHE_BYTES || files.size <= 1) break;
+    files.delete(key);
+    total -= f.bytes;
+  }
 }
 
-function decoded(bytes: Uint8Array): Promise<FontFileInfo> {
+function decoded(bytes: Uint8Array): { info: Promise<FontFileInfo>; faces: Map<string, FontFace> } {
   const key = createHash('sha256').update(bytes).digest('hex');
-  const info = remember(files, key, () => readFontFile(bytes));
-  info.catch(() => files.delete(key));
-  return info;
+  let entry = files.get(key);
+  if (entry) files.delete(key);
+  else {
+    const made: CachedFile = { info: readFontFile(bytes), bytes: bytes.byteLength, faces: new Map() };
+    made.info.then(
+      (info) => {
+        made.bytes = info.sfnt.length;
+        trim();
+      },
+      () => files.delete(key),
+    );
+    entry = made;
+  }
+  files.set(key, entry);
+  return entry;
 }
 
 /** A face of the file under `family`; `weight`/`style` given by the design win over what the file says. */
-function faceOf(info: FontFileInfo, family: string, weight: number | undefined, style: FontStyle | undefined): FontFace {
+function faceOf(info: FontFileInfo, faces: Map<string, FontFace>, family: string, weight: number | undefined, style: FontStyle | undefined): FontFace {
   const s = style ?? info.style;
   const range = info.weightAxis ? ([info.weightAxis.min, info.weightAxis.max] as const) : undefined;
   const w = range ? Math.min(range[1], Math.max(range[0], weight ?? info.weightAxis!.default)) : (weight ?? info.weight);
   const key = fileFaceKey(family, w, s, info.hash);
-  return remember(faces, key, () =>
-    openFontFile({ sfnt: info.sfnt }, family, w, s, { key, ...(range ? { weightRange: range } : {}) }),
-  );
+  let face = faces.get(key);
+  if (!face) {
+    face = openFontFile({ sfnt: info.sfnt }, family, w, s, { key, ...(range ? { weightRange: range } : {}) });
+    faces.set(key, face);
+  }
+  return face;
 }
 
-async function load(bytes: Uint8Array, at: string, available: () => string): Promise<FontFileInfo> {
+async function load(bytes: Uint8Array, at: string, available: () => string): Promise<{ info: FontFileInfo; faces: Map<string, FontFace> }> {
+  const entry = decoded(bytes);
   try {
-    return await decoded(bytes);
+    return { info: await entry.info, faces: entry.faces };
   } catch (e) {
     if (e instanceof FontFileError) throw validationError(at, `${e.message} (families available: ${available()})`);
     throw e;
@@ -75,7 +96,8 @@ export async function designFontSet(
   const entries = Array.isArray(fonts) ? (fonts as unknown[]) : [];
   const fileEntries = entries
     .map((e, i) => ({ e, i }))
-    .filter((x): x is { e: FontFileEntry; i: number } => x.e !== null && typeof x.e === 'object' && typeof (x.e as FontFileEntry).path === 'string');
+    // Entries the schema refuses are left to parseDesign, which reports them at their path.
+    .filter((x): x is { e: FontFileEntry; i: number } => FontFile.safeParse(x.e).success);
   if (fileEntries.length === 0 && !fontFiles?.length) return base;
   const available = (): string => [...new Set([...fileEntries.map((x) => x.e.family), ...base.familyNames()])].join(', ');
   const loaded = await Promise.all([
@@ -90,12 +112,12 @@ export async function designFontSet(
         if (err instanceof ImprintError) throw err;
         throw validationError(at, `the font file could not be read: ${(err as Error).message}`);
       }
-      const info = await load(bytes, at, available);
-      return faceOf(info, e.family, e.weight, e.style);
+      const { info, faces } = await load(bytes, at, available);
+      return faceOf(info, faces, e.family, e.weight, e.style);
     }),
     ...(fontFiles ?? []).map(async (bytes, i) => {
-      const info = await load(bytes, `$.fontFiles[${i}]`, available);
-      return faceOf(info, info.family, undefined, undefined);
+      const { info, faces } = await load(bytes, `$.fontFiles[${i}]`, available);
+      return faceOf(info, faces, info.family, undefined, undefined);
     }),
   ]);
   return new FontSet(base, loaded);

@@ -76,7 +76,13 @@ export const Design = z
     height: doc(z.int().min(1).max(LIMITS.maxCanvasSide), `Canvas height in pixels (1-${LIMITS.maxCanvasSide}).`, 1080),
     background: Background.optional(),
     fonts: doc(
-      z.array(z.union([z.string().min(1), FontFile])).max(32),
+      z
+        .array(
+          z.union([z.string().min(1), FontFile], {
+            error: 'expected a family name, or a font file as {"family": …, "path": …, "weight"?: 100-900, "style"?: "normal" or "italic"}',
+          }),
+        )
+        .max(32),
       'Font families the design uses: bundled family names (Inter, Lora), families of font files given with the render, and font files shipped beside design.json as {family, path, weight?, style?}. Default ["Inter"].',
       ['Inter', { family: 'Brand Sans', path: 'fonts/BrandSans-Variable.woff2' }],
     ).optional(),

@@ -1,5 +1,6 @@
-// The bundled font set: families and faces from fonts/manifest.json. Constructing it reads only the
-// manifest; each face's file is read and opened by HarfBuzz on its first use, once, and kept.
+// Font sets: the bundled families of fonts/manifest.json (files of npm packages), optionally with a
+// design's own faces in front, and CSS weight/style matching over them. Constructing a set reads only
+// the manifest; each face's file is read and opened by HarfBuzz on its first use, once, and kept.
 // Nothing here reads system fonts, so every machine measures and paints the same glyphs.
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -91,6 +92,7 @@ export type FontStyle = 'normal' | 'italic';
 
 /** fonts/manifest.json: each family's faces, as files of an npm package (or beside the manifest). */
 interface Manifest {
+  /** `license`: the licence file, beside the faces (documentation; docs/template-format.md names them). */
   families: { family: string; package?: string; license: string; faces: { weight: number; style?: FontStyle; file: string }[] }[];
 }
 
@@ -368,14 +370,10 @@ function packageDir(name: string): string {
   return dirname(requireHere.resolve(`${name}/package.json`));
 }
 
-/** The faces of one family, and the instances and synthetic faces made from them so far. */
-type Families = Map<string, FontFace[]>;
-
 export class FontSet {
-  private readonly families: Families = new Map();
+  /** Each family's faces (instances and synthetic faces are made on demand and kept in byKey). */
+  private readonly families = new Map<string, FontFace[]>();
   private readonly byKey = new Map<string, FontFace>();
-  /** Licence file per bundled family (absolute path). */
-  private readonly licenses = new Map<string, string>();
   private readonly base: FontSet | undefined;
 
   /** The folder of manifest.json (render threads open the same bundled set from it). */
@@ -395,7 +393,6 @@ export class FontSet {
           fam.family,
           fam.faces.map(({ weight, style, file }) => new LazyFace({ file: resolve(root, file) }, fam.family, weight, style ?? 'normal')),
         );
-        this.licenses.set(fam.family, resolve(root, fam.license));
       }
     } else {
       this.dir = dir.dir;
@@ -424,11 +421,6 @@ export class FontSet {
 
   has(family: string): boolean {
     return this.facesOf(family) !== undefined;
-  }
-
-  /** The licence file of a bundled family (its npm package's LICENSE_FONT). */
-  licenseOf(family: string): string | undefined {
-    return this.licenses.get(family) ?? this.base?.licenseOf(family);
   }
 
   /**
