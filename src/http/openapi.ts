@@ -14,6 +14,15 @@ const json = (schema: z.ZodType): Record<string, unknown> => {
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 const content = (name: string) => ({ 'application/json': { schema: ref(name) } });
 const error = (description: string) => ({ description, content: content('Error') });
+/** A multipart body with one file field named "file" (uploads and fonts). */
+const fileUpload = {
+  required: true,
+  content: {
+    'multipart/form-data': {
+      schema: { type: 'object', properties: { file: { type: 'string', contentMediaType: 'application/octet-stream' } }, required: ['file'] },
+    },
+  },
+};
 
 export function openApiDocument(serverUrl: string, version: string): Record<string, unknown> {
   const render = json(RenderRequest) as { properties: Record<string, unknown> };
@@ -89,14 +98,7 @@ export function openApiDocument(serverUrl: string, version: string): Record<stri
       '/public/v2/upload': {
         post: {
           summary: 'Upload an image (png, jpeg, webp, gif; at most 10 MB)',
-          requestBody: {
-            required: true,
-            content: {
-              'multipart/form-data': {
-                schema: { type: 'object', properties: { file: { type: 'string', contentMediaType: 'application/octet-stream' } }, required: ['file'] },
-              },
-            },
-          },
+          requestBody: fileUpload,
           responses: {
             201: { description: 'Stored; url is usable in overrides for 30 days', content: content('UploadResult') },
             400: { description: 'Not an image, corrupt, too many pixels, or no file field', content: content('UploadResult') },
@@ -109,14 +111,7 @@ export function openApiDocument(serverUrl: string, version: string): Record<stri
       '/public/v2/fonts': {
         post: {
           summary: "Add a font to the account's library (TTF, OTF, WOFF, WOFF2; at most 20 MB; an addition to the spec)",
-          requestBody: {
-            required: true,
-            content: {
-              'multipart/form-data': {
-                schema: { type: 'object', properties: { file: { type: 'string', contentMediaType: 'application/octet-stream' } }, required: ['file'] },
-              },
-            },
-          },
+          requestBody: fileUpload,
           responses: {
             201: { description: "Added; the account's designs may name its family", content: content('Font') },
             200: { description: 'The same file is already in the library: that font', content: content('Font') },
