@@ -2,7 +2,6 @@
 // soft masks), in the font's own colours whatever the text colour, with the pdf's text extractable.
 // Until per-character fallback picks the emoji font by itself, the text objects name it as their family,
 // from a font set made here (the design schema bundles no emoji family).
-import { spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -12,6 +11,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { Engine, type DesignInput } from '../src/engine.js';
 import { withoutTables, tableDirectory } from '../src/text/font-tables.js';
 import { FONTS_DIR, FontSet, openFontFile } from '../src/text/fonts.js';
+import { chromiumScreenshot } from './support/chromium.js';
 import { envelopeMismatch } from './support/envelope-diff.js';
 import { assertGolden, REPO_ROOT } from './support/golden-compare.js';
 import { run, toolsAvailable } from './support/tools.js';
@@ -236,23 +236,7 @@ div { position: absolute; left: 10px; white-space: pre; font-family: E; line-hei
 <div style="top: 10px; font-size: 24px">${LINE}</div><div style="top: 50px; font-size: 56px">${big}</div>`,
       );
       const shot = join(dir, 'chromium.png');
-      const chromium = spawnSync(
-        'chromium',
-        [
-          '--headless',
-          '--no-sandbox',
-          '--disable-gpu',
-          '--hide-scrollbars',
-          '--force-device-scale-factor=1',
-          '--allow-file-access-from-files',
-          '--virtual-time-budget=5000',
-          '--window-size=640,140',
-          `--screenshot=${shot}`,
-          `file://${page}`,
-        ],
-        { encoding: 'utf8', timeout: 60_000 },
-      );
-      expect(chromium.status, chromium.stderr.slice(-500)).toBe(0);
+      chromiumScreenshot(page, shot, 640, 140);
       const mismatch = await envelopeMismatch(ours.bytes, shot);
       expect(mismatch, `${(mismatch * 100).toFixed(3)} % of the pixels differ from Chromium's (${shot})`).toBeLessThanOrEqual(0.002);
     },

@@ -16,6 +16,7 @@ import { bundledFonts, fileFaceKey, FontSet, matchWeight, openFontFile } from '.
 import { configFromEnv } from '../src/service/config.js';
 import { Service } from '../src/service/service.js';
 import { TaskWorker } from '../src/worker/worker.js';
+import { chromiumJson, chromiumScreenshot } from './support/chromium.js';
 import { toolsAvailable } from './support/tools.js';
 import { waitUntil } from './support/wait.js';
 
@@ -372,22 +373,7 @@ describe('fonts shipped with a design', () => {
 body{margin:0;background:#fff}div{position:absolute;left:10px;font:60px/72px Plain;white-space:pre}</style>${rows.map((r, i) => `<div style="top:${i * 80}px;${r.css}">${r.text}</div>`).join('')}`,
       );
       const shot = join(dir, 'chromium.png');
-      const chromium = spawnSync(
-        'chromium',
-        [
-          '--headless',
-          '--no-sandbox',
-          '--disable-gpu',
-          '--allow-file-access-from-files',
-          '--hide-scrollbars',
-          '--force-device-scale-factor=1',
-          '--window-size=600,240',
-          `--screenshot=${shot}`,
-          `file://${join(dir, 'synthetic.html')}`,
-        ],
-        { encoding: 'utf8', timeout: 60_000 },
-      );
-      expect(chromium.status, chromium.stderr.slice(-500)).toBe(0);
+      chromiumScreenshot(join(dir, 'synthetic.html'), shot, 600, 240);
       /** Per row: ink (in fully dark pixels), inked columns, and the slope of the ink's mean x per scanline (x per px down). */
       const measure = async (png: Buffer) => {
         const { data, info } = await sharp(png).greyscale().raw().toBuffer({ resolveWithObject: true });
@@ -443,22 +429,7 @@ body{margin:0;background:#fff}div{position:absolute;left:10px;font:60px/72px Pla
 span { font: ${SIZE}px V; white-space: pre; font-synthesis: none; }</style>${spans}
 <pre id="out"></pre><script>document.fonts.ready.then(() => { document.getElementById('out').textContent = JSON.stringify([...document.querySelectorAll('span')].map((s) => s.getBoundingClientRect().width)); });</script>`,
       );
-      const chromium = spawnSync(
-        'chromium',
-        [
-          '--headless',
-          '--no-sandbox',
-          '--disable-gpu',
-          '--allow-file-access-from-files',
-          '--virtual-time-budget=10000',
-          '--dump-dom',
-          `file://${join(dir, 'variable.html')}`,
-        ],
-        { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024, timeout: 60_000 },
-      );
-      const json = /<pre id="out">([^<]*)<\/pre>/.exec(chromium.stdout)?.[1];
-      expect(json, `chromium gave no widths: ${chromium.stderr.slice(-500)}`).toBeTruthy();
-      const widths = JSON.parse(json!) as number[];
+      const widths = chromiumJson<number[]>(join(dir, 'variable.html'));
       const mismatches = runs.flatMap(({ weight, text: t }, i) => {
         const face = fonts.face('V', weight);
         const run = face.shaper.layout(t);

@@ -3,7 +3,6 @@
 // and by Chromium with the same font files in the same fallback order through @font-face and the same
 // sizing rule, and the chosen size and the lines at it must agree on at least 95 % of them.
 // (test/text-chromium.test.ts compares run widths, line breaks at given widths and bidi word order.)
-import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -14,6 +13,7 @@ import { resolveScene } from '../src/resolve/resolve.js';
 import type { DisplayItem } from '../src/scene/display-list.js';
 import { fallbackFile, FALLBACK_FAMILIES } from '../src/text/fallback.js';
 import { bundledFonts, FONTS_DIR, loadShaper } from '../src/text/fonts.js';
+import { chromiumJson } from './support/chromium.js';
 import { toolsAvailable } from './support/tools.js';
 
 const BOX = { width: 360, height: 160 };
@@ -227,20 +227,7 @@ document.fonts.ready.then(() => {
 div[id^=t] { width: ${BOX.width}px; line-height: ${LINE_HEIGHT}; white-space: normal; word-break: normal; overflow-wrap: normal; font-synthesis: none; font-kerning: normal; text-spacing-trim: space-all; }</style>
 ${divs}<pre id="out"></pre><script>${script}</script>`,
   );
-  const run = spawnSync(
-    'chromium',
-    ['--headless', '--no-sandbox', '--disable-gpu', '--allow-file-access-from-files', '--virtual-time-budget=30000', '--dump-dom', `file://${page}`],
-    { encoding: 'utf8', maxBuffer: 256 * 1024 * 1024, timeout: 120_000 },
-  );
-  const json = /<pre id="out">([^<]*)<\/pre>/.exec(run.stdout)?.[1];
-  if (!json) throw new Error(`chromium gave no layout: ${run.stderr.slice(-500)}`);
-  const out = JSON.parse(
-    json
-      .replace(/&amp;/g, '&')
-      .replace(/&lt;/g, '<')
-      .replace(/&gt;/g, '>')
-      .replace(/&quot;/g, '"'),
-  ) as { fit: Laid; atOurs: Laid }[] | { failed: string[] };
+  const out = chromiumJson<{ fit: Laid; atOurs: Laid }[] | { failed: string[] }>(page, { budgetMs: 30_000, timeoutMs: 120_000 });
   if (!Array.isArray(out)) throw new Error(`chromium could not load the font files of ${out.failed.join(', ')}`);
   return out;
 }

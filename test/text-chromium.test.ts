@@ -2,12 +2,12 @@
 // be as wide as Chromium lays it out (both shape with HarfBuzz). The strings are every single-line text
 // of the examples and golden cases plus kerning, ligature, figure and Cyrillic samples, in each bundled
 // face; Chromium measures them at 1000 px, where a font unit is about half a pixel.
-import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { FONTS_DIR, FontSet } from '../src/text/fonts.js';
+import { chromiumJson } from './support/chromium.js';
 import { toolsAvailable } from './support/tools.js';
 
 const ROOT = join(import.meta.dirname, '..');
@@ -61,14 +61,7 @@ describe('text widths against Chromium', () => {
         `<!doctype html><meta charset="utf-8"><style>${css}\nspan { font-size: ${SIZE}px; white-space: pre; font-synthesis: none; }</style>${spans}
 <pre id="out"></pre><script>document.fonts.ready.then(() => { document.getElementById('out').textContent = JSON.stringify([...document.querySelectorAll('span')].map((s) => s.getBoundingClientRect().width)); });</script>`,
       );
-      const chromium = spawnSync(
-        'chromium',
-        ['--headless', '--no-sandbox', '--disable-gpu', '--allow-file-access-from-files', '--virtual-time-budget=10000', '--dump-dom', `file://${page}`],
-        { encoding: 'utf8', maxBuffer: 256 * 1024 * 1024, timeout: 60_000 },
-      );
-      const json = /<pre id="out">([^<]*)<\/pre>/.exec(chromium.stdout)?.[1];
-      expect(json, `chromium gave no widths: ${chromium.stderr.slice(-500)}`).toBeTruthy();
-      const widths = JSON.parse(json!) as number[];
+      const widths = chromiumJson<number[]>(page);
       expect(widths).toHaveLength(runs.length);
 
       let compared = 0;
@@ -191,14 +184,7 @@ describe('line breaks against Chromium, per script', () => {
         `<!doctype html><meta charset="utf-8"><style>${css}\ndiv { font-family: ${family}; font-size: ${size}px; line-height: 2; font-synthesis: none; text-align: start; text-spacing-trim: space-all; }</style>${divs}
 <pre id="out"></pre><script>document.fonts.ready.then(async () => { await Promise.all([...document.fonts].map((f) => f.load())); const out = [...document.querySelectorAll('div')].map((d) => { const node = d.firstChild; const starts = [0]; const lefts = []; let top = null; for (let i = 0; i < node.length; i++) { const r = document.createRange(); r.setStart(node, i); r.setEnd(node, i + 1); const rect = r.getClientRects()[0]; lefts.push(rect && rect.width > 0 ? rect.left : null); if (!rect || rect.width === 0) continue; const t = Math.round(rect.top / ${size}); if (top !== null && t > top) starts.push(i); top = t; } return { starts, lefts }; }); document.getElementById('out').textContent = JSON.stringify(out); });</script>`,
       );
-      const chromium = spawnSync(
-        'chromium',
-        ['--headless', '--no-sandbox', '--disable-gpu', '--allow-file-access-from-files', '--virtual-time-budget=20000', '--dump-dom', `file://${page}`],
-        { encoding: 'utf8', maxBuffer: 256 * 1024 * 1024, timeout: 90_000 },
-      );
-      const json = /<pre id="out">([^<]*)<\/pre>/.exec(chromium.stdout)?.[1];
-      expect(json, `chromium gave no line breaks: ${chromium.stderr.slice(-500)}`).toBeTruthy();
-      const measured = JSON.parse(json!) as { starts: number[]; lefts: (number | null)[] }[];
+      const measured = chromiumJson<{ starts: number[]; lefts: (number | null)[] }[]>(page, { budgetMs: 20_000, timeoutMs: 90_000 });
       const theirs = measured.map((m) => m.starts);
 
       const { visualOrder } = await import('../src/text/bidi.js');
