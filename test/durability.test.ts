@@ -103,7 +103,9 @@ class WorkerProcess {
       const active = async () =>
         (await client.query<{ n: number }>("select count(*)::int as n from pg_stat_activity where application_name = $1 and state = 'active'", [this.appName]))
           .rows[0]!.n;
-      await waitUntil(`worker ${this.pid}'s statements to land in the database`, async () => (await active()) === 0, 5000, 5);
+      // A killed client's statement runs to its end before its session goes idle; on a loaded 2-core
+      // machine that has taken over 5 s.
+      await waitUntil(`worker ${this.pid}'s statements to land in the database`, async () => (await active()) === 0, 30_000, 5);
     } finally {
       await client.end();
     }

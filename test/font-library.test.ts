@@ -40,11 +40,15 @@ beforeAll(async () => {
 }, 60_000);
 
 afterAll(async () => {
+  // A results download of the render tests can stay open on the server after the client has all of
+  // it (under investigation, see the closing note of 2026-11-24): close the connections rather than
+  // wait for them.
+  app.server.closeAllConnections();
   await app.close();
   await worker.stop(0);
   await service.close();
   rmSync(dir, { recursive: true, force: true });
-});
+}, 60_000);
 
 const auth = (k = key) => ({ authorization: `Bearer ${k}` });
 function addFont(bytes: Uint8Array, k = key) {
@@ -154,7 +158,9 @@ describe('designs that name a library family', () => {
       path: '$.fonts[0]',
       message: expect.stringMatching(/^font family "Noto Sans Thai" is not available: use one of .*Inter/),
     });
-    expect((await addFont(THAI_TTF, k)).status).toBe(201);
+    const added = await addFont(THAI_TTF, k);
+    expect(added.status).toBe(201);
+    await added.arrayBuffer();
     const d = await service.importDesign(account, text('Noto Sans Thai'));
     expect((await render(d.id)).subarray(1, 4).toString()).toBe('PNG');
   });
