@@ -2,17 +2,16 @@
 // service core. Authentication and rate limits run before the body is read; validation and
 // everything else is the core's, so the library, the CLI and HTTP refuse the same input the same way.
 import '@fastify/multipart';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { issueToError } from '../format/zod-error.js';
 import { ImprintError, validationError } from '../errors.js';
-import { hashApiKey } from '../service/keys.js';
 import type { Service } from '../service/service.js';
 import { taskBodyA } from '../service/task-view.js';
 import { MAX_UPLOAD_BYTES } from '../service/uploads.js';
 import { fontJson, MAX_FONT_FILE_BYTES } from '../service/fonts.js';
-import type { Account } from '../store/metadata/records.js';
 import { bodyLimit, BodyTooLarge, MAX_UPLOAD_BODY, MULTIPART_OVERHEAD, stopReading } from './body-limits.js';
-import { errorReply, HttpFailure, jsonDepth } from './errors.js';
+import { jsonDepth } from './errors.js';
+import { accountGuard, fail } from './auth.js';
 import type { RateLimiter } from './rate-limit.js';
 import { RenderRequest } from './schemas.js';
 
@@ -21,34 +20,17 @@ export interface InterfaceAOptions {
   limiter: RateLimiter;
 }
 
-declare module 'fastify' {
-  interface FastifyRequest {
-    account?: Account;
-    keyHash?: string;
-  }
-}
-
 const MAX_JSON_DEPTH = 32;
 
-const fail = (code: Parameters<typeof errorReply>[0], description: string, headers?: Record<string, string>) =>
-  new HttpFailure(errorReply(code, description), headers);
-
-function bearer(req: FastifyRequest): string | undefined {
-  const h = req.headers.authorization;
-  if (typeof h !== 'string') return undefined;
-  const m = /^Bearer\s+(\S+)\s*$/i.exec(h);
-  return m?.[1];
-}
-
 /** An upload refused for its shape (400), found while reading it. */
-class UploadRefusal extends Error {}
+export class UploadRefusal extends Error {}
 
 /**
  * The bytes of an upload's one file, or undefined when it has none. Reading stops at the limit: at
  * the file's `maxBytes` (busboy's 'limit'), or when the whole body passes it plus MULTIPART_OVERHEAD
  * (fields, preamble or epilogue that busboy would read and drop), whatever it declared.
  */
-async function readUpload(req: FastifyRequest, maxBytes = MAX_UPLOAD_BYTES): Promise<Buffer | undefined> {
+export async function readUpload(req: FastifyRequest, maxBytes = MAX_UPLOAD_BYTES): Promise<Buffer | undefined> {
   const parts = req.parts({ limits: { fileSize: maxBytes } });
   // The first next() pipes the request into busboy: the byte count is attached after it.
   let next = parts.next();
@@ -82,53 +64,10 @@ function fileBytes(raw: FastifyRequest['raw'], file: NodeJS.ReadableStream, maxB
 
 export async function interfaceA(app: FastifyInstance, { service, limiter }: InterfaceAOptions): Promise<void> {
   const { ctx } = service;
-  const seconds = (ms: number) => String(Math.max(1, Math.ceil(ms / 1000)));
-  /**
-   * Limits are a protection, not the service: when their store (Redis) fails, the request goes
-   * through and the failure is logged, rather than every request failing.
-   */
-  const limited = async <T>(what: string, run: () => Promise<T>, fallback: T): Promise<T> => {
-    try {
-      return await run();
-    } catch (e) {
-      ctx.log.error({ err: e, limit: what }, 'rate limiter unavailable; request let through');
-      ctx.metrics.inc('imprint_rate_limiter_failures_total');
-      return fallback;
-    }
-  };
-  const open = (limit: number) => ({ allowed: true, limit, remaining: limit, resetMs: 60_000 });
+  const { seconds, limited, open, guard } = accountGuard(service, limiter);
   // Fastify parses text/plain by default; here a render body must be JSON (415 otherwise), and an
   // upload multipart. Scoped to this plugin.
   app.removeContentTypeParser('text/plain');
-
-  /** Who is calling (admin keys only) and whether the plan lets them: before the body is read. */
-  async function guard(req: FastifyRequest, reply: FastifyReply): Promise<void> {
-    const key = bearer(req);
-    if (!key) throw fail('unauthorized', 'send the API key in the Authorization header: "Authorization: Bearer <API key>"');
-    const keyHash = hashApiKey(key);
-    const blocked = await limited('block', () => limiter.blockedFor(`block:${keyHash}`), 0);
-    if (blocked > 0)
-      throw fail(
-        'rate_limited',
-        `this key is blocked for ${seconds(blocked)} s after polling status addresses too often: poll each one at most once per ${ctx.config.pollIntervalMs / 1000} s`,
-        { 'retry-after': seconds(blocked) },
-      );
-    const auth = await service.authenticate(key);
-    if (!auth) throw fail('unauthorized', 'the API key is not known: check it, or ask the account holder for a new one');
-    if (auth.role !== 'admin') throw fail('forbidden', 'interface A is open to the account administrator only: use an admin key');
-    const { account } = auth;
-    const rpm = await limited('rpm', () => limiter.hit(`rpm:${account.id}`, account.plan.requestsPerMinute, 60_000), open(account.plan.requestsPerMinute));
-    reply.header('x-ratelimit-limit', String(rpm.limit));
-    reply.header('x-ratelimit-remaining', String(rpm.remaining));
-    reply.header('x-ratelimit-reset', seconds(rpm.resetMs));
-    if (!rpm.allowed) {
-      throw fail('rate_limited', `the plan allows ${rpm.limit} requests per minute: retry after ${seconds(rpm.resetMs)} s`, {
-        'retry-after': seconds(rpm.resetMs),
-      });
-    }
-    req.account = account;
-    req.keyHash = keyHash;
-  }
 
   // ── A1: queue a render ──────────────────────────────────────────────────────────────────────
   app.post('/render', { onRequest: guard }, async (req, reply) => {
