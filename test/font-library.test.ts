@@ -40,10 +40,6 @@ beforeAll(async () => {
 }, 60_000);
 
 afterAll(async () => {
-  // A results download of the render tests can stay open on the server after the client has all of
-  // it (under investigation, see the closing note of 2026-11-24): close the connections rather than
-  // wait for them.
-  app.server.closeAllConnections();
   await app.close();
   await worker.stop(0);
   await service.close();

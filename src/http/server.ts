@@ -124,6 +124,18 @@ export async function buildServer(service: Service, opts: HttpServerOptions = {}
   });
   app.get('/metrics', async (_req, reply) => reply.header('content-type', 'text/plain; version=0.0.4').send(await service.metricsText()));
 
+  // close() shuts the keep-alive connections that are idle at that moment; one whose answer was still
+  // being written (a download) turns idle later, and Node keeps it open for the client until
+  // keepAliveTimeout (72 s), so close() waited that long. Once closing, every answer that ends
+  // closes the connections that became idle.
+  let closing = false;
+  app.addHook('preClose', async () => {
+    closing = true;
+  });
+  app.addHook('onResponse', async () => {
+    // 'finish' fires before Node marks the socket idle: look once the current callbacks are done.
+    if (closing) setImmediate(() => app.server.closeIdleConnections());
+  });
   app.addHook('onClose', async () => limiter.close());
   return app;
 }
