@@ -108,6 +108,7 @@ ${STORES}
   IMPRINT_PORT                HTTP port (default 3000; 0 picks a free one)
   IMPRINT_BASE_URL            public address behind a proxy (default http://localhost:<port>)
   IMPRINT_SEED                1 seeds the demo account on any store, 0 never (default: embedded only)
+  IMPRINT_PREVIEW_THREADS     render threads for POST /public/v2/preview, started on the first (default 1)
 
 Example:
   IMPRINT_DATA_DIR=/var/lib/imprint IMPRINT_PORT=8080 imprint serve
