@@ -74,7 +74,7 @@ beforeAll(async () => {
   key = created.apiKey;
   accountId = created.account.id;
   await service.setPlan(accountId, { requests_per_minute: 100_000 });
-  for (const name of ['card-1080', 'story-1080x1920', 'promo-15s']) ids[name] = await importExample(name);
+  for (const name of ['card-1080', 'story-1080x1920', 'promo-15s', 'slides-video']) ids[name] = await importExample(name);
 }, 60_000);
 
 afterAll(async () => {
@@ -149,6 +149,17 @@ describe('POST /public/v2/preview', () => {
     // The photo fills the top 640 design pixels (320 in the preview).
     expect(await pixel(after, 100, 100)).toEqual([0xe0, 0x10, 0x10]);
     expect(await pixel(before, 100, 100)).not.toEqual([0xe0, 0x10, 0x10]);
+    // Interface B's list form (an addition) replaces a video design's slide background: "city" runs from 6 s to 9 s.
+    const slide = await preview({ design_id: ids['slides-video'], scale: 0.25, time: 7.5, objects_overrides: [{ name: 'city', slide: { path: up.url } }] });
+    expect(slide.status).toBe(200);
+    const slideBytes = await bytesOf(slide);
+    expect(await sharp(slideBytes).metadata()).toMatchObject({ width: 480, height: 270 });
+    // Red under the slide's dark scrim.
+    const [r0, g0, b0] = await pixel(slideBytes, 2, 2);
+    expect(r0).toBeGreaterThan(3 * Math.max(g0!, b0!));
+    const noSlide = await preview({ design_id: ids['slides-video'], objects_overrides: [{ name: 'nope', slide: { path: up.url } }] });
+    expect(noSlide.status).toBe(400);
+    expect((await errorOf(noSlide)).description).toMatch(/^\$\.objects_overrides\[0\]\.name: the design has no slide named "nope"/);
     // Another account's or a made-up upload URL is refused at its path.
     const made = await preview({ design_id: ids['card-1080'], objects_overrides: { photo: { path: `${base}/uploads/${'0'.repeat(32)}.png` } } });
     expect(made.status).toBe(400);
@@ -208,6 +219,7 @@ describe('POST /public/v2/preview', () => {
       [{ design_id: card, size: 'hd' }, /^\$\.size: unknown field "size" .*design_id, format, quality, objects_overrides, scale, time$/],
       [{ scale: 0.5 }, /^\$\.design_id: /],
       [{ design_id: card, time: -1 }, /^\$\.time: /],
+      [{ design_id: card, objects_overrides: 'headline' }, /^\$\.objects_overrides: expected an object \{ "<object name>": \{…\} \}, or interface B's list/],
     ];
     for (const [body, description] of cases) {
       const r = await preview(body);

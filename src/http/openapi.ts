@@ -31,7 +31,10 @@ export function openApiDocument(serverUrl: string, version: string): Record<stri
   delete overrides.$id;
   render.properties.objects_overrides = ref('ObjectsOverrides');
   const preview = json(PreviewRequest) as { properties: Record<string, unknown> };
-  preview.properties.objects_overrides = ref('ObjectsOverrides');
+  preview.properties.objects_overrides = {
+    description: (preview.properties.objects_overrides as { description?: string }).description,
+    oneOf: [ref('ObjectsOverrides'), { type: 'array', maxItems: 1000, items: { type: 'object' } }],
+  };
   const image = (type: string) => ({ schema: { type: 'string', contentMediaType: type } });
   const auth = {
     401: error('Missing or unknown API key (unauthorized)'),

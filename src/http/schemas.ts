@@ -49,7 +49,15 @@ export const PreviewRequest = z.strictObject({
     .max(100)
     .meta({ description: 'jpg quality 1-100 (default 90); refused for png.', examples: [80] })
     .optional(),
-  objects_overrides: RenderRequest.shape.objects_overrides,
+  objects_overrides: z
+    .union([z.record(z.string(), z.unknown()), z.array(z.unknown()).max(1000)], {
+      error: 'expected an object { "<object name>": {…} }, or interface B\'s list [{ "name": …, "object" | "slide": {…} }]',
+    })
+    .meta({
+      description:
+        "Object name → fields to replace, as in a render request. Addition: also interface B's overrides list [{ name, object } | { name, slide }], whose slide entries replace a video design's slide background (path). Images must be URLs returned by the upload endpoint.",
+    })
+    .optional(),
   scale: z
     .number({ error: PREVIEW_SCALE })
     .gt(0, { error: PREVIEW_SCALE })

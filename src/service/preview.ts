@@ -31,7 +31,8 @@ export interface PreviewInput {
   format?: PreviewFormat | undefined;
   /** jpg only. */
   quality?: number | undefined;
-  objects_overrides?: Record<string, unknown> | undefined;
+  /** Interface A's map, or interface B's list (slide backgrounds of a video design). */
+  objects_overrides?: Record<string, unknown> | readonly unknown[] | undefined;
   /** More than 0, at most 1; default 1. */
   scale?: number | undefined;
   /** Seconds into an animated or video design. */
