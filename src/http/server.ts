@@ -10,9 +10,11 @@ import type { Service } from '../service/service.js';
 import { MAX_UPLOAD_BYTES } from '../service/uploads.js';
 import { closeUnreadBody } from './body-limits.js';
 import { asInterfaceB, errorReply, fromFrameworkError, fromImprintError, HttpFailure, isInterfaceB } from './errors.js';
+import { accountGuard } from './auth.js';
 import { interfaceA } from './interface-a.js';
 import { interfaceB } from './interface-b.js';
 import { openApiDocument } from './openapi.js';
+import { previewRoutes } from './preview.js';
 import { openRateLimiter, type RateLimiter } from './rate-limit.js';
 
 const VERSION = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
@@ -109,7 +111,10 @@ export async function buildServer(service: Service, opts: HttpServerOptions = {}
     ctx.metrics.inc('imprint_http_requests_total', { route: req.routeOptions.url ?? 'unknown', status: String(reply.statusCode) });
   });
 
-  await app.register(interfaceA, { prefix: '/public/v2', service, limiter });
+  // One account guard for every /public/v2 route family, so they count against the same limits alike.
+  const access = accountGuard(service, limiter);
+  await app.register(interfaceA, { prefix: '/public/v2', service, limiter, access });
+  await app.register(previewRoutes, { prefix: '/public/v2', service, guard: access.guard });
   await app.register(interfaceB, { prefix: '/api', service });
   app.get('/public/v2/openapi.json', async () => openApiDocument(ctx.config.baseUrl, VERSION));
 
