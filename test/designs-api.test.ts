@@ -3,23 +3,26 @@
 // replace from a zip (rendered afterwards through A1), every refusal of a zip with its JSON path, the
 // limits (entries, a zip bomb, the zip's size), delete, other accounts, and the guard on every route.
 // Render threads load dist/: `npm test` builds first.
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 import type { FastifyInstance } from 'fastify';
 import { Deflate, zipSync } from 'fflate';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { overridesJsonSchema } from '../src/design/json-schema.js';
 import { buildServer, listen } from '../src/http/server.js';
-import { DesignDetail, DesignList } from '../src/http/schemas.js';
+import { AccountInfo, DesignDetail, DesignList } from '../src/http/schemas.js';
 import { configFromEnv } from '../src/service/config.js';
 import { MAX_DESIGN_ZIP_BYTES, readDesignZip } from '../src/service/design-zip.js';
 import { Service } from '../src/service/service.js';
 import { TaskWorker } from '../src/worker/worker.js';
 import { waitFor } from './support/wait.js';
 
+const ROOT = join(import.meta.dirname, '..');
 const CARD = 'examples/card-1080';
 const SLIDES = 'examples/slides-video';
 let dir: string;
@@ -358,6 +361,29 @@ describe('POST and PUT /public/v2/designs (a zip of the design folder)', () => {
   });
 });
 
+describe('docs/api.md', () => {
+  it('runs the zip import example as written (zip, curl), against this server', async () => {
+    const block = /```sh example=design-zip\n([\s\S]*?)```/.exec(readFileSync(join(ROOT, 'docs', 'api.md'), 'utf8'))?.[1];
+    expect(block).toBeDefined();
+    const work = mkdtempSync(join(tmpdir(), 'imprint-design-zip-'));
+    try {
+      symlinkSync(join(ROOT, 'examples'), join(work, 'examples'));
+      const script = block!.replace('imp_your_demo_key', key).replaceAll('http://localhost:3000', base.replace(/\/public\/v2$/, ''));
+      const run = await promisify(execFile)('bash', ['-euo', 'pipefail', '-c', script], { cwd: work, encoding: 'utf8', timeout: 60_000 });
+      expect(run.stderr).toBe('');
+      const [created, listed] = run.stdout
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l) as unknown);
+      const d = DesignDetail.parse(created);
+      expect(d).toMatchObject({ name: 'Summer card', kind: 'design', width: 1080, height: 1080 });
+      expect(DesignList.parse(listed).designs[0]).toMatchObject({ design_id: d.design_id, name: 'Summer card' });
+    } finally {
+      rmSync(work, { recursive: true, force: true });
+    }
+  }, 60_000);
+});
+
 describe('DELETE /public/v2/designs/<id>', () => {
   it('deletes a design (204), after which it is 404; another account cannot delete it', async () => {
     const { design_id } = DesignDetail.parse(await (await send('POST', '/designs', zipSync(folder(CARD)))).json());
@@ -369,6 +395,38 @@ describe('DELETE /public/v2/designs/<id>', () => {
     expect(await errorOf(await get(`/designs/${design_id}`))).toMatchObject({ status: 404, error: 'design_not_found' });
     expect(await errorOf(await del())).toMatchObject({ status: 404, error: 'design_not_found' });
     expect(DesignList.parse(await (await get('/designs')).json()).designs.map((d) => d.design_id)).not.toContain(design_id);
+  });
+});
+
+describe('OpenAPI', () => {
+  it('documents every addition with its schema, made from the zod schemas the server answers with', async () => {
+    const doc = (await (await fetch(`${base}/openapi.json`)).json()) as {
+      paths: Record<string, Record<string, { parameters?: { name: string; in: string }[]; responses: Record<string, unknown> }>>;
+      components: { schemas: Record<string, { properties?: Record<string, unknown> }> };
+    };
+    const routes: [string, string, string[]][] = [
+      ['/public/v2/designs', 'get', ['200', '401', '403', '429']],
+      ['/public/v2/designs', 'post', ['201', '400', '413', '415']],
+      ['/public/v2/designs/{design_id}', 'get', ['200', '404']],
+      ['/public/v2/designs/{design_id}', 'put', ['200', '400', '404', '413']],
+      ['/public/v2/designs/{design_id}', 'delete', ['204', '404']],
+      ['/public/v2/tasks', 'get', ['200', '400']],
+      ['/public/v2/tasks/{task_id}/events', 'get', ['200', '404']],
+      ['/public/v2/account', 'get', ['200', '401']],
+    ];
+    for (const [path, method, statuses] of routes) {
+      expect(doc.paths[path]?.[method], `${method} ${path}`).toBeDefined();
+      expect(Object.keys(doc.paths[path]![method]!.responses)).toEqual(expect.arrayContaining(statuses));
+      // And the server has the route.
+      expect(app.hasRoute({ method: method.toUpperCase(), url: path.replace(/\{(\w+)\}/g, ':id') }), `${method} ${path}`).toBe(true);
+    }
+    expect(Object.keys(doc.components.schemas.DesignDetail!.properties!).sort()).toEqual(Object.keys(DesignDetail.shape).sort());
+    expect(Object.keys(doc.components.schemas.TaskList!.properties!)).toEqual(['tasks']);
+    expect(Object.keys(doc.components.schemas.Account!.properties!).sort()).toEqual(Object.keys(AccountInfo.shape).sort());
+    expect(doc.paths['/public/v2/tasks']!.get!.parameters!.map((p) => [p.name, p.in])).toEqual([
+      ['limit', 'query'],
+      ['before', 'query'],
+    ]);
   });
 });
 

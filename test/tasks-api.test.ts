@@ -78,7 +78,11 @@ async function renderA(format = 'png', design = still): Promise<number> {
   return ((await res.json()) as { task_id: number }).task_id;
 }
 async function renderB(body: unknown, headers: Record<string, string> = auth(), query = 'v=1.0'): Promise<Response> {
-  return fetch(`${api}/videos/${clip}/render/?${query}`, { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  return fetch(`${api}/videos/${clip}/render/?${query}`, {
+    method: 'POST',
+    headers: { ...headers, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
 }
 function startWorker() {
   worker ??= new TaskWorker(service.ctx, { slots: 1 });

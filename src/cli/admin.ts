@@ -59,7 +59,11 @@ const COMMANDS: Record<string, AdminCommand> = {
     about:
       'Validates a template and stores it with every file it references by relative path (beside design.json, or in a zip of its folder). ' +
       'A template with "slides" is a video design (interface B\'s video_id), others are designs (interface A\'s design_id).',
-    flags: { ...ACCOUNT, name: "a name for listings (default: the file's folder name, or the zip's name)", replace: 'swap the template of this existing design id' },
+    flags: {
+      ...ACCOUNT,
+      name: "a name for listings (default: the file's folder name, or the zip's name)",
+      replace: 'swap the template of this existing design id',
+    },
     file: true,
     example: ['imprint admin import-design examples/card-1080/design.json --account 1', '# {"design_id":1,"kind":"design","name":"card-1080","files":1}'],
   },

@@ -24,7 +24,8 @@ const FORM_FIELDS = new Set(['name']);
 
 /** A design id from the path; anything that is not one is a design this account does not have. */
 function designId(param: string): number {
-  if (!/^\d{1,15}$/.test(param)) throw new ImprintError('design_not_found', '$.design_id', `no design "${param.slice(0, 40)}": design ids are positive integers`);
+  if (!/^\d{1,15}$/.test(param))
+    throw new ImprintError('design_not_found', '$.design_id', `no design "${param.slice(0, 40)}": design ids are positive integers`);
   return Number(param);
 }
 
@@ -33,7 +34,10 @@ const tooLarge = `the zip is larger than ${MAX_DESIGN_ZIP_BYTES / 1048576} MB: l
 /** The zip and the form's fields of a design upload; reading stops at the zip's limit. */
 async function readZipUpload(req: FastifyRequest): Promise<{ zip: Buffer; name?: string }> {
   if (!req.isMultipart())
-    throw fail('unsupported_media_type', 'send the design as multipart/form-data with a file field named "file" (a zip of its folder) and an optional field "name"');
+    throw fail(
+      'unsupported_media_type',
+      'send the design as multipart/form-data with a file field named "file" (a zip of its folder) and an optional field "name"',
+    );
   if (Number(req.headers['content-length']) > MAX_DESIGN_ZIP_BYTES + MULTIPART_OVERHEAD) throw fail('payload_too_large', tooLarge);
   const fields = new Map<string, string>();
   let zip: Buffer | undefined;
@@ -51,7 +55,8 @@ async function readZipUpload(req: FastifyRequest): Promise<{ zip: Buffer; name?:
     );
   }
   for (const field of fields.keys()) {
-    if (!FORM_FIELDS.has(field)) throw validationError(`$.${field.slice(0, 40)}`, `unknown field "${field.slice(0, 40)}": send a file field "file" and optionally "name"`);
+    if (!FORM_FIELDS.has(field))
+      throw validationError(`$.${field.slice(0, 40)}`, `unknown field "${field.slice(0, 40)}": send a file field "file" and optionally "name"`);
   }
   if (!zip) throw validationError('$.file', 'no file: send the zip of the design folder as a file field named "file"');
   const name = fields.get('name');

@@ -118,7 +118,10 @@ export const DesignSummary = z
     kind: z.enum(['design', 'video']).meta({ description: 'video: a design with slides (interface B); design: everything else.' }),
     width: z.int().meta({ description: 'Canvas width in template pixels.', examples: [1080] }),
     height: z.int().meta({ description: 'Canvas height in template pixels.', examples: [1080] }),
-    duration: z.number().nullable().meta({ description: 'Length in seconds; null for a still design.', examples: [15] }),
+    duration: z
+      .number()
+      .nullable()
+      .meta({ description: 'Length in seconds; null for a still design.', examples: [15] }),
     animated: z.boolean().meta({ description: 'True when the design has a timeline (a duration or slides): it renders as mp4.' }),
     created_at: isoTime('When it was imported.'),
     updated_at: isoTime('When it was last replaced (or imported).'),
@@ -149,14 +152,19 @@ export const ObjectInfo = z
     }),
     layers: z
       .array(z.strictObject({ id: z.string(), kind: z.enum(['image', 'color', 'artwork']) }))
-      .meta({ description: 'Mockups only (an addition): the layers mockup_data addresses by id; image takes image_url, color takes color, artwork only hidden.' })
+      .meta({
+        description: 'Mockups only (an addition): the layers mockup_data addresses by id; image takes image_url, color takes color, artwork only hidden.',
+      })
       .optional(),
   })
   .meta({ description: 'A named object of a design: only named objects can be overridden.' });
 
 export const SlideInfo = z
   .strictObject({
-    name: z.string().nullable().meta({ description: 'Its name for slide overrides (interface B); null when it has none.', examples: ['intro'] }),
+    name: z
+      .string()
+      .nullable()
+      .meta({ description: 'Its name for slide overrides (interface B); null when it has none.', examples: ['intro'] }),
     duration: z.number().meta({ description: 'Seconds, its transition included.', examples: [3] }),
     start: z.number().meta({ description: 'An addition: the second of the video it starts at (transitions overlap the next slide).', examples: [0] }),
     objects: z.array(z.string()).meta({ description: 'Names of its named objects.' }),
@@ -172,20 +180,17 @@ export const Prices = z
   });
 
 export const DesignDetail = DesignSummary.extend({
-  background: z.string().nullable().meta({ description: 'The canvas colour (hex), or null for an image or no background.', examples: ['#f6f1ea'] }),
+  background: z
+    .string()
+    .nullable()
+    .meta({ description: 'The canvas colour (hex), or null for an image or no background.', examples: ['#f6f1ea'] }),
   slides: z.array(SlideInfo).meta({ description: 'In order; empty for a design without slides.' }),
   objects: z.array(ObjectInfo).meta({ description: 'The named objects, in z-order (slide by slide).' }),
   prices: Prices.nullable().meta({ description: 'Null when the design cannot be rendered as a video (a still).' }),
 }).meta({ description: 'A design with its named objects, what each accepts, and its prices.' });
 
 export const TaskListQuery = z.strictObject({
-  limit: z.coerce
-    .number()
-    .int()
-    .min(1)
-    .max(100)
-    .default(20)
-    .meta({ description: 'How many tasks, 1-100 (default 20).' }),
+  limit: z.coerce.number().int().min(1).max(100).default(20).meta({ description: 'How many tasks, 1-100 (default 20).' }),
   before: z.coerce
     .number()
     .int()
@@ -206,10 +211,7 @@ export const TaskListItem = z
     started_at: z.string().nullable().meta({ description: 'When rendering started; null while queued.' }),
     finished_at: z.string().nullable().meta({ description: 'When it ended (done or error); null before.' }),
     result_url: z.string().meta({ description: 'Only when done and not expired (kept 30 days).' }).optional(),
-    error: z
-      .strictObject({ code: z.string(), description: z.string() })
-      .meta({ description: 'Only in state error: why it failed.' })
-      .optional(),
+    error: z.strictObject({ code: z.string(), description: z.string() }).meta({ description: 'Only in state error: why it failed.' }).optional(),
   })
   .meta({ description: 'A task of either interface, as the task list shows it.' });
 

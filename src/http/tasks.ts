@@ -37,7 +37,8 @@ export async function taskRoutes(app: FastifyInstance, { service, limiter, event
   app.get('/tasks', { onRequest: guard }, async (req) => {
     const query = req.query ?? {};
     const parsed = TaskListQuery.safeParse(query);
-    if (!parsed.success) throw issueToError(parsed.error.issues[0]!, query, { root: '$', schema: TaskListQuery, describe: (p) => (p.length === 0 ? 'the query' : undefined) });
+    if (!parsed.success)
+      throw issueToError(parsed.error.issues[0]!, query, { root: '$', schema: TaskListQuery, describe: (p) => (p.length === 0 ? 'the query' : undefined) });
     const { limit, before } = parsed.data;
     const tasks = await service.listRecentTasks(req.account!.id, { limit, ...(before === undefined ? {} : { before }) });
     return { tasks: tasks.map((t) => taskListItem(ctx, t)) };

@@ -67,7 +67,8 @@ function centralDirectory(zip: Uint8Array, maxEntries: number): Entry[] {
     count = Number(view.getBigUint64(z64 + 32, true));
     offset = Number(view.getBigUint64(z64 + 48, true));
   }
-  if (count > maxEntries) throw validationError(AT, `the zip has ${count} entries: at most ${maxEntries} are accepted; leave out files the design does not use`);
+  if (count > maxEntries)
+    throw validationError(AT, `the zip has ${count} entries: at most ${maxEntries} are accepted; leave out files the design does not use`);
   const entries: Entry[] = [];
   const decoder = new TextDecoder('utf-8', { fatal: false });
   for (let i = 0, p = offset; i < count; i++) {
@@ -82,7 +83,7 @@ function centralDirectory(zip: Uint8Array, maxEntries: number): Entry[] {
     const name = decoder.decode(zip.subarray(p + 46, p + 46 + nameLength));
     // zip64: the fields that overflowed are in the extra field 0x0001, in this order.
     if (compressedSize === 0xffffffff || localOffset === 0xffffffff || uncompressed32 === 0xffffffff) {
-      for (let e = p + 46 + nameLength; e + 4 <= p + 46 + nameLength + extraLength; ) {
+      for (let e = p + 46 + nameLength; e + 4 <= p + 46 + nameLength + extraLength;) {
         const id = view.getUint16(e, true);
         const size = view.getUint16(e + 2, true);
         if (id === 0x0001) {
@@ -129,13 +130,19 @@ function inflateEntry(zip: Uint8Array, e: Entry, budget: number, maxBytes: numbe
   if (end > zip.byteLength) throw notZip(`the entry "${e.name.slice(0, 200)}" is cut short`);
   const data = zip.subarray(start, end);
   const tooLarge = () =>
-    validationError(AT, `the zip's files come to more than ${maxBytes / 1048576} MB once unpacked: use smaller images or clips (unpacking stopped at the limit)`);
+    validationError(
+      AT,
+      `the zip's files come to more than ${maxBytes / 1048576} MB once unpacked: use smaller images or clips (unpacking stopped at the limit)`,
+    );
   if (e.method === 0) {
     if (data.byteLength > budget) throw tooLarge();
     return data.slice();
   }
   if (e.method !== 8) {
-    throw validationError(AT, `the zip entry "${e.name.slice(0, 200)}" uses compression method ${e.method}: only stored and deflate zips are read; zip it again`);
+    throw validationError(
+      AT,
+      `the zip entry "${e.name.slice(0, 200)}" uses compression method ${e.method}: only stored and deflate zips are read; zip it again`,
+    );
   }
   const chunks: Uint8Array[] = [];
   let size = 0;
@@ -153,7 +160,10 @@ function inflateEntry(zip: Uint8Array, e: Entry, budget: number, maxBytes: numbe
     }
   } catch (err) {
     if (err instanceof ImprintError) throw err;
-    throw validationError(AT, `the zip entry "${e.name.slice(0, 200)}" cannot be unpacked (${(err as Error).message}): the zip is damaged; zip the folder again`);
+    throw validationError(
+      AT,
+      `the zip entry "${e.name.slice(0, 200)}" cannot be unpacked (${(err as Error).message}): the zip is damaged; zip the folder again`,
+    );
   }
   const out = new Uint8Array(size);
   let at = 0;
