@@ -247,6 +247,36 @@ describe('GET /public/v2/tasks/<id>/events', () => {
     }
   });
 
+  it('limits the streams an account has open at once (429), and frees a place when one ends', async () => {
+    await worker?.stop(0);
+    worker = undefined;
+    const id = await renderA('png');
+    const second = await buildServer(service, { taskEvents: { pollMs: 50, keepAliveMs: 60_000, maxStreamsPerAccount: 2 } });
+    await second.listen({ port: 0, host: '127.0.0.1' });
+    const url = `http://127.0.0.1:${(second.server.address() as { port: number }).port}/public/v2/tasks/${id}/events`;
+    try {
+      const a = events(await fetch(url, { headers: auth() }));
+      const b = events(await fetch(url, { headers: auth() }));
+      expect(await a.task()).toMatchObject({ state: 'queued' });
+      expect(await b.task()).toMatchObject({ state: 'queued' });
+      const refused = await fetch(url, { headers: auth() });
+      expect(refused.headers.get('retry-after')).toBe('5');
+      expect(await errorOf(refused)).toMatchObject({ status: 429, error: 'rate_limited', description: expect.stringMatching(/2 task event streams open/) });
+      // The count is the account's: another account asking for this task gets its 404, not a 429.
+      expect((await fetch(url, { headers: auth(other) })).status).toBe(404);
+      await a.cancel();
+      const c = await waitFor('a place to free up', async () => {
+        const res = await fetch(url, { headers: auth() });
+        if (res.status === 200) return res;
+        await res.body?.cancel();
+        return undefined;
+      });
+      expect(await events(c).task()).toMatchObject({ state: 'queued' });
+    } finally {
+      await second.close();
+    }
+  }, 60_000);
+
   it('stops when the client goes away, and a server closing with a stream open ends it', async () => {
     await worker?.stop(0);
     worker = undefined;

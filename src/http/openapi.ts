@@ -255,6 +255,7 @@ export function openApiDocument(serverUrl: string, version: string): Record<stri
             200: { description: 'The event stream', content: { 'text/event-stream': { schema: { type: 'string' } } } },
             404: error('task_not_found'),
             ...auth,
+            429: error("rate_limited: over the plan's rate, or 20 streams of the account already open"),
           },
         },
       },

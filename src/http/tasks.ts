@@ -9,7 +9,7 @@ import type { Service } from '../service/service.js';
 import { taskBodyA, taskListItem } from '../service/task-view.js';
 import { taskBodyB } from '../service/videos.js';
 import type { TaskRecord } from '../store/metadata/records.js';
-import { accountGuard } from './auth.js';
+import { accountGuard, fail } from './auth.js';
 import type { RateLimiter } from './rate-limit.js';
 import { TaskListQuery } from './schemas.js';
 
@@ -18,6 +18,8 @@ export interface TaskEventsOptions {
   pollMs?: number;
   /** How often an idle stream sends a `: keep-alive` comment, so proxies keep it open. Default 15 s. */
   keepAliveMs?: number;
+  /** Streams one account may have open at once on this server (each reads the store). Default 20. */
+  maxStreamsPerAccount?: number;
 }
 
 export interface TaskRoutesOptions {
@@ -33,6 +35,8 @@ export async function taskRoutes(app: FastifyInstance, { service, limiter, event
   const { guard } = accountGuard(service, limiter);
   const pollMs = events.pollMs ?? 300;
   const keepAliveMs = events.keepAliveMs ?? 15_000;
+  const maxStreams = events.maxStreamsPerAccount ?? 20;
+  const streamsOf = new Map<number, number>();
 
   app.get('/tasks', { onRequest: guard }, async (req) => {
     const query = req.query ?? {};
@@ -54,6 +58,16 @@ export async function taskRoutes(app: FastifyInstance, { service, limiter, event
     const account = req.account!;
     // Either interface's task, as its own status address shows it: A2's body or B2's.
     const first = await service.getTask(account.id, req.params.id);
+    const streams = streamsOf.get(account.id) ?? 0;
+    if (streams >= maxStreams && !ended(first)) {
+      throw fail(
+        'rate_limited',
+        `this account has ${streams} task event streams open on this server, the most it may: close some (a stream ends by itself after done or error)`,
+        {
+          'retry-after': '5',
+        },
+      );
+    }
     const body = (t: TaskRecord) => JSON.stringify(t.api === 'b' ? taskBodyB(ctx, t) : taskBodyA(ctx, t));
     const stream = new PassThrough();
     const event = (data: string) => stream.write(`event: task\ndata: ${data}\n\n`);
@@ -67,6 +81,9 @@ export async function taskRoutes(app: FastifyInstance, { service, limiter, event
       const stop = () => {
         if (stopped) return;
         stopped = true;
+        const left = (streamsOf.get(account.id) ?? 1) - 1;
+        if (left > 0) streamsOf.set(account.id, left);
+        else streamsOf.delete(account.id);
         clearTimeout(timer);
         clearInterval(keepAlive);
         open.delete(stop);
@@ -87,6 +104,7 @@ export async function taskRoutes(app: FastifyInstance, { service, limiter, event
         if (!stopped) timer = setTimeout(() => void poll(), pollMs);
       };
       open.add(stop);
+      streamsOf.set(account.id, (streamsOf.get(account.id) ?? 0) + 1);
       // The client went away (or the answer ended): stop reading the store for it.
       reply.raw.once('close', stop);
       timer = setTimeout(() => void poll(), pollMs);
