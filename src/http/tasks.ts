@@ -105,7 +105,9 @@ export async function taskRoutes(app: FastifyInstance, { service, limiter, event
       };
       open.add(stop);
       streamsOf.set(account.id, (streamsOf.get(account.id) ?? 0) + 1);
-      // The client went away (or the answer ended): stop reading the store for it.
+      // The client went away (or the answer ended): stop reading the store for it. (Fastify counts a
+      // request in the metrics when its answer finishes: a stream the client drops, like any aborted
+      // answer, is not counted there; it did count against the rate limit when it was opened.)
       reply.raw.once('close', stop);
       timer = setTimeout(() => void poll(), pollMs);
     }
