@@ -2,10 +2,11 @@
 // walk-through of docs/operations.md is executed line by line, and a server started with `serve`
 // seeds the examples, renders beside admin commands and stops cleanly on SIGTERM.
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { zipSync } from 'fflate';
 import { pino } from 'pino';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { configFromEnv } from '../src/service/config.js';
@@ -14,6 +15,7 @@ import { waitUntil } from './support/wait.js';
 
 const ROOT = join(import.meta.dirname, '..');
 const BIN = join(ROOT, 'bin', 'imprint.js');
+const CARD = 'examples/card-1080';
 
 let dir: string;
 let env: NodeJS.ProcessEnv;
@@ -106,6 +108,26 @@ describe('imprint admin', () => {
     },
     30_000,
   );
+
+  it('imports and replaces a design from a zip of its folder, and refuses a zip with a ../ path', async () => {
+    const service = await Service.open(configFromEnv({ IMPRINT_DATA_DIR: dir }), { log: pino({ level: 'silent' }) });
+    try {
+      await service.createAccount({ name: 'first' });
+    } finally {
+      await service.close();
+    }
+    const card = Object.fromEntries(readdirSync(join(ROOT, CARD)).map((f) => [f, new Uint8Array(readFileSync(join(ROOT, CARD, f)))] as const));
+    writeFileSync(join(dir, 'summer-card.zip'), zipSync({ 'card-1080': card }));
+    const imported = await run(['admin', 'import-design', join(dir, 'summer-card.zip'), '--account', '1']);
+    expect({ code: imported.code, stderr: imported.stderr }).toEqual({ code: 0, stderr: '' });
+    expect(JSON.parse(imported.stdout)).toEqual({ design_id: 1, kind: 'design', name: 'summer-card', files: 1 });
+    const replaced = await run(['admin', 'import-design', join(dir, 'summer-card.zip'), '--account', '1', '--replace', '1']);
+    expect(JSON.parse(replaced.stdout)).toEqual({ design_id: 1, kind: 'design', name: 'summer-card', files: 1 });
+    writeFileSync(join(dir, 'evil.zip'), zipSync({ 'design.json': readFileSync(join(ROOT, CARD, 'design.json')), '../x.jpg': new Uint8Array(3) }));
+    const evil = await run(['admin', 'import-design', join(dir, 'evil.zip'), '--account', '1']);
+    expect(evil.code).toBe(2);
+    expect(evil.stderr).toMatch(/^validation_error at \$\.file: the zip entry "\.\.\/x\.jpg" has a "\.\." in its path/);
+  }, 60_000);
 
   it('refuses a bad configuration with the variable name', async () => {
     env.IMPRINT_QUEUE_URL = 'amqp://localhost';

@@ -1,8 +1,24 @@
-// The OpenAPI 3.1 document of interface A, generated from the zod schemas the server validates with
-// and the published overrides schema, served at /public/v2/openapi.json.
+// The OpenAPI 3.1 document of interface A and its additions (designs, tasks, account), generated from
+// the zod schemas the server validates with and the published overrides schema, served at /public/v2/openapi.json.
 import { z } from 'zod';
 import { overridesJsonSchema } from '../design/json-schema.js';
-import { ErrorBody, Font, FontList, PreviewRequest, PreviewResult, RenderAccepted, RenderRequest, Task, UploadResult } from './schemas.js';
+import { MAX_DESIGN_ZIP_BYTES, MAX_ZIP_ENTRIES } from '../service/design-zip.js';
+import {
+  AccountInfo,
+  DesignDetail,
+  DesignList,
+  ErrorBody,
+  Font,
+  FontList,
+  PreviewRequest,
+  PreviewResult,
+  RenderAccepted,
+  RenderRequest,
+  Task,
+  TaskList,
+  TaskListQuery,
+  UploadResult,
+} from './schemas.js';
 
 const json = (schema: z.ZodType): Record<string, unknown> => {
   const out = z.toJSONSchema(schema, { target: 'draft-2020-12', unrepresentable: 'any', io: 'input' }) as Record<string, unknown>;
@@ -23,6 +39,45 @@ const fileUpload = {
     },
   },
 };
+
+/** A design zip: the file field "file" and an optional "name" (design import and replace). */
+const designUpload = {
+  required: true,
+  content: {
+    'multipart/form-data': {
+      schema: {
+        type: 'object',
+        properties: {
+          file: {
+            type: 'string',
+            contentMediaType: 'application/zip',
+            description: `A zip of the design folder: design.json at its root or in its single top-level folder, and the files it names; at most ${MAX_DESIGN_ZIP_BYTES / 1048576} MB and ${MAX_ZIP_ENTRIES} entries.`,
+          },
+          name: {
+            type: 'string',
+            maxLength: 100,
+            description: "Shown in listings. Default: the zip's top-level folder (import) or the current name (replace).",
+          },
+        },
+        required: ['file'],
+      },
+    },
+  },
+};
+
+/** The query parameters of a zod object schema, each with its own JSON Schema and description. */
+function queryParameters(schema: z.ZodObject): Record<string, unknown>[] {
+  const s = json(schema) as { properties: Record<string, { description?: string }>; required?: string[] };
+  return Object.entries(s.properties).map(([name, p]) => ({
+    name,
+    in: 'query',
+    required: (s.required ?? []).includes(name),
+    description: p.description,
+    schema: p,
+  }));
+}
+
+const designIdParam = { name: 'design_id', in: 'path', required: true, schema: { type: 'integer' } };
 
 export function openApiDocument(serverUrl: string, version: string): Record<string, unknown> {
   const render = json(RenderRequest) as { properties: Record<string, unknown> };
@@ -65,6 +120,10 @@ export function openApiDocument(serverUrl: string, version: string): Record<stri
         Font: json(Font),
         FontList: json(FontList),
         Error: json(ErrorBody),
+        DesignList: json(DesignList),
+        DesignDetail: json(DesignDetail),
+        TaskList: json(TaskList),
+        Account: json(AccountInfo),
         ObjectsOverrides: overrides,
       },
     },
@@ -165,6 +224,81 @@ export function openApiDocument(serverUrl: string, version: string): Record<stri
           summary: 'Remove a font from the library',
           parameters: [{ name: 'font_id', in: 'path', required: true, schema: { type: 'integer' } }],
           responses: { 204: { description: 'Removed' }, 404: error('font_not_found'), ...auth },
+        },
+      },
+      '/public/v2/designs': {
+        get: {
+          summary: "List the account's designs, newest first (an addition to the spec)",
+          responses: { 200: { description: 'The designs with size, kind and length', content: content('DesignList') }, ...auth },
+        },
+        post: {
+          summary: 'Import a design from a zip of its folder (an addition to the spec; the same validation as imprint admin import-design)',
+          requestBody: designUpload,
+          responses: {
+            201: { description: 'Imported: the design with its named objects', content: content('DesignDetail') },
+            400: error(
+              'validation_error at $.file (not a zip, no design.json, more than 1000 entries, over 500 MB unpacked, a path with .. or an absolute one), or a template error at its JSON path ($.objects[2].font_size)',
+            ),
+            413: error('payload_too_large: the zip is over 100 MB'),
+            415: error('unsupported_media_type: not multipart/form-data'),
+            ...auth,
+          },
+        },
+      },
+      '/public/v2/designs/{design_id}': {
+        get: {
+          summary: 'A design with its named objects, the override schema each accepts, their values, slides and video prices (an addition to the spec)',
+          parameters: [designIdParam],
+          responses: { 200: { description: 'The design', content: content('DesignDetail') }, 404: error('design_not_found'), ...auth },
+        },
+        put: {
+          summary: 'Replace a design from a zip of its folder; its id stays (an addition to the spec)',
+          parameters: [designIdParam],
+          requestBody: designUpload,
+          responses: {
+            200: { description: 'Replaced: the design with its named objects', content: content('DesignDetail') },
+            400: error('validation_error, as for POST /public/v2/designs'),
+            404: error('design_not_found'),
+            413: error('payload_too_large: the zip is over 100 MB'),
+            415: error('unsupported_media_type: not multipart/form-data'),
+            ...auth,
+          },
+        },
+        delete: {
+          summary: 'Delete a design (an addition to the spec); its files stay one day for renders under way',
+          parameters: [designIdParam],
+          responses: { 204: { description: 'Deleted' }, 404: error('design_not_found'), ...auth },
+        },
+      },
+      '/public/v2/tasks': {
+        get: {
+          summary: "The account's tasks of both interfaces, newest first (an addition to the spec)",
+          parameters: queryParameters(TaskListQuery),
+          responses: {
+            200: { description: 'A page of tasks; the next page is ?before=<id of the last one>', content: content('TaskList') },
+            400: error('validation_error: limit not 1-100, before not a task id, or an unknown parameter'),
+            ...auth,
+          },
+        },
+      },
+      '/public/v2/tasks/{task_id}/events': {
+        get: {
+          summary: "Follow a task's state as server-sent events (an addition to the spec; not a status address: the 5 s polling rule does not apply)",
+          description:
+            'text/event-stream: `event: task` with the task body as its status address answers it (A2 for an interface A task, B2 for an interface B task) at once and on every change, then the stream ends after done or error; a `: keep-alive` comment every 15 s. One request against the rate limit. Close the EventSource on done or error, or it reconnects.',
+          parameters: [{ name: 'task_id', in: 'path', required: true, schema: { type: 'integer' } }],
+          responses: {
+            200: { description: 'The event stream', content: { 'text/event-stream': { schema: { type: 'string' } } } },
+            404: error('task_not_found'),
+            ...auth,
+            429: error("rate_limited: over the plan's rate, or 20 streams of the account already open"),
+          },
+        },
+      },
+      '/public/v2/account': {
+        get: {
+          summary: "The key's account: plan, balance, rate limit, interface B's rates and renders left today (an addition to the spec)",
+          responses: { 200: { description: 'The account', content: content('Account') }, ...auth },
         },
       },
       '/public/v2/results/{file}': {

@@ -7,3 +7,8 @@ export type { CompletionHook } from './notify.js';
 export { PLANS } from './plans.js';
 export type { Account, Plan, Role, TaskRecord, TaskState, DesignRecord, DesignSummary, UploadRecord } from '../store/metadata/records.js';
 export { verifyWebhookSignature, signWebhook } from './webhooks.js';
+export type { DesignDetail, ObjectInfo, Prices, SlideInfo } from './design-info.js';
+export type { DesignShape, DesignSummaryJson } from './designs.js';
+export type { ZipImport, ZipLimits } from './design-zip.js';
+export type { AccountView } from './account-view.js';
+export type { TaskListItem } from './task-view.js';
