@@ -61,3 +61,35 @@ it('runs as many renders at once as it has threads', async () => {
   expect(outs).toHaveLength(3);
   expect(most).toBe(2);
 }, 60_000);
+
+it('drops a render given up while it waits for a thread: it never starts, and the one running is not disturbed', async () => {
+  pool = poolOf({ size: 1, timeoutMs: 60_000, memoryMb: 512 });
+  // The first render holds the only thread until the test lets its asset through.
+  let release: () => void = () => undefined;
+  const held = new Promise<void>((r) => (release = r));
+  let entered: () => void = () => undefined;
+  const inFirst = new Promise<void>((r) => (entered = r));
+  const holdingAssets: typeof assets = async (ref) => {
+    entered();
+    await held;
+    return assets(ref);
+  };
+  const seen: string[] = [];
+  const watchingAssets: typeof assets = async (ref) => {
+    seen.push(ref.kind === 'path' ? ref.path : ref.name);
+    return assets(ref);
+  };
+  const first = pool.run(job(template, {}, 'jpg'), { assets: holdingAssets });
+  await inFirst;
+  const giveUp = new AbortController();
+  const second = pool.run(job(template, {}, 'jpg'), { assets: watchingAssets, signal: giveUp.signal, abortReason: 'the client went away' });
+  giveUp.abort();
+  await expect(second).rejects.toMatchObject({ kind: 'cancelled', code: 'render_cancelled', message: 'the client went away' });
+  release();
+  const out = await first;
+  expect([out.width, out.height]).toEqual([1080, 1080]);
+  // The dropped render never reached a thread: it asked for no file.
+  expect(seen).toEqual([]);
+  // Already given up before run(): refused at once.
+  await expect(pool.run(job(template, {}, 'jpg'), { signal: AbortSignal.abort() })).rejects.toMatchObject({ kind: 'cancelled' });
+}, 60_000);

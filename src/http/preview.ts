@@ -60,7 +60,12 @@ export async function previewRoutes(app: FastifyInstance, { service, guard }: Pr
     if (jsonDepth(body, MAX_JSON_DEPTH) > MAX_JSON_DEPTH) throw validationError('$', `the body nests deeper than ${MAX_JSON_DEPTH} levels: flatten it`);
     const parsed = PreviewRequest.safeParse(body);
     if (!parsed.success) throw issueToError(parsed.error.issues[0]!, body, { root: '$', schema: PreviewRequest });
-    const preview = await service.preview(account, parsed.data);
+    // The client closing the connection first (the Studio aborts a preview a newer edit replaces).
+    const gone = new AbortController();
+    reply.raw.once('close', () => {
+      if (!reply.raw.writableFinished) gone.abort();
+    });
+    const preview = await service.preview(account, parsed.data, gone.signal);
     reply
       .header('server-timing', `render;dur=${preview.renderMs.toFixed(1)}`)
       .header('x-imprint-scale', String(preview.scale))

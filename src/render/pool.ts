@@ -212,25 +212,50 @@ export class RenderPool {
   }
 
   /** Starts `start` on a thread now (it takes its place there synchronously), or queues it. */
-  private acquire(start: (t: Thread) => void, fail: (e: RenderFailure) => void): void {
+  private acquire(waiter: { start: (t: Thread) => void; fail: (e: RenderFailure) => void }): void {
+    const { start } = waiter;
     // An idle thread first (the most recently started: its engine has recent fonts and images
     // cached), then a new thread while the pool may grow, then another place on the least busy one.
     const live = this.threads.filter((t) => !t.dead);
     const idle = [...live].reverse().find((t) => t.running.size === 0);
     if (idle) return start(idle);
     if (this.opts.lazy && live.length < this.opts.size) {
-      this.waiting.push({ start, fail });
+      this.waiting.push(waiter);
       this.spawn();
       return;
     }
     const least = live.reduce<Thread | undefined>((a, t) => (a && a.running.size <= t.running.size ? a : t), undefined);
     if (least && least.running.size < this.perThread) return start(least);
-    this.waiting.push({ start, fail });
+    this.waiting.push(waiter);
   }
 
   async run(job: ThreadJob, calls: RunCalls = {}): Promise<ThreadResult> {
     if (this.closed) throw new RenderFailure('cancelled', 'the render pool is closed');
-    return new Promise<ThreadResult>((resolve, reject) => this.acquire((thread) => this.start(thread, job, calls, resolve, reject), reject));
+    const { signal } = calls;
+    const cancelled = () => new RenderFailure('cancelled', calls.abortReason ?? 'the render was cancelled before it started', 'render_cancelled');
+    if (signal?.aborted) throw cancelled();
+    return new Promise<ThreadResult>((resolve, reject) => {
+      // A render given up while it waits for a thread (a preview its client no longer wants) leaves
+      // the queue at once rather than taking a thread's time later.
+      const dropWaiting = () => {
+        const i = this.waiting.indexOf(waiter);
+        if (i < 0) return;
+        this.waiting.splice(i, 1);
+        reject(cancelled());
+      };
+      const waiter = {
+        start: (thread: Thread) => {
+          signal?.removeEventListener('abort', dropWaiting);
+          this.start(thread, job, calls, resolve, reject);
+        },
+        fail: (e: RenderFailure) => {
+          signal?.removeEventListener('abort', dropWaiting);
+          reject(e);
+        },
+      };
+      signal?.addEventListener('abort', dropWaiting, { once: true });
+      this.acquire(waiter);
+    });
   }
 
   private start(thread: Thread, job: ThreadJob, calls: RunCalls, resolve: (r: ThreadResult) => void, reject: (e: RenderFailure) => void): void {

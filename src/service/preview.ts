@@ -89,7 +89,11 @@ function sizeOf(template: unknown): { width: number; height: number } {
   return { width: typeof t.width === 'number' ? t.width : 0, height: typeof t.height === 'number' ? t.height : 0 };
 }
 
-export async function renderPreview(ctx: ServiceContext, pool: RenderPool, account: Account, input: PreviewInput): Promise<Preview> {
+/**
+ * `signal`: the client went away. A preview still waiting for a thread is dropped (typing in the
+ * Studio sends a new one per pause); one already rendering finishes, its answer unsent.
+ */
+export async function renderPreview(ctx: ServiceContext, pool: RenderPool, account: Account, input: PreviewInput, signal?: AbortSignal): Promise<Preview> {
   const started = performance.now();
   const format = input.format ?? 'png';
   if (input.quality !== undefined && format !== 'jpg') throw validationError('$.quality', `quality applies to jpg only: remove it for ${format}`);
@@ -114,7 +118,7 @@ export async function renderPreview(ctx: ServiceContext, pool: RenderPool, accou
   const { job, calls } = splitOptions(options);
   let out;
   try {
-    out = resultOf(await pool.run(job, calls));
+    out = resultOf(await pool.run(job, signal ? { ...calls, signal, abortReason: 'the client closed the connection before the preview was ready' } : calls));
   } catch (e) {
     throw errorOf(e);
   }

@@ -182,9 +182,9 @@ export class Service {
     return videos.getVideoTask(this.ctx, accountId, taskId);
   }
   /** A design rendered at once as a png or jpg (POST /public/v2/preview), in this process's preview threads; no task is stored. */
-  preview(account: Account, input: preview.PreviewInput) {
+  preview(account: Account, input: preview.PreviewInput, signal?: AbortSignal) {
     this.previews ??= preview.previewPool(this.ctx.config);
-    return preview.renderPreview(this.ctx, this.previews, account, input);
+    return preview.renderPreview(this.ctx, this.previews, account, input, signal);
   }
   /** The account's tasks of both interfaces, newest first, a page at a time. */
   listRecentTasks(accountId: number, page: TaskPage) {
