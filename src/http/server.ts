@@ -1,5 +1,5 @@
-// The HTTP server: interface A under /public/v2, interface B under /api, plus /healthz and /metrics, with one error shape for
-// everything. Thin: every decision about accounts, tasks and files is the service core's.
+// The HTTP server: interface A under /public/v2, interface B under /api, the Studio's page at /studio, plus /healthz and
+// /metrics, with one error shape for everything. Thin: every decision about accounts, tasks and files is the service core's.
 import multipart from '@fastify/multipart';
 import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
 import { readFileSync } from 'node:fs';
@@ -14,12 +14,15 @@ import { interfaceA } from './interface-a.js';
 import { interfaceB } from './interface-b.js';
 import { openApiDocument } from './openapi.js';
 import { openRateLimiter, type RateLimiter } from './rate-limit.js';
+import { studio } from './studio.js';
 
 const VERSION = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
 
 export interface HttpServerOptions {
   /** Default: shared through Redis when the queue is BullMQ, in memory otherwise. */
   limiter?: RateLimiter;
+  /** The built Studio's folder; default dist/studio/ of this package. */
+  studioDir?: string;
 }
 
 /**
@@ -112,6 +115,7 @@ export async function buildServer(service: Service, opts: HttpServerOptions = {}
   await app.register(interfaceA, { prefix: '/public/v2', service, limiter });
   await app.register(interfaceB, { prefix: '/api', service });
   app.get('/public/v2/openapi.json', async () => openApiDocument(ctx.config.baseUrl, VERSION));
+  await app.register(studio, opts.studioDir ? { dir: opts.studioDir } : {});
 
   app.get('/healthz', async (_req, reply) => {
     try {
