@@ -294,6 +294,8 @@ describe.each(backends)('metadata store on $name', (backend) => {
     expect(typeof (await insert(demo, 10_500))).toBe('object');
     expect(typeof (await insert(demo, 10_600))).toBe('object');
     expect(await insert(demo, 10_700)).toBe('daily_limit_exceeded');
+    // What the account page shows is what the limit counts: two demo renders today, the one of yesterday not.
+    expect(await store.countDailyRenders(a.id, 10_000)).toEqual({ demo: 2, paid: 0 });
     // Paid renders count when done, and while queued or rendering (they may still succeed).
     const b = await account('daily-paid', 1, 1000);
     const paid = { demo: false, reserve: 0, dayStart: 10_000, dailyLimit: 1 };
@@ -309,6 +311,9 @@ describe.each(backends)('metadata store on $name', (backend) => {
     await store.claimTask((second as { id: number }).id, W, 11_200, 99_000);
     await store.finishTask((second as { id: number }).id, W, { state: 'done', charge: 0 }, 11_300);
     expect(await insertPaid(11_400)).toBe('daily_limit_exceeded');
+    // The failed one does not count, the done one does; the next day starts from none.
+    expect(await store.countDailyRenders(b.id, 10_000)).toEqual({ demo: 0, paid: 1 });
+    expect(await store.countDailyRenders(b.id, 20_000)).toEqual({ demo: 0, paid: 0 });
     expect(
       typeof (await store.insertTask({
         accountId: b.id,
@@ -321,6 +326,37 @@ describe.each(backends)('metadata store on $name', (backend) => {
         video: { ...paid, dayStart: 20_000 },
       })),
     ).toBe('object');
+  });
+
+  it('lists an account’s tasks newest first, a page at a time, without other accounts’ tasks', async () => {
+    const a = await account('alpha', 1, 1000);
+    const b = await account('beta', 1, 1000);
+    const mine: number[] = [];
+    for (let i = 0; i < 5; i++) {
+      mine.push((await queued(a.id, 2000 + i)).id);
+      await queued(b.id);
+    }
+    const newest = [...mine].reverse();
+    const page = async (limit: number, before?: number) =>
+      (await store.listRecentTasks(a.id, { limit, ...(before === undefined ? {} : { before }) })).map((t) => t.id);
+    expect(await page(100)).toEqual(newest);
+    expect(await page(2)).toEqual(newest.slice(0, 2));
+    expect(await page(2, newest[1])).toEqual(newest.slice(2, 4));
+    expect(await page(10, newest[4])).toEqual([]);
+    expect((await store.listRecentTasks(a.id, { limit: 1 }))[0]).toMatchObject({ accountId: a.id, state: 'queued', createdAt: 2004 });
+    expect(await store.listRecentTasks(999, { limit: 10 })).toEqual([]);
+  });
+
+  it('lists designs with their templates newest first', async () => {
+    const a = await account('alpha');
+    const b = await account('beta');
+    const d1 = await store.insertDesign({ accountId: a.id, kind: 'design', name: 'one', template: { width: 10, height: 20 }, assets: {}, now: 5 });
+    const d2 = await store.insertDesign({ accountId: a.id, kind: 'video', name: 'two', template: { width: 30, height: 40, slides: [] }, assets: {}, now: 6 });
+    await store.insertDesign({ accountId: b.id, kind: 'design', name: 'theirs', template: {}, assets: {}, now: 7 });
+    expect(await store.listDesignTemplates(a.id)).toEqual([
+      { id: d2.id, accountId: a.id, kind: 'video', name: 'two', createdAt: 6, updatedAt: 6, template: { width: 30, height: 40, slides: [] } },
+      { id: d1.id, accountId: a.id, kind: 'design', name: 'one', createdAt: 5, updatedAt: 5, template: { width: 10, height: 20 } },
+    ]);
   });
 
   const hooked = async (accountId: number, url = 'https://example.com/hook') => {

@@ -9,6 +9,7 @@ import { parseArgs } from 'node:util';
 import { parseJson } from '../design/parse.js';
 import { validationError } from '../errors.js';
 import { configFromEnv, ConfigError, type ServiceConfig } from '../service/config.js';
+import type { DesignRecord } from '../store/metadata/records.js';
 import { UsageError, wantsHelp } from './help.js';
 import type { CliIO } from './io.js';
 
@@ -54,11 +55,11 @@ const COMMANDS: Record<string, AdminCommand> = {
     example: ['imprint admin create-key --account 1 --role member', '# {"api_key":"imp_…","role":"member"}'],
   },
   'import-design': {
-    args: '<design.json> --account <id> [--name <name>] [--replace <design id>]',
+    args: '<design.json | folder.zip> --account <id> [--name <name>] [--replace <design id>]',
     about:
-      'Validates a template and stores it with every file it references by relative path. ' +
+      'Validates a template and stores it with every file it references by relative path (beside design.json, or in a zip of its folder). ' +
       'A template with "slides" is a video design (interface B\'s video_id), others are designs (interface A\'s design_id).',
-    flags: { ...ACCOUNT, name: "a name for listings (default: the file's folder name)", replace: 'swap the template of this existing design id' },
+    flags: { ...ACCOUNT, name: "a name for listings (default: the file's folder name, or the zip's name)", replace: 'swap the template of this existing design id' },
     file: true,
     example: ['imprint admin import-design examples/card-1080/design.json --account 1', '# {"design_id":1,"kind":"design","name":"card-1080","files":1}'],
   },
@@ -296,21 +297,31 @@ export async function adminCommand(args: string[], io: CliIO): Promise<number> {
       }
       case 'import-design': {
         const path = positionals[0];
-        if (path === undefined) throw validationError('$.file', 'give the design file: imprint admin import-design <design.json> --account <id>');
-        let text: string;
+        if (path === undefined) throw validationError('$.file', 'give the design file: imprint admin import-design <design.json or folder.zip> --account <id>');
+        let bytes: Buffer;
         try {
-          text = await readFile(resolve(path), 'utf8');
+          bytes = await readFile(resolve(path));
         } catch (e) {
           const why = (e as NodeJS.ErrnoException).code ?? (e as Error).message;
           throw validationError('$.file', `cannot read the design file "${path}" (${why}): check the path`);
         }
-        const template = parseJson(text, '$', `the design file "${path}"`);
         const account = idFlag(v.account, 'account');
-        const source = { baseDir: dirname(resolve(path)), name: v.name ?? basename(dirname(resolve(path))) };
-        const d =
-          v.replace === undefined
-            ? await service.importDesign(account, template, source)
-            : await service.replaceDesign(account, idFlag(v.replace, 'replace'), template, source);
+        let d: DesignRecord;
+        if (/\.zip$/i.test(path)) {
+          // A zip of the design folder: the same reading and limits as POST /public/v2/designs.
+          const name = v.name ?? (v.replace === undefined ? basename(path).replace(/\.zip$/i, '') : undefined);
+          d = await service.importDesignZip(account, bytes, {
+            ...(name === undefined ? {} : { name }),
+            ...(v.replace === undefined ? {} : { replace: idFlag(v.replace, 'replace') }),
+          });
+        } else {
+          const template = parseJson(bytes.toString('utf8'), '$', `the design file "${path}"`);
+          const source = { baseDir: dirname(resolve(path)), name: v.name ?? basename(dirname(resolve(path))) };
+          d =
+            v.replace === undefined
+              ? await service.importDesign(account, template, source)
+              : await service.replaceDesign(account, idFlag(v.replace, 'replace'), template, source);
+        }
         print({ design_id: d.id, kind: d.kind, name: d.name, files: Object.keys(d.assets).length });
         return 0;
       }

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { handlerForType, OBJECT_TYPES } from '../objects/registry.js';
 import { Design } from './schema.js';
 
-type JsonSchema = {
+export type JsonSchema = {
   type?: string | string[];
   const?: unknown;
   enum?: unknown[];
@@ -21,7 +21,8 @@ type JsonSchema = {
   exclusiveMinimum?: number;
 };
 
-const toJson = (schema: z.ZodType): JsonSchema & Record<string, unknown> =>
+/** JSON Schema (draft 2020-12) of a zod schema, as every published schema of Imprint is made. */
+export const toJson = (schema: z.ZodType): JsonSchema & Record<string, unknown> =>
   z.toJSONSchema(schema, { target: 'draft-2020-12', unrepresentable: 'any' }) as JsonSchema & Record<string, unknown>;
 
 export function designJsonSchema(): Record<string, unknown> {

@@ -28,9 +28,10 @@ export class UploadRefusal extends Error {}
 /**
  * The bytes of an upload's one file, or undefined when it has none. Reading stops at the limit: at
  * the file's `maxBytes` (busboy's 'limit'), or when the whole body passes it plus MULTIPART_OVERHEAD
- * (fields, preamble or epilogue that busboy would read and drop), whatever it declared.
+ * (fields, preamble or epilogue that busboy would read and drop), whatever it declared. Text fields
+ * go into `fields` when given (the multipart plugin limits them to 10 of 1 KB).
  */
-export async function readUpload(req: FastifyRequest, maxBytes = MAX_UPLOAD_BYTES): Promise<Buffer | undefined> {
+export async function readUpload(req: FastifyRequest, maxBytes = MAX_UPLOAD_BYTES, fields?: Map<string, string>): Promise<Buffer | undefined> {
   const parts = req.parts({ limits: { fileSize: maxBytes } });
   // The first next() pipes the request into busboy: the byte count is attached after it.
   let next = parts.next();
@@ -42,7 +43,7 @@ export async function readUpload(req: FastifyRequest, maxBytes = MAX_UPLOAD_BYTE
       if (part.fieldname !== 'file') throw new UploadRefusal(`the file field is named "${part.fieldname.slice(0, 40)}": name it "file"`);
       if (bytes) throw new UploadRefusal('send one file per upload');
       bytes = await Promise.race([fileBytes(req.raw, part.file, maxBytes), over]);
-    }
+    } else if (fields && typeof part.value === 'string') fields.set(part.fieldname, part.value);
     next = parts.next();
   }
   return bytes;

@@ -1,4 +1,4 @@
-// Interface B (/api): video render by id and task state, with api_key and v=1.0 in the query, as a
+// Interface B (/api): video render by id and task state, with api_key (or a Bearer header) and v=1.0 in the query, as a
 // thin Fastify adapter over the service core. Its errors use the spec's codes and statuses:
 // incorrect_data 400, insufficient_funds 402, auth_required 403, not_found 404, daily_limit_exceeded 429
 // (server.ts's one error handler turns the service's errors into them for everything under /api).
@@ -8,6 +8,7 @@ import { issueToError } from '../format/zod-error.js';
 import type { Service } from '../service/service.js';
 import { taskBodyB } from '../service/videos.js';
 import type { Account } from '../store/metadata/records.js';
+import { bearer } from './auth.js';
 import { bFailure, jsonDepth } from './errors.js';
 
 export const VideoRenderRequest = z.strictObject({
@@ -27,13 +28,21 @@ export async function interfaceB(app: FastifyInstance, { service }: { service: S
   const { ctx } = service;
   const dashboard = () => ctx.config.dashboardUrl ?? ctx.config.baseUrl;
 
-  /** api_key and v=1.0, each given once; a wrong or missing key is auth_required (403). */
+  /**
+   * api_key (or, an addition to the spec, `Authorization: Bearer <key>`, which keeps the key out of
+   * URLs and logs) and v=1.0, each given once; a wrong or missing key is auth_required (403).
+   */
   async function caller(req: FastifyRequest): Promise<Account> {
     if (req.account) return req.account;
     const q = req.query as Record<string, string | string[] | undefined>;
-    const key = q.api_key;
-    if (Array.isArray(key)) throw bFailure('incorrect_data', 400, 'give api_key once');
-    if (!key) throw bFailure('auth_required', 403, 'add your API key to the query: ?api_key=<API key>&v=1.0');
+    const queryKey = q.api_key;
+    if (Array.isArray(queryKey)) throw bFailure('incorrect_data', 400, 'give api_key once');
+    const headerKey = bearer(req);
+    if (queryKey !== undefined && headerKey !== undefined && queryKey !== headerKey) {
+      throw bFailure('incorrect_data', 400, 'the api_key of the query and the key of the Authorization header differ: send the key one way');
+    }
+    const key = headerKey ?? queryKey;
+    if (!key) throw bFailure('auth_required', 403, 'add your API key to the query (?api_key=<API key>&v=1.0) or send it as "Authorization: Bearer <API key>"');
     const auth = await service.authenticate(key);
     if (!auth) throw bFailure('auth_required', 403, 'the API key is not known: check it, or ask the account holder for a new one');
     const v = q.v;

@@ -105,3 +105,129 @@ export const ErrorBody = z.object({
   error: z.string().meta({ description: 'Stable code, e.g. validation_error, task_not_found, rate_limited.' }),
   description: z.string().meta({ description: 'What is wrong and how to fix it; includes the JSON path for validation errors.' }),
 });
+
+// ── additions to the spec: designs, the task list, task events and the account (issue 17) ──────
+
+const isoTime = (description: string) => z.string().meta({ description, examples: ['2026-11-21T12:00:00.000Z'] });
+const priceKeys = ['sd/30', 'sd/60', 'hd/30', 'hd/60'] as const;
+
+export const DesignSummary = z
+  .strictObject({
+    design_id: z.int().meta({ description: 'The id renders name (design_id in A1, video_id in B1).', examples: [2] }),
+    name: z.string().meta({ description: 'Shown in listings; may be empty.', examples: ['card-1080'] }),
+    kind: z.enum(['design', 'video']).meta({ description: 'video: a design with slides (interface B); design: everything else.' }),
+    width: z.int().meta({ description: 'Canvas width in template pixels.', examples: [1080] }),
+    height: z.int().meta({ description: 'Canvas height in template pixels.', examples: [1080] }),
+    duration: z.number().nullable().meta({ description: 'Length in seconds; null for a still design.', examples: [15] }),
+    animated: z.boolean().meta({ description: 'True when the design has a timeline (a duration or slides): it renders as mp4.' }),
+    created_at: isoTime('When it was imported.'),
+    updated_at: isoTime('When it was last replaced (or imported).'),
+  })
+  .meta({ description: 'A design of the account, as listed.' });
+
+export const DesignList = z.strictObject({ designs: z.array(DesignSummary).meta({ description: 'Newest first.' }) });
+
+export const Box = z
+  .strictObject({ x: z.number(), y: z.number(), width: z.number(), height: z.number() })
+  .meta({ description: 'Template pixels, before rotation.', examples: [{ x: 72, y: 732, width: 740, height: 150 }] });
+
+export const ObjectInfo = z
+  .strictObject({
+    name: z.string().meta({ description: 'The key of its objects_overrides entry (interface B: overrides[].name).', examples: ['headline'] }),
+    type: z.enum(['text', 'image', 'shape', 'chart', 'mockup', 'video']),
+    slide: z.string().nullable().meta({ description: 'The name of its slide; null in a design without slides or on a slide without a name.' }),
+    box: Box,
+    rotation: z.number().meta({ description: 'Degrees clockwise around the centre of the box.', examples: [0] }),
+    override_schema: z.record(z.string(), z.unknown()).meta({
+      description:
+        "JSON Schema (draft 2020-12) of this object's override entry: the schema the API validates overrides with, made from the same zod source (the $defs of overrides.schema.json).",
+    }),
+    values: z.record(z.string(), z.unknown()).meta({
+      description:
+        "The template's current value of every field of override_schema.properties it sets; mockups also get mockup_data with each layer's colour and hidden (an addition).",
+      examples: [{ x: 72, y: 732, width: 740, height: 150, text: 'Chase the golden hour\nacross the fjords', config: { text_replacement_strategy: 'fit' } }],
+    }),
+    layers: z
+      .array(z.strictObject({ id: z.string(), kind: z.enum(['image', 'color', 'artwork']) }))
+      .meta({ description: 'Mockups only (an addition): the layers mockup_data addresses by id; image takes image_url, color takes color, artwork only hidden.' })
+      .optional(),
+  })
+  .meta({ description: 'A named object of a design: only named objects can be overridden.' });
+
+export const SlideInfo = z
+  .strictObject({
+    name: z.string().nullable().meta({ description: 'Its name for slide overrides (interface B); null when it has none.', examples: ['intro'] }),
+    duration: z.number().meta({ description: 'Seconds, its transition included.', examples: [3] }),
+    start: z.number().meta({ description: 'An addition: the second of the video it starts at (transitions overlap the next slide).', examples: [0] }),
+    objects: z.array(z.string()).meta({ description: 'Names of its named objects.' }),
+  })
+  .meta({ description: 'A slide of a video design.' });
+
+export const Prices = z
+  .strictObject(Object.fromEntries(priceKeys.map((k) => [k, z.number().nullable()])) as Record<(typeof priceKeys)[number], z.ZodNullable<z.ZodNumber>>)
+  .meta({
+    description:
+      "Interface B's price of one paid render of this design on the account's plan, by <size_type>/<fps> (duration × the plan's rate); null for a combination B would refuse (too much work at 60 fps).",
+    examples: [{ 'sd/30': 0.15, 'sd/60': 0.225, 'hd/30': 0.3, 'hd/60': 0.45 }],
+  });
+
+export const DesignDetail = DesignSummary.extend({
+  background: z.string().nullable().meta({ description: 'The canvas colour (hex), or null for an image or no background.', examples: ['#f6f1ea'] }),
+  slides: z.array(SlideInfo).meta({ description: 'In order; empty for a design without slides.' }),
+  objects: z.array(ObjectInfo).meta({ description: 'The named objects, in z-order (slide by slide).' }),
+  prices: Prices.nullable().meta({ description: 'Null when the design cannot be rendered as a video (a still).' }),
+}).meta({ description: 'A design with its named objects, what each accepts, and its prices.' });
+
+export const TaskListQuery = z.strictObject({
+  limit: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(100)
+    .default(20)
+    .meta({ description: 'How many tasks, 1-100 (default 20).' }),
+  before: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(Number.MAX_SAFE_INTEGER)
+    .meta({ description: 'Only tasks with a smaller id: the id of the last task of the previous page.' })
+    .optional(),
+});
+
+export const TaskListItem = z
+  .strictObject({
+    id: z.int(),
+    interface: z.enum(['A', 'B']).meta({ description: 'A: a render of A1 (status at /public/v2/tasks/<id>); B: a video of B1 (/api/queue/<id>/).' }),
+    design_id: z.int().meta({ description: 'The design (video_id in interface B).' }),
+    format: z.string().meta({ examples: ['png'] }),
+    state: z.enum(['queued', 'pending', 'done', 'error']),
+    created_at: isoTime('When it was queued.'),
+    started_at: z.string().nullable().meta({ description: 'When rendering started; null while queued.' }),
+    finished_at: z.string().nullable().meta({ description: 'When it ended (done or error); null before.' }),
+    result_url: z.string().meta({ description: 'Only when done and not expired (kept 30 days).' }).optional(),
+    error: z
+      .strictObject({ code: z.string(), description: z.string() })
+      .meta({ description: 'Only in state error: why it failed.' })
+      .optional(),
+  })
+  .meta({ description: 'A task of either interface, as the task list shows it.' });
+
+export const TaskList = z.strictObject({ tasks: z.array(TaskListItem).meta({ description: 'Newest first.' }) });
+
+export const AccountInfo = z
+  .strictObject({
+    account_id: z.int(),
+    name: z.string(),
+    plan: z.string().meta({ description: "The plan's name.", examples: ['basic'] }),
+    balance: z.number().meta({ description: "Interface B's balance (renders queued or running still hold part of it).", examples: [20] }),
+    requests_per_minute: z.int().meta({ description: "The plan's requests per minute.", examples: [50] }),
+    video: z.strictObject({
+      rates: z
+        .strictObject(Object.fromEntries(priceKeys.map((k) => [k, z.number()])) as Record<(typeof priceKeys)[number], z.ZodNumber>)
+        .meta({ description: 'Price per second of video by <size_type>/<fps>.', examples: [{ 'sd/30': 0.01, 'sd/60': 0.015, 'hd/30': 0.02, 'hd/60': 0.03 }] }),
+      demo_renders_left_today: z.int().meta({ description: 'Free renders that may still be queued today (UTC days).', examples: [30] }),
+      renders_left_today: z.int().meta({ description: 'Paid renders left today (done and running ones count).', examples: [1000] }),
+    }),
+  })
+  .meta({ description: 'The account of the key (an addition to the spec).' });

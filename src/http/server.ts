@@ -1,5 +1,6 @@
-// The HTTP server: interface A under /public/v2, interface B under /api, the Studio's page at /studio, plus /healthz and
-// /metrics, with one error shape for everything. Thin: every decision about accounts, tasks and files is the service core's.
+// The HTTP server: interface A under /public/v2 (with the additions: designs, tasks, account), interface B
+// under /api, the Studio's page at /studio, plus /healthz and /metrics, with one error shape for everything. Thin: every
+// decision about accounts, tasks and files is the service core's.
 import multipart from '@fastify/multipart';
 import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
 import { readFileSync } from 'node:fs';
@@ -10,17 +11,25 @@ import type { Service } from '../service/service.js';
 import { MAX_UPLOAD_BYTES } from '../service/uploads.js';
 import { closeUnreadBody } from './body-limits.js';
 import { asInterfaceB, errorReply, fromFrameworkError, fromImprintError, HttpFailure, isInterfaceB } from './errors.js';
+import type { ZipLimits } from '../service/design-zip.js';
+import { accountRoutes } from './account.js';
+import { designRoutes } from './designs.js';
 import { interfaceA } from './interface-a.js';
 import { interfaceB } from './interface-b.js';
 import { openApiDocument } from './openapi.js';
 import { openRateLimiter, type RateLimiter } from './rate-limit.js';
 import { studio } from './studio.js';
+import { taskRoutes, type TaskEventsOptions } from './tasks.js';
 
 const VERSION = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
 
 export interface HttpServerOptions {
   /** Default: shared through Redis when the queue is BullMQ, in memory otherwise. */
   limiter?: RateLimiter;
+  /** The task events stream's store polling and keep-alive (tests shorten them). */
+  taskEvents?: TaskEventsOptions;
+  /** Limits of a design zip's contents; default the service's (1000 entries, MAX_DESIGN_ASSET_BYTES unpacked). */
+  designZipLimits?: ZipLimits;
   /** The built Studio's folder; default dist/studio/ of this package. */
   studioDir?: string;
 }
@@ -113,6 +122,10 @@ export async function buildServer(service: Service, opts: HttpServerOptions = {}
   });
 
   await app.register(interfaceA, { prefix: '/public/v2', service, limiter });
+  // Additions to the spec for the account's own tools (the Studio): designs, tasks, the account.
+  await app.register(designRoutes, { prefix: '/public/v2', service, limiter, ...(opts.designZipLimits ? { zipLimits: opts.designZipLimits } : {}) });
+  await app.register(taskRoutes, { prefix: '/public/v2', service, limiter, ...(opts.taskEvents ? { events: opts.taskEvents } : {}) });
+  await app.register(accountRoutes, { prefix: '/public/v2', service, limiter });
   await app.register(interfaceB, { prefix: '/api', service });
   app.get('/public/v2/openapi.json', async () => openApiDocument(ctx.config.baseUrl, VERSION));
   await app.register(studio, opts.studioDir ? { dir: opts.studioDir } : {});

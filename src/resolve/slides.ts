@@ -15,9 +15,23 @@ function preset(kind: 'fade_in' | 'slide_in' | 'slide_out', duration: number, ed
 }
 
 /** Transition into the next slide: its type and seconds (a cut takes none). */
-function transitionOf(s: Slide): { type: 'cut' | 'crossfade' | 'slide' | 'push'; duration: number; direction: string } {
+function transitionOf(s: Pick<Slide, 'transition'>): { type: 'cut' | 'crossfade' | 'slide' | 'push'; duration: number; direction: string } {
   const t = s.transition ?? { type: 'cut' };
   return { type: t.type, duration: t.type === 'cut' ? 0 : (t.duration ?? 0.5), direction: t.direction ?? 'left' };
+}
+
+/**
+ * When each slide starts (seconds from the video's start) and how long the video lasts: a slide's
+ * outgoing transition overlaps the next slide, so the next one starts that much before it ends.
+ */
+export function slideTimes(slides: readonly Pick<Slide, 'duration' | 'transition'>[]): { starts: number[]; duration: number } {
+  const starts: number[] = [];
+  let start = 0;
+  slides.forEach((s, i) => {
+    starts.push(start);
+    start += s.duration - (i < slides.length - 1 ? transitionOf(s).duration : 0);
+  });
+  return { starts, duration: slides.length ? starts[starts.length - 1]! + slides[slides.length - 1]!.duration : 0 };
 }
 
 export function slidesOf(
@@ -29,8 +43,9 @@ export function slidesOf(
 ): { groups: SceneGroup[]; duration: number } {
   const box = { x: 0, y: 0, ...canvas };
   const groups: SceneGroup[] = [];
-  let start = 0;
+  const { starts } = slideTimes(slides);
   slides.forEach((s, i) => {
+    const start = starts[i]!;
     const at = jsonPath(['slides', i], root);
     const incoming = i > 0 ? transitionOf(slides[i - 1]!) : null;
     const outgoing = i < slides.length - 1 ? transitionOf(s) : null;
@@ -63,7 +78,6 @@ export function slidesOf(
       animations,
       objects: [...background, ...objectsOf(i)],
     });
-    start += s.duration - (outgoing?.duration ?? 0);
   });
   const last = groups[groups.length - 1]!;
   return { groups, duration: last.end! };

@@ -1,8 +1,11 @@
 // Designs and video designs of an account: imported (validated, with their files stored in blobs),
 // replaced, listed and deleted. Integer ids; a design with slides is a video design.
 import { createHash } from 'node:crypto';
+import { z } from 'zod';
 import { AssetNotFoundError, fileAssetResolver } from '../assets/resolver.js';
 import { parseDesign, parseJson } from '../design/parse.js';
+import { Transition } from '../design/schema.js';
+import { slideTimes } from '../resolve/slides.js';
 import { ImprintError, validationError } from '../errors.js';
 import type { DesignKind, DesignRecord, DesignSummary } from '../store/metadata/records.js';
 import { checkId, getAccount } from './accounts.js';
@@ -23,6 +26,16 @@ export interface DesignSource {
   files?: ReadonlyMap<string, Uint8Array>;
   /** Shown in listings; default: "design <id>". */
   name?: string;
+}
+
+/** A design's name is for people: 1 to 100 printable characters (control characters would reach logs and pages). */
+function checkName(name: string | undefined): string | undefined {
+  if (name === undefined) return undefined;
+  const trimmed = typeof name === 'string' ? name.trim() : name;
+  if (typeof trimmed !== 'string' || trimmed.length < 1 || trimmed.length > 100 || /\p{Cc}/u.test(trimmed)) {
+    throw validationError('$.name', 'give the design a name of 1 to 100 printable characters, or leave the name out');
+  }
+  return trimmed;
 }
 
 function readTemplate(template: unknown): unknown {
@@ -88,9 +101,10 @@ async function deleteAssets(ctx: ServiceContext, assets: Record<string, string>)
 
 export async function importDesign(ctx: ServiceContext, accountId: unknown, template: unknown, source: DesignSource = {}): Promise<DesignRecord> {
   const account = await getAccount(ctx, accountId);
+  const name = checkName(source.name);
   const { doc, kind, assets } = await storeTemplate(ctx, account.id, template, source);
   try {
-    const record = await ctx.meta.insertDesign({ accountId: account.id, kind, name: source.name ?? '', template: doc, assets, now: ctx.clock() });
+    const record = await ctx.meta.insertDesign({ accountId: account.id, kind, name: name ?? '', template: doc, assets, now: ctx.clock() });
     ctx.log.info({ account_id: account.id, design_id: record.id, kind, files: Object.keys(assets).length }, 'design imported');
     return record;
   } catch (e) {
@@ -115,12 +129,13 @@ export async function replaceDesign(
 ): Promise<DesignRecord> {
   const account = await getAccount(ctx, accountId);
   const old = await getDesign(ctx, account.id, designId);
+  const name = checkName(source.name);
   const { doc, kind, assets } = await storeTemplate(ctx, account.id, template, source);
   const record = await ctx.meta.replaceDesign({
     accountId: account.id,
     id: old.id,
     kind,
-    name: source.name ?? old.name,
+    name: name ?? old.name,
     template: doc,
     assets,
     now: ctx.clock(),
@@ -147,6 +162,57 @@ export async function deleteDesign(ctx: ServiceContext, accountId: unknown, desi
   if (!deleted) throw new ImprintError('design_not_found', '$.design_id', `no design with id ${id} in this account: list them with imprint admin list-designs`);
   await retireAssets(ctx, deleted.assets);
   ctx.log.info({ account_id: account.id, design_id: id }, 'design deleted');
+}
+
+/** What a listing shows of a design's template: its canvas and, for animated and video designs, its length. */
+export interface DesignShape {
+  width: number;
+  height: number;
+  /** Seconds; null for a still design. */
+  duration: number | null;
+  /** True when the design has a timeline (a `duration`, or slides): it can be rendered as mp4. */
+  animated: boolean;
+}
+
+/**
+ * Only the fields a listing needs, read without validating the whole template again: stored templates
+ * were validated when imported, and a full parse of every design would make a listing of 50 slow.
+ */
+const StoredShape = z.looseObject({
+  width: z.number(),
+  height: z.number(),
+  duration: z.number().optional(),
+  slides: z.array(z.looseObject({ duration: z.number(), transition: Transition.optional() })).optional(),
+});
+
+/** Size and length of a stored template (a template the quick read cannot make sense of is fully parsed, for its error). */
+export function designShape(template: unknown): DesignShape {
+  const quick = StoredShape.safeParse(template);
+  const t = quick.success ? quick.data : parseDesign(template);
+  const duration = t.slides ? slideTimes(t.slides).duration : (t.duration ?? null);
+  return { width: t.width, height: t.height, duration, animated: duration !== null };
+}
+
+/** A design as the HTTP API lists it (DesignSummary of docs/api.md). */
+export function designSummaryJson(d: DesignSummary, shape: DesignShape) {
+  return {
+    design_id: d.id,
+    name: d.name,
+    kind: d.kind,
+    width: shape.width,
+    height: shape.height,
+    duration: shape.duration,
+    animated: shape.animated,
+    created_at: new Date(d.createdAt).toISOString(),
+    updated_at: new Date(d.updatedAt).toISOString(),
+  };
+}
+export type DesignSummaryJson = ReturnType<typeof designSummaryJson>;
+
+/** The account's designs newest first, with size and length (GET /public/v2/designs). */
+export async function listDesignSummaries(ctx: ServiceContext, accountId: unknown): Promise<DesignSummaryJson[]> {
+  const account = await getAccount(ctx, accountId);
+  return (await ctx.meta.listDesignTemplates(account.id)).map((d) => designSummaryJson(d, designShape(d.template)));
 }
 
 export function designJson(d: DesignSummary) {

@@ -8,12 +8,16 @@ import { openBlobStore } from '../store/blobs/open.js';
 import type { BlobStore } from '../store/blobs/blob-store.js';
 import { openMetadata } from '../store/metadata/connect.js';
 import { MetadataStore } from '../store/metadata/metadata-store.js';
-import type { Account, Role } from '../store/metadata/records.js';
+import type { TaskPage } from '../store/metadata/metadata-store.js';
+import type { Account, DesignRecord, Role } from '../store/metadata/records.js';
 import { LocalQueue } from '../store/queue/local.js';
 import type { TaskQueue } from '../store/queue/task-queue.js';
 import * as accounts from './accounts.js';
 import type { ServiceConfig } from './config.js';
 import type { ServiceContext } from './context.js';
+import { accountView } from './account-view.js';
+import * as designInfo from './design-info.js';
+import * as designZip from './design-zip.js';
 import * as designs from './designs.js';
 import * as files from './files.js';
 import * as fonts from './fonts.js';
@@ -118,6 +122,22 @@ export class Service {
   deleteDesign(accountId: unknown, designId: unknown) {
     return designs.deleteDesign(this.ctx, accountId, designId);
   }
+  /** The account's designs newest first, with size and length (the HTTP listing). */
+  listDesignSummaries(accountId: unknown) {
+    return designs.listDesignSummaries(this.ctx, accountId);
+  }
+  /** One design with its named objects, their override schemas and values, slides and prices. */
+  designDetail(account: Account, designId: unknown) {
+    return designInfo.designDetail(this.ctx, account, designId);
+  }
+  /** The detail of a design record just stored (the answer to an import). */
+  describeDesign(account: Account, record: DesignRecord) {
+    return designInfo.describeDesign(this.ctx, account, record);
+  }
+  /** Imports, or with `replace` replaces, a design from a zip of its folder. */
+  importDesignZip(accountId: unknown, zip: Uint8Array, opts?: designZip.ZipImport) {
+    return designZip.importDesignZip(this.ctx, accountId, zip, opts);
+  }
 
   // the account's font library
   addFont(accountId: unknown, bytes: Uint8Array) {
@@ -155,6 +175,14 @@ export class Service {
   /** An interface B task by the id in its status URL (B2). */
   getVideoTask(accountId: number, taskId: string) {
     return videos.getVideoTask(this.ctx, accountId, taskId);
+  }
+  /** The account's tasks of both interfaces, newest first, a page at a time. */
+  listRecentTasks(accountId: number, page: TaskPage) {
+    return this.ctx.meta.listRecentTasks(accountId, page);
+  }
+  /** Plan, balance, rate limit and interface B's rates and daily renders left (GET /public/v2/account). */
+  accountView(account: Account) {
+    return accountView(this.ctx, account);
   }
   /** An upload of this account by its file name in the upload URL. */
   uploadFile(accountId: number, name: string) {

@@ -45,3 +45,38 @@ export function taskBodyA(ctx: ServiceContext, t: TaskRecord): TaskBodyA {
   if (t.state === 'done' && t.warnings.length > 0) body.warnings = t.warnings;
   return body;
 }
+
+/** One task of the account's task list (GET /public/v2/tasks), of either interface. */
+export interface TaskListItem {
+  id: number;
+  interface: 'A' | 'B';
+  design_id: number;
+  format: string;
+  state: TaskRecord['state'];
+  created_at: string;
+  started_at: string | null;
+  finished_at: string | null;
+  /** Only when done and not yet expired (interface B's video_url). */
+  result_url?: string;
+  /** Only in state error. */
+  error?: TaskError;
+}
+
+const iso = (t: number | null): string | null => (t === null ? null : new Date(t).toISOString());
+
+export function taskListItem(ctx: ServiceContext, t: TaskRecord): TaskListItem {
+  const item: TaskListItem = {
+    id: t.id,
+    interface: t.api === 'b' ? 'B' : 'A',
+    design_id: t.designId,
+    format: t.format,
+    state: t.state,
+    created_at: iso(t.createdAt)!,
+    started_at: iso(t.startedAt),
+    finished_at: iso(t.finishedAt),
+  };
+  const { result_url, error } = taskBodyA(ctx, t);
+  if (result_url) item.result_url = result_url;
+  if (error) item.error = error;
+  return item;
+}

@@ -4,7 +4,7 @@
 import { stillTime } from '../layout/timeline.js';
 import { MAX_SLIDE_VIDEO_SECONDS } from '../render-checks.js';
 import { ImprintError, validationError } from '../errors.js';
-import type { Account, TaskRecord } from '../store/metadata/records.js';
+import type { Account, Plan, TaskRecord } from '../store/metadata/records.js';
 import { priceFor } from './billing.js';
 import type { ServiceContext } from './context.js';
 import { taskError, type TaskError } from './task-view.js';
@@ -19,6 +19,15 @@ export interface VideoRenderInput {
   overrides?: unknown;
 }
 
+/** Interface B's video sizes and frame rates: the four prices of a render. */
+export const VIDEO_SIZES = ['sd', 'hd'] as const;
+export const VIDEO_FPS = [30, 60] as const;
+
+/** Price per second of video for this plan at this size and frame rate; free mode costs nothing. */
+export function videoRate(plan: Pick<Plan, 'videoRates'>, size: 'sd' | 'hd', fps: 30 | 60, demo = false): number {
+  return demo ? 0 : plan.videoRates[`${size}_${fps}`];
+}
+
 const DAY_MS = 86_400_000;
 export const utcDayStart = (t: number): number => Math.floor(t / DAY_MS) * DAY_MS;
 
@@ -30,7 +39,7 @@ export async function createVideoTask(ctx: ServiceContext, account: Account, inp
     throw validationError('$.parameters.size_type', 'demo mode renders sd only: set size_type to sd or leave it out, or set demo to false');
   const fps = input.fps ?? 30;
   const size = input.sizeType ?? 'sd';
-  const rate = demo ? 0 : account.plan.videoRates[`${size}_${fps}`];
+  const rate = videoRate(account.plan, size, fps, demo);
   const plan = account.plan;
   return createTask(ctx, account.id, {
     designId: input.videoId,

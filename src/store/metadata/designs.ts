@@ -76,6 +76,16 @@ export class DesignQueries {
     return rows.map(toSummary);
   }
 
+  async listDesignTemplates(accountId: number): Promise<(DesignSummary & { template: unknown })[]> {
+    const rows = await this.db
+      .selectFrom('designs')
+      .select(['id', 'account_id', 'kind', 'name', 'created_at', 'updated_at', 'template'])
+      .where('account_id', '=', accountId)
+      .orderBy('id', 'desc')
+      .execute();
+    return rows.map((r) => ({ ...toSummary(r), template: JSON.parse(r.template) as unknown }));
+  }
+
   async deleteDesign(accountId: number, id: number): Promise<DesignRecord | undefined> {
     const row = await this.db.deleteFrom('designs').where('id', '=', id).where('account_id', '=', accountId).returningAll().executeTakeFirst();
     return row && toDesign(row);

@@ -20,14 +20,14 @@ import type {
   WebhookDeliveryRecord,
 } from './records.js';
 import type { Tables } from './tables.js';
-import { TaskQueries, type ClaimResult, type InsertRefusal, type NewTask, type TaskClaims, type TaskOutcome } from './tasks.js';
+import { TaskQueries, type ClaimResult, type InsertRefusal, type NewTask, type TaskClaims, type TaskOutcome, type TaskPage } from './tasks.js';
 import { UploadQueries } from './uploads.js';
 import { FontQueries } from './fonts.js';
 import { WebhookQueries, type DeliveryOutcome } from './webhooks.js';
 
 // Callers import these from here, as before the split.
 export { toMicros } from './common.js';
-export type { ClaimResult, InsertRefusal, NewTask, TaskClaims, TaskOutcome, VideoAdmission } from './tasks.js';
+export type { ClaimResult, InsertRefusal, NewTask, TaskClaims, TaskOutcome, TaskPage, VideoAdmission } from './tasks.js';
 export type { DesignInput } from './designs.js';
 export type { DeliveryOutcome } from './webhooks.js';
 
@@ -114,6 +114,11 @@ export class MetadataStore implements TaskClaims {
     return this.designs.listDesigns(accountId);
   }
 
+  /** An account's designs newest first, each with its template (the HTTP listing reads its size and length). */
+  listDesignTemplates(accountId: number): Promise<(DesignSummary & { template: unknown })[]> {
+    return this.designs.listDesignTemplates(accountId);
+  }
+
   deleteDesign(accountId: number, id: number): Promise<DesignRecord | undefined> {
     return this.designs.deleteDesign(accountId, id);
   }
@@ -171,6 +176,16 @@ export class MetadataStore implements TaskClaims {
 
   listTasks(accountId: number): Promise<TaskRecord[]> {
     return this.tasks.listTasks(accountId);
+  }
+
+  /** An account's tasks newest first, `limit` at a time, below the id `before` when given (the HTTP task list). */
+  listRecentTasks(accountId: number, page: TaskPage): Promise<TaskRecord[]> {
+    return this.tasks.listRecentTasks(accountId, page);
+  }
+
+  /** Interface B renders counted against today's limits: free ones queued, paid ones done or under way. */
+  countDailyRenders(accountId: number, dayStart: number): Promise<{ demo: number; paid: number }> {
+    return this.tasks.countDailyRenders(accountId, dayStart);
   }
 
   claimNext(workerId: string, now: number, leaseUntil: number): Promise<TaskRecord | undefined> {

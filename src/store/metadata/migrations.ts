@@ -186,6 +186,12 @@ function migrations(dialect: Dialect): Record<string, Migration> {
         await db.schema.createIndex('fonts_account_family').on('fonts').columns(['account_id', 'family']).execute();
       },
     },
+    '0009_tasks_account_id': {
+      async up(db: Kysely<unknown>) {
+        // The HTTP task list pages through an account's tasks newest first, by id.
+        await db.schema.createIndex('tasks_account_id').on('tasks').columns(['account_id', 'id']).execute();
+      },
+    },
   };
 }
 

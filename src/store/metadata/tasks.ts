@@ -60,6 +60,21 @@ export interface VideoAdmission {
   dailyLimit: number;
 }
 
+/** Free (demo) renders of the UTC day that starts at `dayStart`: counted when queued. */
+const demoRendersToday = (accountId: number, dayStart: number) =>
+  sql<number>`(select count(*) from tasks where account_id = ${accountId} and api = 'b' and demo = 1 and created_at >= ${dayStart})`;
+
+/** Paid renders of the day: done today, or queued or rendering (they may still succeed). */
+const paidRendersToday = (accountId: number, dayStart: number) =>
+  sql<number>`(select count(*) from tasks where account_id = ${accountId} and api = 'b' and demo = 0
+               and (state in ('queued', 'pending') or (state = 'done' and finished_at >= ${dayStart})))`;
+
+/** A page of an account's tasks, newest first: at most `limit`, only ids below `before` when given. */
+export interface TaskPage {
+  limit: number;
+  before?: number;
+}
+
 export type InsertRefusal = 'queue_full' | 'insufficient_funds' | 'daily_limit_exceeded';
 
 export interface NewTask {
@@ -127,9 +142,8 @@ export class TaskQueries implements TaskClaims {
       const daily = !v
         ? sql`true`
         : v.demo
-          ? sql`(select count(*) from tasks where account_id = ${t.accountId} and api = 'b' and demo = 1 and created_at >= ${v.dayStart}) < ${v.dailyLimit}`
-          : sql`(select count(*) from tasks where account_id = ${t.accountId} and api = 'b' and demo = 0
-                 and (state in ('queued', 'pending') or (state = 'done' and finished_at >= ${v.dayStart}))) < ${v.dailyLimit}`;
+          ? sql`${demoRendersToday(t.accountId, v.dayStart)} < ${v.dailyLimit}`
+          : sql`${paidRendersToday(t.accountId, v.dayStart)} < ${v.dailyLimit}`;
       // Money already held by this account's queued and running paid renders cannot be promised twice.
       const funds =
         reserve === 0
@@ -176,6 +190,23 @@ export class TaskQueries implements TaskClaims {
   async listTasks(accountId: number): Promise<TaskRecord[]> {
     const rows = await this.db.selectFrom('tasks').selectAll().where('account_id', '=', accountId).orderBy('id').execute();
     return rows.map(toTask);
+  }
+
+  /** An account's tasks newest first (the id is the order they were queued in), a page at a time. */
+  async listRecentTasks(accountId: number, page: TaskPage): Promise<TaskRecord[]> {
+    let q = this.db.selectFrom('tasks').selectAll().where('account_id', '=', accountId);
+    if (page.before !== undefined) q = q.where('id', '<', page.before);
+    const rows = await q.orderBy('id', 'desc').limit(page.limit).execute();
+    return rows.map(toTask);
+  }
+
+  /** The renders interface B's daily limits count so far on the UTC day starting at `dayStart`. */
+  async countDailyRenders(accountId: number, dayStart: number): Promise<{ demo: number; paid: number }> {
+    const r = await sql<{ demo: number | string; paid: number | string }>`
+      select ${demoRendersToday(accountId, dayStart)} as demo, ${paidRendersToday(accountId, dayStart)} as paid`.execute(this.db);
+    const row = r.rows[0];
+    // PostgreSQL's count(*) is a bigint, which its driver gives as a string.
+    return { demo: Number(row?.demo ?? 0), paid: Number(row?.paid ?? 0) };
   }
 
   /**

@@ -1,0 +1,99 @@
+// The account's tasks over HTTP (additions to the spec, under /public/v2): the list of recent tasks of
+// both interfaces, and a server-sent events stream of one task's state that a page (the Studio) or a
+// script can follow instead of polling its status address. The stream reads the metadata store, so
+// it sees tasks whichever process renders them.
+import { PassThrough } from 'node:stream';
+import type { FastifyInstance } from 'fastify';
+import { issueToError } from '../format/zod-error.js';
+import type { Service } from '../service/service.js';
+import { taskBodyA, taskListItem } from '../service/task-view.js';
+import { taskBodyB } from '../service/videos.js';
+import type { TaskRecord } from '../store/metadata/records.js';
+import { accountGuard } from './auth.js';
+import type { RateLimiter } from './rate-limit.js';
+import { TaskListQuery } from './schemas.js';
+
+export interface TaskEventsOptions {
+  /** How often a stream reads its task from the store. Default 300 ms. */
+  pollMs?: number;
+  /** How often an idle stream sends a `: keep-alive` comment, so proxies keep it open. Default 15 s. */
+  keepAliveMs?: number;
+}
+
+export interface TaskRoutesOptions {
+  service: Service;
+  limiter: RateLimiter;
+  events?: TaskEventsOptions;
+}
+
+const ended = (t: TaskRecord) => t.state === 'done' || t.state === 'error';
+
+export async function taskRoutes(app: FastifyInstance, { service, limiter, events = {} }: TaskRoutesOptions): Promise<void> {
+  const { ctx } = service;
+  const { guard } = accountGuard(service, limiter);
+  const pollMs = events.pollMs ?? 300;
+  const keepAliveMs = events.keepAliveMs ?? 15_000;
+
+  app.get('/tasks', { onRequest: guard }, async (req) => {
+    const query = req.query ?? {};
+    const parsed = TaskListQuery.safeParse(query);
+    if (!parsed.success) throw issueToError(parsed.error.issues[0]!, query, { root: '$', schema: TaskListQuery, describe: (p) => (p.length === 0 ? 'the query' : undefined) });
+    const { limit, before } = parsed.data;
+    const tasks = await service.listRecentTasks(req.account!.id, { limit, ...(before === undefined ? {} : { before }) });
+    return { tasks: tasks.map((t) => taskListItem(ctx, t)) };
+  });
+
+  // Streams still open when the server closes end first, or app.close() would wait for their clients.
+  const open = new Set<() => void>();
+  app.addHook('preClose', async () => {
+    for (const stop of [...open]) stop();
+  });
+
+  app.get<{ Params: { id: string } }>('/tasks/:id/events', { onRequest: guard }, async (req, reply) => {
+    const account = req.account!;
+    // Either interface's task, as its own status address shows it: A2's body or B2's.
+    const first = await service.getTask(account.id, req.params.id);
+    const body = (t: TaskRecord) => JSON.stringify(t.api === 'b' ? taskBodyB(ctx, t) : taskBodyA(ctx, t));
+    const stream = new PassThrough();
+    const event = (data: string) => stream.write(`event: task\ndata: ${data}\n\n`);
+    let last = body(first);
+    event(last);
+    if (ended(first)) stream.end();
+    else {
+      let stopped = false;
+      let timer: NodeJS.Timeout | undefined;
+      const keepAlive = setInterval(() => stream.write(': keep-alive\n\n'), keepAliveMs);
+      const stop = () => {
+        if (stopped) return;
+        stopped = true;
+        clearTimeout(timer);
+        clearInterval(keepAlive);
+        open.delete(stop);
+        stream.end();
+      };
+      const poll = async () => {
+        try {
+          const t = await ctx.meta.getTask(first.id, account.id);
+          if (stopped) return;
+          // Gone (its account deleted): nothing more will come.
+          if (!t) return stop();
+          const now = body(t);
+          if (now !== last) event((last = now));
+          if (ended(t)) return stop();
+        } catch (e) {
+          ctx.log.warn({ err: e, task_id: first.id }, 'task events: the metadata store did not answer; trying again');
+        }
+        if (!stopped) timer = setTimeout(() => void poll(), pollMs);
+      };
+      open.add(stop);
+      // The client went away (or the answer ended): stop reading the store for it.
+      reply.raw.once('close', stop);
+      timer = setTimeout(() => void poll(), pollMs);
+    }
+    return reply
+      .header('content-type', 'text/event-stream; charset=utf-8')
+      .header('cache-control', 'no-cache, no-transform')
+      .header('x-accel-buffering', 'no')
+      .send(stream);
+  });
+}

@@ -1,0 +1,212 @@
+// A design folder sent as a zip (POST /public/v2/designs, `imprint admin import-design x.zip`): its
+// design.json and files, read with limits that hold whatever the zip claims. The central directory
+// says where each entry is; each entry is inflated a slice at a time and counted as it comes out, so
+// a zip bomb stops at the byte limit instead of filling memory. Then the same import as a folder.
+import { Inflate } from 'fflate';
+import { parseJson } from '../design/parse.js';
+import { ImprintError, validationError } from '../errors.js';
+import type { DesignRecord } from '../store/metadata/records.js';
+import type { ServiceContext } from './context.js';
+import { normaliseAssetPath } from './design-assets.js';
+import { importDesign, MAX_DESIGN_ASSET_BYTES, replaceDesign } from './designs.js';
+
+/** The largest zip accepted over HTTP (413 beyond). */
+export const MAX_DESIGN_ZIP_BYTES = 100 * 1024 * 1024;
+/** Entries (files and folders) of one zip. */
+export const MAX_ZIP_ENTRIES = 1000;
+
+export interface ZipLimits {
+  /** Bytes of all entries together once inflated. Default MAX_DESIGN_ASSET_BYTES. */
+  maxBytes?: number;
+  /** Entries. Default MAX_ZIP_ENTRIES. */
+  maxEntries?: number;
+}
+
+export interface DesignZip {
+  /** design.json as text. */
+  designJson: string;
+  /** The other files, by their path relative to design.json. */
+  files: Map<string, Uint8Array>;
+  /** The zip's single top-level folder, when design.json is in one: a default name. */
+  folder?: string;
+}
+
+const AT = '$.file';
+/** Compressed bytes given to the inflater at once: deflate expands at most about 1032×, so one slice yields at most ~16 MB. */
+const SLICE = 16 * 1024;
+/** Entries every zip tool adds beside the content (macOS resource forks, Finder and Explorer metadata): skipped. */
+const JUNK = /(^|\/)(__MACOSX\/|\.DS_Store$|Thumbs\.db$|desktop\.ini$)/;
+
+const notZip = (why: string) => validationError(AT, `the file is not a zip archive (${why}): send the design folder as a .zip (design.json and its files)`);
+
+interface Entry {
+  name: string;
+  method: number;
+  compressedSize: number;
+  localOffset: number;
+}
+
+/** The entries of the central directory (zip64 sizes and offsets included). */
+function centralDirectory(zip: Uint8Array, maxEntries: number): Entry[] {
+  const view = new DataView(zip.buffer, zip.byteOffset, zip.byteLength);
+  if (zip.byteLength < 22) throw notZip('too short');
+  // The end-of-central-directory record is in the last 22 bytes plus a comment of up to 64 KB.
+  let eocd = -1;
+  for (let i = zip.byteLength - 22; i >= Math.max(0, zip.byteLength - 22 - 0xffff); i--) {
+    if (view.getUint32(i, true) === 0x06054b50) {
+      eocd = i;
+      break;
+    }
+  }
+  if (eocd < 0) throw notZip('no end of central directory');
+  let count = view.getUint16(eocd + 10, true);
+  let offset = view.getUint32(eocd + 16, true);
+  if ((count === 0xffff || offset === 0xffffffff) && eocd >= 20 && view.getUint32(eocd - 20, true) === 0x07064b50) {
+    const z64 = Number(view.getBigUint64(eocd - 12, true));
+    if (z64 + 56 > zip.byteLength || view.getUint32(z64, true) !== 0x06064b50) throw notZip('a broken zip64 record');
+    count = Number(view.getBigUint64(z64 + 32, true));
+    offset = Number(view.getBigUint64(z64 + 48, true));
+  }
+  if (count > maxEntries) throw validationError(AT, `the zip has ${count} entries: at most ${maxEntries} are accepted; leave out files the design does not use`);
+  const entries: Entry[] = [];
+  const decoder = new TextDecoder('utf-8', { fatal: false });
+  for (let i = 0, p = offset; i < count; i++) {
+    if (p + 46 > zip.byteLength || view.getUint32(p, true) !== 0x02014b50) throw notZip('a broken central directory');
+    const method = view.getUint16(p + 10, true);
+    let compressedSize = view.getUint32(p + 20, true);
+    const uncompressed32 = view.getUint32(p + 24, true);
+    const nameLength = view.getUint16(p + 28, true);
+    const extraLength = view.getUint16(p + 30, true);
+    const commentLength = view.getUint16(p + 32, true);
+    let localOffset = view.getUint32(p + 42, true);
+    const name = decoder.decode(zip.subarray(p + 46, p + 46 + nameLength));
+    // zip64: the fields that overflowed are in the extra field 0x0001, in this order.
+    if (compressedSize === 0xffffffff || localOffset === 0xffffffff || uncompressed32 === 0xffffffff) {
+      for (let e = p + 46 + nameLength; e + 4 <= p + 46 + nameLength + extraLength; ) {
+        const id = view.getUint16(e, true);
+        const size = view.getUint16(e + 2, true);
+        if (id === 0x0001) {
+          let q = e + 4;
+          if (uncompressed32 === 0xffffffff) q += 8;
+          if (compressedSize === 0xffffffff) {
+            compressedSize = Number(view.getBigUint64(q, true));
+            q += 8;
+          }
+          if (localOffset === 0xffffffff) localOffset = Number(view.getBigUint64(q, true));
+        }
+        e += 4 + size;
+      }
+    }
+    entries.push({ name, method, compressedSize, localOffset });
+    p += 46 + nameLength + extraLength + commentLength;
+  }
+  return entries;
+}
+
+/** An entry's path, refused when it could land outside the design's folder. */
+function entryPath(name: string): string {
+  const path = name.replace(/\\/g, '/');
+  if (path.startsWith('/') || /^[A-Za-z]:/.test(path)) {
+    throw validationError(AT, `the zip entry "${name.slice(0, 200)}" has an absolute path: zip the design folder with paths relative to it`);
+  }
+  if (path.split('/').includes('..')) {
+    throw validationError(AT, `the zip entry "${name.slice(0, 200)}" has a ".." in its path: zip the design folder with paths inside it`);
+  }
+  if (path.includes('\0')) throw validationError(AT, `the zip entry "${name.slice(0, 200)}" has a NUL character in its name: rename the file`);
+  return path;
+}
+
+/**
+ * The bytes of one entry, inflated a slice at a time; `budget` is what may still come out of the
+ * whole zip, and inflating stops as soon as the entry passes it.
+ */
+function inflateEntry(zip: Uint8Array, e: Entry, budget: number, maxBytes: number): Uint8Array {
+  const view = new DataView(zip.buffer, zip.byteOffset, zip.byteLength);
+  const p = e.localOffset;
+  if (p + 30 > zip.byteLength || view.getUint32(p, true) !== 0x04034b50) throw notZip(`the entry "${e.name.slice(0, 200)}" is not where the directory says`);
+  const start = p + 30 + view.getUint16(p + 26, true) + view.getUint16(p + 28, true);
+  const end = start + e.compressedSize;
+  if (end > zip.byteLength) throw notZip(`the entry "${e.name.slice(0, 200)}" is cut short`);
+  const data = zip.subarray(start, end);
+  const tooLarge = () =>
+    validationError(AT, `the zip's files come to more than ${maxBytes / 1048576} MB once unpacked: use smaller images or clips (unpacking stopped at the limit)`);
+  if (e.method === 0) {
+    if (data.byteLength > budget) throw tooLarge();
+    return data.slice();
+  }
+  if (e.method !== 8) {
+    throw validationError(AT, `the zip entry "${e.name.slice(0, 200)}" uses compression method ${e.method}: only stored and deflate zips are read; zip it again`);
+  }
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  const inflater = new Inflate((chunk) => {
+    size += chunk.byteLength;
+    if (size > budget) throw tooLarge();
+    chunks.push(chunk);
+  });
+  try {
+    // The last slice is pushed as final: a stream that has not ended by then is damaged ("unexpected EOF").
+    for (let i = 0; ; i += SLICE) {
+      const last = i + SLICE >= data.byteLength;
+      inflater.push(data.subarray(i, Math.min(i + SLICE, data.byteLength)), last);
+      if (last) break;
+    }
+  } catch (err) {
+    if (err instanceof ImprintError) throw err;
+    throw validationError(AT, `the zip entry "${e.name.slice(0, 200)}" cannot be unpacked (${(err as Error).message}): the zip is damaged; zip the folder again`);
+  }
+  const out = new Uint8Array(size);
+  let at = 0;
+  for (const c of chunks) {
+    out.set(c, at);
+    at += c.byteLength;
+  }
+  return out;
+}
+
+/** design.json and its files from a zip of a design folder; design.json at the root or in its single top-level folder. */
+export function readDesignZip(zip: Uint8Array, limits: ZipLimits = {}): DesignZip {
+  const maxBytes = limits.maxBytes ?? MAX_DESIGN_ASSET_BYTES;
+  const maxEntries = limits.maxEntries ?? MAX_ZIP_ENTRIES;
+  const entries = centralDirectory(zip, maxEntries);
+  const files = entries.map((e) => ({ e, path: entryPath(e.name) })).filter(({ path }) => !JUNK.test(path));
+  const isFile = (path: string) => !path.endsWith('/');
+  let prefix = '';
+  if (!files.some(({ path }) => path === 'design.json')) {
+    const tops = new Set(files.map(({ path }) => path.split('/')[0]!));
+    const [top] = tops;
+    if (tops.size !== 1 || !files.some(({ path }) => path === `${top}/design.json`)) {
+      throw validationError(AT, 'the zip has no design.json at its root or in its single top-level folder: zip the design folder, with design.json in it');
+    }
+    prefix = `${top}/`;
+  }
+  let budget = maxBytes;
+  let designJson: string | undefined;
+  const out = new Map<string, Uint8Array>();
+  for (const { e, path } of files) {
+    if (!isFile(path) || !path.startsWith(prefix)) continue;
+    const bytes = inflateEntry(zip, e, budget, maxBytes);
+    budget -= bytes.byteLength;
+    const rel = path.slice(prefix.length);
+    if (rel === 'design.json') designJson = new TextDecoder().decode(bytes);
+    else out.set(normaliseAssetPath(rel), bytes);
+  }
+  return { designJson: designJson!, files: out, ...(prefix ? { folder: prefix.slice(0, -1) } : {}) };
+}
+
+export interface ZipImport {
+  /** Shown in listings; default: the zip's top-level folder, or the old name when replacing. */
+  name?: string;
+  /** Replace this design (its id stays) instead of adding one. */
+  replace?: unknown;
+  limits?: ZipLimits;
+}
+
+/** Imports (or replaces) a design from the bytes of a zip of its folder: the same validation as a folder import. */
+export async function importDesignZip(ctx: ServiceContext, accountId: unknown, zip: Uint8Array, opts: ZipImport = {}): Promise<DesignRecord> {
+  const read = readDesignZip(zip, opts.limits);
+  const template = parseJson(read.designJson, '$', 'design.json');
+  const name = opts.name ?? (opts.replace === undefined ? read.folder : undefined);
+  const source = { files: read.files, ...(name === undefined ? {} : { name }) };
+  return opts.replace === undefined ? importDesign(ctx, accountId, template, source) : replaceDesign(ctx, accountId, opts.replace, template, source);
+}
