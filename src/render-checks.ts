@@ -2,6 +2,7 @@
 // checks on a resolved scene. The engine runs them before rendering and the service when it queues a
 // task, so a task that could never render is refused at the door with the same message.
 import { z } from 'zod';
+import { scaledSize } from './scene/display-list.js';
 import type { Scene } from './scene/scene.js';
 import { IMAGE_FORMATS, type ImageFormat } from './encode/image.js';
 import { validationError } from './errors.js';
@@ -28,7 +29,7 @@ export function formatList(formats: readonly string[] = OUTPUT_FORMATS): string 
  */
 export const RenderLimitsSchema = z.strictObject({
   /**
-   * A raster still (png, jpg, webp, avif): canvas width × height, e.g. 3840 × 2600 or A4 at 300 dpi. pdf pages are vector and exempt.
+   * A raster still (png, jpg, webp, avif): canvas width × height (at its `scale`), e.g. 3840 × 2600 or A4 at 300 dpi. pdf pages are vector and exempt.
    * @default 10_000_000
    */
   maxCanvasPixels: z.int().positive(),
@@ -67,6 +68,8 @@ export interface RenderPlan {
   maxDuration?: number;
   /** Stills: the second to show, when the caller chose one. */
   time?: number;
+  /** Raster stills: the canvas is the design's size × scale (default 1). */
+  scale?: number;
   /** What the caller can do about a video over the limit (the engine's option, the CLI's flag…). */
   overLimitHint?: string;
   /** mp4: frames per second (default 30), for the video's total work. */
@@ -87,11 +90,17 @@ export function checkRenderable(scene: Pick<Scene, 'duration' | 'slides' | 'widt
   const pixels = scene.width * scene.height;
   const size = `${scene.width}×${scene.height}`;
   // A pdf page is drawn as vectors (photos embedded as they are): only raster stills pay for the canvas.
-  if (plan.format !== 'mp4' && plan.format !== 'pdf' && pixels > limits.maxCanvasPixels) {
-    throw validationError(
-      at.size,
-      `a ${plan.format} may have at most ${area(limits.maxCanvasPixels)} and this design is ${size} (${mp(pixels)}): make the canvas smaller`,
-    );
+  if (plan.format !== 'mp4' && plan.format !== 'pdf') {
+    const scale = plan.scale ?? 1;
+    const canvas = scaledSize(scene.width, scene.height, scale);
+    const painted = canvas.width * canvas.height;
+    if (painted > limits.maxCanvasPixels) {
+      const scaled = scale === 1 ? '' : ` at scale ${scale} (${canvas.width}×${canvas.height}, ${mp(painted)})`;
+      throw validationError(
+        at.size,
+        `a ${plan.format} may have at most ${area(limits.maxCanvasPixels)} and this design is ${size} (${mp(pixels)})${scaled}: make the canvas ${scale === 1 ? 'smaller' : 'or the scale smaller'}`,
+      );
+    }
   }
   if (plan.format === 'mp4') {
     if (pixels > limits.maxVideoFramePixels) {

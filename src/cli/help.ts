@@ -65,6 +65,8 @@ Options:
   --compression <0-9>    png zlib level (default 3; lossless either way)
   --time <s>             an image or pdf of an animated design: the second to show, at most its duration
                          (default: its poster_time, else when its opening animations have ended)
+  --scale <n>            png, jpg, webp, avif: the image at the design's size × n (more than 0, at most 4;
+                         0.5 is half size), painted at that size (default 1)
   --fps <30|60>          mp4 frame rate (default 30)
   --size <sd|hd|design>  mp4 size: short side 720 (sd) or 1080 (hd), aspect kept (default: the design's)
   --max-duration <s>     mp4: the longest video allowed (default 15 s; 300 s for slide videos)
@@ -106,6 +108,7 @@ ${STORES}
   IMPRINT_PORT                HTTP port (default 3000; 0 picks a free one)
   IMPRINT_BASE_URL            public address behind a proxy (default http://localhost:<port>)
   IMPRINT_SEED                1 seeds the demo account on any store, 0 never (default: embedded only)
+  IMPRINT_PREVIEW_THREADS     render threads for POST /public/v2/preview, started on the first (default 1)
 
 Example:
   IMPRINT_DATA_DIR=/var/lib/imprint IMPRINT_PORT=8080 imprint serve

@@ -8,6 +8,7 @@ import { parseArgs } from 'node:util';
 import { fileAssetResolver } from '../assets/resolver.js';
 import type { VideoProgress } from '../encode/video.js';
 import { Engine, type DesignInput, type OutputFormat, type RenderOptions, type RenderResult } from '../engine.js';
+import { MAX_SCALE } from '../render/options.js';
 import { validationError } from '../errors.js';
 import type { FitReport } from '../layout/layout.js';
 import { renderWarnings } from '../render/warnings.js';
@@ -87,7 +88,10 @@ function chooseFormat(flag: string | undefined, out: string, bodies: readonly Re
 }
 
 /** Refuses an encoder flag that the chosen format has no use for, instead of ignoring it silently. */
-function checkFlagsFitFormat(format: OutputFormat, v: { quality?: string; compression?: string; lossless?: boolean; 'max-duration'?: string }): void {
+function checkFlagsFitFormat(
+  format: OutputFormat,
+  v: { quality?: string; compression?: string; lossless?: boolean; 'max-duration'?: string; scale?: string },
+): void {
   if (v.quality !== undefined && !(QUALITY_FORMATS as readonly string[]).includes(format)) {
     const why = NO_QUALITY_BECAUSE[format] ?? '';
     throw validationError('$.quality', `--quality applies to jpg, webp and avif, not to ${format}${why}: leave it out or change --format`);
@@ -102,6 +106,20 @@ function checkFlagsFitFormat(format: OutputFormat, v: { quality?: string; compre
   if (v['max-duration'] !== undefined && format !== 'mp4') {
     throw validationError('$.maxDuration', `--max-duration applies to mp4 only, not to ${format}: leave it out`);
   }
+  if (v.scale !== undefined && (format === 'pdf' || format === 'mp4')) {
+    const instead = format === 'mp4' ? 'give the video size with --size sd|hd' : "a pdf is vector and keeps the design's size: leave it out";
+    throw validationError('$.scale', `--scale applies to png, jpg, webp and avif only, not to ${format}: ${instead}`);
+  }
+}
+
+/** --scale: a number more than 0 and at most MAX_SCALE (the engine's bounds, said in the flag's words). */
+function scaleOption(value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (value.trim() === '' || !Number.isFinite(n) || n <= 0 || n > MAX_SCALE) {
+    throw validationError('$.scale', `expected --scale a number more than 0 and at most ${MAX_SCALE} (0.5: half size) but received ${JSON.stringify(value)}`);
+  }
+  return n;
 }
 
 function encoderOptions(format: OutputFormat, quality: number | undefined, compressionLevel: number | undefined, lossless: boolean): Partial<RenderOptions> {
@@ -210,6 +228,7 @@ export async function renderCommand(args: string[], io: CliIO): Promise<number> 
       size: { type: 'string' },
       time: { type: 'string' },
       'max-duration': { type: 'string' },
+      scale: { type: 'string' },
     },
   });
   if (positionals.length === 0) throw validationError('$.design', 'give a design file: imprint render <design.json> --out <file> (imprint render --help)');
@@ -256,6 +275,7 @@ export async function renderCommand(args: string[], io: CliIO): Promise<number> 
   const maxDuration = secondsOption(values['max-duration'], '$.maxDuration', '--max-duration', { positive: true });
   const quality = intOption(values.quality, `$.${format}.quality`, '--quality', 1, 100);
   const compressionLevel = intOption(values.compression, '$.png.compressionLevel', '--compression', 0, 9);
+  const scale = scaleOption(values.scale);
 
   const pages = await Promise.all(
     positionals.map(async (file, i) => {
@@ -276,6 +296,7 @@ export async function renderCommand(args: string[], io: CliIO): Promise<number> 
     ...(isVideo && size !== undefined ? { size } : {}),
     ...(maxDuration === undefined ? {} : { maxDuration }),
     ...(time === undefined ? {} : { time }),
+    ...(scale === undefined ? {} : { scale }),
     ...(fontFiles.length ? { fontFiles } : {}),
     ...(isVideo ? { onProgress: progressReporter(io, io.stderr.isTTY === true, startedAt) } : {}),
   };

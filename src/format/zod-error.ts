@@ -118,7 +118,7 @@ export function issueToError(issue: z.core.$ZodIssue, input: unknown, ctx: Issue
     }
     case 'invalid_value': {
       const options = issue.values.map((v) => JSON.stringify(v)).join(', ');
-      return validationError(at(), `expected one of ${options} but received ${received}`);
+      return validationError(at(), `${customMessage(issue) ?? `expected one of ${options}`} but received ${received}`);
     }
     case 'invalid_union': {
       if ('discriminator' in issue && issue.discriminator) {

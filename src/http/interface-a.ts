@@ -11,13 +11,15 @@ import { MAX_UPLOAD_BYTES } from '../service/uploads.js';
 import { fontJson, MAX_FONT_FILE_BYTES } from '../service/fonts.js';
 import { bodyLimit, BodyTooLarge, MAX_UPLOAD_BODY, MULTIPART_OVERHEAD, stopReading } from './body-limits.js';
 import { jsonDepth } from './errors.js';
-import { accountGuard, fail } from './auth.js';
+import { accountGuard, fail, type AccountGuard } from './auth.js';
 import type { RateLimiter } from './rate-limit.js';
 import { RenderRequest } from './schemas.js';
 
 export interface InterfaceAOptions {
   service: Service;
   limiter: RateLimiter;
+  /** The server's account guard, shared with the other /public/v2 route families; default: one of its own. */
+  access?: AccountGuard;
 }
 
 const MAX_JSON_DEPTH = 32;
@@ -63,9 +65,9 @@ function fileBytes(raw: FastifyRequest['raw'], file: NodeJS.ReadableStream, maxB
   });
 }
 
-export async function interfaceA(app: FastifyInstance, { service, limiter }: InterfaceAOptions): Promise<void> {
+export async function interfaceA(app: FastifyInstance, { service, limiter, access }: InterfaceAOptions): Promise<void> {
   const { ctx } = service;
-  const { seconds, limited, open, guard } = accountGuard(service, limiter);
+  const { seconds, limited, open, guard } = access ?? accountGuard(service, limiter);
   // Fastify parses text/plain by default; here a render body must be JSON (415 otherwise), and an
   // upload multipart. Scoped to this plugin.
   app.removeContentTypeParser('text/plain');

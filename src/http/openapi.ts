@@ -2,7 +2,7 @@
 // and the published overrides schema, served at /public/v2/openapi.json.
 import { z } from 'zod';
 import { overridesJsonSchema } from '../design/json-schema.js';
-import { ErrorBody, Font, FontList, RenderAccepted, RenderRequest, Task, UploadResult } from './schemas.js';
+import { ErrorBody, Font, FontList, PreviewRequest, PreviewResult, RenderAccepted, RenderRequest, Task, UploadResult } from './schemas.js';
 
 const json = (schema: z.ZodType): Record<string, unknown> => {
   const out = z.toJSONSchema(schema, { target: 'draft-2020-12', unrepresentable: 'any', io: 'input' }) as Record<string, unknown>;
@@ -30,6 +30,9 @@ export function openApiDocument(serverUrl: string, version: string): Record<stri
   delete overrides.$schema;
   delete overrides.$id;
   render.properties.objects_overrides = ref('ObjectsOverrides');
+  const preview = json(PreviewRequest) as { properties: Record<string, unknown> };
+  preview.properties.objects_overrides = ref('ObjectsOverrides');
+  const image = (type: string) => ({ schema: { type: 'string', contentMediaType: type } });
   const auth = {
     401: error('Missing or unknown API key (unauthorized)'),
     403: error('A member key: interface A is admin-only (forbidden)'),
@@ -52,6 +55,8 @@ export function openApiDocument(serverUrl: string, version: string): Record<stri
       schemas: {
         RenderRequest: render,
         RenderAccepted: json(RenderAccepted),
+        PreviewRequest: preview,
+        PreviewResult: json(PreviewResult),
         Task: json(Task),
         UploadResult: json(UploadResult),
         Font: json(Font),
@@ -80,6 +85,32 @@ export function openApiDocument(serverUrl: string, version: string): Record<stri
             404: error('design_not_found'),
             409: error('conflict: the Idempotency-Key was used with another body'),
             ...auth,
+          },
+        },
+      },
+      '/public/v2/preview': {
+        post: {
+          summary: 'Render a preview now (png or jpg, at most 1600 px on the long side; no task stored; an addition to the spec)',
+          description:
+            'The image bytes by default; with Accept: application/json, the image as a data URL with the fit report and warnings. ' +
+            "Counted against the plan's requests per minute like every call; rendered in the service's preview threads.",
+          requestBody: { required: true, content: content('PreviewRequest') },
+          responses: {
+            200: {
+              description: 'The image (or, with Accept: application/json, the PreviewResult)',
+              headers: {
+                'x-imprint-scale': { description: 'The scale used (lower than asked when the long side would pass 1600 px)', schema: { type: 'number' } },
+                'server-timing': { description: 'render;dur=<ms>: time spent in the service for this preview', schema: { type: 'string' } },
+              },
+              content: { 'image/png': image('image/png'), 'image/jpeg': image('image/jpeg'), 'application/json': { schema: ref('PreviewResult') } },
+            },
+            400: error('validation_error: a field is wrong (unknown object name, bad override, bad scale, time past the end); description holds its JSON path'),
+            404: error('design_not_found'),
+            413: error('payload_too_large: the body is larger than the limit'),
+            415: error('unsupported_media_type: the body is not JSON'),
+            ...auth,
+            500: error('render_failed'),
+            504: error('render_timeout: the preview took longer than the render time limit'),
           },
         },
       },

@@ -1,6 +1,7 @@
 // Interface A's request and response bodies as zod schemas: the server validates with them and the
 // OpenAPI document is generated from them, so the two cannot drift apart.
 import { z } from 'zod';
+import { PREVIEW_MAX_SIDE } from '../service/preview.js';
 import { TASK_FORMATS } from '../service/tasks.js';
 
 export const RenderRequest = z.strictObject({
@@ -33,6 +34,78 @@ export const RenderRequest = z.strictObject({
     .optional(),
 });
 
+const PREVIEW_FORMATS = ['png', 'jpg'] as const;
+const PREVIEW_SCALE = 'expected a scale more than 0 and at most 1 (a preview is at most the design size; render larger images with POST /public/v2/render)';
+
+export const PreviewRequest = z.strictObject({
+  design_id: RenderRequest.shape.design_id,
+  format: z
+    .enum(PREVIEW_FORMATS, { error: 'expected "png" or "jpg" (a preview is an image: render pdf, mp4, webp or avif with POST /public/v2/render)' })
+    .meta({ description: 'png (default) or jpg.' })
+    .optional(),
+  quality: z
+    .int()
+    .min(1)
+    .max(100)
+    .meta({ description: 'jpg quality 1-100 (default 90); refused for png.', examples: [80] })
+    .optional(),
+  objects_overrides: RenderRequest.shape.objects_overrides,
+  scale: z
+    .number({ error: PREVIEW_SCALE })
+    .gt(0, { error: PREVIEW_SCALE })
+    .max(1, { error: PREVIEW_SCALE })
+    .meta({
+      description: `The image is the design's size × scale, in whole pixels (default 1). At most ${PREVIEW_MAX_SIDE} px on the long side: a larger scale is lowered to fit, and the answer gives the scale used.`,
+      examples: [0.5],
+    })
+    .optional(),
+  time: z
+    .number()
+    .min(0)
+    .max(3600)
+    .meta({
+      description:
+        'An animated or video design: the second to show, at most its duration (default: its poster_time, else the end of its opening animations). A still design looks the same at every time.',
+      examples: [2.5],
+    })
+    .optional(),
+});
+
+export const RenderWarning = z.object({
+  code: z.literal('missing_characters').meta({ description: 'Stable code: characters no font of the fallback chain can draw.' }),
+  object: z.string().nullable().meta({ description: 'Name of the text object; null when it has none.' }),
+  page: z.int().meta({ description: 'Zero-based page, in a multi-page pdf only.' }).optional(),
+  characters: z.array(z.string()).meta({ description: 'The characters, each once.' }),
+  description: z.string().meta({ description: 'What was not drawn as meant and what to do about it.' }),
+});
+
+export const TextFitReport = z
+  .object({
+    name: z.string().nullable().meta({ description: 'Name of the text object; null when it has none.' }),
+    type: z.literal('text'),
+    font_size: z.number().meta({ description: 'Font size used, in design pixels (whatever the scale).' }),
+    line_count: z.int(),
+    shrunk: z.boolean().meta({ description: 'The size is below the template size (fit).' }),
+    clipped: z.boolean().meta({ description: 'Even at the minimum size the text is taller than its box; the overflow is cut off.' }),
+    word_broken: z.boolean().meta({ description: 'A word longer than the line was split.' }),
+    missing_characters: z.array(z.string()).meta({ description: 'Characters no font can draw (shown as the empty box).' }),
+    height: z.number().meta({ description: 'Box height after sizing, in design pixels.' }),
+    synthetic_bold: z.literal(true).meta({ description: 'Some text was drawn bolder than any face of its family.' }).optional(),
+    synthetic_italic: z.literal(true).meta({ description: 'Some text was slanted because its family has no italic.' }).optional(),
+  })
+  .meta({ description: 'How one text object was fitted into its box.' });
+
+export const PreviewResult = z
+  .object({
+    image: z.string().meta({ description: 'The image as a data URL: data:image/png;base64,… or data:image/jpeg;base64,…' }),
+    width: z.int().meta({ description: 'Image width in pixels.' }),
+    height: z.int().meta({ description: 'Image height in pixels.' }),
+    scale: z.number().meta({ description: `The scale used: the one asked for, or lower to keep the long side within ${PREVIEW_MAX_SIDE} px.` }),
+    report: z.array(TextFitReport).meta({ description: 'Every text object of the design, as laid out.' }),
+    warnings: z.array(RenderWarning).meta({ description: "What could not be drawn as meant (as a task's warnings); empty when nothing." }),
+  })
+  .meta({ description: 'The answer of POST /public/v2/preview with Accept: application/json.' });
+
 export const RenderAccepted = z.object({
   task_id: z.int().meta({ examples: [42] }),
   status_url: z.string().meta({ examples: ['https://render.example.com/public/v2/tasks/42'] }),
@@ -54,15 +127,7 @@ export const Task = z
       .meta({ description: 'Addition to the spec: only when state is error, why the render failed.' })
       .optional(),
     warnings: z
-      .array(
-        z.object({
-          code: z.literal('missing_characters').meta({ description: 'Stable code: characters no font of the fallback chain can draw.' }),
-          object: z.string().nullable().meta({ description: 'Name of the text object; null when it has none.' }),
-          page: z.int().meta({ description: 'Zero-based page, in a multi-page pdf only.' }).optional(),
-          characters: z.array(z.string()).meta({ description: 'The characters, each once.' }),
-          description: z.string().meta({ description: 'What was not drawn as meant and what to do about it.' }),
-        }),
-      )
+      .array(RenderWarning)
       .meta({
         description:
           "Addition to the spec: only when state is done and the render could not draw everything as meant (characters shown as the font's empty box).",

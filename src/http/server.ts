@@ -13,10 +13,12 @@ import { closeUnreadBody } from './body-limits.js';
 import { asInterfaceB, errorReply, fromFrameworkError, fromImprintError, HttpFailure, isInterfaceB } from './errors.js';
 import type { ZipLimits } from '../service/design-zip.js';
 import { accountRoutes } from './account.js';
+import { accountGuard } from './auth.js';
 import { designRoutes } from './designs.js';
 import { interfaceA } from './interface-a.js';
 import { interfaceB } from './interface-b.js';
 import { openApiDocument } from './openapi.js';
+import { previewRoutes } from './preview.js';
 import { openRateLimiter, type RateLimiter } from './rate-limit.js';
 import { studio } from './studio.js';
 import { taskRoutes, type TaskEventsOptions } from './tasks.js';
@@ -121,7 +123,10 @@ export async function buildServer(service: Service, opts: HttpServerOptions = {}
     ctx.metrics.inc('imprint_http_requests_total', { route: req.routeOptions.url ?? 'unknown', status: String(reply.statusCode) });
   });
 
-  await app.register(interfaceA, { prefix: '/public/v2', service, limiter });
+  // One account guard for every /public/v2 route family, so they count against the same limits alike.
+  const access = accountGuard(service, limiter);
+  await app.register(interfaceA, { prefix: '/public/v2', service, limiter, access });
+  await app.register(previewRoutes, { prefix: '/public/v2', service, guard: access.guard });
   // Additions to the spec for the account's own tools (the Studio): designs, tasks, the account.
   await app.register(designRoutes, { prefix: '/public/v2', service, limiter, ...(opts.designZipLimits ? { zipLimits: opts.designZipLimits } : {}) });
   await app.register(taskRoutes, { prefix: '/public/v2', service, limiter, ...(opts.taskEvents ? { events: opts.taskEvents } : {}) });

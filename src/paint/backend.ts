@@ -22,6 +22,12 @@ export interface PaintResources {
 export interface PaintOptions {
   /** Painted under everything, for outputs without alpha (jpg). */
   matte?: RGBA;
+  /**
+   * Raster: pixels per design pixel (default 1). The canvas is the list's size × scale in whole pixels
+   * and everything is painted through that transform (text and shapes at the output size, images
+   * decoded at the size they end up), never painted at full size and resampled.
+   */
+  scale?: number;
 }
 
 /** One page to paint: its display list and the images it names. */

@@ -158,8 +158,10 @@ export async function prepareRasterImages(
   cache: ImageCache,
   ready?: ReadonlyMap<string, DecodedImage>,
   steppedSizes = false,
+  /** Canvas pixels per display-list pixel (a scaled still): images are decoded for the canvas. */
+  pageScale = 1,
 ): Promise<{ list: DisplayList; images: Map<string, DecodedImage> }> {
-  const jobs = imageItems(list.items);
+  const jobs = imageItems(list.items, pageScale);
   const out = new Map<string, DecodedImage>(ready ?? []);
   const replace = new Map<ImageItem, PlainImage | null>();
   for (const { item, scale } of jobs) {

@@ -7,7 +7,7 @@ import { lazyRequire } from '../lazy-require.js';
 const skia = lazyRequire<typeof SkiaCanvas>('@napi-rs/canvas');
 import type { DecodedImage } from '../assets/load.js';
 import type { RGBA } from '../scene/scene.js';
-import type { BlendMode, DisplayList, Geometry, Matrix } from '../scene/display-list.js';
+import { scaledSize, type BlendMode, type DisplayList, type Geometry, type Matrix } from '../scene/display-list.js';
 import type { FontFace, FontSet } from '../text/fonts.js';
 import { SYNTHETIC_ITALIC_SKEW, syntheticBoldStroke } from '../text/synthetic.js';
 import type { GroupItem, ItemOf, PageInput, PaintBackend, PaintOptions, PaintResources, PreparedPage, RasterImage } from './backend.js';
@@ -113,6 +113,8 @@ class RasterBackend implements PaintBackend<RasterImage[], RasterPage> {
   private canvas: Canvas | null = null;
   private ctx!: SKRSContext2D;
   private page!: RasterPage;
+  /** The current page's canvas size and scale. */
+  private device = { width: 0, height: 0, sx: 1, sy: 1 };
   private opaque = false;
   private readonly layers: Layer[] = [];
   private readonly done: RasterImage[] = [];
@@ -122,16 +124,30 @@ class RasterBackend implements PaintBackend<RasterImage[], RasterPage> {
     private readonly options: PaintOptions,
   ) {}
 
+  /** The page's size on the canvas, and the transform from design pixels to canvas pixels. */
+  private deviceOf(list: DisplayList): { width: number; height: number; sx: number; sy: number } {
+    const scale = this.options.scale ?? 1;
+    if (scale === 1) return { width: list.width, height: list.height, sx: 1, sy: 1 };
+    const { width, height } = scaledSize(list.width, list.height, scale);
+    // Each axis maps the design exactly onto whole pixels, so a full-canvas background stays opaque to
+    // the last row; the two factors differ from `scale` (and each other) by under half a pixel.
+    return { width, height, sx: width / list.width, sy: height / list.height };
+  }
+
   async prepare(input: PageInput): Promise<RasterPage> {
     const { cache, steppedSizes } = this.resources;
-    return prepareRasterImages(input.list, input.images, cache, input.ready, steppedSizes);
+    const { sx, sy } = this.deviceOf(input.list);
+    // Images are decoded at the size they are painted on the canvas, so a small preview never decodes full-size photos.
+    return prepareRasterImages(input.list, input.images, cache, input.ready, steppedSizes, Math.sqrt(sx * sy));
   }
 
   beginPage(page: RasterPage): void {
     const { list } = page;
     this.page = page;
+    const device = this.deviceOf(list);
+    this.device = device;
     // From here to endPage everything is synchronous, so the pooled canvas cannot be shared mid-render.
-    this.canvas = canvasFor(list.width, list.height);
+    this.canvas = canvasFor(device.width, device.height);
     const ctx = this.canvas.getContext('2d');
     this.ctx = ctx;
     ctx.reset();
@@ -139,13 +155,14 @@ class RasterBackend implements PaintBackend<RasterImage[], RasterPage> {
     const matte = this.options.matte && !list.opaque && this.options.matte[3] === 1 ? this.options.matte : undefined;
     if (matte) {
       ctx.fillStyle = css(matte);
-      ctx.fillRect(0, 0, list.width, list.height);
+      ctx.fillRect(0, 0, device.width, device.height);
     }
+    if (device.sx !== 1 || device.sy !== 1) ctx.setTransform(device.sx, 0, 0, device.sy, 0, 0);
     this.opaque = list.opaque || matte !== undefined;
   }
 
   endPage(): void {
-    const { width, height } = this.page.list;
+    const { width, height } = this.device;
     this.done.push({ width, height, pixels: this.canvas!.data(), opaque: this.opaque });
   }
 
@@ -181,7 +198,7 @@ class RasterBackend implements PaintBackend<RasterImage[], RasterPage> {
   beginLayer(g: GroupItem): boolean {
     const m = this.ctx.getTransform();
     const { x, y, width, height } = g.bounds;
-    const { width: pageWidth, height: pageHeight } = this.page.list;
+    const { width: pageWidth, height: pageHeight } = this.device;
     const xs = [x, x + width].flatMap((px) => [y, y + height].map((py) => m.a * px + m.c * py + m.e));
     const ys = [x, x + width].flatMap((px) => [y, y + height].map((py) => m.b * px + m.d * py + m.f));
     const left = Math.max(0, Math.floor(Math.min(...xs)));

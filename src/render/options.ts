@@ -19,6 +19,10 @@ export type DesignInput = zod.input<typeof Design> | string;
 /** Most pages one pdf may have. */
 export const MAX_PAGES = 100;
 
+/** The largest `scale` of a raster still. */
+export const MAX_SCALE = 4;
+const SCALE_BOUNDS = `expected a scale more than 0 and at most ${MAX_SCALE} (0.5 paints the image at half the design's size)`;
+
 // Values the engine passes through to a later stage, which checks them with JSON paths of its own
 // (the design by parseDesign, overrides by resolveScene): here they only get their types.
 const design = zod.custom<DesignInput>(() => true);
@@ -104,6 +108,14 @@ export const RenderOptionsSchema = zod.strictObject({
    * @default the design's `poster_time`, else the moment its opening entrance animations have ended
    */
   time: seconds.optional(),
+  /**
+   * Raster stills (png, jpg, webp, avif): paint the image at the design's size × scale (more than 0, at
+   * most 4; width and height rounded to whole pixels). Text and shapes are painted at that size, not
+   * resampled, and images are decoded at the size they are painted. Refused for pdf (vector: its pages
+   * keep the design's size) and mp4 (use `size`).
+   * @default 1
+   */
+  scale: zod.number({ error: SCALE_BOUNDS }).gt(0, { error: SCALE_BOUNDS }).max(MAX_SCALE, { error: SCALE_BOUNDS }).optional(),
   /**
    * mp4: frames per second, 30 or 60.
    * @default 30
@@ -191,8 +203,15 @@ export function planOf(options: RenderOptions): RenderPlan {
     overLimitHint: ENGINE_LIMIT_HINT,
     ...(options.maxDuration === undefined ? {} : { maxDuration: options.maxDuration }),
     ...(options.time === undefined ? {} : { time: options.time }),
+    ...(options.scale === undefined ? {} : { scale: options.scale }),
   };
 }
+
+/** What to use instead of `scale` for the formats that refuse it. */
+const NO_SCALE_BECAUSE: Partial<Record<OutputFormat, string>> = {
+  pdf: "a pdf is vector and its pages keep the design's size (viewers zoom it): leave scale out, or render png, jpg, webp or avif to get a scaled image",
+  mp4: 'an mp4\'s frame size is chosen with size: "sd" (short side 720) or "hd" (1080) (CLI: --size sd|hd); leave scale out',
+};
 
 /** Checks the options' shape and combinations; the design and overrides are checked when parsed. */
 export function validateOptions(options: RenderOptions): void {
@@ -211,7 +230,9 @@ export function validateOptions(options: RenderOptions): void {
     }
     throw issueToError(first, value, { schema: RenderOptionsSchema, describe: (p) => (p.length === 0 ? 'the render options' : undefined) });
   }
-  const { design, pages, overrides, format } = parsed.data;
+  const { design, pages, overrides, format, scale } = parsed.data;
+  const noScale = NO_SCALE_BECAUSE[format];
+  if (scale !== undefined && noScale) throw new ImprintError('validation_error', '$.scale', `scale applies to png, jpg, webp and avif only: ${noScale}`);
   if (pages !== undefined) {
     if (format !== 'pdf')
       throw new ImprintError('validation_error', '$.pages', `pages make a multi-page pdf: use format "pdf", or render each design on its own as ${format}`);

@@ -1,5 +1,5 @@
-// The raster still path: one page laid out at its still time, painted by the raster backend onto a
-// white matte for formats without alpha; the encoder (sharp) is chosen by the caller's format.
+// The raster still path: one page laid out at its still time, painted by the raster backend (at the
+// caller's scale) onto a white matte for formats without alpha; the encoder (sharp) is chosen by the caller's format.
 import type { Scene } from '../scene/scene.js';
 import { ALPHA_FORMATS } from '../encode/image.js';
 import type { FitReport } from '../layout/layout.js';
@@ -20,7 +20,13 @@ export function rasterizeStill(ctx: EngineContext, options: RenderOptions): Prom
     const { displayList, report, images, ready, fonts } = await layoutAt(ctx, page!, stillTimeOf(page!.scene, options));
     // Formats without alpha are flattened onto white; png, webp and avif keep transparency.
     const matte = ALPHA_FORMATS.has(options.format) ? undefined : JPG_MATTE;
-    const image = await rasterBackend.paint(displayList, { images, fonts, cache: ctx.images, ready }, matte ? { matte } : {});
+    // A scaled still is painted at its output size through the canvas transform (crisp text, images decoded small).
+    const scale = options.scale ?? 1;
+    const image = await rasterBackend.paint(
+      displayList,
+      { images, fonts, cache: ctx.images, ready },
+      { ...(matte ? { matte } : {}), ...(scale === 1 ? {} : { scale }) },
+    );
     return { image, report };
   });
 }

@@ -1,5 +1,5 @@
 // The display list: positioned paint primitives, the only input a paint backend reads. Plain data,
-// so it can be asserted in tests, cached, or handed to another process.
+// so it can be asserted in tests, cached, or handed to another process; and the pixel size of a scaled raster page.
 import type { RGBA, Point, Quad, Rect } from './scene.js';
 
 /** Affine matrix [a, b, c, d, e, f] as in canvas `transform(a, b, c, d, e, f)`. */
@@ -57,4 +57,9 @@ export interface DisplayList {
   /** The background covers the canvas with full alpha, so every output pixel is opaque. */
   opaque: boolean;
   items: DisplayItem[];
+}
+
+/** Width and height of a raster page of a `width`×`height` design at `scale`: whole pixels, at least 1. */
+export function scaledSize(width: number, height: number, scale = 1): { width: number; height: number } {
+  return { width: Math.max(1, Math.round(width * scale)), height: Math.max(1, Math.round(height * scale)) };
 }

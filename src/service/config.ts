@@ -26,6 +26,8 @@ export interface ServiceConfig {
   sweepIntervalMs: number;
   /** Render slots of this process's worker. */
   workerConcurrency: number;
+  /** Render threads of this process for previews (POST /public/v2/preview), started on the first one. */
+  previewThreads: number;
   renderTimeoutMs: number;
   /** V8 heap limit of one render thread. */
   renderMemoryMb: number;
@@ -117,6 +119,7 @@ export function configFromEnv(env: Env = process.env): ServiceConfig {
     retentionMs: num(env, 'IMPRINT_RETENTION_DAYS', 30, 0.0001, 3650) * DAY_MS,
     sweepIntervalMs: int(env, 'IMPRINT_SWEEP_INTERVAL_S', 3600, 1, 86_400) * 1000,
     workerConcurrency: int(env, 'IMPRINT_WORKER_CONCURRENCY', Math.max(1, availableParallelism()), 1, 64),
+    previewThreads: int(env, 'IMPRINT_PREVIEW_THREADS', 1, 1, 64),
     renderTimeoutMs: int(env, 'IMPRINT_RENDER_TIMEOUT_S', 120, 1, 3600) * 1000,
     renderMemoryMb: int(env, 'IMPRINT_RENDER_MEMORY_MB', 512, 64, 65_536),
     leaseMs: int(env, 'IMPRINT_TASK_LEASE_S', 30, 1, 3600) * 1000,

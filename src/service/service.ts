@@ -12,6 +12,7 @@ import type { TaskPage } from '../store/metadata/metadata-store.js';
 import type { Account, DesignRecord, Role } from '../store/metadata/records.js';
 import { LocalQueue } from '../store/queue/local.js';
 import type { TaskQueue } from '../store/queue/task-queue.js';
+import type { RenderPool } from '../render/pool.js';
 import * as accounts from './accounts.js';
 import type { ServiceConfig } from './config.js';
 import type { ServiceContext } from './context.js';
@@ -22,6 +23,7 @@ import * as designs from './designs.js';
 import * as files from './files.js';
 import * as fonts from './fonts.js';
 import { Metrics } from './metrics.js';
+import * as preview from './preview.js';
 import * as renders from './renders.js';
 import { sweep } from './retention.js';
 import * as tasks from './tasks.js';
@@ -57,6 +59,9 @@ function redisErrorLog(log: Logger): (e: Error) => void {
 }
 
 export class Service {
+  /** Render threads for previews, started on the first one and stopped by close(). */
+  private previews: RenderPool | undefined;
+
   private constructor(readonly ctx: ServiceContext) {}
 
   static async open(config: ServiceConfig, opts: OpenOptions = {}): Promise<Service> {
@@ -184,6 +189,11 @@ export class Service {
   accountView(account: Account) {
     return accountView(this.ctx, account);
   }
+  /** A design rendered at once as a png or jpg (POST /public/v2/preview), in this process's preview threads; no task is stored. */
+  preview(account: Account, input: preview.PreviewInput) {
+    this.previews ??= preview.previewPool(this.ctx.config);
+    return preview.renderPreview(this.ctx, this.previews, account, input);
+  }
   /** An upload of this account by its file name in the upload URL. */
   uploadFile(accountId: number, name: string) {
     return files.uploadFile(this.ctx, accountId, name);
@@ -217,6 +227,9 @@ export class Service {
   }
 
   async close(): Promise<void> {
+    const previews = this.previews;
+    this.previews = undefined;
+    await previews?.close();
     await this.ctx.queue.close();
     await this.ctx.blobs.close();
     await this.ctx.meta.close();
