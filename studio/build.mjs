@@ -47,8 +47,10 @@ writeFileSync(join(OUT, cssName), `${css}\n`);
 
 const html = readFileSync(join(HERE, 'index.html'), 'utf8')
   .replace(/<!--[\s\S]*?-->\n?/, '')
-  .replace('href="app.css"', `href="${cssName}"`)
-  .replace('src="app.js"', `src="${jsName}"`);
+  // Absolute: the page is served at /studio as well as /studio/, where a relative name would resolve
+  // outside the folder (and CSP's base-uri 'none' rules out a <base> element).
+  .replace('href="app.css"', `href="/studio/${cssName}"`)
+  .replace('src="app.js"', `src="/studio/${jsName}"`);
 if (!html.includes(jsName) || !html.includes(cssName)) throw new Error('studio/build.mjs: index.html no longer names app.js and app.css');
 writeFileSync(join(OUT, 'index.html'), html);
 

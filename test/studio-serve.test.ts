@@ -61,8 +61,8 @@ describe('the built Studio (dist/studio)', () => {
       expect(res.body).toBe(readFileSync(join(STUDIO_DIR, 'index.html'), 'utf8'));
     }
     const html = (await app.inject({ url: '/studio' })).body;
-    const script = /<script type="module" src="(app\.[0-9a-f]+\.js)"><\/script>/.exec(html)?.[1];
-    const style = /<link rel="stylesheet" href="(app\.[0-9a-f]+\.css)" \/>/.exec(html)?.[1];
+    const script = /<script type="module" src="\/studio\/(app\.[0-9a-f]+\.js)"><\/script>/.exec(html)?.[1];
+    const style = /<link rel="stylesheet" href="\/studio\/(app\.[0-9a-f]+\.css)" \/>/.exec(html)?.[1];
     expect(script).toBeDefined();
     expect(style).toBeDefined();
     // CSP has no 'unsafe-inline': the page must not need it.

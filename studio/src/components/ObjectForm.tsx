@@ -23,6 +23,12 @@ interface Props {
 
 export function ObjectForm({ object, base, entry, errors, onChange, onReset }: Props) {
   const fields = formFields(object.override_schema);
+  // What the object shows (text, image, data, nested options) first; the plain numbers and switches
+  // (placement, opacity, hidden) after, two to a row. Chosen by kind, not by name.
+  const isSimple = (f: Field) => f.kind === 'number' || f.kind === 'boolean';
+  const content = fields.filter((f) => !isSimple(f));
+  const simple = fields.filter(isSimple);
+  const common = { base, entry, errors, onChange, objectType: object.type, layers: layerIds(object, entry) };
   const changed = entry ? Object.keys(entry).length : 0;
   return (
     <section class="object-form" aria-label={`Fields of ${object.name}`}>
@@ -35,19 +41,40 @@ export function ObjectForm({ object, base, entry, errors, onChange, onReset }: P
         </button>
       </div>
       <p class="muted small">{changed ? `${changed} field${changed > 1 ? 's' : ''} overridden` : 'No overrides: the template as it is.'}</p>
-      <FieldList fields={fields} base={base} entry={entry} errors={errors} onChange={onChange} objectType={object.type} layers={layerIds(object, entry)} />
+      <FieldList fields={content} {...common} />
+      {simple.length ? (
+        <div class="field-grid">
+          <FieldList fields={simple} {...common} />
+        </div>
+      ) : null}
     </section>
   );
 }
 
-/** A mockup's layer ids: listed by the service, or those its values or overrides name. */
-function layerIds(o: ObjectInfo, entry: Entry | undefined): string[] {
-  const ids = new Set<string>();
-  for (const l of o.layers ?? []) ids.add(l.id);
+/** A mockup's layers: listed by the service (with their kind), or the ids its values or overrides name. */
+function layerIds(o: ObjectInfo, entry: Entry | undefined): Layer[] {
+  const layers = new Map<string, Layer>();
+  for (const l of o.layers ?? []) layers.set(l.id, { id: l.id, kind: l.kind });
   for (const src of [o.values.mockup_data, entry?.mockup_data]) {
-    if (src && typeof src === 'object' && !Array.isArray(src)) for (const k of Object.keys(src)) ids.add(k);
+    if (src && typeof src === 'object' && !Array.isArray(src)) for (const k of Object.keys(src)) if (!layers.has(k)) layers.set(k, { id: k });
   }
-  return [...ids];
+  return [...layers.values()];
+}
+
+interface Layer {
+  id: string;
+  kind?: string | undefined;
+}
+
+/**
+ * The layer fields that apply to a layer of this kind, as the schema's descriptions say: `image_url`
+ * for image layers, `color` for colour layers, `hidden` for all. A layer of unknown kind gets them all.
+ */
+function appliesTo(layer: Layer, f: Field): boolean {
+  if (layer.kind === undefined || f.kind === 'boolean') return true;
+  if (f.kind === 'string' && f.widget === 'image') return layer.kind === 'image';
+  if (f.kind === 'string' && f.widget === 'color') return layer.kind === 'color';
+  return true;
 }
 
 interface ListProps {
@@ -57,14 +84,14 @@ interface ListProps {
   errors: Record<string, string>;
   onChange: (path: string[], value: Json | undefined) => void;
   objectType: string;
-  layers: string[];
+  layers: Layer[];
 }
 
 function FieldList(p: ListProps) {
   return (
     <>
       {p.fields.map((f) => (
-        <FieldControl key={f.id} field={f} {...p} />
+        <FieldControl key={f.id} {...p} field={f} />
       ))}
     </>
   );
@@ -287,33 +314,41 @@ function Layers(p: ListProps & { field: Extract<Field, { kind: 'layers' }> }) {
   const [extra, setExtra] = useState<string[]>([]);
   const [newId, setNewId] = useState('');
   const addId = useId();
-  const ids = [...new Set([...p.layers, ...extra])];
+  const layers: Layer[] = [...p.layers, ...extra.filter((id) => !p.layers.some((l) => l.id === id)).map((id) => ({ id }))];
+  const ids = layers.map((l) => l.id);
+  // Layers the service listed with their kind are all there are; otherwise one may be added by id.
+  const listed = p.layers.some((l) => l.kind !== undefined);
   return (
     <fieldset class="group layers">
       <legend>{f.key}</legend>
       {ids.length === 0 ? <p class="muted small">The service did not list this mockup's layers: add a layer by its id.</p> : null}
-      {ids.map((layer) => (
-        <fieldset key={layer} class="group layer">
-          <legend>{layer}</legend>
-          <FieldList {...p} fields={f.layer.map((lf) => relocate(lf, [...f.path, layer]))} onChange={(path, v) => onChange(path, v)} />
+      {layers.map((layer) => (
+        <fieldset key={layer.id} class="group layer">
+          <legend>
+            {layer.id}
+            {layer.kind ? <span class="muted"> ({layer.kind})</span> : null}
+          </legend>
+          <FieldList {...p} fields={f.layer.filter((lf) => appliesTo(layer, lf)).map((lf) => relocate(lf, [...f.path, layer.id]))} onChange={onChange} />
         </fieldset>
       ))}
-      <div class="inline">
-        <label for={addId} class="small">
-          Layer id
-        </label>
-        <input id={addId} type="text" value={newId} onInput={(e) => setNewId(e.currentTarget.value)} size={10} />
-        <button
-          type="button"
-          disabled={!newId.trim() || ids.includes(newId.trim())}
-          onClick={() => {
-            setExtra([...extra, newId.trim()]);
-            setNewId('');
-          }}
-        >
-          Add layer
-        </button>
-      </div>
+      {listed ? null : (
+        <div class="inline">
+          <label for={addId} class="small">
+            Layer id
+          </label>
+          <input id={addId} type="text" value={newId} onInput={(e) => setNewId(e.currentTarget.value)} size={10} />
+          <button
+            type="button"
+            disabled={!newId.trim() || ids.includes(newId.trim())}
+            onClick={() => {
+              setExtra([...extra, newId.trim()]);
+              setNewId('');
+            }}
+          >
+            Add layer
+          </button>
+        </div>
+      )}
     </fieldset>
   );
 }

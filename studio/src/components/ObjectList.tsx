@@ -1,6 +1,7 @@
 // The design's named objects as a listbox (role=listbox, aria-label "Objects"): click or
 // ArrowUp/ArrowDown (Home/End) to select, Enter/Space to select the focused option; the selected one
-// has aria-selected and is scrolled into view. A dot marks objects that have overrides.
+// has aria-selected and is scrolled into view. An option's name is the object's name and type
+// ("headline text"); a dot (hidden from the accessible name, so it stays the same) marks overrides.
 import { useEffect, useRef } from 'preact/hooks';
 import type { ObjectInfo } from '../lib/designs.js';
 
@@ -50,7 +51,7 @@ export function ObjectList({ objects, selected, overridden, onSelect }: Props) {
           <span class={`badge ${o.type}`}>{o.type}</span>
           {o.slide ? <span class="muted small">{o.slide}</span> : null}
           {overridden(o.name) ? (
-            <span class="dot" title="has overrides" aria-label="has overrides">
+            <span class="dot" title="has overrides" aria-hidden="true">
               ●
             </span>
           ) : null}

@@ -153,7 +153,7 @@ export function RenderPanel({ design, overrides, slideOverrides }: Props) {
           {result ? (
             <>
               {' '}
-              <a href={result} download>
+              <a href={result} download target="_blank" rel="noreferrer">
                 Download result
               </a>
             </>

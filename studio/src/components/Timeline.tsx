@@ -25,7 +25,7 @@ interface Props {
 export function Timeline({ duration, time, playing, fps, onTime, onPlay, slides, slideOverrides, onSlide }: Props) {
   const current = slideIndexAt(slides, time);
   return (
-    <section class="timeline" aria-label="Timeline">
+    <section class="timeline" aria-label="Playback">
       <div class="scrub">
         <button type="button" class="play" onClick={() => onPlay(!playing)} aria-pressed={playing} title={`Preview at ${fps} frames per second`}>
           {playing ? 'Pause' : 'Play'}
@@ -38,7 +38,15 @@ export function Timeline({ duration, time, playing, fps, onTime, onPlay, slides,
       {slides.length ? (
         <ol class="slides">
           {slideSpans(slides).map((s, i) => (
-            <Slide key={s.name} slide={s} current={i === current} override={slideOverrides[s.name]} onSeek={() => onTime(s.start)} onSlide={onSlide} />
+            <Slide
+              key={`${i}-${s.name}`}
+              index={i}
+              slide={s}
+              current={i === current}
+              override={s.name === null ? undefined : slideOverrides[s.name]}
+              onSeek={() => onTime(s.start)}
+              onSlide={onSlide}
+            />
           ))}
         </ol>
       ) : null}
@@ -47,12 +55,14 @@ export function Timeline({ duration, time, playing, fps, onTime, onPlay, slides,
 }
 
 function Slide({
+  index,
   slide,
   current,
   override,
   onSeek,
   onSlide,
 }: {
+  index: number;
   slide: ReturnType<typeof slideSpans>[number];
   current: boolean;
   override: SlideOverride | undefined;
@@ -63,15 +73,16 @@ function Slide({
   const [busy, setBusy] = useState(false);
   const [problem, setProblem] = useState<string | null>(null);
   const id = useId();
+  const name = slide.name;
   const upload = async (input: HTMLInputElement) => {
     const file = input.files?.[0];
-    if (!file) return;
+    if (!file || name === null) return;
     setBusy(true);
     setProblem(null);
     try {
       const url = await api.upload(file);
       addUpload({ url, name: file.name, at: Date.now() });
-      onSlide(slide.name, { path: url });
+      onSlide(name, { path: url });
     } catch (e) {
       setProblem(describeError(isApiError(e) ? e : networkError(e)));
     } finally {
@@ -80,43 +91,49 @@ function Slide({
     }
   };
   return (
-    <li data-testid="slide" data-slide={slide.name} class={current ? 'current' : ''} aria-current={current ? 'step' : undefined}>
+    <li data-testid="slide" data-slide={name ?? ''} class={current ? 'current' : ''} aria-current={current ? 'step' : undefined}>
       <button type="button" class="link" onClick={onSeek} title="Show this slide">
-        <strong>{slide.name}</strong>{' '}
+        <strong>{name ?? `Slide ${index + 1}`}</strong>{' '}
         <span class="muted">
           {formatSeconds(slide.start)}–{formatSeconds(slide.end)}
         </span>
       </button>
-      <span class="small">{override ? `background: ${uploadLabel({ url: override.path, name: '', at: 0 })}` : 'template background'}</span>
-      <label class="file-button small">
-        <span>{busy ? 'Uploading…' : 'Replace background'}</span>
-        <input
-          id={id}
-          type="file"
-          accept="image/png,image/jpeg,image/webp"
-          aria-label={`Background of slide ${slide.name}`}
-          disabled={busy}
-          onChange={(e) => void upload(e.currentTarget)}
-        />
-      </label>
-      <select
-        aria-label={`Earlier uploads for slide ${slide.name}`}
-        value=""
-        disabled={!uploads.length}
-        onChange={(e) => e.currentTarget.value && onSlide(slide.name, { path: e.currentTarget.value })}
-      >
-        <option value="">{uploads.length ? 'Earlier uploads…' : 'No earlier uploads'}</option>
-        {uploads.map((u) => (
-          <option key={u.url} value={u.url}>
-            {uploadLabel(u)}
-          </option>
-        ))}
-      </select>
-      {override ? (
-        <button type="button" class="ghost small" onClick={() => onSlide(slide.name, undefined)}>
-          Use the template's background
-        </button>
-      ) : null}
+      {name === null ? (
+        <span class="small muted">no name: its background cannot be replaced</span>
+      ) : (
+        <>
+          <span class="small">{override ? `background: ${uploadLabel({ url: override.path, name: '', at: 0 })}` : 'template background'}</span>
+          <label class="file-button small">
+            <span>{busy ? 'Uploading…' : 'Replace background'}</span>
+            <input
+              id={id}
+              type="file"
+              accept="image/png,image/jpeg,image/webp"
+              aria-label={`Background of slide ${name}`}
+              disabled={busy}
+              onChange={(e) => void upload(e.currentTarget)}
+            />
+          </label>
+          <select
+            aria-label={`Earlier uploads for slide ${name}`}
+            value=""
+            disabled={!uploads.length}
+            onChange={(e) => e.currentTarget.value && onSlide(name, { path: e.currentTarget.value })}
+          >
+            <option value="">{uploads.length ? 'Earlier uploads…' : 'No earlier uploads'}</option>
+            {uploads.map((u) => (
+              <option key={u.url} value={u.url}>
+                {uploadLabel(u)}
+              </option>
+            ))}
+          </select>
+          {override ? (
+            <button type="button" class="ghost small" onClick={() => onSlide(name, undefined)}>
+              Use the template's background
+            </button>
+          ) : null}
+        </>
+      )}
       {problem ? <p class="field-error">{problem}</p> : null}
     </li>
   );

@@ -28,7 +28,7 @@ export interface ObjectInfo {
   rotation: number;
   override_schema: JsonSchema;
   values: Record<string, unknown>;
-  /** A mockup's layers, when the service lists them (an optional addition; else taken from values.mockup_data). */
+  /** A mockup's layers (an addition of the service; the form also takes ids from values.mockup_data). */
   layers?: { id: string; kind?: string }[];
 }
 
@@ -38,7 +38,8 @@ export interface DesignDetail extends DesignSummary {
   background: string | null;
   slides: SlideInfo[];
   objects: ObjectInfo[];
-  prices: Record<PriceKey, number> | null;
+  /** Interface B's price of one render per size/fps; null where B would refuse it, or for a still. */
+  prices: Record<PriceKey, number | null> | null;
 }
 
 export interface AccountInfo {
@@ -92,7 +93,7 @@ export function priceKey(size: SizeType, fps: Fps): PriceKey {
 /** The price of one render, or undefined when the design has none (null prices); 0 in demo mode. */
 export function renderPrice(d: Pick<DesignDetail, 'prices'>, size: SizeType, fps: Fps, demo: boolean): number | undefined {
   if (demo) return 0;
-  return d.prices?.[priceKey(size, fps)];
+  return d.prices?.[priceKey(size, fps)] ?? undefined;
 }
 
 /** Money with two decimals at least: 0.15, 10.00, 0.125. */

@@ -3,8 +3,12 @@
 // and the time as text. No DOM: unit-tested.
 
 export interface SlideInfo {
-  name: string;
+  /** null for a slide without a name: it cannot be overridden. */
+  name: string | null;
+  /** Seconds, its transition included. */
   duration: number;
+  /** The second the slide starts at, when the service says (it does: an addition); else the sum of the durations before it. */
+  start?: number;
   objects: string[];
 }
 
@@ -16,9 +20,9 @@ export interface SlideSpan extends SlideInfo {
 export function slideSpans(slides: readonly SlideInfo[]): SlideSpan[] {
   let t = 0;
   return slides.map((s) => {
-    const span = { ...s, start: t, end: t + s.duration };
-    t += s.duration;
-    return span;
+    const start = s.start ?? t;
+    t = start + s.duration;
+    return { ...s, start, end: t };
   });
 }
 

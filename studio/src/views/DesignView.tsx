@@ -18,7 +18,7 @@ import { isApiError, networkError, type ApiError } from '../lib/api-errors.js';
 import { designType, sizeText, type DesignDetail, type ObjectInfo } from '../lib/designs.js';
 import { changedFields, fitScale, renderScale, type Box } from '../lib/geometry.js';
 import { editEntry, effectiveValue, withEntry, type Entry, type Json, type Overrides, type SlideOverride } from '../lib/overrides.js';
-import { clampTime, nextFrameTime, slideIndexAt } from '../lib/timeline.js';
+import { clampTime, formatSeconds, nextFrameTime, slideIndexAt } from '../lib/timeline.js';
 
 const DEBOUNCE_MS = 100;
 const PLAY_FPS = 4;
@@ -132,7 +132,8 @@ function Editor({ design }: { design: DesignDetail }) {
   const [playing, setPlaying] = useState(false);
   const [stageRef, stage] = useElementSize<HTMLDivElement>();
 
-  const display = fitScale(design.width, design.height, stage.width - 40, stage.height - 40);
+  // A margin round the canvas keeps the handles of objects at its edges within reach.
+  const display = fitScale(design.width, design.height, stage.width - 64, stage.height - 64);
   const scale = stage.width > 0 ? renderScale(display, devicePixelRatio) : 0;
   const preview = usePreview(api, design, overrides, moving ? time : undefined, scale, playing);
 
@@ -156,8 +157,9 @@ function Editor({ design }: { design: DesignDetail }) {
 
   const objects = design.objects;
   const bases = useMemo(() => Object.fromEntries(objects.map((o) => [o.name, baseValues(o)])), [objects]);
+  // A video design shows the named objects of the slide on screen at `time`.
   const current = slideIndexAt(design.slides, time);
-  const slideName = current >= 0 ? design.slides[current]!.name : null;
+  const onSlide = current >= 0 ? new Set(design.slides[current]!.objects) : null;
   const selectedObject = objects.find((o) => o.name === selected) ?? null;
 
   const setField = (name: string, path: string[], value: Json | undefined) =>
@@ -176,7 +178,7 @@ function Editor({ design }: { design: DesignDetail }) {
   };
 
   const canvasObjects: CanvasObject[] = objects
-    .filter((o) => !o.slide || o.slide === slideName)
+    .filter((o) => !onSlide || onSlide.has(o.name))
     .map((o) => ({
       name: o.name,
       type: o.type,
@@ -200,12 +202,12 @@ function Editor({ design }: { design: DesignDetail }) {
   const type = designType(design);
   return (
     <main class="editor">
-      <aside class="side" aria-label="Objects and fields">
+      <aside class="side" aria-label="Sidebar">
         <div class="side-head">
           <h1 title={design.name}>{design.name || `Design ${design.design_id}`}</h1>
           <p class="muted small">
             ID {design.design_id} · {sizeText(design)} · {type}
-            {design.duration ? ` · ${design.duration} s` : ''}
+            {design.duration ? ` · ${formatSeconds(design.duration)}` : ''}
           </p>
         </div>
         <h2 class="section">Objects</h2>
@@ -232,7 +234,7 @@ function Editor({ design }: { design: DesignDetail }) {
         ) : null}
       </aside>
 
-      <section class="centre" aria-label="Preview">
+      <section class="centre" aria-label="Canvas">
         <div class="stage-bar">
           <span class="muted small">
             {scale > 0 ? `${Math.round(display * 100)} %` : ''}

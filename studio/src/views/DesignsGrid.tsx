@@ -7,6 +7,7 @@ import { useStudio } from '../context.js';
 import { useLoad } from '../hooks.js';
 import type { Api } from '../lib/api.js';
 import { designType, sizeText, type DesignSummary } from '../lib/designs.js';
+import { formatSeconds } from '../lib/timeline.js';
 
 const THUMB_LONG_SIDE = 480;
 /** design id + updated_at → object URL of its thumbnail (or null: it could not be rendered). */
@@ -51,14 +52,14 @@ export function DesignsGrid() {
       <div class="page-head">
         <h1>Designs</h1>
         <a class="button" href="#/import">
-          Import a design
+          Upload a design zip
         </a>
       </div>
       <ErrorAlert error={list.error} />
       {list.loading && !list.data ? <p class="muted">Loading designs…</p> : null}
       {list.data && list.data.length === 0 ? (
         <p class="muted">
-          No designs yet. <a href="#/import">Import a design zip</a> or use <code>imprint admin import-design</code>.
+          No designs yet. <a href="#/import">Upload a design zip</a> or use <code>imprint admin import-design</code>.
         </p>
       ) : null}
       <ul class="grid" aria-label="Designs">
@@ -93,7 +94,7 @@ function DesignCard({ design: d, thumb }: { design: DesignSummary; thumb: string
           <span class="id">ID {d.design_id}</span>
           <span>{sizeText(d)}</span>
           <span class={`badge ${type}`}>{type}</span>
-          {d.duration ? <span>{d.duration} s</span> : null}
+          {d.duration ? <span>{formatSeconds(d.duration)}</span> : null}
         </p>
       </div>
     </article>

@@ -1,6 +1,6 @@
-// The account's recent tasks (GET /public/v2/tasks, newest first): id, design, interface, format,
-// state, created and finished times, a link to the result when done, the error when failed; "Load
-// more" pages back with `before`.
+// The account's recent tasks (GET /public/v2/tasks, newest first): id, design (named from the design
+// list), interface, format, state, created and finished times, a link to the result when done, the
+// error when failed; "Load more" pages back with `before`.
 import { useState } from 'preact/hooks';
 import { ErrorAlert } from '../components/ErrorAlert.js';
 import { useStudio } from '../context.js';
@@ -13,6 +13,9 @@ const PAGE = 50;
 export function TasksView() {
   const { api } = useStudio();
   const first = useLoad((signal) => api.tasks(PAGE, undefined, signal), []);
+  // Design names for the table; a task whose design was deleted shows its id only.
+  const designs = useLoad((signal) => api.designs(signal), []);
+  const names = new Map((designs.data ?? []).map((d) => [d.design_id, d.name]));
   const [more, setMore] = useState<TaskListItem[]>([]);
   const [end, setEnd] = useState(false);
   const [moreError, setMoreError] = useState<ApiError | null>(null);
@@ -68,7 +71,13 @@ export function TasksView() {
                 <tr key={t.id} data-testid="task-row" data-task-id={String(t.id)}>
                   <td>{t.id}</td>
                   <td>
-                    <a href={`#/designs/${t.design_id}`}>{t.design_id}</a>
+                    {names.has(t.design_id) ? (
+                      <a href={`#/designs/${t.design_id}`}>
+                        {names.get(t.design_id) || 'Design'} <span class="muted">(ID {t.design_id})</span>
+                      </a>
+                    ) : (
+                      <span>ID {t.design_id}</span>
+                    )}
                   </td>
                   <td>{t.interface}</td>
                   <td>{t.format}</td>
@@ -79,7 +88,7 @@ export function TasksView() {
                   <td>{timeText(t.finished_at)}</td>
                   <td>
                     {t.state === 'done' && t.result_url ? (
-                      <a href={t.result_url} download>
+                      <a href={t.result_url} download target="_blank" rel="noreferrer">
                         Result
                       </a>
                     ) : t.error ? (
