@@ -39,22 +39,30 @@ export interface Loaded<T> {
   reload: () => void;
 }
 
-/** Runs `load` when `deps` change (cancelling the previous run) and on reload(). */
+/** Runs `load` when `deps` change (cancelling the previous run), on reload(), and after a 429's retry-after. */
 export function useLoad<T>(load: (signal: AbortSignal) => Promise<T>, deps: unknown[]): Loaded<T> {
   const [state, setState] = useState<{ data?: T; error?: ApiError; loading: boolean }>({ loading: true });
   const [tick, setTick] = useState(0);
   useEffect(() => {
     const ctl = new AbortController();
+    let retry: ReturnType<typeof setTimeout> | undefined;
     setState((s) => ({ ...s, loading: true }));
     load(ctl.signal).then(
       (data) => {
         if (!ctl.signal.aborted) setState({ data, loading: false });
       },
       (e: unknown) => {
-        if (!ctl.signal.aborted) setState({ error: isApiError(e) ? e : networkError(e), loading: false });
+        if (ctl.signal.aborted) return;
+        const error = isApiError(e) ? e : networkError(e);
+        setState({ error, loading: false });
+        // Over the plan's rate: load again when the service says it will answer.
+        if (error.status === 429) retry = setTimeout(() => setTick((t) => t + 1), (error.retryAfter ?? 5) * 1000 + 50);
       },
     );
-    return () => ctl.abort();
+    return () => {
+      clearTimeout(retry);
+      ctl.abort();
+    };
     // The caller's deps decide when to load again (load itself is a new closure each render).
   }, [...deps, tick]);
   return { data: state.data, error: state.error, loading: state.loading, reload: () => setTick((t) => t + 1) };

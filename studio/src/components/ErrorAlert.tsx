@@ -24,7 +24,7 @@ export function ErrorAlert({ error, prefix }: { error: ApiError | string | null 
       ) : null}
       {': '}
       {error.message}
-      {error.retryAfter !== undefined ? ` (retry in ${error.retryAfter} s)` : ''}
+      {error.retryAfter !== undefined && !/retry/i.test(error.message) ? ` (retry in ${error.retryAfter} s)` : ''}
     </div>
   );
 }

@@ -24,6 +24,11 @@ const DEBOUNCE_MS = 100;
 const PLAY_FPS = 4;
 const CACHE_SIZE = 60;
 const cache = new Map<string, PreviewResult>();
+/**
+ * After a 429, no preview is asked for before the time its retry-after names (performance.now() ms):
+ * the latest change waits and is sent then, instead of every keystroke meeting another 429.
+ */
+let blockedUntil = 0;
 
 function cached(key: string): PreviewResult | undefined {
   const hit = cache.get(key);
@@ -84,7 +89,7 @@ function usePreview(api: Api, design: DesignDetail, overrides: Overrides, time: 
       return;
     }
     const ctl = new AbortController();
-    let retryTimer: ReturnType<typeof setTimeout> | undefined;
+    const wait = Math.max(immediate ? 0 : DEBOUNCE_MS, blockedUntil - performance.now());
     const timer = setTimeout(
       () => {
         setState((s) => ({ ...s, busy: true }));
@@ -104,16 +109,18 @@ function usePreview(api: Api, design: DesignDetail, overrides: Overrides, time: 
             if (ctl.signal.aborted) return;
             const error = isApiError(e) ? e : networkError(e);
             setState((s) => ({ ...s, error, busy: false }));
-            // Over the plan's rate: ask again once the service says it will answer.
-            if (error.status === 429 && error.retryAfter !== undefined) retryTimer = setTimeout(() => setRetry((r) => r + 1), error.retryAfter * 1000 + 50);
+            // Over the plan's rate: ask again (for the latest state) once the service says it will answer.
+            if (error.status === 429) {
+              blockedUntil = performance.now() + (error.retryAfter ?? 5) * 1000 + 50;
+              setRetry((r) => r + 1);
+            }
           },
         );
       },
-      immediate ? 0 : DEBOUNCE_MS,
+      wait,
     );
     return () => {
       clearTimeout(timer);
-      clearTimeout(retryTimer);
       ctl.abort();
     };
   }, [key, retry]);
