@@ -31,6 +31,7 @@ export interface RenderWarning {
 export interface PreviewRequest {
   design_id: number;
   format?: 'png' | 'jpg';
+  quality?: number;
   objects_overrides?: Overrides;
   scale?: number;
   time?: number;
