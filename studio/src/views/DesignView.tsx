@@ -90,38 +90,35 @@ function usePreview(api: Api, design: DesignDetail, overrides: Overrides, time: 
     }
     const ctl = new AbortController();
     const wait = Math.max(immediate ? 0 : DEBOUNCE_MS, blockedUntil - performance.now());
-    const timer = setTimeout(
-      () => {
-        setState((s) => ({ ...s, busy: true }));
-        const t0 = performance.now();
-        const body = {
-          design_id: design.design_id,
-          // An opaque canvas (a colour background) as jpg: about 7× fewer bytes than png for a photo
-          // card, so the answer arrives and decodes sooner; png where the canvas may be transparent.
-          ...(design.background ? { format: 'jpg' as const, quality: 90 } : {}),
-          scale,
-          ...(Object.keys(overrides).length ? { objects_overrides: overrides } : {}),
-          ...(time !== undefined ? { time } : {}),
-        };
-        api.preview(body, ctl.signal).then(
-          (result) => {
-            remember(key, result);
-            setState({ result, error: null, busy: false, ms: Math.round(performance.now() - t0), shownKey: key });
-          },
-          (e: unknown) => {
-            if (ctl.signal.aborted) return;
-            const error = isApiError(e) ? e : networkError(e);
-            setState((s) => ({ ...s, error, busy: false }));
-            // Over the plan's rate: ask again (for the latest state) once the service says it will answer.
-            if (error.status === 429) {
-              blockedUntil = performance.now() + (error.retryAfter ?? 5) * 1000 + 50;
-              setRetry((r) => r + 1);
-            }
-          },
-        );
-      },
-      wait,
-    );
+    const timer = setTimeout(() => {
+      setState((s) => ({ ...s, busy: true }));
+      const t0 = performance.now();
+      const body = {
+        design_id: design.design_id,
+        // An opaque canvas (a colour background) as jpg: about 7× fewer bytes than png for a photo
+        // card, so the answer arrives and decodes sooner; png where the canvas may be transparent.
+        ...(design.background ? { format: 'jpg' as const, quality: 90 } : {}),
+        scale,
+        ...(Object.keys(overrides).length ? { objects_overrides: overrides } : {}),
+        ...(time !== undefined ? { time } : {}),
+      };
+      api.preview(body, ctl.signal).then(
+        (result) => {
+          remember(key, result);
+          setState({ result, error: null, busy: false, ms: Math.round(performance.now() - t0), shownKey: key });
+        },
+        (e: unknown) => {
+          if (ctl.signal.aborted) return;
+          const error = isApiError(e) ? e : networkError(e);
+          setState((s) => ({ ...s, error, busy: false }));
+          // Over the plan's rate: ask again (for the latest state) once the service says it will answer.
+          if (error.status === 429) {
+            blockedUntil = performance.now() + (error.retryAfter ?? 5) * 1000 + 50;
+            setRetry((r) => r + 1);
+          }
+        },
+      );
+    }, wait);
     return () => {
       clearTimeout(timer);
       ctl.abort();
