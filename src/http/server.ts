@@ -1,5 +1,6 @@
 // The HTTP server: interface A under /public/v2 (with the additions: designs, tasks, account), interface B
-// under /api, plus /healthz and /metrics, with one error shape for everything. Thin: every decision about accounts, tasks and files is the service core's.
+// under /api, the Studio's page at /studio, plus /healthz and /metrics, with one error shape for everything. Thin: every
+// decision about accounts, tasks and files is the service core's.
 import multipart from '@fastify/multipart';
 import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
 import { readFileSync } from 'node:fs';
@@ -10,15 +11,16 @@ import type { Service } from '../service/service.js';
 import { MAX_UPLOAD_BYTES } from '../service/uploads.js';
 import { closeUnreadBody } from './body-limits.js';
 import { asInterfaceB, errorReply, fromFrameworkError, fromImprintError, HttpFailure, isInterfaceB } from './errors.js';
-import { accountGuard } from './auth.js';
 import type { ZipLimits } from '../service/design-zip.js';
 import { accountRoutes } from './account.js';
+import { accountGuard } from './auth.js';
 import { designRoutes } from './designs.js';
 import { interfaceA } from './interface-a.js';
 import { interfaceB } from './interface-b.js';
 import { openApiDocument } from './openapi.js';
 import { previewRoutes } from './preview.js';
 import { openRateLimiter, type RateLimiter } from './rate-limit.js';
+import { studio } from './studio.js';
 import { taskRoutes, type TaskEventsOptions } from './tasks.js';
 
 const VERSION = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
@@ -30,6 +32,8 @@ export interface HttpServerOptions {
   taskEvents?: TaskEventsOptions;
   /** Limits of a design zip's contents; default the service's (1000 entries, MAX_DESIGN_ASSET_BYTES unpacked). */
   designZipLimits?: ZipLimits;
+  /** The built Studio's folder; default dist/studio/ of this package. */
+  studioDir?: string;
 }
 
 /**
@@ -129,6 +133,7 @@ export async function buildServer(service: Service, opts: HttpServerOptions = {}
   await app.register(accountRoutes, { prefix: '/public/v2', service, limiter });
   await app.register(interfaceB, { prefix: '/api', service });
   app.get('/public/v2/openapi.json', async () => openApiDocument(ctx.config.baseUrl, VERSION));
+  await app.register(studio, opts.studioDir ? { dir: opts.studioDir } : {});
 
   app.get('/healthz', async (_req, reply) => {
     try {

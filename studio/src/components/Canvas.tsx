@@ -1,0 +1,105 @@
+// The preview with the object overlay: per visible named object an outline (shown on hover, with its
+// name and type) that a click selects and a drag moves; the selected one has 8 handles that resize
+// it. Pointer positions are screen pixels, turned into template pixels by the display scale
+// (lib/geometry.ts); the new box goes to the form as x/y/width/height overrides.
+import { useRef } from 'preact/hooks';
+import { HANDLES, moveBox, resizeBox, type Box, type Handle } from '../lib/geometry.js';
+
+export interface CanvasObject {
+  name: string;
+  type: string;
+  box: Box;
+  rotation: number;
+}
+
+interface Props {
+  width: number;
+  height: number;
+  /** CSS pixels per template pixel. */
+  scale: number;
+  image: string | null;
+  imageAlt: string;
+  busy: boolean;
+  objects: CanvasObject[];
+  selected: string | null;
+  onSelect: (name: string) => void;
+  onBox: (name: string, box: Box) => void;
+}
+
+interface Drag {
+  name: string;
+  mode: 'move' | Handle;
+  startX: number;
+  startY: number;
+  box: Box;
+  rotation: number;
+  moved: boolean;
+  pointer: number;
+}
+
+/** Movement below this many screen pixels is a click, not a drag. */
+const CLICK_SLOP = 3;
+
+export function Canvas({ width, height, scale, image, imageAlt, busy, objects, selected, onSelect, onBox }: Props) {
+  const drag = useRef<Drag | null>(null);
+
+  const start = (e: PointerEvent, o: CanvasObject, mode: Drag['mode']) => {
+    if (e.button !== 0) return;
+    e.preventDefault();
+    e.stopPropagation();
+    onSelect(o.name);
+    (e.currentTarget as HTMLElement).setPointerCapture(e.pointerId);
+    drag.current = { name: o.name, mode, startX: e.clientX, startY: e.clientY, box: o.box, rotation: o.rotation, moved: false, pointer: e.pointerId };
+  };
+  const move = (e: PointerEvent) => {
+    const d = drag.current;
+    if (!d || d.pointer !== e.pointerId) return;
+    const dx = e.clientX - d.startX;
+    const dy = e.clientY - d.startY;
+    if (!d.moved && Math.hypot(dx, dy) < CLICK_SLOP) return;
+    d.moved = true;
+    onBox(d.name, d.mode === 'move' ? moveBox(d.box, dx, dy, scale) : resizeBox(d.box, d.mode, dx, dy, scale, d.rotation));
+  };
+  const end = (e: PointerEvent) => {
+    if (drag.current?.pointer === e.pointerId) drag.current = null;
+  };
+
+  const w = Math.round(width * scale);
+  const h = Math.round(height * scale);
+  return (
+    <div class={`canvas${busy ? ' busy' : ''}`} style={{ width: `${w}px`, height: `${h}px` }}>
+      {image ? <img data-testid="preview" src={image} alt={imageAlt} width={w} height={h} draggable={false} /> : <div class="placeholder">rendering…</div>}
+      <div class="overlay" onPointerMove={move} onPointerUp={end} onPointerCancel={end}>
+        {objects.map((o) => {
+          const isSel = o.name === selected;
+          return (
+            <div
+              key={o.name}
+              class={`obj${isSel ? ' selected' : ''}`}
+              data-object={o.name}
+              role="button"
+              tabIndex={-1}
+              aria-label={`${o.name} (${o.type})`}
+              aria-pressed={isSel}
+              style={{
+                left: `${o.box.x * scale}px`,
+                top: `${o.box.y * scale}px`,
+                width: `${o.box.width * scale}px`,
+                height: `${o.box.height * scale}px`,
+                transform: o.rotation ? `rotate(${o.rotation}deg)` : undefined,
+              }}
+              onPointerDown={(e) => start(e, o, 'move')}
+            >
+              <span class="obj-label" aria-hidden="true">
+                {o.name} <em>{o.type}</em>
+              </span>
+              {isSel
+                ? HANDLES.map((hd) => <span key={hd} class={`handle h-${hd}`} data-handle={hd} aria-hidden="true" onPointerDown={(e) => start(e, o, hd)} />)
+                : null}
+            </div>
+          );
+        })}
+      </div>
+    </div>
+  );
+}

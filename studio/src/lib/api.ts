@@ -1,0 +1,216 @@
+// The Studio's client of the service: every call sends the key as `Authorization: Bearer` (never in
+// a URL), takes an AbortSignal so a newer preview cancels an older one, and turns any answer that is
+// not a success into an ApiError (code, description, the JSON path split off). The task events are
+// read with fetch() as a stream (EventSource cannot send the header). Uses fetch only, no DOM nodes.
+import { apiErrorFrom, networkError, type ApiError } from './api-errors.js';
+import type { AccountInfo, DesignDetail, DesignSummary, TaskListItem } from './designs.js';
+import type { Overrides } from './overrides.js';
+import type { RenderRequest } from './render-request.js';
+import { SseParser } from './sse.js';
+
+export interface FitReport {
+  name: string | null;
+  type: 'text';
+  font_size: number;
+  line_count: number;
+  shrunk: boolean;
+  clipped: boolean;
+  word_broken: boolean;
+  missing_characters: string[];
+  height: number;
+  page?: number;
+}
+
+export interface RenderWarning {
+  code: string;
+  object: string | null;
+  characters: string[];
+  description: string;
+}
+
+export interface PreviewRequest {
+  design_id: number;
+  format?: 'png' | 'jpg';
+  quality?: number;
+  objects_overrides?: Overrides;
+  scale?: number;
+  time?: number;
+}
+
+export interface PreviewResult {
+  /** A data: URL of the image. */
+  image: string;
+  width: number;
+  height: number;
+  scale: number;
+  report: FitReport[];
+  warnings: RenderWarning[];
+}
+
+/** A task's body as A2 or B2 returns it (the fields the Studio reads). */
+export interface TaskBody {
+  id: number;
+  state: 'queued' | 'pending' | 'done' | 'error';
+  design_id?: number;
+  video_id?: number;
+  result_url?: string;
+  video_url?: string | null;
+  billed_price?: number | null;
+  error?: { code: string; description: string };
+}
+
+export interface Accepted {
+  taskId: number;
+  /** The A2 status address, or B2's task_url. */
+  statusUrl: string;
+}
+
+interface CallOptions {
+  method?: string;
+  json?: unknown;
+  form?: FormData;
+  signal?: AbortSignal;
+  accept?: string;
+}
+
+export class Api {
+  constructor(
+    private readonly key: () => string | null,
+    /** Called on a 401: the key is wrong or was revoked. */
+    private readonly onUnauthorized: (e: ApiError) => void = () => {},
+    private readonly origin = '',
+  ) {}
+
+  private async call(path: string, opts: CallOptions = {}): Promise<Response> {
+    const headers: Record<string, string> = {};
+    const key = this.key();
+    if (key) headers.authorization = `Bearer ${key}`;
+    if (opts.accept) headers.accept = opts.accept;
+    let body: BodyInit | undefined;
+    if (opts.json !== undefined) {
+      headers['content-type'] = 'application/json';
+      body = JSON.stringify(opts.json);
+    } else if (opts.form) body = opts.form;
+    let res: Response;
+    try {
+      res = await fetch(this.origin + path, { method: opts.method ?? 'GET', headers, body, signal: opts.signal, credentials: 'omit', cache: 'no-store' });
+    } catch (e) {
+      if (opts.signal?.aborted) throw e;
+      throw networkError(e);
+    }
+    if (!res.ok) {
+      const text = await res.text().catch(() => '');
+      let parsed: unknown = text;
+      try {
+        parsed = JSON.parse(text);
+      } catch {
+        // Not JSON (a proxy's page): the text is the description.
+      }
+      const err = apiErrorFrom(res.status, parsed, res.headers.get('retry-after'));
+      if (res.status === 401) this.onUnauthorized(err);
+      throw err;
+    }
+    return res;
+  }
+
+  private async json<T>(path: string, opts: CallOptions = {}): Promise<T> {
+    const res = await this.call(path, { accept: 'application/json', ...opts });
+    if (res.status === 204) return undefined as T;
+    return (await res.json()) as T;
+  }
+
+  account(signal?: AbortSignal): Promise<AccountInfo> {
+    return this.json('/public/v2/account', { signal });
+  }
+
+  async designs(signal?: AbortSignal): Promise<DesignSummary[]> {
+    return (await this.json<{ designs: DesignSummary[] }>('/public/v2/designs', { signal })).designs;
+  }
+
+  design(id: number, signal?: AbortSignal): Promise<DesignDetail> {
+    return this.json(`/public/v2/designs/${id}`, { signal });
+  }
+
+  /** A preview with its fit report (Accept: application/json). */
+  preview(body: PreviewRequest, signal?: AbortSignal): Promise<PreviewResult> {
+    return this.json('/public/v2/preview', { method: 'POST', json: body, signal });
+  }
+
+  /** A preview's bytes only (a thumbnail): smaller than the JSON's base64. */
+  async previewImage(body: PreviewRequest, signal?: AbortSignal): Promise<Blob> {
+    const res = await this.call('/public/v2/preview', { method: 'POST', json: body, signal, accept: 'image/*' });
+    return res.blob();
+  }
+
+  async tasks(limit = 50, before?: number, signal?: AbortSignal): Promise<TaskListItem[]> {
+    const q = new URLSearchParams({ limit: String(limit) });
+    if (before !== undefined) q.set('before', String(before));
+    return (await this.json<{ tasks: TaskListItem[] }>(`/public/v2/tasks?${q}`, { signal })).tasks;
+  }
+
+  /** Sends a render request as built (interface A or B; the URL is absolute, on this origin). */
+  async render(req: RenderRequest, signal?: AbortSignal): Promise<Accepted> {
+    const url = new URL(req.url);
+    const out = await this.json<{ task_id: number; status_url?: string; task_url?: string }>(url.pathname + url.search, {
+      method: req.method,
+      json: req.body,
+      signal,
+    });
+    return { taskId: out.task_id, statusUrl: out.status_url ?? out.task_url ?? '' };
+  }
+
+  /** A2, the task's status address (at most once per 5 s: the service's polling rule). */
+  taskA(id: number, signal?: AbortSignal): Promise<TaskBody> {
+    return this.json(`/public/v2/tasks/${id}`, { signal });
+  }
+
+  /** B2 with the key as a Bearer header (an addition of the service; v=1.0 stays in the query). */
+  taskB(id: number, signal?: AbortSignal): Promise<TaskBody> {
+    return this.json(`/api/queue/${id}/?v=1.0`, { signal });
+  }
+
+  async upload(file: Blob, signal?: AbortSignal): Promise<string> {
+    const form = new FormData();
+    form.append('file', file);
+    const out = await this.json<{ result: string; url: string }>('/public/v2/upload', { method: 'POST', form, signal });
+    return out.url;
+  }
+
+  /** Imports a design zip (POST), or replaces design `replace` with it (PUT). */
+  importDesign(zip: Blob, name: string, replace?: number, signal?: AbortSignal): Promise<DesignDetail> {
+    const form = new FormData();
+    // Fields before the file: a multipart reader sees the name before it streams the zip.
+    if (name.trim()) form.append('name', name.trim());
+    form.append('file', zip, 'design.zip');
+    return replace === undefined
+      ? this.json('/public/v2/designs', { method: 'POST', form, signal })
+      : this.json(`/public/v2/designs/${replace}`, { method: 'PUT', form, signal });
+  }
+
+  /**
+   * Follows a task through its event stream until it ends (done or error) or `signal` aborts; each
+   * `task` event's body goes to onTask. Resolves with the last body.
+   */
+  async watchTask(id: number, onTask: (t: TaskBody) => void, signal?: AbortSignal): Promise<TaskBody | undefined> {
+    const res = await this.call(`/public/v2/tasks/${id}/events`, { accept: 'text/event-stream', signal });
+    if (!res.body) throw networkError(new Error('the event stream has no body'));
+    const reader = res.body.pipeThrough(new TextDecoderStream()).getReader();
+    const parser = new SseParser();
+    let last: TaskBody | undefined;
+    try {
+      for (;;) {
+        const { value, done } = await reader.read();
+        if (done) break;
+        for (const e of parser.push(value)) {
+          if (e.event !== 'task') continue;
+          last = JSON.parse(e.data) as TaskBody;
+          onTask(last);
+        }
+        if (last && (last.state === 'done' || last.state === 'error')) break;
+      }
+    } finally {
+      await reader.cancel().catch(() => {});
+    }
+    return last;
+  }
+}

@@ -1,0 +1,53 @@
+// Time on the timeline of an animated or video design: which slide plays at a time (slides follow
+// each other; a transition is part of the slide it leaves), the frames of the low-fps play preview,
+// and the time as text. No DOM: unit-tested.
+
+export interface SlideInfo {
+  /** null for a slide without a name: it cannot be overridden. */
+  name: string | null;
+  /** Seconds, its transition included. */
+  duration: number;
+  /** The second the slide starts at, when the service says (it does: an addition); else the sum of the durations before it. */
+  start?: number;
+  objects: string[];
+}
+
+export interface SlideSpan extends SlideInfo {
+  start: number;
+  end: number;
+}
+
+export function slideSpans(slides: readonly SlideInfo[]): SlideSpan[] {
+  let t = 0;
+  return slides.map((s) => {
+    const start = s.start ?? t;
+    t = start + s.duration;
+    return { ...s, start, end: t };
+  });
+}
+
+/** The index of the slide on screen at `time`; the last slide holds its last frame. -1 without slides. */
+export function slideIndexAt(slides: readonly SlideInfo[], time: number): number {
+  const spans = slideSpans(slides);
+  if (!spans.length) return -1;
+  const i = spans.findIndex((s) => time >= s.start && time < s.end);
+  return i < 0 ? (time < 0 ? 0 : spans.length - 1) : i;
+}
+
+/** The next frame time of a play preview at `fps`, looping back to 0 after the end. */
+export function nextFrameTime(time: number, duration: number, fps: number): number {
+  const step = 1 / fps;
+  const next = Math.round((time + step) * 1000) / 1000;
+  return next > duration ? 0 : next;
+}
+
+/** The time the scrubber may show: within [0, duration], at 1/100 s. */
+export function clampTime(time: number, duration: number): number {
+  if (!Number.isFinite(time)) return 0;
+  return Math.round(Math.min(Math.max(0, time), duration) * 100) / 100;
+}
+
+/** `12.5 s`, `0 s`. */
+export function formatSeconds(s: number): string {
+  return `${Math.round(s * 10) / 10} s`;
+}

@@ -1,0 +1,102 @@
+// The account's designs as a grid of cards (name, id, size, type, a thumbnail rendered by the
+// preview endpoint at a small scale). Thumbnails load two at a time and are kept for the tab's
+// life per design version, so coming back to the grid costs no requests.
+import { useEffect, useState } from 'preact/hooks';
+import { ErrorAlert } from '../components/ErrorAlert.js';
+import { useStudio } from '../context.js';
+import { useLoad } from '../hooks.js';
+import type { Api } from '../lib/api.js';
+import { designType, sizeText, type DesignSummary } from '../lib/designs.js';
+import { formatSeconds } from '../lib/timeline.js';
+
+const THUMB_LONG_SIDE = 480;
+/** design id + updated_at → object URL of its thumbnail (or null: it could not be rendered). */
+const thumbs = new Map<string, string | null>();
+const thumbKey = (d: DesignSummary) => `${d.design_id}@${d.updated_at}`;
+
+async function loadThumbs(api: Api, designs: DesignSummary[], signal: AbortSignal, done: () => void): Promise<void> {
+  const todo = designs.filter((d) => !thumbs.has(thumbKey(d)));
+  const worker = async () => {
+    for (let d = todo.shift(); d && !signal.aborted; d = todo.shift()) {
+      const scale = Math.min(1, THUMB_LONG_SIDE / Math.max(d.width, d.height));
+      try {
+        const blob = await api.previewImage(
+          { design_id: d.design_id, format: 'jpg', scale, ...(d.duration ? { time: Math.min(1, d.duration / 2) } : {}) },
+          signal,
+        );
+        thumbs.set(thumbKey(d), URL.createObjectURL(blob));
+      } catch {
+        if (signal.aborted) return;
+        thumbs.set(thumbKey(d), null);
+      }
+      done();
+    }
+  };
+  await Promise.all([worker(), worker()]);
+}
+
+export function DesignsGrid() {
+  const { api } = useStudio();
+  const list = useLoad((signal) => api.designs(signal), []);
+  const [, setTick] = useState(0);
+
+  useEffect(() => {
+    if (!list.data) return;
+    const ctl = new AbortController();
+    void loadThumbs(api, list.data, ctl.signal, () => setTick((t) => t + 1));
+    return () => ctl.abort();
+  }, [list.data]);
+
+  return (
+    <main class="page">
+      <div class="page-head">
+        <h1>Designs</h1>
+        <a class="button" href="#/import">
+          Upload a design zip
+        </a>
+      </div>
+      <ErrorAlert error={list.error} />
+      {list.loading && !list.data ? <p class="muted">Loading designs…</p> : null}
+      {list.data && list.data.length === 0 ? (
+        <p class="muted">
+          No designs yet. <a href="#/import">Upload a design zip</a> or use <code>imprint admin import-design</code>.
+        </p>
+      ) : null}
+      <ul class="grid" aria-label="Designs">
+        {(list.data ?? []).map((d) => (
+          <li key={d.design_id}>
+            <DesignCard design={d} thumb={thumbs.get(thumbKey(d))} />
+          </li>
+        ))}
+      </ul>
+    </main>
+  );
+}
+
+function DesignCard({ design: d, thumb }: { design: DesignSummary; thumb: string | null | undefined }) {
+  const type = designType(d);
+  return (
+    <article class="design-card" data-testid="design-card" data-design-id={String(d.design_id)}>
+      <a href={`#/designs/${d.design_id}`} aria-label={`Open ${d.name || `design ${d.design_id}`}`}>
+        <div class="thumb">
+          {thumb ? (
+            <img src={thumb} alt={`Thumbnail of ${d.name || `design ${d.design_id}`}`} />
+          ) : (
+            <span class="muted">{thumb === null ? 'no preview' : 'rendering…'}</span>
+          )}
+        </div>
+      </a>
+      <div class="meta">
+        <h2>
+          <a href={`#/designs/${d.design_id}`}>{d.name || `Design ${d.design_id}`}</a>
+        </h2>
+        <p>
+          <span class="id">ID {d.design_id}</span>
+          <span>{sizeText(d)}</span>
+          <span class={`badge ${type}`}>{type}</span>
+          {d.duration ? <span>{formatSeconds(d.duration)}</span> : null}
+        </p>
+      </div>
+    </article>
+  );
+}
