@@ -282,5 +282,6 @@ mergeResults(entries);
 // Queue overhead, HTTP and concurrency in their own processes, after the render cases; each merges its own entries.
 if (children) {
   const { execFileSync } = await import('node:child_process');
-  for (const b of ['queue.mjs', 'http.mjs', 'preview.mjs', 'threads.mjs']) execFileSync(process.execPath, [join(ROOT, 'bench', b)], { stdio: 'inherit' });
+  for (const b of ['queue.mjs', 'http.mjs', 'preview.mjs', 'studio.mjs', 'threads.mjs'])
+    execFileSync(process.execPath, [join(ROOT, 'bench', b)], { stdio: 'inherit' });
 }

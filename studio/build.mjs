@@ -36,8 +36,27 @@ const code = chunk.code.replace(/\/\/# sourceMappingURL=\S+\s*$/, '') + `//# sou
 writeFileSync(join(OUT, jsName), code);
 if (chunk.map) writeFileSync(join(OUT, `${jsName}.map`), chunk.map.toString());
 
+// The interface font: Inter (variable; SIL Open Font License, beside it as inter-LICENSE.txt) from
+// the same versioned npm package the tests measure text with, so the Studio looks the same on every
+// machine instead of taking whatever sans-serif the system has. Its per-script files keep their
+// unicode-range, so a page loads only the scripts it shows; names are content-hashed like the rest.
+const FONT_DIR = join(HERE, '..', 'node_modules', '@fontsource-variable', 'inter');
+const fontFaces = readFileSync(join(FONT_DIR, 'wght.css'), 'utf8')
+  .replace(/\/\*[\s\S]*?\*\//g, '')
+  .replace(/font-family: 'Inter Variable'/g, "font-family: 'Inter'")
+  .replace(/font-display: swap/g, 'font-display: block')
+  .replace(/url\(\.\/files\/([\w-]+)\.woff2\)/g, (_, file) => {
+    const bytes = readFileSync(join(FONT_DIR, 'files', `${file}.woff2`));
+    const name = `${file}.${hash(bytes)}.woff2`;
+    writeFileSync(join(OUT, name), bytes);
+    return `url('/studio/${name}')`;
+  })
+  .trim();
+if (!fontFaces.includes('/studio/inter-latin-wght-normal.')) throw new Error('studio/build.mjs: @fontsource-variable/inter no longer has its Latin file');
+writeFileSync(join(OUT, 'inter-LICENSE.txt'), readFileSync(join(FONT_DIR, 'LICENSE')));
+
 // The CSS is one hand-written file: comments and indentation dropped, nothing else changed.
-const css = readFileSync(join(HERE, 'src', 'app.css'), 'utf8')
+const css = `${fontFaces}\n${readFileSync(join(HERE, 'src', 'app.css'), 'utf8')}`
   .replace(/\/\*[\s\S]*?\*\//g, '')
   .replace(/\n\s*/g, '\n')
   .replace(/\n+/g, '\n')

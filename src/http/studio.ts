@@ -44,7 +44,7 @@ interface StudioFile {
   body: Buffer;
   type: string;
   etag: string;
-  /** Content-hashed names (app.<hash>.js) never change: cached for a year; index.html is revalidated. */
+  /** Content-hashed names (app.<hash>.js, fonts) never change: cached for a year; index.html is revalidated. */
   immutable: boolean;
 }
 
@@ -80,7 +80,7 @@ function loadFiles(dir: string, version: number): Build | undefined {
     if (!statSync(path).isFile()) continue;
     const body = readFileSync(path);
     const etag = `"${createHash('sha256').update(body).digest('base64url').slice(0, 22)}"`;
-    files.set(name, { body, type, etag, immutable: /\.[0-9a-f]{8,}\.(js|css|map)$/.test(name) });
+    files.set(name, { body, type, etag, immutable: /\.[0-9a-f]{8,}\.(js|css|map|woff2)$/.test(name) });
   }
   return { version, files };
 }

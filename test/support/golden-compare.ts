@@ -193,6 +193,7 @@ export async function assertGolden(actualPng: Buffer, c: GoldenCase): Promise<st
   const files = diffFiles(c);
 
   if (updatingGolden()) {
+    mkdirSync(c.dir, { recursive: true });
     writeFileSync(expectedFile, actualPng);
     rmSync(files.panel, { force: true });
     rmSync(files.actual, { force: true });

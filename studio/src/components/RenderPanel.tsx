@@ -168,7 +168,7 @@ export function RenderPanel({ design, overrides, slideOverrides }: Props) {
       <details class="request" open>
         <summary>Request</summary>
         <p class="small">
-          <code>
+          <code data-testid="request-url">
             {request.method} {request.url}
           </code>
         </p>

@@ -6,6 +6,7 @@ import { apiErrorFrom, networkError, type ApiError } from './api-errors.js';
 import type { AccountInfo, DesignDetail, DesignSummary, TaskListItem } from './designs.js';
 import type { Overrides } from './overrides.js';
 import type { RenderRequest } from './render-request.js';
+import { RateBudget } from './rate-budget.js';
 import { SseParser } from './sse.js';
 
 export interface FitReport {
@@ -74,6 +75,9 @@ interface CallOptions {
 }
 
 export class Api {
+  /** What is left of the plan's requests this minute, from the last answer. */
+  readonly budget = new RateBudget();
+
   constructor(
     private readonly key: () => string | null,
     /** Called on a 401: the key is wrong or was revoked. */
@@ -98,6 +102,7 @@ export class Api {
       if (opts.signal?.aborted) throw e;
       throw networkError(e);
     }
+    this.budget.note(res.headers.get('x-ratelimit-remaining'), res.headers.get('x-ratelimit-reset'), performance.now());
     if (!res.ok) {
       const text = await res.text().catch(() => '');
       let parsed: unknown = text;

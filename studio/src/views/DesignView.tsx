@@ -75,23 +75,29 @@ interface Preview {
   ms: number | null;
   /** The key of the request the shown image answers. */
   shownKey: string | null;
+  /** Seconds the next preview waits for the plan's rate limit (0: not waiting). */
+  pausedFor: number;
 }
 
 function usePreview(api: Api, design: DesignDetail, overrides: Overrides, time: number | undefined, scale: number, immediate: boolean): Preview {
-  const [state, setState] = useState<Preview>({ result: null, error: null, busy: false, ms: null, shownKey: null });
+  const [state, setState] = useState<Preview>({ result: null, error: null, busy: false, ms: null, shownKey: null, pausedFor: 0 });
   const [retry, setRetry] = useState(0);
   const key = JSON.stringify({ d: design.design_id, u: design.updated_at, o: overrides, t: time, s: scale });
   useEffect(() => {
     if (scale <= 0) return;
     const hit = cached(key);
     if (hit) {
-      setState({ result: hit, error: null, busy: false, ms: 0, shownKey: key });
+      setState({ result: hit, error: null, busy: false, ms: 0, shownKey: key, pausedFor: 0 });
       return;
     }
     const ctl = new AbortController();
-    const wait = Math.max(immediate ? 0 : DEBOUNCE_MS, blockedUntil - performance.now());
+    // Near the end of the plan's requests for this minute, previews wait for the next one (the
+    // last requests stay for renders and uploads); the latest state is sent then.
+    const paced = Math.max(blockedUntil - performance.now(), api.budget.previewDelay(performance.now()));
+    const wait = Math.max(immediate ? 0 : DEBOUNCE_MS, paced);
+    if (paced > DEBOUNCE_MS) setState((s) => ({ ...s, pausedFor: Math.ceil(paced / 1000) }));
     const timer = setTimeout(() => {
-      setState((s) => ({ ...s, busy: true }));
+      setState((s) => ({ ...s, busy: true, pausedFor: 0 }));
       const t0 = performance.now();
       const body = {
         design_id: design.design_id,
@@ -105,7 +111,7 @@ function usePreview(api: Api, design: DesignDetail, overrides: Overrides, time: 
       api.preview(body, ctl.signal).then(
         (result) => {
           remember(key, result);
-          setState({ result, error: null, busy: false, ms: Math.round(performance.now() - t0), shownKey: key });
+          setState({ result, error: null, busy: false, ms: Math.round(performance.now() - t0), shownKey: key, pausedFor: 0 });
         },
         (e: unknown) => {
           if (ctl.signal.aborted) return;
@@ -245,8 +251,9 @@ function Editor({ design }: { design: DesignDetail }) {
         <div class="stage-bar">
           <span class="muted small">
             {scale > 0 ? `${Math.round(display * 100)} %` : ''}
-            {preview.ms !== null ? ` · preview ${preview.ms} ms` : ''}
+            {preview.ms !== null ? <span data-testid="preview-time"> · preview {preview.ms} ms</span> : ''}
             {preview.busy ? ' · rendering…' : ''}
+            {preview.pausedFor > 0 ? <span role="status"> · preview paused by the plan's rate limit: it resumes in {preview.pausedFor} s</span> : ''}
           </span>
           {Object.keys(overrides).length ? (
             <button

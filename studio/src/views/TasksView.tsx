@@ -84,8 +84,8 @@ export function TasksView() {
                   <td>
                     <span class={`state ${t.state}`}>{t.state}</span>
                   </td>
-                  <td>{timeText(t.created_at)}</td>
-                  <td>{timeText(t.finished_at)}</td>
+                  <td data-testid="task-time">{timeText(t.created_at)}</td>
+                  <td data-testid="task-time">{timeText(t.finished_at)}</td>
                   <td>
                     {t.state === 'done' && t.result_url ? (
                       <a href={t.result_url} download target="_blank" rel="noreferrer">

@@ -1,0 +1,365 @@
+// The Studio end to end, as a person uses it: the real service (`imprint serve` on its embedded
+// default, the example designs in a demo account) and Debian's Chromium driven by playwright-core.
+// Sign in, see the designs, open card-1080, change the headline and see the preview change where the
+// headline is, drag the photo and see x/y in the form, upload an image and use it, edit a chart cell,
+// render a png (the downloaded file equals the API's render of the same request), render the promo
+// as mp4 until done, import a design zip with an error and see it at its JSON path. No page shows a
+// console error. Screenshots of the main views are goldens (golden/studio/, looked at).
+//
+//   npx vitest run test/studio-e2e.test.ts                  compare
+//   UPDATE_GOLDEN=1 npx vitest run test/studio-e2e.test.ts  rewrite golden/studio/*/expected.png
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { zipSync, strToU8 } from 'fflate';
+import type { Page } from 'playwright-core';
+import sharp from 'sharp';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { assertGolden, REPO_ROOT } from './support/golden-compare.js';
+import { openStudioBrowser, startStudioService, type StudioBrowser, type StudioService } from './support/studio.js';
+import { waitFor } from './support/wait.js';
+
+let svc: StudioService;
+let ui: StudioBrowser;
+let page: Page;
+
+beforeAll(async () => {
+  svc = await startStudioService();
+  // The walk-through below sends ~50 requests in a few seconds (thumbnails, previews, renders): more
+  // than the basic plan's 50 a minute. Its pacing on a tight plan has a test of its own at the end.
+  await svc.service.setPlan(svc.seed.accountId, { requests_per_minute: 600 });
+  ui = await openStudioBrowser();
+  page = ui.page;
+}, 60_000);
+
+afterAll(async () => {
+  await ui?.close();
+  await svc?.close();
+}, 60_000);
+
+const auth = () => ({ authorization: `Bearer ${svc.seed.apiKey}` });
+
+/** The preview's pixels (decoded from the image element's source) cropped to a box in template pixels. */
+async function previewBox(box: { x: number; y: number; width: number; height: number }, designWidth: number): Promise<Buffer> {
+  const src = await page.getByTestId('preview').getAttribute('src');
+  expect(src).toBeTruthy();
+  const bytes = src!.startsWith('data:')
+    ? Buffer.from(src!.slice(src!.indexOf(',') + 1), 'base64')
+    : Buffer.from(
+        await page.evaluate(async (u) => {
+          const r = await fetch(u);
+          return Array.from(new Uint8Array(await r.arrayBuffer()));
+        }, src!),
+      );
+  const img = sharp(bytes);
+  const { width } = await img.metadata();
+  const k = width / designWidth;
+  const region = { left: Math.round(box.x * k), top: Math.round(box.y * k), width: Math.round(box.width * k), height: Math.round(box.height * k) };
+  return img.extract(region).raw().toBuffer();
+}
+
+/** Share of bytes (channels) that differ by more than 16 between two equal-sized raw crops. */
+function changed(a: Buffer, b: Buffer): number {
+  expect(a.length).toBe(b.length);
+  let n = 0;
+  for (let i = 0; i < a.length; i++) if (Math.abs(a[i]! - b[i]!) > 16) n++;
+  return n / a.length;
+}
+
+/** Waits until the preview shows a new image (its source changed and it has decoded). */
+async function nextPreview(before: string | null): Promise<void> {
+  await page.waitForFunction(
+    (old) => {
+      const img = document.querySelector<HTMLImageElement>('[data-testid=preview]');
+      return !!img && img.getAttribute('src') !== old && img.complete && img.naturalWidth > 0;
+    },
+    before,
+    { timeout: 15_000 },
+  );
+}
+
+const previewSrc = () => page.getByTestId('preview').getAttribute('src');
+
+async function openDesign(example: string): Promise<void> {
+  await page.goto(`${svc.base}/studio#/designs/${svc.designId(example)}`);
+  await page.waitForFunction(() => {
+    const img = document.querySelector<HTMLImageElement>('[data-testid=preview]');
+    return !!img && img.complete && img.naturalWidth > 0;
+  });
+}
+
+async function selectObject(name: string): Promise<void> {
+  await page
+    .getByRole('listbox', { name: 'Objects' })
+    .getByRole('option', { name: new RegExp(`^${name}\\b`) })
+    .click();
+}
+
+function noConsoleErrors(except: RegExp[] = []): void {
+  const left = ui.errors.filter((e) => !except.some((r) => r.test(e)));
+  ui.errors.length = 0;
+  expect(left).toEqual([]);
+}
+
+describe('Studio in Chromium', () => {
+  it('refuses a wrong key with a message, then signs in with the demo key and shows the designs', async () => {
+    await page.goto(`${svc.base}/studio`);
+    await page.getByLabel('API key').fill('not-a-key');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await expect.poll(() => page.getByRole('alert').textContent()).toMatch(/not known|unauthorized|key/i);
+    noConsoleErrors([/status of 401/]);
+
+    await page.getByLabel('API key').fill(svc.seed.apiKey);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    const cards = page.getByTestId('design-card');
+    await expect.poll(() => cards.count()).toBe(svc.seed.designs.length);
+    // The key stays in the tab's session storage, never in the address.
+    expect(page.url()).not.toContain(svc.seed.apiKey);
+    expect(await page.evaluate(() => Object.values(sessionStorage).join(' '))).toContain(svc.seed.apiKey);
+    const card = page.locator(`[data-testid=design-card][data-design-id="${svc.designId('card-1080')}"]`);
+    await expect.poll(() => card.textContent()).toMatch(/card-1080/);
+    expect(await card.textContent()).toMatch(/1080 × 1080/);
+    expect(await card.textContent()).toMatch(/image/);
+    expect(await page.locator(`[data-testid=design-card][data-design-id="${svc.designId('slides-video')}"]`).textContent()).toMatch(/video/);
+    expect(await page.locator(`[data-testid=design-card][data-design-id="${svc.designId('promo-15s')}"]`).textContent()).toMatch(/animated/);
+    // Every card gets its thumbnail, a real picture.
+    await page.waitForFunction(
+      () => {
+        const cards = document.querySelectorAll('[data-testid=design-card]');
+        const imgs = [...document.querySelectorAll<HTMLImageElement>('[data-testid=design-card] img')];
+        return imgs.length === cards.length && imgs.every((i) => i.complete && i.naturalWidth > 0);
+      },
+      undefined,
+      { timeout: 30_000 },
+    );
+    await assertGolden(await page.screenshot(), { area: 'studio', name: 'designs', dir: join(REPO_ROOT, 'golden', 'studio', 'designs') });
+    noConsoleErrors();
+  }, 60_000);
+
+  it('outlines named objects, lists them for the keyboard, and re-renders the headline where it is', async () => {
+    await openDesign('card-1080');
+    // Hover shows the object's outline with its name and type.
+    const headline = page.locator('[data-object="headline"]');
+    expect(await headline.getAttribute('aria-label')).toBe('headline (text)');
+    await headline.hover();
+    // The list works with the keyboard: focus it, then the arrows move the selection.
+    const list = page.getByRole('listbox', { name: 'Objects' });
+    await list.focus();
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('ArrowUp');
+    await page.keyboard.press('ArrowDown');
+    const selected = list.locator('[aria-selected=true]');
+    expect(await selected.count()).toBe(1);
+    expect(await selected.textContent()).toMatch(/^brand_pill/);
+
+    await selectObject('headline');
+    const box = { x: 72, y: 732, width: 740, height: 150 };
+    const before = await previewBox(box, 1080);
+    const src = await previewSrc();
+    await page.getByLabel('text', { exact: true }).fill('A completely different headline');
+    await nextPreview(src);
+    const after = await previewBox(box, 1080);
+    expect(changed(before, after)).toBeGreaterThan(0.02);
+    // Elsewhere (the photo) nothing moved.
+    expect(changed(await previewBox({ x: 0, y: 0, width: 1080, height: 600 }, 1080), await previewBox({ x: 0, y: 0, width: 1080, height: 600 }, 1080))).toBe(0);
+    // The fit report of the selected text object.
+    await expect.poll(() => page.getByTestId('fit-report').textContent()).toMatch(/\d+(\.\d+)?\s*px/);
+    // What changes from run to run (the preview's time, the server's port in the request) is masked.
+    const varying = [page.getByTestId('preview-time'), page.getByTestId('request-url'), page.getByTestId('request-curl')];
+    await assertGolden(await page.screenshot({ mask: varying }), {
+      area: 'studio',
+      name: 'design-view',
+      dir: join(REPO_ROOT, 'golden', 'studio', 'design-view'),
+    });
+    noConsoleErrors();
+  }, 60_000);
+
+  it('moves the photo by dragging it and shows the new x and y in the form', async () => {
+    await openDesign('card-1080');
+    await selectObject('photo');
+    const outline = page.locator('[data-object="photo"]');
+    const b = (await outline.boundingBox())!;
+    const scale = b.width / 1080;
+    const src = await previewSrc();
+    const start = { x: b.x + b.width / 2, y: b.y + b.height / 2 };
+    await page.mouse.move(start.x, start.y);
+    await page.mouse.down();
+    await page.mouse.move(start.x + 60, start.y + 40, { steps: 6 });
+    await page.mouse.up();
+    await expect.poll(async () => Number(await page.getByLabel('x', { exact: true }).inputValue())).toBeCloseTo(60 / scale, -1);
+    expect(Number(await page.getByLabel('y', { exact: true }).inputValue())).toBeCloseTo(40 / scale, -1);
+    await nextPreview(src);
+    noConsoleErrors();
+  }, 60_000);
+
+  it('uploads an image and uses it as the photo', async () => {
+    await openDesign('card-1080');
+    await selectObject('photo');
+    const red = await sharp({ create: { width: 800, height: 480, channels: 3, background: '#e02020' } })
+      .png()
+      .toBuffer();
+    const src = await previewSrc();
+    await page.getByLabel('Upload image').setInputFiles({ name: 'red.png', mimeType: 'image/png', buffer: red });
+    await nextPreview(src);
+    const photo = await previewBox({ x: 300, y: 200, width: 200, height: 100 }, 1080);
+    // The middle of the photo is now the uploaded red.
+    const mean = [0, 1, 2].map((c) => {
+      let sum = 0;
+      for (let i = c; i < photo.length; i += 3) sum += photo[i]!;
+      return sum / (photo.length / 3);
+    });
+    expect(mean[0]).toBeGreaterThan(200);
+    expect(mean[1]).toBeLessThan(60);
+    expect(mean[2]).toBeLessThan(60);
+    const options = await page.getByLabel('Earlier uploads').locator('option').allTextContents();
+    expect(options.length).toBeGreaterThan(0);
+    noConsoleErrors();
+  }, 60_000);
+
+  it('edits a chart cell, refuses a non-number there, and re-renders the chart', async () => {
+    await openDesign('chart-report');
+    await selectObject('sales');
+    const box = { x: 96, y: 528, width: 888, height: 424 };
+    const before = await previewBox(box, 1080);
+    const src = await previewSrc();
+    const cell = page.getByLabel('Cell 1,1', { exact: true });
+    await cell.fill('1');
+    await nextPreview(src);
+    expect(changed(before, await previewBox(box, 1080))).toBeGreaterThan(0.001);
+    await cell.fill('abc');
+    expect(await cell.getAttribute('aria-invalid')).toBe('true');
+    noConsoleErrors();
+  }, 60_000);
+
+  it('renders a png whose download equals the API render of the request it shows', async () => {
+    await openDesign('card-1080');
+    await selectObject('headline');
+    const src = await previewSrc();
+    await page.getByLabel('text', { exact: true }).fill('Rendered from the Studio');
+    await nextPreview(src);
+    await page.getByLabel('Format').selectOption('png');
+    await page.getByRole('button', { name: 'Render' }).click();
+    await expect.poll(() => page.getByTestId('task-state').textContent(), { timeout: 60_000 }).toMatch(/done/);
+    const href = await page.getByRole('link', { name: 'Download result' }).getAttribute('href');
+    const studioPng = Buffer.from(await (await fetch(new URL(href!, svc.base))).arrayBuffer());
+    expect(studioPng.subarray(1, 4).toString()).toBe('PNG');
+
+    // The request the Studio shows, sent as is: the same bytes.
+    const shown = JSON.parse((await page.getByTestId('request-json').textContent())!) as Record<string, unknown>;
+    expect(shown.design_id).toBe(svc.designId('card-1080'));
+    const curl = (await page.getByTestId('request-curl').textContent())!;
+    expect(curl).toContain('$IMPRINT_API_KEY');
+    expect(curl).not.toContain(svc.seed.apiKey);
+    const r = await fetch(`${svc.base}/public/v2/render`, {
+      method: 'POST',
+      headers: { ...auth(), 'content-type': 'application/json' },
+      body: JSON.stringify(shown),
+    });
+    expect(r.status).toBe(202);
+    const { task_id } = (await r.json()) as { task_id: number };
+    const done = await waitFor(
+      'the API render',
+      async () => {
+        const t = await svc.service.getRenderTask(svc.seed.accountId, String(task_id));
+        return t.state === 'done' || t.state === 'error' ? t : undefined;
+      },
+      60_000,
+    );
+    expect(done.state).toBe('done');
+    const apiPng = await svc.service.resultBytes(svc.seed.accountId, task_id);
+    expect(apiPng!.equals(studioPng)).toBe(true);
+    noConsoleErrors();
+  }, 120_000);
+
+  it('renders the promo as mp4 and shows the task reach done', async () => {
+    await openDesign('promo-15s');
+    await page.getByLabel('Format').selectOption('mp4');
+    await page.getByRole('button', { name: 'Render' }).click();
+    await expect.poll(() => page.getByTestId('task-state').textContent(), { timeout: 240_000, interval: 500 }).toMatch(/done/);
+    const href = await page.getByRole('link', { name: 'Download result' }).getAttribute('href');
+    expect(href).toMatch(/\.mp4$/);
+    noConsoleErrors();
+  }, 300_000);
+
+  it('lists the tasks with their state and result links', async () => {
+    await page.goto(`${svc.base}/studio#/tasks`);
+    const rows = page.getByTestId('task-row');
+    await expect.poll(() => rows.count()).toBeGreaterThanOrEqual(3);
+    expect(await rows.first().textContent()).toMatch(/done/);
+    expect(await rows.first().getByRole('link', { name: 'Result' }).count()).toBe(1);
+    await assertGolden(await page.screenshot({ mask: [page.getByTestId('task-time')] }), {
+      area: 'studio',
+      name: 'tasks',
+      dir: join(REPO_ROOT, 'golden', 'studio', 'tasks'),
+    });
+    noConsoleErrors();
+  }, 60_000);
+
+  it('imports a design zip with an error and shows the error at its JSON path', async () => {
+    await page.goto(`${svc.base}/studio#/import`);
+    const design = {
+      schema: 'imprint/design@1',
+      width: 400,
+      height: 300,
+      objects: [{ type: 'text', name: 'title', x: 0, y: 0, width: 400, height: 100, text: 'Hi', font_size: -5 }],
+    };
+    const zip = Buffer.from(zipSync({ 'design.json': strToU8(JSON.stringify(design)) }));
+    await page.getByLabel('Design zip').setInputFiles({ name: 'bad.zip', mimeType: 'application/zip', buffer: zip });
+    await page.getByRole('button', { name: 'Import' }).click();
+    const errors = page.getByTestId('import-errors');
+    await expect.poll(() => errors.locator('li code').first().textContent()).toBe('$.objects[0].font_size');
+    noConsoleErrors([/status of 400/]);
+  }, 60_000);
+  it('on a plan of few requests a minute, pauses previews before the limit and says so, instead of meeting 429s', async () => {
+    const tight = await svc.service.createAccount({ name: 'tight', plan: 'basic' });
+    await svc.service.setPlan(tight.account.id, { requests_per_minute: 12 });
+    const d = await svc.service.importDesign(tight.account.id, JSON.parse(await readFile(join(REPO_ROOT, 'examples/banner-1200x628/design.json'), 'utf8')), {
+      baseDir: join(REPO_ROOT, 'examples/banner-1200x628'),
+      name: 'banner',
+    });
+    const other = await ui.browser.newContext({ viewport: { width: 1440, height: 900 } });
+    const p = await other.newPage();
+    const responses: number[] = [];
+    p.on('response', (r) => responses.push(r.status()));
+    try {
+      await p.goto(`${svc.base}/studio`);
+      await p.getByLabel('API key').fill(tight.apiKey);
+      await p.getByRole('button', { name: 'Sign in' }).click();
+      await p.getByTestId('design-card').first().waitFor();
+      await p.goto(`${svc.base}/studio#/designs/${d.id}`);
+      const name = (await svc.service.getDesign(tight.account.id, d.id)).template as { objects: { name?: string; type: string }[] };
+      const text = name.objects.find((o) => o.type === 'text' && o.name)!.name!;
+      await p
+        .getByRole('listbox', { name: 'Objects' })
+        .getByRole('option', { name: new RegExp(`^${text}\\b`) })
+        .click();
+      const field = p.getByLabel('text', { exact: true });
+      // One edit per preview until the Studio holds them back.
+      for (let i = 0; i < 12; i++) {
+        const before = await p.getByTestId('preview').getAttribute('src');
+        await field.fill(`Edit number ${i}`);
+        const paused = await Promise.race([
+          p
+            .getByRole('status')
+            .filter({ hasText: "paused by the plan's rate limit" })
+            .waitFor({ timeout: 15_000 })
+            .then(() => true),
+          p
+            .waitForFunction((old) => document.querySelector('[data-testid=preview]')?.getAttribute('src') !== old, before, { timeout: 15_000 })
+            .then(() => false),
+        ]);
+        if (paused) break;
+      }
+      expect(await p.getByRole('status').filter({ hasText: "paused by the plan's rate limit" }).count()).toBe(1);
+      // The Studio never ran into the limit itself, and the requests it kept back are still there for a render.
+      expect(responses.filter((s) => s === 429)).toEqual([]);
+      await p.getByLabel('Format').selectOption('png');
+      await p.getByRole('button', { name: 'Render' }).click();
+      await expect.poll(() => p.getByTestId('task-state').textContent(), { timeout: 60_000 }).toMatch(/queued|pending|done/);
+      expect(responses.filter((s) => s === 429)).toEqual([]);
+    } finally {
+      await other.close();
+    }
+    noConsoleErrors();
+  }, 120_000);
+});
