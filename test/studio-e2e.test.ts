@@ -281,6 +281,35 @@ describe('Studio in Chromium', () => {
     noConsoleErrors();
   }, 300_000);
 
+  it('scrubs a video design, lists its slides, and shows a replaced slide background in the preview', async () => {
+    await openDesign('slides-video');
+    const slides = page.getByTestId('slide');
+    expect(await slides.count()).toBe(5);
+    expect(await slides.nth(2).textContent()).toMatch(/city/);
+    // The scrubber: another moment is another picture.
+    const corner = { x: 0, y: 0, width: 1920, height: 300 };
+    const atStart = await previewBox(corner, 1920);
+    let src = await previewSrc();
+    await page.getByLabel('Time').fill('7.5');
+    await nextPreview(src);
+    const inCity = await previewBox(corner, 1920);
+    expect(changed(atStart, inCity)).toBeGreaterThan(0.05);
+    // The city slide's background replaced by an upload: the preview at that moment shows it.
+    const green = await sharp({ create: { width: 640, height: 360, channels: 3, background: '#10c040' } })
+      .png()
+      .toBuffer();
+    src = await previewSrc();
+    await page.getByLabel('Background of slide city').setInputFiles({ name: 'green.png', mimeType: 'image/png', buffer: green });
+    await nextPreview(src);
+    const replaced = await previewBox(corner, 1920);
+    expect(changed(inCity, replaced)).toBeGreaterThan(0.05);
+    // Mostly green now, under whatever the slide draws on top.
+    let g = 0;
+    for (let i = 0; i < replaced.length; i += 3) if (replaced[i + 1]! > replaced[i]! + 40 && replaced[i + 1]! > replaced[i + 2]! + 40) g++;
+    expect(g / (replaced.length / 3)).toBeGreaterThan(0.3);
+    noConsoleErrors();
+  }, 60_000);
+
   it('lists the tasks with their state and result links', async () => {
     await page.goto(`${svc.base}/studio#/tasks`);
     const rows = page.getByTestId('task-row');
@@ -310,6 +339,39 @@ describe('Studio in Chromium', () => {
     await expect.poll(() => errors.locator('li code').first().textContent()).toBe('$.objects[0].font_size');
     noConsoleErrors([/status of 400/]);
   }, 60_000);
+  it('shows design and object names that hold HTML and script as text, running none of it', async () => {
+    const evil = '<img src=x onerror="window.__pwned=1">';
+    const objectName = '<script>window.__pwned=2</script>';
+    const d = await svc.service.importDesign(
+      svc.seed.accountId,
+      {
+        schema: 'imprint/design@1',
+        width: 400,
+        height: 200,
+        background: { type: 'color', color: '#ffffff' },
+        objects: [{ type: 'text', name: objectName, x: 10, y: 10, width: 380, height: 100, text: 'Hi', font_size: 40 }],
+      },
+      { name: evil },
+    );
+    const dialogs: string[] = [];
+    page.on('dialog', (dlg) => {
+      dialogs.push(dlg.message());
+      void dlg.dismiss();
+    });
+    await page.goto(`${svc.base}/studio#/`);
+    const card = page.locator(`[data-testid=design-card][data-design-id="${d.id}"]`);
+    await expect.poll(() => card.textContent()).toContain(evil);
+    await page.goto(`${svc.base}/studio#/designs/${d.id}`);
+    const option = page.getByRole('listbox', { name: 'Objects' }).getByRole('option').first();
+    await expect.poll(() => option.textContent()).toContain(objectName);
+    expect(await page.locator(`[data-object="${objectName.replace(/"/g, '\\"')}"]`).getAttribute('aria-label')).toBe(`${objectName} (text)`);
+    // Nothing from the names became markup or ran.
+    expect(await page.locator('img[src=x]').count()).toBe(0);
+    expect(await page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned)).toBeUndefined();
+    expect(dialogs).toEqual([]);
+    noConsoleErrors();
+  }, 60_000);
+
   it('on a plan of few requests a minute, pauses previews before the limit and says so, instead of meeting 429s', async () => {
     const tight = await svc.service.createAccount({ name: 'tight', plan: 'basic' });
     await svc.service.setPlan(tight.account.id, { requests_per_minute: 12 });

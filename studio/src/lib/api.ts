@@ -4,7 +4,7 @@
 // read with fetch() as a stream (EventSource cannot send the header). Uses fetch only, no DOM nodes.
 import { apiErrorFrom, networkError, type ApiError } from './api-errors.js';
 import type { AccountInfo, DesignDetail, DesignSummary, TaskListItem } from './designs.js';
-import type { Overrides } from './overrides.js';
+import type { Overrides, toInterfaceB } from './overrides.js';
 import type { RenderRequest } from './render-request.js';
 import { RateBudget } from './rate-budget.js';
 import { SseParser } from './sse.js';
@@ -33,7 +33,8 @@ export interface PreviewRequest {
   design_id: number;
   format?: 'png' | 'jpg';
   quality?: number;
-  objects_overrides?: Overrides;
+  /** Interface A's map, or interface B's list (which can also replace a slide's background). */
+  objects_overrides?: Overrides | ReturnType<typeof toInterfaceB>;
   scale?: number;
   time?: number;
 }

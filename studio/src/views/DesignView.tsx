@@ -17,7 +17,7 @@ import type { Api, PreviewResult } from '../lib/api.js';
 import { isApiError, networkError, type ApiError } from '../lib/api-errors.js';
 import { designType, sizeText, type DesignDetail, type ObjectInfo } from '../lib/designs.js';
 import { changedFields, fitScale, renderScale, type Box } from '../lib/geometry.js';
-import { editEntry, effectiveValue, withEntry, type Entry, type Json, type Overrides, type SlideOverride } from '../lib/overrides.js';
+import { editEntry, effectiveValue, toInterfaceB, withEntry, type Entry, type Json, type Overrides, type SlideOverride } from '../lib/overrides.js';
 import { clampTime, formatSeconds, nextFrameTime, slideIndexAt } from '../lib/timeline.js';
 
 const DEBOUNCE_MS = 100;
@@ -79,10 +79,18 @@ interface Preview {
   pausedFor: number;
 }
 
-function usePreview(api: Api, design: DesignDetail, overrides: Overrides, time: number | undefined, scale: number, immediate: boolean): Preview {
+function usePreview(
+  api: Api,
+  design: DesignDetail,
+  overrides: Overrides,
+  slides: Record<string, SlideOverride>,
+  time: number | undefined,
+  scale: number,
+  immediate: boolean,
+): Preview {
   const [state, setState] = useState<Preview>({ result: null, error: null, busy: false, ms: null, shownKey: null, pausedFor: 0 });
   const [retry, setRetry] = useState(0);
-  const key = JSON.stringify({ d: design.design_id, u: design.updated_at, o: overrides, t: time, s: scale });
+  const key = JSON.stringify({ d: design.design_id, u: design.updated_at, o: overrides, sl: slides, t: time, s: scale });
   useEffect(() => {
     if (scale <= 0) return;
     const hit = cached(key);
@@ -105,7 +113,12 @@ function usePreview(api: Api, design: DesignDetail, overrides: Overrides, time: 
         // card, so the answer arrives and decodes sooner; png where the canvas may be transparent.
         ...(design.background ? { format: 'jpg' as const, quality: 90 } : {}),
         scale,
-        ...(Object.keys(overrides).length ? { objects_overrides: overrides } : {}),
+        // A replaced slide background needs interface B's list form (the preview takes both).
+        ...(Object.keys(slides).length
+          ? { objects_overrides: toInterfaceB(overrides, slides) }
+          : Object.keys(overrides).length
+            ? { objects_overrides: overrides }
+            : {}),
         ...(time !== undefined ? { time } : {}),
       };
       api.preview(body, ctl.signal).then(
@@ -148,7 +161,7 @@ function Editor({ design }: { design: DesignDetail }) {
   // A margin round the canvas keeps the handles of objects at its edges within reach.
   const display = fitScale(design.width, design.height, stage.width - 64, stage.height - 64);
   const scale = stage.width > 0 ? renderScale(display, devicePixelRatio) : 0;
-  const preview = usePreview(api, design, overrides, moving ? time : undefined, scale, playing);
+  const preview = usePreview(api, design, overrides, slideOverrides, moving ? time : undefined, scale, playing);
 
   // Play: the next frame is asked for once the last one is shown, at most PLAY_FPS a second; a
   // rate-limit error stops it.
