@@ -16,25 +16,12 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { assertGolden, REPO_ROOT } from './support/golden-compare.js';
 import { openStudioBrowser, startStudioService, type StudioBrowser, type StudioService } from './support/studio.js';
+import { toolsAvailable } from './support/tools.js';
 import { waitFor } from './support/wait.js';
 
 let svc: StudioService;
 let ui: StudioBrowser;
 let page: Page;
-
-beforeAll(async () => {
-  svc = await startStudioService();
-  // The walk-through below sends ~50 requests in a few seconds (thumbnails, previews, renders): more
-  // than the basic plan's 50 a minute. Its pacing on a tight plan has a test of its own at the end.
-  await svc.service.setPlan(svc.seed.accountId, { requests_per_minute: 600 });
-  ui = await openStudioBrowser();
-  page = ui.page;
-}, 60_000);
-
-afterAll(async () => {
-  await ui?.close();
-  await svc?.close();
-}, 60_000);
 
 const auth = () => ({ authorization: `Bearer ${svc.seed.apiKey}` });
 
@@ -100,7 +87,21 @@ function noConsoleErrors(except: RegExp[] = []): void {
   expect(left).toEqual([]);
 }
 
-describe('Studio in Chromium', () => {
+describe.skipIf(!toolsAvailable(['chromium'], 'the Studio end-to-end test drives Chromium'))('Studio in Chromium', () => {
+  beforeAll(async () => {
+    svc = await startStudioService();
+    // The walk-through below sends ~50 requests in a few seconds (thumbnails, previews, renders): more
+    // than the basic plan's 50 a minute. Its pacing on a tight plan has a test of its own at the end.
+    await svc.service.setPlan(svc.seed.accountId, { requests_per_minute: 600 });
+    ui = await openStudioBrowser();
+    page = ui.page;
+  }, 60_000);
+
+  afterAll(async () => {
+    await ui?.close();
+    await svc?.close();
+  }, 60_000);
+
   it('refuses a wrong key with a message, then signs in with the demo key and shows the designs', async () => {
     await page.goto(`${svc.base}/studio`);
     await page.getByLabel('API key').fill('not-a-key');
