@@ -43,7 +43,9 @@ try {
   }, before);
   await page.locator('[data-object="photo"]').hover();
   // A palette png: a quarter of the bytes, no visible difference for an interface.
-  await sharp(await page.screenshot()).png({ palette: true, quality: 90, effort: 10 }).toFile(OUT);
+  await sharp(await page.screenshot())
+    .png({ palette: true, quality: 90, effort: 10 })
+    .toFile(OUT);
   console.log(`wrote ${OUT}`);
 } finally {
   await browser.close();
