@@ -324,6 +324,31 @@ describe('POST and PUT /public/v2/designs (a zip of the design folder)', () => {
     expect((await errorOf(await send('POST', '/designs', many, {}, key, smallBase))).description).toMatch(/the zip has 21 entries: at most 20/);
   });
 
+  it('unpacks only the files design.json names: a bomb beside it that the design does not use is never inflated', () => {
+    const zip = zipSync({ 'design.json': json({ width: 10, height: 10, objects: [] }), 'unused.bin': new Uint8Array(8 * 1024 * 1024) });
+    const read = readDesignZip(zip, { maxBytes: 1024 * 1024 }, () => []);
+    expect([...read.files.keys()]).toEqual([]);
+    // Named by the design, the same file is unpacked, and the limit holds.
+    expect(() => readDesignZip(zip, { maxBytes: 1024 * 1024 }, () => ['unused.bin'])).toThrow(/unpacking stopped at the limit/);
+  });
+
+  it('refuses a zip whose directory points past its end as not a zip (400), not as a failure of the service', () => {
+    const zip = zipSync({ 'design.json': json({}) });
+    const view = new DataView(zip.buffer, zip.byteOffset, zip.byteLength);
+    let cd = -1;
+    for (let i = zip.byteLength - 4; i >= 0; i--) if (view.getUint32(i, true) === 0x02014b50) cd = i;
+    // A zip64 size marker with an extra field far longer than the bytes that follow.
+    view.setUint32(cd + 20, 0xffffffff, true);
+    view.setUint16(cd + 30, 0xfff0, true);
+    let err: unknown;
+    try {
+      readDesignZip(zip);
+    } catch (e) {
+      err = e;
+    }
+    expect(err).toMatchObject({ code: 'validation_error', path: '$.file' });
+  });
+
   it('refuses a zip over 100 MB by its Content-Length, before reading it (413)', async () => {
     const res = await new Promise<{ status: number; body: string }>((resolve, reject) => {
       const req = request(`${base}/designs`, {

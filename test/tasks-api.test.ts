@@ -284,11 +284,24 @@ describe('GET /public/v2/tasks/<id>/events', () => {
     const gone = events(await get(`/tasks/${id}/events`));
     expect(await gone.task()).toMatchObject({ id, state: 'queued' });
     await gone.cancel();
-    // A second server on the same service: closing it does not wait for its open stream's client.
-    const second = await buildServer(service, { taskEvents: { pollMs: 50, keepAliveMs: 60_000 } });
+    // A second server on the same service, one stream per account: a stream its client dropped gives
+    // its place back (the next one is not refused), and closing the server does not wait for the
+    // client of the stream still open.
+    const second = await buildServer(service, { taskEvents: { pollMs: 50, keepAliveMs: 60_000, maxStreamsPerAccount: 1 } });
     await second.listen({ port: 0, host: '127.0.0.1' });
     const url = `http://127.0.0.1:${(second.server.address() as { port: number }).port}/public/v2/tasks/${id}/events`;
-    const open = events(await fetch(url, { headers: auth() }));
+    const dropped = events(await fetch(url, { headers: auth() }));
+    expect(await dropped.task()).toMatchObject({ id, state: 'queued' });
+    const refused = await fetch(url, { headers: auth() });
+    expect(refused.status).toBe(429);
+    await refused.body?.cancel();
+    await dropped.cancel();
+    const open = await waitFor('the dropped stream to give its place back', async () => {
+      const r = await fetch(url, { headers: auth() });
+      if (r.status === 200) return events(r);
+      await r.body?.cancel();
+      return undefined;
+    });
     expect(await open.task()).toMatchObject({ id, state: 'queued' });
     await second.close();
     expect(await open.next()).toBeUndefined();

@@ -4,7 +4,7 @@
 import multipart from '@fastify/multipart';
 import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
 import { readFileSync } from 'node:fs';
-import { STATUS_CODES } from 'node:http';
+import { STATUS_CODES, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { ImprintError } from '../errors.js';
 import type { Service } from '../service/service.js';
@@ -123,7 +123,34 @@ export async function buildServer(service: Service, opts: HttpServerOptions = {}
     ctx.metrics.inc('imprint_http_requests_total', { route: req.routeOptions.url ?? 'unknown', status: String(reply.statusCode) });
   });
 
-  // One account guard for every /public/v2 route family, so they count against the same limits alike.
+  // close() shuts the keep-alive connections that are idle at that moment; one whose answer was still
+  // being written (a download) turns idle later, and Node keeps it open for the client until
+  // keepAliveTimeout (72 s), so close() waited that long. Once closing, every answer that ends
+  // closes the connections that became idle. Watched on the Node server, so it holds for every
+  // answer alike, whatever plugin sent it.
+  // A connection that has sent no request yet (a client's spare one, seen with fetch) is not idle to
+  // Node either and would hold close() until the headers timeout: those are closed when closing
+  // begins (one whose first request is still arriving is refused with it, as after close()).
+  let closing = false;
+  const unused = new Set<Socket>();
+  app.server.on('connection', (socket: Socket) => {
+    unused.add(socket);
+    socket.once('close', () => unused.delete(socket));
+  });
+  app.addHook('preClose', async () => {
+    closing = true;
+    for (const socket of unused) socket.destroy();
+  });
+  app.server.on('request', (req: IncomingMessage, res: ServerResponse) => {
+    unused.delete(req.socket);
+    res.once('finish', () => {
+      // 'finish' fires before Node marks the socket idle: look once the current callbacks are done.
+      if (closing) setImmediate(() => app.server.closeIdleConnections());
+    });
+  });
+
+  // Interface A and the preview share one guard; the other families build theirs on the same limiter
+  // (a guard keeps no state of its own), so every /public/v2 request counts against the same limits.
   const access = accountGuard(service, limiter);
   await app.register(interfaceA, { prefix: '/public/v2', service, limiter, access });
   await app.register(previewRoutes, { prefix: '/public/v2', service, guard: access.guard });
@@ -146,18 +173,6 @@ export async function buildServer(service: Service, opts: HttpServerOptions = {}
   });
   app.get('/metrics', async (_req, reply) => reply.header('content-type', 'text/plain; version=0.0.4').send(await service.metricsText()));
 
-  // close() shuts the keep-alive connections that are idle at that moment; one whose answer was still
-  // being written (a download) turns idle later, and Node keeps it open for the client until
-  // keepAliveTimeout (72 s), so close() waited that long. Once closing, every answer that ends
-  // closes the connections that became idle.
-  let closing = false;
-  app.addHook('preClose', async () => {
-    closing = true;
-  });
-  app.addHook('onResponse', async () => {
-    // 'finish' fires before Node marks the socket idle: look once the current callbacks are done.
-    if (closing) setImmediate(() => app.server.closeIdleConnections());
-  });
   app.addHook('onClose', async () => limiter.close());
   return app;
 }

@@ -109,7 +109,11 @@ export async function taskRoutes(app: FastifyInstance, { service, limiter, event
       // request in the metrics when its answer finishes: a stream the client drops, like any aborted
       // answer, is not counted there; it did count against the rate limit when it was opened.)
       reply.raw.once('close', stop);
+      // Fastify destroys the stream when the answer ends, however it ends.
+      stream.once('close', stop);
       timer = setTimeout(() => void poll(), pollMs);
+      // The client may have left while the task was read: its 'close' is already past.
+      if (req.raw.destroyed || reply.raw.destroyed) stop();
     }
     return reply
       .header('content-type', 'text/event-stream; charset=utf-8')

@@ -7,7 +7,7 @@ import { parseJson } from '../design/parse.js';
 import { ImprintError, validationError } from '../errors.js';
 import type { DesignRecord } from '../store/metadata/records.js';
 import type { ServiceContext } from './context.js';
-import { normaliseAssetPath } from './design-assets.js';
+import { designAssetRefs, normaliseAssetPath } from './design-assets.js';
 import { importDesign, MAX_DESIGN_ASSET_BYTES, replaceDesign } from './designs.js';
 
 /** The largest zip accepted over HTTP (413 beyond). */
@@ -174,11 +174,23 @@ function inflateEntry(zip: Uint8Array, e: Entry, budget: number, maxBytes: numbe
   return out;
 }
 
-/** design.json and its files from a zip of a design folder; design.json at the root or in its single top-level folder. */
-export function readDesignZip(zip: Uint8Array, limits: ZipLimits = {}): DesignZip {
+/**
+ * design.json and its files from a zip of a design folder; design.json at the root or in its single
+ * top-level folder. `wanted`, given design.json's text, names the files to unpack (paths relative
+ * to the folder): only those are inflated, so files the design does not use cost neither memory nor
+ * time. Without it every file is unpacked.
+ */
+export function readDesignZip(zip: Uint8Array, limits: ZipLimits = {}, wanted?: (designJson: string) => Iterable<string>): DesignZip {
   const maxBytes = limits.maxBytes ?? MAX_DESIGN_ASSET_BYTES;
   const maxEntries = limits.maxEntries ?? MAX_ZIP_ENTRIES;
-  const entries = centralDirectory(zip, maxEntries);
+  let entries: Entry[];
+  try {
+    entries = centralDirectory(zip, maxEntries);
+  } catch (e) {
+    // Offsets and lengths that point past the end of the bytes: a damaged or crafted zip.
+    if (e instanceof RangeError) throw notZip('a field points past the end of the zip');
+    throw e;
+  }
   const files = entries.map((e) => ({ e, path: entryPath(e.name) })).filter(({ path }) => !JUNK.test(path));
   const isFile = (path: string) => !path.endsWith('/');
   let prefix = '';
@@ -191,17 +203,21 @@ export function readDesignZip(zip: Uint8Array, limits: ZipLimits = {}): DesignZi
     prefix = `${top}/`;
   }
   let budget = maxBytes;
-  let designJson: string | undefined;
+  const design = files.find(({ path }) => path === `${prefix}design.json`)!;
+  const designBytes = inflateEntry(zip, design.e, budget, maxBytes);
+  budget -= designBytes.byteLength;
+  const designJson = new TextDecoder().decode(designBytes);
+  const only = wanted ? new Set([...wanted(designJson)].map(normaliseAssetPath)) : undefined;
   const out = new Map<string, Uint8Array>();
   for (const { e, path } of files) {
-    if (!isFile(path) || !path.startsWith(prefix)) continue;
+    if (!isFile(path) || !path.startsWith(prefix) || e === design.e) continue;
+    const rel = normaliseAssetPath(path.slice(prefix.length));
+    if (only && !only.has(rel)) continue;
     const bytes = inflateEntry(zip, e, budget, maxBytes);
     budget -= bytes.byteLength;
-    const rel = path.slice(prefix.length);
-    if (rel === 'design.json') designJson = new TextDecoder().decode(bytes);
-    else out.set(normaliseAssetPath(rel), bytes);
+    out.set(rel, bytes);
   }
-  return { designJson: designJson!, files: out, ...(prefix ? { folder: prefix.slice(0, -1) } : {}) };
+  return { designJson, files: out, ...(prefix ? { folder: prefix.slice(0, -1) } : {}) };
 }
 
 export interface ZipImport {
@@ -214,8 +230,13 @@ export interface ZipImport {
 
 /** Imports (or replaces) a design from the bytes of a zip of its folder: the same validation as a folder import. */
 export async function importDesignZip(ctx: ServiceContext, accountId: unknown, zip: Uint8Array, opts: ZipImport = {}): Promise<DesignRecord> {
-  const read = readDesignZip(zip, opts.limits);
-  const template = parseJson(read.designJson, '$', 'design.json');
+  let template: unknown;
+  // The files design.json names, found before anything else is unpacked (its own errors come later,
+  // from the import, with their paths).
+  const read = readDesignZip(zip, opts.limits, (text) => {
+    template = parseJson(text, '$', 'design.json');
+    return designAssetRefs(template).map((r) => r.path);
+  });
   const name = opts.name ?? (opts.replace === undefined ? read.folder : undefined);
   const source = { files: read.files, ...(name === undefined ? {} : { name }) };
   return opts.replace === undefined ? importDesign(ctx, accountId, template, source) : replaceDesign(ctx, accountId, opts.replace, template, source);
