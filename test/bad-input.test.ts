@@ -578,6 +578,82 @@ const rows: Row[] = [
     message: 'pass `assets` or `baseDir`',
   },
 
+  // ── design and overrides: image crop, focal point, corner radius, mask ──────────────────────
+  {
+    name: 'crop x above 1 (template)',
+    design: edit((d) => (I(d).crop = { x: 1.5, y: 0, width: 0.5, height: 1 })),
+    path: '$.objects[1].crop.x',
+    message: 'expected a fraction of the image from 0 (left/top edge) to 1 (right/bottom edge) but received the number 1.5',
+  },
+  {
+    name: 'crop y below 0 (template)',
+    design: edit((d) => (I(d).crop = { x: 0, y: -0.1, width: 0.5, height: 0.5 })),
+    path: '$.objects[1].crop.y',
+    message: 'from 0 (left/top edge) to 1',
+  },
+  {
+    name: 'crop width 0 (template)',
+    design: edit((d) => (I(d).crop = { x: 0, y: 0, width: 0, height: 1 })),
+    path: '$.objects[1].crop.width',
+    message: 'expected a crop size greater than 0 (a fraction of the image, up to 1) but received the number 0',
+  },
+  {
+    name: 'crop reaching past the right edge (template)',
+    design: edit((d) => (I(d).crop = { x: 0.6, y: 0, width: 0.5, height: 1 })),
+    path: '$.objects[1].crop.width',
+    message: 'expected x + width to be at most 1 (the crop must lie inside the image): lower width to 0.4 or less',
+  },
+  {
+    name: 'crop in pixels, not fractions (override)',
+    overrides: { photo: { crop: { x: 0, y: 0, width: 400, height: 300 } } },
+    path: `${O}.photo.crop.width`,
+    message: 'expected a crop size of at most 1 (the whole image) but received the number 400',
+  },
+  {
+    name: 'crop without height (override)',
+    overrides: { photo: { crop: { x: 0, y: 0, width: 0.5 } } },
+    path: `${O}.photo.crop.height`,
+    message: 'but received nothing',
+  },
+  {
+    name: 'focal point x above 1 (template)',
+    design: edit((d) => (I(d).config = { focal_point: { x: 2, y: 0.5 } })),
+    path: '$.objects[1].config.focal_point.x',
+    message: 'expected a fraction of the image from 0 (left/top edge) to 1 (right/bottom edge) but received the number 2',
+  },
+  {
+    name: 'focal point y negative (dotted override key)',
+    overrides: { photo: { 'config.focal_point': { x: 0.5, y: -1 } } },
+    path: `${O}.photo.config.focal_point.y`,
+    message: 'but received the number -1',
+  },
+  {
+    name: 'focal point misspelt as config.focus (template)',
+    design: edit((d) => (I(d).config = { focus: { x: 0.5, y: 0.5 } })),
+    path: '$.objects[1].config.focus',
+    message: 'unknown field "focus"',
+  },
+  {
+    name: 'negative corner_radius (template)',
+    design: edit((d) => (I(d).corner_radius = -4)),
+    path: '$.objects[1].corner_radius',
+    message: 'expected a corner radius of at least 0 pixels (0 = square corners) but received the number -4',
+  },
+  {
+    name: 'negative corner_radius (override)',
+    overrides: { photo: { corner_radius: -1 } },
+    path: `${O}.photo.corner_radius`,
+    message: 'at least 0 pixels',
+  },
+  {
+    name: 'unknown mask (template)',
+    design: edit((d) => (I(d).mask = 'square')),
+    path: '$.objects[1].mask',
+    message: 'expected one of "none", "circle", "ellipse" but received the string "square"',
+  },
+  { name: 'unknown mask (override)', overrides: { photo: { mask: 'star' } }, path: `${O}.photo.mask`, message: '"circle"' },
+  { name: 'mask on a shape (override)', overrides: { box: { mask: 'circle' } }, path: `${O}.box.mask`, message: 'unknown field "mask" on a shape object' },
+
   // ── render options ──────────────────────────────────────────────────────────────────────────
   { name: 'format "gif"', options: { format: 'gif' }, path: '$.format', message: 'expected "png", "jpg", "webp", "avif", "pdf" or "mp4" but received "gif"' },
   { name: 'format "webm"', options: { format: 'webm' }, path: '$.format', message: 'but received "webm"' },

@@ -151,6 +151,85 @@ describe('media boxes', () => {
   });
 });
 
+describe('image crop and focal point', () => {
+  // A wide photo (1200×600) into a tall box (100×200): cover uses a 300×600 slice of it.
+  const wide = { width: 1200, height: 600 };
+  const tall = { x: 0, y: 0, width: 100, height: 200 };
+  it('cover centres on the focal point', () => {
+    expect(placeMedia('cover', wide, tall, { focus: [0.3, 0.5] }).src).toEqual({ x: 210, y: 0, width: 300, height: 600 });
+  });
+  it('a focal point near an edge slides the slice back inside the image (the box stays filled)', () => {
+    expect(placeMedia('cover', wide, tall, { focus: [0.05, 0.5] }).src).toEqual({ x: 0, y: 0, width: 300, height: 600 });
+    expect(placeMedia('cover', wide, tall, { focus: [0.97, 0.1] }).src).toEqual({ x: 900, y: 0, width: 300, height: 600 });
+  });
+  it('without a focal point cover stays centred, as before', () => {
+    expect(placeMedia('cover', wide, tall).src).toEqual({ x: 450, y: 0, width: 300, height: 600 });
+  });
+  it('contain and fill ignore the focal point', () => {
+    expect(placeMedia('contain', wide, tall, { focus: [0, 0] })).toEqual(placeMedia('contain', wide, tall));
+    expect(placeMedia('fill', wide, tall, { focus: [0, 0] })).toEqual(placeMedia('fill', wide, tall));
+  });
+  it('crop picks the part used before fitting (fill, contain, cover)', () => {
+    const crop = { x: 0.25, y: 0.5, width: 0.5, height: 0.5 };
+    expect(placeMedia('fill', wide, tall, { crop }).src).toEqual({ x: 300, y: 300, width: 600, height: 300 });
+    // contain fits the 600×300 crop: 100×50, centred vertically.
+    expect(placeMedia('contain', wide, tall, { crop })).toEqual({
+      src: { x: 300, y: 300, width: 600, height: 300 },
+      dst: { x: 0, y: 75, width: 100, height: 50 },
+    });
+    // cover takes a 150×300 slice of the crop, centred in the crop.
+    expect(placeMedia('cover', wide, tall, { crop }).src).toEqual({ x: 525, y: 300, width: 150, height: 300 });
+  });
+  it('with a crop, the focal point (fractions of the whole image) is kept inside the crop', () => {
+    const crop = { x: 0.25, y: 0.5, width: 0.5, height: 0.5 };
+    expect(placeMedia('cover', wide, tall, { crop, focus: [0.4, 0.75] }).src).toEqual({ x: 405, y: 300, width: 150, height: 300 });
+    // The focal point lies left of the crop: the slice stops at the crop's left edge, never beyond.
+    expect(placeMedia('cover', wide, tall, { crop, focus: [0, 0] }).src).toEqual({ x: 300, y: 300, width: 150, height: 300 });
+  });
+  it('image objects read crop and config.focal_point, and overrides replace them', () => {
+    const design = designWith([{ type: 'image', name: 'p', x: 0, y: 0, width: 100, height: 200, path: 'a.jpg', config: { focal_point: { x: 0.3, y: 0.5 } } }]);
+    const sizes = new Map([['a.jpg', wide]]);
+    expect(objectGroup(layoutOf(design, {}, sizes).displayList, 0).items[0]).toMatchObject({ kind: 'image', src: { x: 210, width: 300 } });
+    const moved = layoutOf(design, { p: { 'config.focal_point': { x: 0.6, y: 0.5 } } }, sizes);
+    expect(objectGroup(moved.displayList, 0).items[0]).toMatchObject({ src: { x: 570, width: 300 } });
+    const cropped = layoutOf(design, { p: { crop: { x: 0.5, y: 0, width: 0.5, height: 1 } } }, sizes);
+    // Crop 600×600 from x 600; the focal point 0.3 (x 360) lies left of it: the slice starts at 600.
+    expect(objectGroup(cropped.displayList, 0).items[0]).toMatchObject({ src: { x: 600, y: 0, width: 300, height: 600 } });
+  });
+});
+
+describe('image corner radius and mask', () => {
+  const sizes = new Map([['a.jpg', { width: 1200, height: 600 }]]);
+  const photo = (fields: Record<string, unknown>) =>
+    designWith([{ type: 'image', name: 'p', x: 10, y: 20, width: 300, height: 200, path: 'a.jpg', ...fields }]);
+  const clipOf = (fields: Record<string, unknown>, overrides: Record<string, unknown> = {}) =>
+    (objectGroup(layoutOf(photo(fields), overrides, sizes).displayList, 0) as { clip: unknown }).clip;
+  it('no clip by default', () => {
+    expect(clipOf({})).toBeNull();
+  });
+  it('corner_radius rounds the box, capped at half the shorter side', () => {
+    expect(clipOf({ corner_radius: 24 })).toEqual({ kind: 'round_rect', rect: { x: 0, y: 0, width: 300, height: 200 }, radius: 24 });
+    expect(clipOf({ corner_radius: 500 })).toMatchObject({ kind: 'round_rect', radius: 100 });
+  });
+  it('circle is a circle of the shorter side, centred; ellipse is the box ellipse; a mask wins over the radius', () => {
+    expect(clipOf({ mask: 'circle', corner_radius: 10 })).toEqual({ kind: 'ellipse', rect: { x: 50, y: 0, width: 200, height: 200 } });
+    expect(clipOf({ mask: 'ellipse' })).toEqual({ kind: 'ellipse', rect: { x: 0, y: 0, width: 300, height: 200 } });
+    expect(clipOf({ mask: 'none' })).toBeNull();
+  });
+  it('with contain, the clip follows the fitted picture, not the empty box', () => {
+    // 1200×600 contained in 300×200: 300×150 at y 25.
+    expect(clipOf({ corner_radius: 12, config: { media_replacement_strategy: 'contain' } })).toEqual({
+      kind: 'round_rect',
+      rect: { x: 0, y: 25, width: 300, height: 150 },
+      radius: 12,
+    });
+  });
+  it('overrides set corner_radius and mask', () => {
+    expect(clipOf({}, { p: { corner_radius: 8 } })).toMatchObject({ kind: 'round_rect', radius: 8 });
+    expect(clipOf({ corner_radius: 8 }, { p: { mask: 'circle' } })).toMatchObject({ kind: 'ellipse', rect: { width: 200, height: 200 } });
+  });
+});
+
 describe('placement', () => {
   it('rotates around the box centre', () => {
     const [a, b, c, d, e, f] = placement(100, 50, 40, 20, 90);

@@ -4,6 +4,7 @@
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { inflateSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import type { DesignInput } from '../src/engine.js';
 import { Engine, fileAssetResolver, PT_PER_PX } from '../src/index.js';
@@ -30,6 +31,22 @@ async function pdfFile(name: string, bytes: Buffer): Promise<string> {
   const file = join(tmp, `${name.replace(/\//g, '-')}.pdf`);
   writeFileSync(file, bytes);
   return file;
+}
+
+/** Every deflated stream of a pdf, inflated and joined: the page content as text (images fail to inflate and are skipped). */
+function pageContent(pdf: Buffer): string {
+  const out: string[] = [];
+  const text = pdf.toString('latin1');
+  for (const m of text.matchAll(/stream\r?\n/g)) {
+    const start = m.index + m[0].length;
+    const end = text.indexOf('endstream', start);
+    try {
+      out.push(inflateSync(pdf.subarray(start, end)).toString('latin1'));
+    } catch {
+      // not a deflated stream (a jpg), or trailing bytes: not content
+    }
+  }
+  return out.join('\n');
 }
 
 const squash = (s: string): string => s.replace(/\s+/g, ' ').trim();
@@ -208,6 +225,30 @@ describe('pdf: images and pages (no tools needed)', () => {
     const { bytes } = await engine.render({ format: 'pdf', pages: [{ design }, { design }], baseDir: join(REPO_ROOT, 'examples', 'card-1080') });
     expect(bytes.toString('latin1').match(/\/Subtype \/Image/g)).toHaveLength(1);
     expect(bytes.includes(photo)).toBe(true);
+  });
+
+  it('rounds and masks a photo with vector clipping paths around the untouched jpg (crop too: no pixels rewritten)', async () => {
+    const photo = readFileSync(join(REPO_ROOT, 'examples', 'card-1080', 'city-night.jpg'));
+    const image = { type: 'image', width: 120, height: 120, path: 'city-night.jpg' } as const;
+    const design = {
+      width: 400,
+      height: 300,
+      objects: [
+        { ...image, x: 0, y: 0, corner_radius: 24, crop: { x: 0.2, y: 0.1, width: 0.5, height: 0.6 } },
+        { ...image, x: 140, y: 0, mask: 'circle', config: { focal_point: { x: 0.8, y: 0.3 } } },
+        { ...image, x: 280, y: 0, mask: 'ellipse' },
+      ],
+    } satisfies DesignInput;
+    const { bytes } = await engine.render({ format: 'pdf', design, baseDir: join(REPO_ROOT, 'examples', 'card-1080') });
+    const file = bytes.toString('latin1');
+    // One image, the jpg byte for byte, and no soft mask: the rounding is not baked into pixels.
+    expect(file.match(/\/Subtype \/Image/g)).toHaveLength(1);
+    expect(bytes.includes(photo)).toBe(true);
+    expect(file).not.toContain('/SMask');
+    // Each picture is drawn inside a clip made of Bézier curves (c) closed and applied with W n.
+    const content = pageContent(bytes);
+    const clips = content.match(/(?:[-\d.]+ ){6}c\s+(?:[^\n]*\n){0,6}?[^\n]*\bW n/g) ?? [];
+    expect(clips.length).toBeGreaterThanOrEqual(3);
   });
 
   it.each([

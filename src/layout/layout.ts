@@ -3,7 +3,7 @@
 import type { Rect, Scene, SceneFill, SceneImageRef, SceneObject, SceneShape } from '../scene/scene.js';
 import { clipFrameKey, imageRefKey } from '../scene/keys.js';
 import type { FontSet } from '../text/fonts.js';
-import { IDENTITY, placeMedia, type ImageSize, type ImageSizes } from './boxes.js';
+import { IDENTITY, pictureClip, placeMedia, type ImageSize, type ImageSizes } from './boxes.js';
 import type { BoxGeometry, DisplayItem, DisplayList, Geometry, Matrix } from '../scene/display-list.js';
 import { layoutChart } from './chart/chart.js';
 import { layoutMockup } from './mockup.js';
@@ -45,8 +45,10 @@ function layoutObject(o: SceneObject, images: ImageSizes, fonts: FontSet): { gro
       return { group: group(o.box, t.box, o.rotation, o.scale, o.opacity, bounds, t.clip ? { kind: 'rect', rect: t.box } : null, t.items), report: t.report };
     }
     case 'image': {
-      const { src, dst } = placeMedia(o.fit, sizeOf(images, o.image), local);
-      return { group: group(o.box, local, o.rotation, o.scale, o.opacity, local, null, [{ kind: 'image', image: imageRefKey(o.image), src, dst }]) };
+      const framing = { ...(o.crop ? { crop: o.crop } : {}), ...(o.focus ? { focus: o.focus } : {}) };
+      const { src, dst } = placeMedia(o.fit, sizeOf(images, o.image), local, framing);
+      const clip = pictureClip(dst, o.cornerRadius ?? 0, o.mask ?? 'none');
+      return { group: group(o.box, local, o.rotation, o.scale, o.opacity, local, clip, [{ kind: 'image', image: imageRefKey(o.image), src, dst }]) };
     }
     case 'shape':
       return { group: group(o.box, local, o.rotation, o.scale, o.opacity, local, null, shapeItems(o, local, images)) };

@@ -83,7 +83,17 @@ export interface SceneImage extends SceneBase {
   type: 'image';
   image: SceneImageRef;
   fit: MediaFit;
+  /** Part of the source used, in fractions 0–1 of the image. Absent: the whole image. */
+  crop?: Rect;
+  /** With cover: the point kept nearest the box centre, in fractions 0–1 of the whole image. Absent: the crop's centre. */
+  focus?: Point;
+  /** Rounded corners of the picture area, px (layout caps it at half the shorter side). Absent: 0. */
+  cornerRadius?: number;
+  /** Clip shape of the picture area; wins over cornerRadius. Absent: none. */
+  mask?: ImageMask;
 }
+
+export type ImageMask = 'none' | 'circle' | 'ellipse';
 
 export type SceneFill = { kind: 'color'; color: RGBA } | { kind: 'image'; image: SceneImageRef };
 

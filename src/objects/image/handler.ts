@@ -1,4 +1,5 @@
-// Image objects: override fields path and config.media_replacement_strategy (aliases mapped here).
+// Image objects: override fields path, crop, config (strategy, aliases mapped here; focal point),
+// corner_radius and mask.
 import { parseImageRef } from '../../format/image-ref.js';
 import { childPath } from '../../format/json-path.js';
 import type { SceneImage } from '../../scene/scene.js';
@@ -22,6 +23,10 @@ export const imageHandler: ObjectHandler<ImageObject> = {
       ...placementOf(o),
       image: { ...parseImageRef(o.path, pathAt), at: pathAt },
       fit: MEDIA_ALIASES[o.config?.media_replacement_strategy ?? 'cover'],
+      ...(o.crop ? { crop: { ...o.crop } } : {}),
+      ...(o.config?.focal_point ? { focus: [o.config.focal_point.x, o.config.focal_point.y] as const } : {}),
+      ...(o.corner_radius ? { cornerRadius: o.corner_radius } : {}),
+      ...(o.mask && o.mask !== 'none' ? { mask: o.mask } : {}),
     };
   },
 };

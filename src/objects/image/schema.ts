@@ -1,9 +1,81 @@
-// Image objects in template format v1: a picture placed into its box; an override may replace the
-// picture and how it is fitted.
+// Image objects in template format v1: a picture placed into its box, optionally cropped, fitted
+// around a focal point and clipped to rounded corners or a circle/ellipse mask; an override may
+// replace the picture and each of those choices.
 import { z } from 'zod';
-import { doc, ImageRef } from '../../format/fields.js';
+import { doc, ImageRef, LIMITS } from '../../format/fields.js';
 import { common, placementOverrideFields } from '../common.js';
-import { MediaConfig } from '../media.js';
+import { MediaStrategy } from '../media.js';
+
+const FRACTION_HINT = 'expected a fraction of the image from 0 (left/top edge) to 1 (right/bottom edge)';
+const fraction = z.number().finite().min(0, { error: FRACTION_HINT }).max(1, { error: FRACTION_HINT });
+const cropSide = z
+  .number()
+  .finite()
+  .gt(0, { error: 'expected a crop size greater than 0 (a fraction of the image, up to 1)' })
+  .max(1, { error: 'expected a crop size of at most 1 (the whole image)' });
+
+export const ImageCrop = z
+  .strictObject({
+    x: doc(fraction, 'Left edge of the part used, as a fraction of the image width (0–1).', 0.1),
+    y: doc(fraction, 'Top edge of the part used, as a fraction of the image height (0–1).', 0),
+    width: doc(cropSide, 'Width of the part used, as a fraction of the image width (> 0, x + width ≤ 1).', 0.5),
+    height: doc(cropSide, 'Height of the part used, as a fraction of the image height (> 0, y + height ≤ 1).', 0.8),
+  })
+  // The crop must lie inside the image: the error names the size that overshoots and how to fix it.
+  .superRefine((c, ctx) => {
+    if (c.x + c.width > 1 + 1e-9) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['width'],
+        message: `expected x + width to be at most 1 (the crop must lie inside the image): lower width to ${round(1 - c.x)} or less`,
+      });
+    }
+    if (c.y + c.height > 1 + 1e-9) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['height'],
+        message: `expected y + height to be at most 1 (the crop must lie inside the image): lower height to ${round(1 - c.y)} or less`,
+      });
+    }
+  })
+  .meta({
+    description:
+      'The part of the source image that is used, before it is fitted into the box: fractions 0–1 of the image (as Polotno cropX/cropY/cropWidth/cropHeight). Default: the whole image.',
+    examples: [{ x: 0.1, y: 0, width: 0.5, height: 0.8 }],
+  });
+
+export const FocalPoint = z
+  .strictObject({
+    x: doc(fraction, 'Horizontal position of the point to keep in view, as a fraction of the image width (0 = left, 1 = right).', 0.3),
+    y: doc(fraction, 'Vertical position of the point to keep in view, as a fraction of the image height (0 = top, 1 = bottom).', 0.4),
+  })
+  .meta({
+    description:
+      'With cover, the point of the image (fractions 0–1 of the whole image, also when crop is set) kept as close to the centre of the box as the image allows. Default: the centre of the image (or of the crop). contain and fill ignore it.',
+    examples: [{ x: 0.3, y: 0.4 }],
+  });
+
+export const ImageConfig = z
+  .strictObject({
+    media_replacement_strategy: MediaStrategy.optional(),
+    focal_point: FocalPoint.optional(),
+  })
+  .meta({
+    description: 'How the image is fitted: the strategy and, with cover, the focal point.',
+    examples: [{ media_replacement_strategy: 'cover', focal_point: { x: 0.3, y: 0.4 } }],
+  });
+
+export const ImageMask = doc(
+  z.enum(['none', 'circle', 'ellipse']),
+  'Shape the picture is clipped to: none (default), circle (a circle of the shorter side, centred: avatars) or ellipse (the ellipse of the picture area). Overrides corner_radius.',
+  'circle',
+);
+
+export const CornerRadius = doc(
+  z.number().finite().min(0, { error: 'expected a corner radius of at least 0 pixels (0 = square corners)' }).max(LIMITS.maxObjectSide),
+  'Radius of rounded corners in pixels, capped at half the shorter side of the picture area. Default 0 (square).',
+  24,
+);
 
 export const ImageObject = z
   .strictObject({
@@ -14,14 +86,24 @@ export const ImageObject = z
       'The image: a path relative to the design folder, or "asset:<name>" resolved by the host. http(s) URLs are refused.',
       'photos/beach.jpg',
     ),
-    config: MediaConfig.optional(),
+    crop: ImageCrop.optional(),
+    config: ImageConfig.optional(),
+    corner_radius: CornerRadius.optional(),
+    mask: ImageMask.optional(),
   })
   .meta({ description: 'A picture placed into its box.' });
 
 export const ImageOverride = z.strictObject({
   ...placementOverrideFields,
   path: ImageObject.shape.path.optional(),
-  config: MediaConfig.optional(),
+  crop: ImageCrop.optional(),
+  config: ImageConfig.optional(),
+  corner_radius: CornerRadius.optional(),
+  mask: ImageMask.optional(),
 });
 
 export type ImageObject = z.infer<typeof ImageObject>;
+
+function round(v: number): number {
+  return Math.round(v * 1e6) / 1e6;
+}
