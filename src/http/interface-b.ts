@@ -29,19 +29,18 @@ export async function interfaceB(app: FastifyInstance, { service }: { service: S
   const dashboard = () => ctx.config.dashboardUrl ?? ctx.config.baseUrl;
 
   /**
-   * api_key (or, an addition to the spec, `Authorization: Bearer <key>`, which keeps the key out of
-   * URLs and logs) and v=1.0, each given once; a wrong or missing key is auth_required (403).
+   * api_key (or, an addition to the spec, when there is no api_key, `Authorization: Bearer <key>`,
+   * which keeps the key out of URLs and logs) and v=1.0, each given once; a wrong or missing key is
+   * auth_required (403).
    */
   async function caller(req: FastifyRequest): Promise<Account> {
     if (req.account) return req.account;
     const q = req.query as Record<string, string | string[] | undefined>;
     const queryKey = q.api_key;
     if (Array.isArray(queryKey)) throw bFailure('incorrect_data', 400, 'give api_key once');
-    const headerKey = bearer(req);
-    if (queryKey !== undefined && headerKey !== undefined && queryKey !== headerKey) {
-      throw bFailure('incorrect_data', 400, 'the api_key of the query and the key of the Authorization header differ: send the key one way');
-    }
-    const key = headerKey ?? queryKey;
+    // The spec's api_key decides whenever it is given, so a client that has always sent it keeps
+    // working whatever Authorization header a proxy or gateway adds; the header counts only without it.
+    const key = queryKey ?? bearer(req);
     if (!key) throw bFailure('auth_required', 403, 'add your API key to the query (?api_key=<API key>&v=1.0) or send it as "Authorization: Bearer <API key>"');
     const auth = await service.authenticate(key);
     if (!auth) throw bFailure('auth_required', 403, 'the API key is not known: check it, or ask the account holder for a new one');

@@ -91,7 +91,8 @@ function sizeOf(template: unknown): { width: number; height: number } {
 
 /**
  * `signal`: the client went away. A preview still waiting for a thread is dropped (typing in the
- * Studio sends a new one per pause); one already rendering finishes, its answer unsent.
+ * Studio sends a new one per pause); one already rendering is told to stop, and as a still rarely
+ * looks at that, it usually finishes first; either way its answer is not sent.
  */
 export async function renderPreview(ctx: ServiceContext, pool: RenderPool, account: Account, input: PreviewInput, signal?: AbortSignal): Promise<Preview> {
   const started = performance.now();

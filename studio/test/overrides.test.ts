@@ -2,7 +2,7 @@
 // their changed leaves, an edit back to the template's value removes the override, and interface B's
 // list shape.
 import { describe, expect, it } from 'vitest';
-import { deepEqual, editEntry, effectiveValue, getAt, setAt, toInterfaceB, withEntry } from '../src/lib/overrides.js';
+import { byObjectName, deepEqual, editEntry, effectiveValue, getAt, setAt, toInterfaceB, withEntry } from '../src/lib/overrides.js';
 
 const VALUES = { x: 64, y: 60, text: 'Hello', text_align: 'center', config: { text_replacement_strategy: 'fit' }, border: { width: 8, color: '#f6f1ea' } };
 
@@ -94,5 +94,23 @@ describe('overrides', () => {
       { name: 'title', object: { text: 'Hi' } },
       { name: 'intro', slide: { path: 'u' } },
     ]);
+  });
+});
+
+describe('byObjectName', () => {
+  const list = toInterfaceB({ headline: { text: 'x' }, photo: { x: 1 } }, { intro: { path: 'u' } });
+  it('turns a list-form error path back into the object name and field', () => {
+    expect(byObjectName(['objects_overrides', 1, 'object', 'x'], list)).toEqual(['objects_overrides', 'photo', 'x']);
+    expect(byObjectName(['objects_overrides', 0, 'object', 'config', 'text_replacement_strategy'], list)).toEqual([
+      'objects_overrides',
+      'headline',
+      'config',
+      'text_replacement_strategy',
+    ]);
+  });
+  it('leaves slide entries, map paths and unknown indexes as they are', () => {
+    expect(byObjectName(['objects_overrides', 2, 'slide', 'path'], list)).toEqual(['objects_overrides', 2, 'slide', 'path']);
+    expect(byObjectName(['objects_overrides', 'headline', 'text'], list)).toEqual(['objects_overrides', 'headline', 'text']);
+    expect(byObjectName(['objects_overrides', 9, 'object', 'x'], list)).toEqual(['objects_overrides', 9, 'object', 'x']);
   });
 });

@@ -1,8 +1,8 @@
 // The timeline of an animated or video design: a "Time" scrubber (the preview shows the still at that
 // time), Play/Pause (a low-fps preview: the next frame is asked for when the last one is painted),
 // and for a video design its slides, each with its time span and a background that an upload
-// replaces in the render (interface B's slide override `path`; the preview endpoint has no slide
-// overrides, so the preview keeps the template's background).
+// replaces in the render and the preview alike (interface B's slide override `path`, which the
+// preview endpoint takes in its list form too).
 import { useId, useState } from 'preact/hooks';
 import { useStudio } from '../context.js';
 import { describeError, isApiError, networkError } from '../lib/api-errors.js';

@@ -84,3 +84,15 @@ export function toInterfaceB(
 ): ({ name: string; object: Entry } | { name: string; slide: SlideOverride })[] {
   return [...Object.entries(overrides).map(([name, object]) => ({ name, object })), ...Object.entries(slides).map(([name, slide]) => ({ name, slide }))];
 }
+
+/**
+ * An error path of a preview sent in interface B's list form (`$.objects_overrides[2].object.text`)
+ * as the map form names it (`objects_overrides`, the object's name, `text`), so the form can show it
+ * under its field; other paths come back as they are.
+ */
+export function byObjectName(segments: readonly (string | number)[], list: ReturnType<typeof toInterfaceB>): (string | number)[] {
+  const [root, index, kind, ...rest] = segments;
+  if (root !== 'objects_overrides' || typeof index !== 'number' || kind !== 'object') return [...segments];
+  const entry = list[index];
+  return entry ? ['objects_overrides', entry.name, ...rest] : [...segments];
+}

@@ -17,7 +17,17 @@ import type { Api, PreviewResult } from '../lib/api.js';
 import { isApiError, networkError, type ApiError } from '../lib/api-errors.js';
 import { designType, sizeText, type DesignDetail, type ObjectInfo } from '../lib/designs.js';
 import { changedFields, fitScale, renderScale, type Box } from '../lib/geometry.js';
-import { editEntry, effectiveValue, toInterfaceB, withEntry, type Entry, type Json, type Overrides, type SlideOverride } from '../lib/overrides.js';
+import {
+  byObjectName,
+  editEntry,
+  effectiveValue,
+  toInterfaceB,
+  withEntry,
+  type Entry,
+  type Json,
+  type Overrides,
+  type SlideOverride,
+} from '../lib/overrides.js';
 import { clampTime, formatSeconds, nextFrameTime, slideIndexAt } from '../lib/timeline.js';
 
 const DEBOUNCE_MS = 100;
@@ -215,15 +225,17 @@ function Editor({ design }: { design: DesignDetail }) {
   // Field errors from the last preview: `$.objects_overrides.<name>.<field…>`.
   const fieldErrors: Record<string, string> = {};
   const err = preview.error;
-  if (err && err.segments[0] === 'objects_overrides' && err.segments[1] === selected && err.segments.length > 2) {
+  // With a slide replaced the preview went in interface B's list form: its paths name list entries.
+  const segments = err ? (Object.keys(slideOverrides).length ? byObjectName(err.segments, toInterfaceB(overrides, slideOverrides)) : err.segments) : [];
+  if (err && segments[0] === 'objects_overrides' && segments[1] === selected && segments.length > 2) {
     fieldErrors[
-      err.segments
+      segments
         .slice(2)
         .filter((s): s is string => typeof s === 'string')
         .join('.')
     ] = err.message;
   }
-  const errorObject = err && err.segments[0] === 'objects_overrides' && typeof err.segments[1] === 'string' ? err.segments[1] : null;
+  const errorObject = err && segments[0] === 'objects_overrides' && typeof segments[1] === 'string' ? segments[1] : null;
 
   const type = designType(design);
   return (

@@ -6,6 +6,7 @@ import { ErrorAlert } from '../components/ErrorAlert.js';
 import { useStudio } from '../context.js';
 import { useLoad } from '../hooks.js';
 import type { Api } from '../lib/api.js';
+import { isApiError } from '../lib/api-errors.js';
 import { designType, sizeText, type DesignSummary } from '../lib/designs.js';
 import { formatSeconds } from '../lib/timeline.js';
 
@@ -14,10 +15,22 @@ const THUMB_LONG_SIDE = 480;
 const thumbs = new Map<string, string | null>();
 const thumbKey = (d: DesignSummary) => `${d.design_id}@${d.updated_at}`;
 
+/** Resolves after `ms`, or at once when the signal aborts. */
+const pause = (ms: number, signal: AbortSignal) =>
+  new Promise<void>((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    signal.addEventListener('abort', () => (clearTimeout(timer), resolve()), { once: true });
+  });
+
 async function loadThumbs(api: Api, designs: DesignSummary[], signal: AbortSignal, done: () => void): Promise<void> {
   const todo = designs.filter((d) => !thumbs.has(thumbKey(d)));
   const worker = async () => {
     for (let d = todo.shift(); d && !signal.aborted; d = todo.shift()) {
+      // Thumbnails are previews: like the editor's, they leave the plan's last requests of the minute
+      // to what the person asks for, and wait for the next minute instead.
+      const wait = api.budget.previewDelay(performance.now());
+      if (wait > 0) await pause(wait, signal);
+      if (signal.aborted) return;
       const scale = Math.min(1, THUMB_LONG_SIDE / Math.max(d.width, d.height));
       try {
         const blob = await api.previewImage(
@@ -25,8 +38,14 @@ async function loadThumbs(api: Api, designs: DesignSummary[], signal: AbortSigna
           signal,
         );
         thumbs.set(thumbKey(d), URL.createObjectURL(blob));
-      } catch {
+      } catch (e) {
         if (signal.aborted) return;
+        if (isApiError(e) && e.status === 429) {
+          // Over the limit after all (another tab with the same key): this one again, after Retry-After.
+          todo.unshift(d);
+          await pause((e.retryAfter ?? 5) * 1000, signal);
+          continue;
+        }
         thumbs.set(thumbKey(d), null);
       }
       done();

@@ -41,7 +41,7 @@ export function ImportView() {
         <label for={ids.file}>Design zip</label>
         <input id={ids.file} type="file" accept=".zip,application/zip" required onChange={(e) => setFile(e.currentTarget.files?.[0] ?? null)} />
         <label for={ids.name}>Name</label>
-        <input id={ids.name} type="text" value={name} placeholder="optional" maxLength={200} onInput={(e) => setName(e.currentTarget.value)} />
+        <input id={ids.name} type="text" value={name} placeholder="optional" maxLength={100} onInput={(e) => setName(e.currentTarget.value)} />
         <label for={ids.replace}>Replace design</label>
         <select id={ids.replace} value={replace} onChange={(e) => setReplace(e.currentTarget.value)}>
           <option value="">— none: import as a new design —</option>
