@@ -186,6 +186,12 @@ const rows: Row[] = [
   { name: 'string for boolean: hidden (override)', overrides: { box: { hidden: 'yes' } }, path: `${O}.box.hidden`, message: 'expected true or false' },
   { name: 'bad text_align (override)', overrides: { headline: { text_align: 'middle' } }, path: `${O}.headline.text_align`, message: '"center"' },
   {
+    name: 'bad text_transform (override)',
+    overrides: { headline: { text_transform: 'title' } },
+    path: `${O}.headline.text_transform`,
+    message: 'expected one of "none", "uppercase", "lowercase", "capitalize"',
+  },
+  {
     name: 'bad config.text_replacement_strategy (nested override)',
     overrides: { headline: { config: { text_replacement_strategy: 'bogus' } } },
     path: `${O}.headline.config.text_replacement_strategy`,
@@ -485,6 +491,12 @@ const rows: Row[] = [
     design: edit((d) => (T(d).font_style = 'oblique')),
     path: '$.objects[0].font_style',
     message: 'italic',
+  },
+  {
+    name: 'text_transform that is not a case change',
+    design: edit((d) => (T(d).text_transform = 'upper')),
+    path: '$.objects[0].text_transform',
+    message: 'expected one of "none", "uppercase", "lowercase", "capitalize" but received the string "upper"',
   },
   {
     name: 'bad bold weight',

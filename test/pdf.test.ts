@@ -172,6 +172,17 @@ describe.runIf(ready)('pdf: links', () => {
   });
 });
 
+describe.runIf(ready)('pdf: text effects', () => {
+  it('the text of a text_transform is the changed text: pdftotext reads it back', async () => {
+    const c = discoverCases().find((k) => k.area === 'text' && k.name === 'uppercase-capitalize')!;
+    const file = await pdfFile('text-transform', (await renderCase(engine, c, 'pdf')).bytes);
+    const text = squash(run('pdftotext', [file, '-']));
+    for (const expected of ['SUMMER SALE IN DER STRASSE', 'quiet hours οδος', "The Summer Don't E-Mail 3rd", 'WRAPPING AFTER THE CASE CHANGE']) {
+      expect(text).toContain(expected);
+    }
+  });
+});
+
 /** Default share of pixels allowed to differ between the pdf (rasterised by poppler) and the png. */
 const PDF_MAX_MISMATCH = 0.005;
 

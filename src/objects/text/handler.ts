@@ -1,9 +1,10 @@
-// Text objects: override fields text, text_align and config.*; markup → spans; font checks.
+// Text objects: override fields text, text_align, text_transform and config.*; markup → spans; font checks.
 import { validationError } from '../../errors.js';
 import { parseHexColor } from '../../format/color.js';
 import { childPath } from '../../format/json-path.js';
 import type { SceneText } from '../../scene/scene.js';
 import { MarkupError, parseMarkup } from '../../text/markup.js';
+import { transformTexts } from '../../text/transform.js';
 import { mergeFields, placementOf } from '../common.js';
 import { checkFontFamily, DEFAULT_FONT_FAMILY } from '../fonts.js';
 import type { ObjectHandler } from '../handler.js';
@@ -36,11 +37,17 @@ export const textHandler: ObjectHandler<TextObject> = {
     const color = o.color ?? '#000000';
     const weight = o.font_weight ?? 400;
     const fontSize = o.font_size ?? 48;
+    const spans = spansOf(o, fieldPath('text'));
+    // The case change comes before shaping, so line breaks, fit and the pdf's text all see the changed text.
+    const texts = transformTexts(
+      spans.map((s) => s.text),
+      o.text_transform ?? 'none',
+    );
     return {
       type: 'text',
       ...placementOf(o),
-      spans: spansOf(o, fieldPath('text')).map((s) => ({
-        text: s.text,
+      spans: spans.map((s, i) => ({
+        text: texts[i]!,
         weight: s.style.weight ?? weight,
         ...(s.style.italic || o.font_style === 'italic' ? { style: 'italic' as const } : {}),
         ...(s.style.family === undefined ? {} : { family: s.style.family }),

@@ -63,6 +63,11 @@ export const TextObject = z
       'Extra space after each character, in em (0.05 = 5% of the font size). Default 0.',
       0.02,
     ).optional(),
+    text_transform: doc(
+      z.enum(['none', 'uppercase', 'lowercase', 'capitalize']),
+      'Case change applied before shaping and line breaking, like CSS text-transform: uppercase, lowercase, or capitalize (the first letter of each word in titlecase, the rest unchanged). Locale-independent Unicode case mappings (ß becomes SS); substyles keep their parts. Default none.',
+      'uppercase',
+    ).optional(),
     min_font_size: doc(
       z.number().finite().gt(0).max(LIMITS.maxFontSize),
       'Smallest size fit may shrink to; below it the text is clipped. Default 6.',
@@ -76,6 +81,7 @@ export const TextOverride = z.strictObject({
   ...placementOverrideFields,
   text: TextObject.shape.text.optional(),
   text_align: TextObject.shape.text_align,
+  text_transform: TextObject.shape.text_transform,
   config: TextConfig.optional(),
 });
 
