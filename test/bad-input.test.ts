@@ -192,6 +192,18 @@ const rows: Row[] = [
     message: 'expected one of "none", "uppercase", "lowercase", "capitalize"',
   },
   {
+    name: 'number for object: stroke (override)',
+    overrides: { headline: { stroke: 4 } },
+    path: `${O}.headline.stroke`,
+    message: 'expected an object but received the number 4',
+  },
+  {
+    name: 'stroke width too large (override)',
+    overrides: { headline: { stroke: { color: '#000000', width: 500 } } },
+    path: `${O}.headline.stroke.width`,
+    message: 'expected at most 200 but received the number 500',
+  },
+  {
     name: 'bad config.text_replacement_strategy (nested override)',
     overrides: { headline: { config: { text_replacement_strategy: 'bogus' } } },
     path: `${O}.headline.config.text_replacement_strategy`,
@@ -497,6 +509,30 @@ const rows: Row[] = [
     design: edit((d) => (T(d).text_transform = 'upper')),
     path: '$.objects[0].text_transform',
     message: 'expected one of "none", "uppercase", "lowercase", "capitalize" but received the string "upper"',
+  },
+  {
+    name: 'stroke colour that is not hex',
+    design: edit((d) => (T(d).stroke = { color: 'black', width: 4 })),
+    path: '$.objects[0].stroke.color',
+    message: '#rrggbb',
+  },
+  {
+    name: 'negative stroke width',
+    design: edit((d) => (T(d).stroke = { color: '#000000', width: -2 })),
+    path: '$.objects[0].stroke.width',
+    message: 'expected at least 0 but received',
+  },
+  {
+    name: 'stroke without a width',
+    design: edit((d) => (T(d).stroke = { color: '#000000' })),
+    path: '$.objects[0].stroke.width',
+    message: 'expected a number but received nothing',
+  },
+  {
+    name: 'stroke with an unknown field',
+    design: edit((d) => (T(d).stroke = { color: '#000000', width: 2, join: 'miter' })),
+    path: '$.objects[0].stroke.join',
+    message: 'unknown field "join"',
   },
   {
     name: 'bad bold weight',

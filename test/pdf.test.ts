@@ -181,6 +181,17 @@ describe.runIf(ready)('pdf: text effects', () => {
       expect(text).toContain(expected);
     }
   });
+
+  it('outlined text is real text, read once: the stroke pass is an empty ActualText span', async () => {
+    const c = discoverCases().find((k) => k.area === 'text' && k.name === 'stroke-outline')!;
+    const file = await pdfFile('text-stroke', (await renderCase(engine, c, 'pdf')).bytes);
+    const text = squash(run('pdftotext', [file, '-']));
+    for (const expected of ['Outlined Headline', 'WAVE MAX', 'Hot deal ghost', 'Lora outline', 'Plain bold']) {
+      expect(text.split(expected).length - 1, `"${expected}" once in: ${text}`).toBe(1);
+    }
+    const content = run('qpdf', ['--qdf', '--object-streams=disable', file, '-']);
+    expect(content).toMatch(/ActualText <FEFF>>> BDC\nBT\n\/F\d+ [\d.]+ Tf\n1 Tr/i);
+  });
 });
 
 /** Default share of pixels allowed to differ between the pdf (rasterised by poppler) and the png. */

@@ -177,7 +177,18 @@ function placeLine(
     if (!run || run.glyphs.length === 0 || run.alpha <= 0) return;
     const base = t.spans[run.span]!;
     const span = run.alpha === 1 ? base : { ...base, color: [base.color[0], base.color[1], base.color[2], base.color[3] * run.alpha] as const };
-    items.push({ kind: 'glyphs', face: run.face.key, size, color: span.color, glyphs: run.glyphs, text: para.text.slice(run.textStart, run.textEnd) });
+    const stroke =
+      t.stroke &&
+      (run.alpha === 1 ? t.stroke : { ...t.stroke, color: [t.stroke.color[0], t.stroke.color[1], t.stroke.color[2], t.stroke.color[3] * run.alpha] as const });
+    items.push({
+      kind: 'glyphs',
+      face: run.face.key,
+      size,
+      color: span.color,
+      glyphs: run.glyphs,
+      text: para.text.slice(run.textStart, run.textEnd),
+      ...(stroke ? { stroke } : {}),
+    });
     decorate(items, span, run.face, run.x0, run.x1, baseline, lineTop, lineHeightPx, size);
   };
 

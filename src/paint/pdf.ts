@@ -413,6 +413,7 @@ export class PdfBackend implements PaintBackend<Buffer, PdfPreparedPage> {
       penX = g.x + advance;
     }
     flush();
+    if (run.stroke) this.outlineText(run.stroke, font.id, size, ops);
     if (face.synthetic?.bold) {
       doc.save();
       doc.strokeColor(rgb(run.color), this.alpha * run.color[3]);
@@ -425,6 +426,28 @@ export class PdfBackend implements PaintBackend<Buffer, PdfPreparedPage> {
     for (const op of ops) doc.addContent(op);
     doc.addContent('ET');
     if (face.synthetic?.bold) doc.restore();
+  }
+
+  /**
+   * A text outline: the run drawn first as stroked text (3 Tr would hide it; 1 Tr strokes only), so the
+   * fill drawn over it keeps its full shape (CSS paint-order: stroke). PDF's fill-and-stroke mode
+   * (2 Tr) strokes over the fill and would eat into the letters. This pass is inside an empty
+   * ActualText span, so copying and search read the text once, from the fill pass.
+   */
+  private outlineText(stroke: NonNullable<Extract<DisplayItem, { kind: 'glyphs' }>['stroke']>, fontId: string, size: number, ops: readonly string[]): void {
+    const doc = this.doc;
+    doc.save();
+    doc.strokeColor(rgb(stroke.color), this.alpha * stroke.color[3]);
+    doc.lineWidth(stroke.width);
+    doc.lineJoin('round');
+    doc.addContent('/Span <</ActualText <FEFF>>> BDC');
+    doc.addContent('BT');
+    doc.addContent(`/${fontId} ${num(size)} Tf`);
+    doc.addContent('1 Tr');
+    for (const op of ops) doc.addContent(op);
+    doc.addContent('ET');
+    doc.addContent('EMC');
+    doc.restore();
   }
 
   /**

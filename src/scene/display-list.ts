@@ -30,6 +30,11 @@ export interface PositionedGlyph {
   chars?: string;
 }
 
+export interface GlyphStroke {
+  color: RGBA;
+  width: number;
+}
+
 export type DisplayItem =
   | {
       kind: 'group';
@@ -48,7 +53,16 @@ export type DisplayItem =
   | { kind: 'image'; image: string; src: Rect; dst: Rect; tint?: RGBA }
   /** The `src` part of the image, warped so its corners land on `quad` (perspective). */
   | { kind: 'image_quad'; image: string; src: Rect; quad: Quad; tint?: RGBA }
-  | { kind: 'glyphs'; face: string; size: number; color: RGBA; glyphs: PositionedGlyph[]; text: string }
+  | {
+      kind: 'glyphs';
+      face: string;
+      size: number;
+      color: RGBA;
+      glyphs: PositionedGlyph[];
+      text: string;
+      /** Outline of the glyphs: `width` px centred on each outline with round joins, painted before (under) the fill. */
+      stroke?: GlyphStroke;
+    }
   | { kind: 'link'; rect: Rect; url: string };
 
 export interface DisplayList {
