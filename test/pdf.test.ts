@@ -186,7 +186,7 @@ describe.runIf(ready)('pdf: text effects', () => {
     const c = discoverCases().find((k) => k.area === 'text' && k.name === 'stroke-outline')!;
     const file = await pdfFile('text-stroke', (await renderCase(engine, c, 'pdf')).bytes);
     const text = squash(run('pdftotext', [file, '-']));
-    for (const expected of ['Outlined Headline', 'WAVE MAX', 'Hot deal ghost', 'Lora outline', 'Plain bold']) {
+    for (const expected of ['Outlined Headline', 'WAVE MAX', 'Hotdeal ghost', 'Lora outline', 'Plain bold']) {
       expect(text.split(expected).length - 1, `"${expected}" once in: ${text}`).toBe(1);
     }
     const content = run('qpdf', ['--qdf', '--object-streams=disable', file, '-']);

@@ -24,23 +24,30 @@ const runs = (design: unknown, overrides: unknown = {}) =>
   objectGroup(layoutOf(design, overrides).displayList, 0).items.flatMap((it) => (it.kind === 'glyphs' ? [it] : []));
 
 describe('text stroke in the display list', () => {
-  it('every glyph run of the object carries the outline, substyle runs too', () => {
+  it('the outline of every run (substyles too) comes before every fill: outlines under the whole text', () => {
     const r = runs(designWith([headline({ stroke: { color: '#00000080', width: 6 } })]));
-    expect(r.map((g) => g.text)).toEqual(['Big ', 'sale']);
-    for (const g of r) expect(g.stroke).toEqual({ color: [0, 0, 0, 128 / 255], width: 6 });
+    expect(r.map((g) => [g.text, g.strokeWidth, g.color])).toEqual([
+      ['Big ', 6, [0, 0, 0, 128 / 255]],
+      ['sale', 6, [0, 0, 0, 128 / 255]],
+      ['Big ', undefined, [255, 255, 255, 1]],
+      ['sale', undefined, [255, 0, 0, 1]],
+    ]);
+    // The fills are the runs of the same text without a stroke.
+    expect(r.slice(2)).toEqual(runs(designWith([headline()])));
   });
 
-  it('no stroke, or width 0: runs without one (display lists of existing designs are unchanged)', () => {
+  it('no stroke, or width 0: no outline items (display lists of existing designs are unchanged)', () => {
     for (const d of [headline(), headline({ stroke: { color: '#000000', width: 0 } })]) {
-      for (const g of runs(designWith([d]))) expect('stroke' in g).toBe(false);
+      for (const g of runs(designWith([d]))) expect('strokeWidth' in g).toBe(false);
     }
   });
 
   it('is overridable: added, changed, or removed with width 0', () => {
     const plain = designWith([headline()]);
-    expect(runs(plain, { headline: { stroke: { color: '#1e88e5', width: 3 } } })[0]!.stroke).toEqual({ color: [30, 136, 229, 1], width: 3 });
+    const added = runs(plain, { headline: { stroke: { color: '#1e88e5', width: 3 } } })[0]!;
+    expect([added.strokeWidth, added.color]).toEqual([3, [30, 136, 229, 1]]);
     const stroked = designWith([headline({ stroke: { color: '#000000', width: 8 } })]);
-    expect(runs(stroked, { headline: { stroke: { color: '#000000', width: 0 } } })[0]!.stroke).toBeUndefined();
+    expect(runs(stroked, { headline: { stroke: { color: '#000000', width: 0 } } }).filter((g) => g.strokeWidth !== undefined)).toEqual([]);
   });
 
   it('the group bounds (offscreen layer of translucent text) grow by half the width', () => {

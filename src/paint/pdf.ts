@@ -355,7 +355,7 @@ export class PdfBackend implements PaintBackend<Buffer, PdfPreparedPage> {
   glyphs(run: Extract<DisplayItem, { kind: 'glyphs' }>): void {
     if (run.glyphs.length === 0) return;
     const face = this.res.fonts.byFaceKey(run.face);
-    if (isColorFace(face)) return this.colorRun(run, face);
+    if (isColorFace(face)) return run.strokeWidth === undefined ? this.colorRun(run, face) : this.text(run, face, this.plainFont(run.face, face));
     this.text(run, face, run.face);
   }
 
@@ -365,7 +365,7 @@ export class PdfBackend implements PaintBackend<Buffer, PdfPreparedPage> {
     doc.font(fontKey);
     const font = doc._font;
     if (doc.page.fonts[font.id] == null) doc.page.fonts[font.id] = font.ref();
-    doc.fillColor(rgb(run.color), this.alpha * run.color[3]);
+    if (run.strokeWidth === undefined) doc.fillColor(rgb(run.color), this.alpha * run.color[3]);
     const size = run.size;
     const skew = face.synthetic?.italic ? num(SYNTHETIC_ITALIC_SKEW) : '0';
     const code = (g: PositionedGlyph): { hex: string; advance: number; actual: string | null } => {
@@ -413,7 +413,7 @@ export class PdfBackend implements PaintBackend<Buffer, PdfPreparedPage> {
       penX = g.x + advance;
     }
     flush();
-    if (run.stroke) this.outlineText(run.stroke, font.id, size, ops);
+    if (run.strokeWidth !== undefined) return this.outlineText(run, font.id, ops);
     if (face.synthetic?.bold) {
       doc.save();
       doc.strokeColor(rgb(run.color), this.alpha * run.color[3]);
@@ -429,20 +429,20 @@ export class PdfBackend implements PaintBackend<Buffer, PdfPreparedPage> {
   }
 
   /**
-   * A text outline: the run drawn first as stroked text (3 Tr would hide it; 1 Tr strokes only), so the
-   * fill drawn over it keeps its full shape (CSS paint-order: stroke). PDF's fill-and-stroke mode
-   * (2 Tr) strokes over the fill and would eat into the letters. This pass is inside an empty
-   * ActualText span, so copying and search read the text once, from the fill pass.
+   * A text outline (`stroke` of a text object): the run as stroke-only text (1 Tr), drawn before the
+   * fills (layout's order), so they keep their full shape (CSS paint-order: stroke); PDF's
+   * fill-and-stroke mode (2 Tr) strokes over the fill and would eat into the letters. Inside an empty
+   * ActualText span, so copying and search read the text once, from the fill.
    */
-  private outlineText(stroke: NonNullable<Extract<DisplayItem, { kind: 'glyphs' }>['stroke']>, fontId: string, size: number, ops: readonly string[]): void {
+  private outlineText(run: Extract<DisplayItem, { kind: 'glyphs' }>, fontId: string, ops: readonly string[]): void {
     const doc = this.doc;
     doc.save();
-    doc.strokeColor(rgb(stroke.color), this.alpha * stroke.color[3]);
-    doc.lineWidth(stroke.width);
+    doc.strokeColor(rgb(run.color), this.alpha * run.color[3]);
+    doc.lineWidth(run.strokeWidth!);
     doc.lineJoin('round');
     doc.addContent('/Span <</ActualText <FEFF>>> BDC');
     doc.addContent('BT');
-    doc.addContent(`/${fontId} ${num(size)} Tf`);
+    doc.addContent(`/${fontId} ${num(run.size)} Tf`);
     doc.addContent('1 Tr');
     for (const op of ops) doc.addContent(op);
     doc.addContent('ET');
@@ -494,9 +494,14 @@ export class PdfBackend implements PaintBackend<Buffer, PdfPreparedPage> {
     }
     this.invisibleText(run, face);
     if (plain.length === 0) return;
-    const key = `${run.face}#text`;
-    if (!doc._registeredFonts[key]) doc.registerFont(key, withoutTables(face.bytes, ['COLR', 'CPAL']));
-    this.text({ ...run, glyphs: plain }, face, key);
+    this.text({ ...run, glyphs: plain }, face, this.plainFont(run.face, face));
+  }
+
+  /** A colour font's plain glyphs as real text: a copy of the font without its colour tables (pdfkit cannot subset a COLR font). */
+  private plainFont(faceKey: string, face: FontFace): string {
+    const key = `${faceKey}#text`;
+    if (!this.doc._registeredFonts[key]) this.doc.registerFont(key, withoutTables(face.bytes, ['COLR', 'CPAL']));
+    return key;
   }
 
   /** Each colour glyph's cluster as an invisible space (bundled Inter) stretched over its advance, standing for its characters. */

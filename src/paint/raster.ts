@@ -280,8 +280,8 @@ class RasterBackend implements PaintBackend<RasterImage[], RasterPage> {
       it = { ...item, glyphs: plain };
     }
     const color = css(it.color);
+    if (it.strokeWidth !== undefined) return this.outline(it, s, color, face.synthetic?.italic ? SYNTHETIC_ITALIC_SKEW * s : 0);
     if (face.synthetic) return this.syntheticGlyphs(it, face.synthetic, s, color);
-    if (it.stroke) return this.strokedGlyphs(it, s, color);
     const m = ctx.getTransform();
     // Glyph masks (glyph-masks.ts) where a copy equals a fill: upright, unskewed, unmirrored text at a
     // moderate size, an opaque colour drawn source-over at full opacity (masks of overlapping glyphs
@@ -319,25 +319,18 @@ class RasterBackend implements PaintBackend<RasterImage[], RasterPage> {
   }
 
   /**
-   * A text outline (`stroke` of a text object): the outlines stroked first, then filled over, so the
-   * fill keeps its full shape and half the stroke shows outside (CSS paint-order: stroke). Round joins,
-   * so sharp corners do not grow miter spikes; the pdf backend strokes with the same width and joins.
+   * A text outline (`stroke` of a text object): the run's outlines stroked, never filled; layout puts
+   * it under the fills, so they keep their full shape and half the width shows outside (CSS
+   * paint-order: stroke). Round joins, so sharp corners grow no miter spikes; pdf strokes alike.
    */
-  private outline(run: InstanceType<typeof SkiaCanvas.Path2D>, stroke: NonNullable<ItemOf<'glyphs'>['stroke']>): void {
+  private outline(it: ItemOf<'glyphs'>, s: number, color: string, skew: number): void {
     const ctx = this.ctx;
-    ctx.strokeStyle = css(stroke.color);
-    ctx.lineWidth = stroke.width;
+    ctx.strokeStyle = color;
+    ctx.lineWidth = it.strokeWidth!;
     ctx.lineJoin = 'round';
     ctx.lineCap = 'round';
     ctx.setLineDash([]);
-    ctx.stroke(run);
-  }
-
-  private strokedGlyphs(it: ItemOf<'glyphs'>, s: number, color: string): void {
-    const run = this.runPath(it, s, 0);
-    this.outline(run, it.stroke!);
-    this.ctx.fillStyle = color;
-    this.ctx.fill(run);
+    ctx.stroke(this.runPath(it, s, skew));
   }
 
   /**
@@ -346,7 +339,6 @@ class RasterBackend implements PaintBackend<RasterImage[], RasterPage> {
    */
   private syntheticGlyphs(it: ItemOf<'glyphs'>, synthetic: NonNullable<FontFace['synthetic']>, s: number, color: string): void {
     const run = this.runPath(it, s, synthetic.italic ? SYNTHETIC_ITALIC_SKEW * s : 0);
-    if (it.stroke) this.outline(run, it.stroke);
     const ctx = this.ctx;
     ctx.fillStyle = color;
     ctx.fill(run);

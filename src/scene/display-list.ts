@@ -30,11 +30,6 @@ export interface PositionedGlyph {
   chars?: string;
 }
 
-export interface GlyphStroke {
-  color: RGBA;
-  width: number;
-}
-
 export type DisplayItem =
   | {
       kind: 'group';
@@ -60,8 +55,11 @@ export type DisplayItem =
       color: RGBA;
       glyphs: PositionedGlyph[];
       text: string;
-      /** Outline of the glyphs: `width` px centred on each outline with round joins, painted before (under) the fill. */
-      stroke?: GlyphStroke;
+      /**
+       * Present: the glyphs are outlined instead of filled, a stroke this wide (px, centred on each
+       * outline, round joins) in `color`. Layout puts a text object's outlines before all its fills.
+       */
+      strokeWidth?: number;
     }
   | { kind: 'link'; rect: Rect; url: string };
 
