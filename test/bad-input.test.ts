@@ -198,6 +198,18 @@ const rows: Row[] = [
     message: 'expected an object but received the number 4',
   },
   {
+    name: 'stroke colour alone on a text without one (override)',
+    overrides: { headline: { stroke: { color: '#000000' } } },
+    path: `${O}.headline.stroke.width`,
+    message: 'the text has no stroke to restyle: give stroke.width (in pixels) as well',
+  },
+  {
+    name: 'stroke width alone on a text without one (dotted override key)',
+    overrides: { headline: { 'stroke.width': 3 } },
+    path: `${O}.headline.stroke.color`,
+    message: 'give stroke.color (#rrggbb or #rrggbbaa) as well',
+  },
+  {
     name: 'stroke width too large (override)',
     overrides: { headline: { stroke: { color: '#000000', width: 500 } } },
     path: `${O}.headline.stroke.width`,

@@ -47,6 +47,10 @@ describe('text stroke in the display list', () => {
     const added = runs(plain, { headline: { stroke: { color: '#1e88e5', width: 3 } } })[0]!;
     expect([added.strokeWidth, added.color]).toEqual([3, [30, 136, 229, 1]]);
     const stroked = designWith([headline({ stroke: { color: '#000000', width: 8 } })]);
+    // Field by field: a colour alone keeps the template's width.
+    const recoloured = runs(stroked, { headline: { stroke: { color: '#ff0000' } } })[0]!;
+    expect([recoloured.strokeWidth, recoloured.color]).toEqual([8, [255, 0, 0, 1]]);
+    expect(runs(stroked, { headline: { 'stroke.width': 2 } })[0]!.strokeWidth).toBe(2);
     expect(runs(stroked, { headline: { stroke: { color: '#000000', width: 0 } } }).filter((g) => g.strokeWidth !== undefined)).toEqual([]);
   });
 

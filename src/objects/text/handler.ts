@@ -29,6 +29,15 @@ export const textHandler: ObjectHandler<TextObject> = {
     const spans = spansOf(o, childPath(at, 'text'));
     checkFontFamily(o.font_family ?? DEFAULT_FONT_FAMILY, childPath(at, 'font_family'), ctx);
     for (const s of spans) if (s.style.family !== undefined) checkFontFamily(s.style.family, childPath(at, 'text'), ctx, 'substyle font_family');
+    // An override may outline text the template does not; then it must give both fields.
+    for (const field of ['width', 'color'] as const) {
+      if (o.stroke && o.stroke[field] === undefined) {
+        throw validationError(
+          childPath(at, 'stroke', field),
+          `the text has no stroke to restyle: give stroke.${field} (${field === 'width' ? 'in pixels' : '#rrggbb or #rrggbbaa'}) as well`,
+        );
+      }
+    }
     if (o.min_font_size !== undefined && o.font_size !== undefined && o.min_font_size > o.font_size) {
       throw validationError(childPath(at, 'min_font_size'), `min_font_size (${o.min_font_size}) must not exceed font_size (${o.font_size})`);
     }

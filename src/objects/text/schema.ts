@@ -97,7 +97,10 @@ export const TextOverride = z.strictObject({
   text: TextObject.shape.text.optional(),
   text_align: TextObject.shape.text_align,
   text_transform: TextObject.shape.text_transform,
-  stroke: TextStroke.optional(),
+  // Field by field, like a shape's border: a colour alone restyles the template's outline.
+  stroke: TextStroke.partial()
+    .meta({ description: "The text's outline, field by field (color and width both when the template has none).", examples: [{ color: '#ffca28' }] })
+    .optional(),
   config: TextConfig.optional(),
 });
 
