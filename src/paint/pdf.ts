@@ -432,12 +432,31 @@ export class PdfBackend implements PaintBackend<Buffer, PdfPreparedPage> {
    * A text outline (`stroke` of a text object): the run as stroke-only text (1 Tr), drawn before the
    * fills (layout's order), so they keep their full shape (CSS paint-order: stroke); PDF's
    * fill-and-stroke mode (2 Tr) strokes over the fill and would eat into the letters. Inside an empty
-   * ActualText span, so copying and search read the text once, from the fill.
+   * ActualText span, so copying and search read the text once, from the fill. A translucent outline is
+   * stroked opaque in a transparency group drawn once at its alpha: viewers stroke glyph by glyph, and
+   * the overlaps of neighbouring glyphs' outlines would otherwise be darker than the png's one path.
    */
   private outlineText(run: Extract<DisplayItem, { kind: 'glyphs' }>, fontId: string, ops: readonly string[]): void {
     const doc = this.doc;
+    const alpha = this.alpha * run.color[3];
+    const pageContent = doc.page.content;
+    let form: PdfRef | null = null;
+    if (alpha < 1) {
+      // The group's box: every glyph's em square and more (italic slant, wide glyphs), plus the outline.
+      const pad = run.size * 1.5 + run.strokeWidth!;
+      const xs = run.glyphs.map((g) => g.x);
+      const ys = run.glyphs.map((g) => g.y);
+      form = doc.ref({
+        Type: 'XObject',
+        Subtype: 'Form',
+        BBox: [Math.min(...xs) - pad, Math.min(...ys) - pad, Math.max(...xs) + pad, Math.max(...ys) + pad],
+        Group: { Type: 'Group', S: 'Transparency' },
+        Resources: doc.page.resources,
+      });
+      doc.page.content = form;
+    }
     doc.save();
-    doc.strokeColor(rgb(run.color), this.alpha * run.color[3]);
+    doc.strokeColor(rgb(run.color), form ? 1 : alpha);
     doc.lineWidth(run.strokeWidth!);
     doc.lineJoin('round');
     doc.addContent('/Span <</ActualText <FEFF>>> BDC');
@@ -447,6 +466,15 @@ export class PdfBackend implements PaintBackend<Buffer, PdfPreparedPage> {
     for (const op of ops) doc.addContent(op);
     doc.addContent('ET');
     doc.addContent('EMC');
+    doc.restore();
+    if (!form) return;
+    doc.page.content = pageContent;
+    form.end();
+    const name = `Fx${++this.res.forms}`;
+    doc.page.xobjects[name] = form;
+    doc.save();
+    this.state({ ca: alpha, CA: alpha });
+    doc.addContent(`/${name} Do`);
     doc.restore();
   }
 
