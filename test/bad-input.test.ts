@@ -186,6 +186,36 @@ const rows: Row[] = [
   { name: 'string for boolean: hidden (override)', overrides: { box: { hidden: 'yes' } }, path: `${O}.box.hidden`, message: 'expected true or false' },
   { name: 'bad text_align (override)', overrides: { headline: { text_align: 'middle' } }, path: `${O}.headline.text_align`, message: '"center"' },
   {
+    name: 'bad text_transform (override)',
+    overrides: { headline: { text_transform: 'title' } },
+    path: `${O}.headline.text_transform`,
+    message: 'expected one of "none", "uppercase", "lowercase", "capitalize"',
+  },
+  {
+    name: 'number for object: stroke (override)',
+    overrides: { headline: { stroke: 4 } },
+    path: `${O}.headline.stroke`,
+    message: 'expected an object but received the number 4',
+  },
+  {
+    name: 'stroke colour alone on a text without one (override)',
+    overrides: { headline: { stroke: { color: '#000000' } } },
+    path: `${O}.headline.stroke.width`,
+    message: 'the text has no stroke to restyle: give stroke.width (in pixels) as well',
+  },
+  {
+    name: 'stroke width alone on a text without one (dotted override key)',
+    overrides: { headline: { 'stroke.width': 3 } },
+    path: `${O}.headline.stroke.color`,
+    message: 'give stroke.color (#rrggbb or #rrggbbaa) as well',
+  },
+  {
+    name: 'stroke width too large (override)',
+    overrides: { headline: { stroke: { color: '#000000', width: 500 } } },
+    path: `${O}.headline.stroke.width`,
+    message: 'expected at most 200 but received the number 500',
+  },
+  {
     name: 'bad config.text_replacement_strategy (nested override)',
     overrides: { headline: { config: { text_replacement_strategy: 'bogus' } } },
     path: `${O}.headline.config.text_replacement_strategy`,
@@ -485,6 +515,36 @@ const rows: Row[] = [
     design: edit((d) => (T(d).font_style = 'oblique')),
     path: '$.objects[0].font_style',
     message: 'italic',
+  },
+  {
+    name: 'text_transform that is not a case change',
+    design: edit((d) => (T(d).text_transform = 'upper')),
+    path: '$.objects[0].text_transform',
+    message: 'expected one of "none", "uppercase", "lowercase", "capitalize" but received the string "upper"',
+  },
+  {
+    name: 'stroke colour that is not hex',
+    design: edit((d) => (T(d).stroke = { color: 'black', width: 4 })),
+    path: '$.objects[0].stroke.color',
+    message: '#rrggbb',
+  },
+  {
+    name: 'negative stroke width',
+    design: edit((d) => (T(d).stroke = { color: '#000000', width: -2 })),
+    path: '$.objects[0].stroke.width',
+    message: 'expected at least 0 but received',
+  },
+  {
+    name: 'stroke without a width',
+    design: edit((d) => (T(d).stroke = { color: '#000000' })),
+    path: '$.objects[0].stroke.width',
+    message: 'expected a number but received nothing',
+  },
+  {
+    name: 'stroke with an unknown field',
+    design: edit((d) => (T(d).stroke = { color: '#000000', width: 2, join: 'miter' })),
+    path: '$.objects[0].stroke.join',
+    message: 'unknown field "join"',
   },
   {
     name: 'bad bold weight',

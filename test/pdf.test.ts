@@ -189,6 +189,28 @@ describe.runIf(ready)('pdf: links', () => {
   });
 });
 
+describe.runIf(ready)('pdf: text effects', () => {
+  it('the text of a text_transform is the changed text: pdftotext reads it back', async () => {
+    const c = discoverCases().find((k) => k.area === 'text' && k.name === 'uppercase-capitalize')!;
+    const file = await pdfFile('text-transform', (await renderCase(engine, c, 'pdf')).bytes);
+    const text = squash(run('pdftotext', [file, '-']));
+    for (const expected of ['SUMMER SALE IN DER STRASSE', 'quiet hours οδος', "The Summer Don't E-Mail 3rd", 'WRAPPING AFTER THE CASE CHANGE']) {
+      expect(text).toContain(expected);
+    }
+  });
+
+  it('outlined text is real text, read once: the stroke pass is an empty ActualText span', async () => {
+    const c = discoverCases().find((k) => k.area === 'text' && k.name === 'stroke-outline')!;
+    const file = await pdfFile('text-stroke', (await renderCase(engine, c, 'pdf')).bytes);
+    const text = squash(run('pdftotext', [file, '-']));
+    for (const expected of ['Outlined Headline', 'WAVE MAX', 'Hotdeal ghost', 'Lora outline', 'Plain bold']) {
+      expect(text.split(expected).length - 1, `"${expected}" once in: ${text}`).toBe(1);
+    }
+    const content = run('qpdf', ['--qdf', '--object-streams=disable', file, '-']);
+    expect(content).toMatch(/ActualText <FEFF>>> BDC\nBT\n\/F\d+ [\d.]+ Tf\n1 Tr/i);
+  });
+});
+
 /** Default share of pixels allowed to differ between the pdf (rasterised by poppler) and the png. */
 const PDF_MAX_MISMATCH = 0.005;
 

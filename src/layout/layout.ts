@@ -40,7 +40,8 @@ function layoutObject(o: SceneObject, images: ImageSizes, fonts: FontSet): { gro
   switch (o.type) {
     case 'text': {
       const t = layoutText(o, fonts);
-      const margin = t.report.font_size;
+      // Glyphs reach outside their em box a little; an outline a further half its width.
+      const margin = t.report.font_size + (o.stroke ? o.stroke.width / 2 : 0);
       const bounds = { x: -margin, y: -margin, width: t.box.width + 2 * margin, height: t.box.height + 2 * margin };
       return { group: group(o.box, t.box, o.rotation, o.scale, o.opacity, bounds, t.clip ? { kind: 'rect', rect: t.box } : null, t.items), report: t.report };
     }

@@ -65,10 +65,25 @@ export function layoutText(t: SceneText, fonts: FontSet): TextLayout {
   }
 
   const items: DisplayItem[] = [];
+  // With a stroke, every run's outline goes before (under) every fill, so one run's outline never
+  // covers the letters of the run before it (CSS paint-order: stroke over a whole text).
+  const outlines: DisplayItem[] | null = t.stroke ? [] : null;
   const reveal = t.reveal ? revealAlpha(t.reveal, fit.lines, paragraphs) : null;
   fit.lines.forEach((line, i) => {
-    placeLine(items, paragraphs[line.paragraph]!, line, t, size, top + i * lineHeightPx, baselineInLine, lineHeightPx, reveal ? (c) => reveal(i, c) : null);
+    placeLine(
+      items,
+      paragraphs[line.paragraph]!,
+      line,
+      t,
+      size,
+      top + i * lineHeightPx,
+      baselineInLine,
+      lineHeightPx,
+      reveal ? (c) => reveal(i, c) : null,
+      outlines,
+    );
   });
+  if (outlines) items.unshift(...outlines);
 
   return {
     items,
@@ -149,6 +164,7 @@ function placeLine(
   baselineInLine: number,
   lineHeightPx: number,
   alphaOf: ((cluster: number) => number) | null,
+  outlines: DisplayItem[] | null,
 ): void {
   const widthPx = line.width * size;
   const free = t.box.width - widthPx;
@@ -177,7 +193,15 @@ function placeLine(
     if (!run || run.glyphs.length === 0 || run.alpha <= 0) return;
     const base = t.spans[run.span]!;
     const span = run.alpha === 1 ? base : { ...base, color: [base.color[0], base.color[1], base.color[2], base.color[3] * run.alpha] as const };
-    items.push({ kind: 'glyphs', face: run.face.key, size, color: span.color, glyphs: run.glyphs, text: para.text.slice(run.textStart, run.textEnd) });
+    const text = para.text.slice(run.textStart, run.textEnd);
+    items.push({ kind: 'glyphs', face: run.face.key, size, color: span.color, glyphs: run.glyphs, text });
+    // Colour glyphs (emoji) paint themselves and are not outlined.
+    const face = run.face;
+    const plain = face.colorGlyph ? run.glyphs.filter((g) => !face.colorGlyph!(g.id)) : run.glyphs;
+    if (t.stroke && outlines && plain.length > 0) {
+      const [r, g, b, a] = t.stroke.color;
+      outlines.push({ kind: 'glyphs', face: face.key, size, color: [r, g, b, a * run.alpha], glyphs: plain, text, strokeWidth: t.stroke.width });
+    }
     decorate(items, span, run.face, run.x0, run.x1, baseline, lineTop, lineHeightPx, size);
   };
 

@@ -355,7 +355,7 @@ export class PdfBackend implements PaintBackend<Buffer, PdfPreparedPage> {
   glyphs(run: Extract<DisplayItem, { kind: 'glyphs' }>): void {
     if (run.glyphs.length === 0) return;
     const face = this.res.fonts.byFaceKey(run.face);
-    if (isColorFace(face)) return this.colorRun(run, face);
+    if (isColorFace(face)) return run.strokeWidth === undefined ? this.colorRun(run, face) : this.text(run, face, this.plainFont(run.face, face));
     this.text(run, face, run.face);
   }
 
@@ -365,7 +365,7 @@ export class PdfBackend implements PaintBackend<Buffer, PdfPreparedPage> {
     doc.font(fontKey);
     const font = doc._font;
     if (doc.page.fonts[font.id] == null) doc.page.fonts[font.id] = font.ref();
-    doc.fillColor(rgb(run.color), this.alpha * run.color[3]);
+    if (run.strokeWidth === undefined) doc.fillColor(rgb(run.color), this.alpha * run.color[3]);
     const size = run.size;
     const skew = face.synthetic?.italic ? num(SYNTHETIC_ITALIC_SKEW) : '0';
     const code = (g: PositionedGlyph): { hex: string; advance: number; actual: string | null } => {
@@ -413,6 +413,7 @@ export class PdfBackend implements PaintBackend<Buffer, PdfPreparedPage> {
       penX = g.x + advance;
     }
     flush();
+    if (run.strokeWidth !== undefined) return this.outlineText(run, font.id, ops);
     if (face.synthetic?.bold) {
       doc.save();
       doc.strokeColor(rgb(run.color), this.alpha * run.color[3]);
@@ -425,6 +426,56 @@ export class PdfBackend implements PaintBackend<Buffer, PdfPreparedPage> {
     for (const op of ops) doc.addContent(op);
     doc.addContent('ET');
     if (face.synthetic?.bold) doc.restore();
+  }
+
+  /**
+   * A text outline (`stroke` of a text object): the run as stroke-only text (1 Tr), drawn before the
+   * fills (layout's order), so they keep their full shape (CSS paint-order: stroke); PDF's
+   * fill-and-stroke mode (2 Tr) strokes over the fill and would eat into the letters. Inside an empty
+   * ActualText span, so copying and search read the text once, from the fill. A translucent outline is
+   * stroked opaque in a transparency group drawn once at its alpha: viewers stroke glyph by glyph, and
+   * the overlaps of neighbouring glyphs' outlines would otherwise be darker than the png's one path.
+   */
+  private outlineText(run: Extract<DisplayItem, { kind: 'glyphs' }>, fontId: string, ops: readonly string[]): void {
+    const doc = this.doc;
+    const alpha = this.alpha * run.color[3];
+    const pageContent = doc.page.content;
+    let form: PdfRef | null = null;
+    if (alpha < 1) {
+      // The group's box: every glyph's em square and more (italic slant, wide glyphs), plus the outline.
+      const pad = run.size * 1.5 + run.strokeWidth!;
+      const xs = run.glyphs.map((g) => g.x);
+      const ys = run.glyphs.map((g) => g.y);
+      form = doc.ref({
+        Type: 'XObject',
+        Subtype: 'Form',
+        BBox: [Math.min(...xs) - pad, Math.min(...ys) - pad, Math.max(...xs) + pad, Math.max(...ys) + pad],
+        Group: { Type: 'Group', S: 'Transparency' },
+        Resources: doc.page.resources,
+      });
+      doc.page.content = form;
+    }
+    doc.save();
+    doc.strokeColor(rgb(run.color), form ? 1 : alpha);
+    doc.lineWidth(run.strokeWidth!);
+    doc.lineJoin('round');
+    doc.addContent('/Span <</ActualText <FEFF>>> BDC');
+    doc.addContent('BT');
+    doc.addContent(`/${fontId} ${num(run.size)} Tf`);
+    doc.addContent('1 Tr');
+    for (const op of ops) doc.addContent(op);
+    doc.addContent('ET');
+    doc.addContent('EMC');
+    doc.restore();
+    if (!form) return;
+    doc.page.content = pageContent;
+    form.end();
+    const name = `Fx${++this.res.forms}`;
+    doc.page.xobjects[name] = form;
+    doc.save();
+    this.state({ ca: alpha, CA: alpha });
+    doc.addContent(`/${name} Do`);
+    doc.restore();
   }
 
   /**
@@ -471,9 +522,14 @@ export class PdfBackend implements PaintBackend<Buffer, PdfPreparedPage> {
     }
     this.invisibleText(run, face);
     if (plain.length === 0) return;
-    const key = `${run.face}#text`;
-    if (!doc._registeredFonts[key]) doc.registerFont(key, withoutTables(face.bytes, ['COLR', 'CPAL']));
-    this.text({ ...run, glyphs: plain }, face, key);
+    this.text({ ...run, glyphs: plain }, face, this.plainFont(run.face, face));
+  }
+
+  /** A colour font's plain glyphs as real text: a copy of the font without its colour tables (pdfkit cannot subset a COLR font). */
+  private plainFont(faceKey: string, face: FontFace): string {
+    const key = `${faceKey}#text`;
+    if (!this.doc._registeredFonts[key]) this.doc.registerFont(key, withoutTables(face.bytes, ['COLR', 'CPAL']));
+    return key;
   }
 
   /** Each colour glyph's cluster as an invisible space (bundled Inter) stretched over its advance, standing for its characters. */

@@ -280,6 +280,7 @@ class RasterBackend implements PaintBackend<RasterImage[], RasterPage> {
       it = { ...item, glyphs: plain };
     }
     const color = css(it.color);
+    if (it.strokeWidth !== undefined) return this.outline(it, s, color, face.synthetic?.italic ? SYNTHETIC_ITALIC_SKEW * s : 0);
     if (face.synthetic) return this.syntheticGlyphs(it, face.synthetic, s, color);
     const m = ctx.getTransform();
     // Glyph masks (glyph-masks.ts) where a copy equals a fill: upright, unskewed, unmirrored text at a
@@ -310,14 +311,34 @@ class RasterBackend implements PaintBackend<RasterImage[], RasterPage> {
     ctx.fill(run);
   }
 
+  /** The run's outlines as one path (skewed by `skew` per unit of y for synthetic italic). */
+  private runPath(it: ItemOf<'glyphs'>, s: number, skew: number): InstanceType<typeof SkiaCanvas.Path2D> {
+    const run = new (skia().Path2D)();
+    for (const g of it.glyphs) run.addPath(glyphOutline(this.resources.fonts, it.face, g.id).path, { a: s, b: 0, c: skew, d: -s, e: g.x, f: g.y });
+    return run;
+  }
+
+  /**
+   * A text outline (`stroke` of a text object): the run's outlines stroked, never filled; layout puts
+   * it under the fills, so they keep their full shape and half the width shows outside (CSS
+   * paint-order: stroke). Round joins, so sharp corners grow no miter spikes; pdf strokes alike.
+   */
+  private outline(it: ItemOf<'glyphs'>, s: number, color: string, skew: number): void {
+    const ctx = this.ctx;
+    ctx.strokeStyle = color;
+    ctx.lineWidth = it.strokeWidth!;
+    ctx.lineJoin = 'round';
+    ctx.lineCap = 'round';
+    ctx.setLineDash([]);
+    ctx.stroke(this.runPath(it, s, skew));
+  }
+
   /**
    * Synthetic styles as Chromium (Skia) draws them: italic is a skew of -1/4 (x += y/4 above the
    * baseline, about 14°), bold a fill plus a stroke 1/24 (at 9 px) to 1/32 (at 36 px and up) of the size wide.
    */
   private syntheticGlyphs(it: ItemOf<'glyphs'>, synthetic: NonNullable<FontFace['synthetic']>, s: number, color: string): void {
-    const run = new (skia().Path2D)();
-    const skew = synthetic.italic ? SYNTHETIC_ITALIC_SKEW * s : 0;
-    for (const g of it.glyphs) run.addPath(glyphOutline(this.resources.fonts, it.face, g.id).path, { a: s, b: 0, c: skew, d: -s, e: g.x, f: g.y });
+    const run = this.runPath(it, s, synthetic.italic ? SYNTHETIC_ITALIC_SKEW * s : 0);
     const ctx = this.ctx;
     ctx.fillStyle = color;
     ctx.fill(run);

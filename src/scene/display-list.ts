@@ -48,7 +48,19 @@ export type DisplayItem =
   | { kind: 'image'; image: string; src: Rect; dst: Rect; tint?: RGBA }
   /** The `src` part of the image, warped so its corners land on `quad` (perspective). */
   | { kind: 'image_quad'; image: string; src: Rect; quad: Quad; tint?: RGBA }
-  | { kind: 'glyphs'; face: string; size: number; color: RGBA; glyphs: PositionedGlyph[]; text: string }
+  | {
+      kind: 'glyphs';
+      face: string;
+      size: number;
+      color: RGBA;
+      glyphs: PositionedGlyph[];
+      text: string;
+      /**
+       * Present: the glyphs are outlined instead of filled, a stroke this wide (px, centred on each
+       * outline, round joins) in `color`. Layout puts a text object's outlines before all its fills.
+       */
+      strokeWidth?: number;
+    }
   | { kind: 'link'; rect: Rect; url: string };
 
 export interface DisplayList {

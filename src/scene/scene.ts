@@ -73,6 +73,8 @@ export interface SceneText extends SceneBase {
   letterSpacing: number;
   strategy: 'fit' | 'fixed-width';
   valign: 'top' | 'center' | 'bottom';
+  /** Outline around the glyphs (px, centred on the outline, painted under the fill); absent: none. */
+  stroke?: { color: RGBA; width: number };
   /** Part of the text shown by a reveal animation at the sampled time (layout keeps the full text's lines). */
   reveal?: { by: 'word' | 'line'; progress: number };
 }

@@ -1,9 +1,10 @@
-// Text objects: override fields text, text_align and config.*; markup → spans; font checks.
+// Text objects: override fields text, text_align, text_transform, stroke and config.*; markup → spans; font checks.
 import { validationError } from '../../errors.js';
 import { parseHexColor } from '../../format/color.js';
 import { childPath } from '../../format/json-path.js';
 import type { SceneText } from '../../scene/scene.js';
 import { MarkupError, parseMarkup } from '../../text/markup.js';
+import { transformTexts } from '../../text/transform.js';
 import { mergeFields, placementOf } from '../common.js';
 import { checkFontFamily, DEFAULT_FONT_FAMILY } from '../fonts.js';
 import type { ObjectHandler } from '../handler.js';
@@ -28,6 +29,15 @@ export const textHandler: ObjectHandler<TextObject> = {
     const spans = spansOf(o, childPath(at, 'text'));
     checkFontFamily(o.font_family ?? DEFAULT_FONT_FAMILY, childPath(at, 'font_family'), ctx);
     for (const s of spans) if (s.style.family !== undefined) checkFontFamily(s.style.family, childPath(at, 'text'), ctx, 'substyle font_family');
+    // An override may outline text the template does not; then it must give both fields.
+    for (const field of ['width', 'color'] as const) {
+      if (o.stroke && o.stroke[field] === undefined) {
+        throw validationError(
+          childPath(at, 'stroke', field),
+          `the text has no stroke to restyle: give stroke.${field} (${field === 'width' ? 'in pixels' : '#rrggbb or #rrggbbaa'}) as well`,
+        );
+      }
+    }
     if (o.min_font_size !== undefined && o.font_size !== undefined && o.min_font_size > o.font_size) {
       throw validationError(childPath(at, 'min_font_size'), `min_font_size (${o.min_font_size}) must not exceed font_size (${o.font_size})`);
     }
@@ -36,11 +46,17 @@ export const textHandler: ObjectHandler<TextObject> = {
     const color = o.color ?? '#000000';
     const weight = o.font_weight ?? 400;
     const fontSize = o.font_size ?? 48;
+    const spans = spansOf(o, fieldPath('text'));
+    // The case change comes before shaping, so line breaks, fit and the pdf's text all see the changed text.
+    const texts = transformTexts(
+      spans.map((s) => s.text),
+      o.text_transform ?? 'none',
+    );
     return {
       type: 'text',
       ...placementOf(o),
-      spans: spansOf(o, fieldPath('text')).map((s) => ({
-        text: s.text,
+      spans: spans.map((s, i) => ({
+        text: texts[i]!,
         weight: s.style.weight ?? weight,
         ...(s.style.italic || o.font_style === 'italic' ? { style: 'italic' as const } : {}),
         ...(s.style.family === undefined ? {} : { family: s.style.family }),
@@ -57,6 +73,7 @@ export const textHandler: ObjectHandler<TextObject> = {
       letterSpacing: o.letter_spacing ?? 0,
       strategy: o.config?.text_replacement_strategy ?? 'fit',
       valign: o.config?.text_replacement_strategy_fit_valign ?? 'center',
+      ...(o.stroke === undefined || o.stroke.width === 0 ? {} : { stroke: { color: parseHexColor(o.stroke.color), width: o.stroke.width } }),
     };
   },
 };

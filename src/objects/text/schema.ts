@@ -25,6 +25,20 @@ export const TextConfig = z
   })
   .meta({ description: 'How replaced text is sized.', examples: [{ text_replacement_strategy: 'fit', text_replacement_strategy_fit_valign: 'top' }] });
 
+export const TextStroke = z
+  .strictObject({
+    color: doc(Color, 'Outline colour; a #rrggbbaa alpha makes it translucent.', '#000000'),
+    width: doc(
+      z.number().finite().min(0).max(200),
+      'Outline width in px, centred on the glyph outlines and painted under the fill (CSS -webkit-text-stroke with paint-order: stroke), so half of it shows outside the letters. It does not change the layout or scale with fit. 0 draws none.',
+      4,
+    ),
+  })
+  .meta({
+    description: 'An outline around the glyphs, painted under the fill so the letters keep their full shape.',
+    examples: [{ color: '#000000', width: 6 }],
+  });
+
 export const TextObject = z
   .strictObject({
     type: doc(z.literal('text'), 'Object type: a text box.', 'text'),
@@ -63,6 +77,12 @@ export const TextObject = z
       'Extra space after each character, in em (0.05 = 5% of the font size). Default 0.',
       0.02,
     ).optional(),
+    text_transform: doc(
+      z.enum(['none', 'uppercase', 'lowercase', 'capitalize']),
+      'Case change applied before shaping and line breaking, like CSS text-transform: uppercase, lowercase, or capitalize (the first letter of each word in titlecase, the rest unchanged). Locale-independent Unicode case mappings (ß becomes SS); substyles keep their parts. Default none.',
+      'uppercase',
+    ).optional(),
+    stroke: TextStroke.optional(),
     min_font_size: doc(
       z.number().finite().gt(0).max(LIMITS.maxFontSize),
       'Smallest size fit may shrink to; below it the text is clipped. Default 6.',
@@ -76,6 +96,11 @@ export const TextOverride = z.strictObject({
   ...placementOverrideFields,
   text: TextObject.shape.text.optional(),
   text_align: TextObject.shape.text_align,
+  text_transform: TextObject.shape.text_transform,
+  // Field by field, like a shape's border: a colour alone restyles the template's outline.
+  stroke: TextStroke.partial()
+    .meta({ description: "The text's outline, field by field (color and width both when the template has none).", examples: [{ color: '#ffca28' }] })
+    .optional(),
   config: TextConfig.optional(),
 });
 
