@@ -6,6 +6,7 @@ import type { FontSet } from '../text/fonts.js';
 import { IDENTITY, placeMedia, type ImageSize, type ImageSizes } from './boxes.js';
 import type { BoxGeometry, DisplayItem, DisplayList, Geometry, Matrix } from '../scene/display-list.js';
 import { layoutChart } from './chart/chart.js';
+import { gradientOpaque, placeGradient } from './gradient.js';
 import { layoutMockup } from './mockup.js';
 import { layoutText, type TextFitReport } from './text.js';
 
@@ -29,7 +30,7 @@ export function layout(scene: Scene, images: ImageSizes, fonts: FontSet): Layout
     items.push(placed.group);
   }
   const bg = scene.background;
-  const opaque = bg.kind === 'color' ? bg.color[3] === 1 : sizeOf(images, bg.image).opaque === true;
+  const opaque = bg.kind === 'color' ? bg.color[3] === 1 : bg.kind === 'image' ? sizeOf(images, bg.image).opaque === true : gradientOpaque(bg);
   return { displayList: { width: scene.width, height: scene.height, opaque, items }, report };
 }
 
@@ -121,6 +122,7 @@ function shapeItems(o: SceneShape, box: Rect, images: ImageSizes): DisplayItem[]
 
 function fillItems(fill: SceneFill, outline: BoxGeometry, images: ImageSizes): DisplayItem[] {
   if (fill.kind === 'color') return [{ kind: 'fill', geometry: outline, color: fill.color }];
+  if (fill.kind !== 'image') return [{ kind: 'gradient', geometry: outline, gradient: placeGradient(fill, outline.rect) }];
   const { src, dst } = placeMedia('cover', sizeOf(images, fill.image), outline.rect);
   const image: DisplayItem = { kind: 'image', image: imageRefKey(fill.image), src, dst };
   if (outline.kind === 'rect') return [image];

@@ -10,6 +10,7 @@ import { bundledFonts, type FontFace, type FontSet } from '../text/fonts.js';
 import { tableDirectory, withoutTables } from '../text/font-tables.js';
 import { SYNTHETIC_ITALIC_SKEW, syntheticBoldStroke } from '../text/synthetic.js';
 import { PdfColorGlyphs, svgToPdfPath } from './pdf-color.js';
+import { paintShading } from './pdf-gradient.js';
 import type { GroupItem, ItemOf, PageInput, PaintBackend, PreparedPage } from './backend.js';
 import { prepareQuad } from './raster-images.js';
 import { imageItems } from './walk.js';
@@ -93,6 +94,8 @@ export class PdfResources {
   readonly images = new Map<string, PdfRef>();
   readonly states = new Map<string, { name: string; ref: PdfRef }>();
   forms = 0;
+  /** Shadings and gradient soft masks so far: their resource names. */
+  readonly shadings = { shadings: 0 };
   /** Colour glyph forms (emoji), made on first use, and the names pages know them by. */
   colorGlyphs: PdfColorGlyphs | undefined;
   readonly colorGlyphNames = new Map<unknown, string>();
@@ -285,6 +288,17 @@ export class PdfBackend implements PaintBackend<Buffer, PdfPreparedPage> {
     doc.fill();
   }
 
+  gradient(it: ItemOf<'gradient'>): void {
+    const doc = this.doc;
+    doc.save();
+    pathOf(doc, it.geometry);
+    doc.clip();
+    // Always set, as for images: `sh` paints at whatever alpha the last fill left.
+    this.state({ ca: this.alpha });
+    paintShading(doc, this.res.shadings, it.gradient, it.geometry);
+    doc.restore();
+  }
+
   stroke(it: ItemOf<'stroke'>): void {
     const doc = this.doc;
     pathOf(doc, it.geometry);
@@ -451,7 +465,8 @@ export class PdfBackend implements PaintBackend<Buffer, PdfPreparedPage> {
         }
         doc.page.xobjects[name] = form as PdfRef;
         doc.addContent('q');
-        if (alpha < 1) this.state({ ca: alpha, CA: alpha });
+        // Always set: a fill before may have left another alpha in the graphics state (see place).
+        this.state({ ca: alpha, CA: alpha });
         doc.addContent(at);
         doc.addContent(`/${name} Do`);
         doc.addContent('Q');
@@ -535,7 +550,10 @@ export class PdfBackend implements PaintBackend<Buffer, PdfPreparedPage> {
     const sy = dst.height / src.height;
     doc.save();
     doc.rect(dst.x, dst.y, dst.width, dst.height).clip();
-    if (this.alpha < 1) this.state({ ca: this.alpha, CA: this.alpha });
+    // Always set: fills and text set their alpha in the graphics state and leave it there, so an
+    // image after a see-through fill (the transparent canvas of a design without a background) would
+    // otherwise be painted at that fill's alpha.
+    this.state({ ca: this.alpha, CA: this.alpha });
     // Image space is the unit square, y up; the page here is y down.
     doc.transform(width * sx, 0, 0, -height * sy, dst.x - src.x * sx, dst.y - src.y * sy + height * sy);
     doc.addContent(`/${name} Do`);

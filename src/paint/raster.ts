@@ -232,6 +232,21 @@ class RasterBackend implements PaintBackend<RasterImage[], RasterPage> {
     ctx.fill();
   }
 
+  gradient(it: ItemOf<'gradient'>): void {
+    const ctx = this.ctx;
+    const g = it.gradient;
+    // Skia pads with the end colours outside the stops, as CSS does; the gradient is in the same
+    // local coordinates as the path, so the group transform moves and rotates both together.
+    const paint =
+      g.kind === 'linear'
+        ? ctx.createLinearGradient(g.from[0], g.from[1], g.to[0], g.to[1])
+        : ctx.createRadialGradient(g.center[0], g.center[1], 0, g.center[0], g.center[1], g.radius);
+    for (const s of g.stops) paint.addColorStop(s.offset, css(s.color));
+    ctx.fillStyle = paint;
+    tracePath(ctx, it.geometry);
+    ctx.fill();
+  }
+
   stroke(it: ItemOf<'stroke'>): void {
     const ctx = this.ctx;
     ctx.strokeStyle = css(it.color);

@@ -24,6 +24,9 @@ export function paintItems<Output, Page extends PreparedPage>(backend: PaintBack
       case 'fill':
         backend.fill(it);
         break;
+      case 'gradient':
+        backend.gradient(it);
+        break;
       case 'stroke':
         backend.stroke(it);
         break;

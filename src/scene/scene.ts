@@ -85,7 +85,19 @@ export interface SceneImage extends SceneBase {
   fit: MediaFit;
 }
 
-export type SceneFill = { kind: 'color'; color: RGBA } | { kind: 'image'; image: SceneImageRef };
+export interface SceneGradientStop {
+  /** 0..1 along the gradient; ascending. */
+  offset: number;
+  color: RGBA;
+}
+
+export type SceneFill =
+  | { kind: 'color'; color: RGBA }
+  | { kind: 'image'; image: SceneImageRef }
+  /** CSS angle in degrees: 0 = towards the top, clockwise. */
+  | { kind: 'linear_gradient'; angle: number; stops: SceneGradientStop[] }
+  /** Centre as fractions of the box; radius as a fraction of the box's half-diagonal. */
+  | { kind: 'radial_gradient'; center: Point; radius: number; stops: SceneGradientStop[] };
 
 export interface SceneShape extends SceneBase {
   type: 'shape';
