@@ -44,10 +44,7 @@ export const gradientFields = {
     0.8,
   ).optional(),
   stops: doc(
-    z
-      .array(GradientStop)
-      .min(2, { error: 'expected at least 2 gradient stops, such as [{"offset": 0, "color": "#000000"}, {"offset": 1, "color": "#ffffff"}]' })
-      .max(MAX_GRADIENT_STOPS, { error: `expected at most ${MAX_GRADIENT_STOPS} gradient stops` }),
+    z.array(GradientStop).min(2).max(MAX_GRADIENT_STOPS),
     `linear_gradient and radial_gradient: 2 to ${MAX_GRADIENT_STOPS} colour stops, offsets ascending (equal offsets make a hard edge).`,
     [
       { offset: 0, color: '#00000000' },
