@@ -451,6 +451,25 @@ const rows: Row[] = [
     path: '$.background.stops[0].opacity',
     message: 'unknown field "opacity"',
   },
+  // ── shadows ─────────────────────────────────────────────────────────────────────────────────
+  {
+    name: 'shadow blur below 0',
+    design: edit((d) => (S(d).shadow = { blur: -4 })),
+    path: '$.objects[2].shadow.blur',
+    message: 'expected at least 0 but received the number -4',
+  },
+  {
+    name: 'shadow colour "grey" (override)',
+    overrides: { box: { shadow: { color: 'grey' } } },
+    path: `${O}.box.shadow.color`,
+    message: 'hex colour',
+  },
+  {
+    name: 'shadow with CSS field name offsetX',
+    design: edit((d) => (S(d).shadow = { offsetX: 4 })),
+    path: '$.objects[2].shadow.offsetX',
+    message: 'unknown field "offsetX"',
+  },
   {
     name: 'background type color without color',
     design: edit((d) => (d.background = { type: 'color' })),

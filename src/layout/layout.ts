@@ -49,8 +49,13 @@ function layoutObject(o: SceneObject, images: ImageSizes, fonts: FontSet): { gro
       const { src, dst } = placeMedia(o.fit, sizeOf(images, o.image), local);
       return { group: group(o.box, local, o.rotation, o.scale, o.opacity, local, null, [{ kind: 'image', image: imageRefKey(o.image), src, dst }]) };
     }
-    case 'shape':
-      return { group: group(o.box, local, o.rotation, o.scale, o.opacity, local, null, shapeItems(o, local, images)) };
+    case 'shape': {
+      const g = group(o.box, local, o.rotation, o.scale, o.opacity, local, null, shapeItems(o, local, images));
+      const s = o.shadow;
+      // A shadow with no alpha paints nothing; leaving it out spares the layer.
+      if (s && s.color[3] > 0 && g.kind === 'group') g.shadow = { color: s.color, blur: s.blur, offset: [s.offsetX, s.offsetY] };
+      return { group: g };
+    }
     case 'chart':
       // Clipped like mockups: labels near the edges never paint outside the chart's box.
       return { group: group(o.box, local, o.rotation, o.scale, o.opacity, local, { kind: 'rect', rect: local }, layoutChart(o, fonts)) };

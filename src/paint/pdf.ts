@@ -11,6 +11,7 @@ import { tableDirectory, withoutTables } from '../text/font-tables.js';
 import { SYNTHETIC_ITALIC_SKEW, syntheticBoldStroke } from '../text/synthetic.js';
 import { PdfColorGlyphs, svgToPdfPath } from './pdf-color.js';
 import { paintShading } from './pdf-gradient.js';
+import { boundsOf, compose, invert, prepareShadows, type PreparedShadow } from './pdf-shadow.js';
 import type { GroupItem, ItemOf, PageInput, PaintBackend, PreparedPage } from './backend.js';
 import { prepareQuad } from './raster-images.js';
 import { imageItems } from './walk.js';
@@ -164,6 +165,8 @@ export interface PdfPagePixels {
   sources: Map<string, DecodedImage>;
   /** Images decoded by the caller (video frames), by display-list key. */
   ready?: ReadonlyMap<string, DecodedImage>;
+  /** Shadows rasterised at 300 dpi of their area, by the group that casts them (null: nothing to draw). */
+  shadows?: Map<GroupItem, PreparedShadow | null>;
 }
 
 export async function preparePdfPage(list: DisplayList, images: ReadonlyMap<string, LoadedImage>, cache: ImageCache): Promise<PdfPagePixels> {
@@ -212,6 +215,9 @@ export class PdfBackend implements PaintBackend<Buffer, PdfPreparedPage> {
   /** Opacity of what is painted now; pdf has no current-alpha state, so it is tracked here and set per fill. */
   private alpha = 1;
   private readonly alphas: number[] = [];
+  /** The transform from the current user space to the page's design pixels (shadows are placed in those). */
+  private matrix: Matrix = [1, 0, 0, 1, 0, 0];
+  private readonly matrices: Matrix[] = [];
   private readonly layers: Layer[] = [];
   private images: ReadonlyMap<string, LoadedImage> = new Map();
   private prepared!: PdfPagePixels;
@@ -234,7 +240,8 @@ export class PdfBackend implements PaintBackend<Buffer, PdfPreparedPage> {
 
   async prepare(page: PageInput): Promise<PdfPreparedPage> {
     const pixels = await preparePdfPage(page.list, page.images, this.res.cache);
-    return { list: page.list, images: page.images, prepared: { ...pixels, ready: page.ready ?? new Map() } };
+    const shadows = await prepareShadows(page.list.items, page.images, this.res.fonts, this.res.cache);
+    return { list: page.list, images: page.images, prepared: { ...pixels, shadows, ready: page.ready ?? new Map() } };
   }
 
   beginPage(page: PdfPreparedPage): void {
@@ -243,6 +250,7 @@ export class PdfBackend implements PaintBackend<Buffer, PdfPreparedPage> {
     this.doc.addPage({ size: [page.list.width * PT_PER_PX, page.list.height * PT_PER_PX], margin: 0 });
     this.doc.save();
     this.doc.transform(PT_PER_PX, 0, 0, PT_PER_PX, 0, 0);
+    this.matrix = [1, 0, 0, 1, 0, 0];
   }
 
   endPage(): void {
@@ -257,15 +265,18 @@ export class PdfBackend implements PaintBackend<Buffer, PdfPreparedPage> {
   save(): void {
     this.doc.save();
     this.alphas.push(this.alpha);
+    this.matrices.push(this.matrix);
   }
 
   restore(): void {
     this.doc.restore();
     this.alpha = this.alphas.pop()!;
+    this.matrix = this.matrices.pop()!;
   }
 
   transform(m: Matrix): void {
     this.doc.transform(...m);
+    this.matrix = compose(this.matrix, m);
   }
 
   opacity(alpha: number): void {
@@ -322,7 +333,11 @@ export class PdfBackend implements PaintBackend<Buffer, PdfPreparedPage> {
   /** Opens a form XObject with a transparency group; endLayer draws it once at the group's opacity. */
   beginLayer(g: GroupItem): boolean {
     const doc = this.doc;
-    const { x, y, width, height } = g.bounds;
+    const shadow = g.shadow && this.prepared.shadows?.get(g);
+    // A shadow is painted inside the group, so the group's opacity applies to shadow and content at once
+    // (as the png does); the form's box grows to hold it.
+    const toLocal = invert(this.matrix);
+    const { x, y, width, height } = shadow ? union(g.bounds, boundsOf(toLocal, shadow.dst)) : g.bounds;
     const form = doc.ref({
       Type: 'XObject',
       Subtype: 'Form',
@@ -334,6 +349,13 @@ export class PdfBackend implements PaintBackend<Buffer, PdfPreparedPage> {
     doc.page.content = form;
     this.alpha = 1;
     doc.save();
+    if (shadow) {
+      // The rasterised shadow is placed in page pixels: undo the group's transform (and its parents').
+      doc.save();
+      doc.transform(...toLocal);
+      this.pixels(shadow.image, { x: 0, y: 0, width: shadow.image.width, height: shadow.image.height }, shadow.dst);
+      doc.restore();
+    }
     return true;
   }
 
@@ -639,6 +661,12 @@ export function isColorFace(face: FontFace): boolean {
     colorFaces.set(face, colour);
   }
   return colour;
+}
+
+function union(a: Rect, b: Rect): Rect {
+  const x = Math.min(a.x, b.x);
+  const y = Math.min(a.y, b.y);
+  return { x, y, width: Math.max(a.x + a.width, b.x + b.width) - x, height: Math.max(a.y + a.height, b.y + b.height) - y };
 }
 
 function rgb([r, g, b]: RGBA): [number, number, number] {

@@ -222,7 +222,41 @@ class RasterBackend implements PaintBackend<RasterImage[], RasterPage> {
     ctx.resetTransform();
     ctx.globalAlpha *= g.opacity;
     if (g.blend && g.blend !== 'normal') ctx.globalCompositeOperation = g.blend;
+    if (g.shadow) {
+      const shadowed = this.withShadow(layer, g.shadow);
+      ctx.drawImage(shadowed.canvas, shadowed.left, shadowed.top);
+      return;
+    }
     ctx.drawImage(layer.canvas, layer.left, layer.top);
+  }
+
+  /**
+   * The layer over its shadow, as one image: the group's opacity and blend then apply to both at once,
+   * as CSS applies opacity after filter: drop-shadow (a see-through shape does not show its own shadow
+   * through itself).
+   */
+  private withShadow(layer: Layer, shadow: NonNullable<GroupItem['shadow']>): { canvas: Canvas; left: number; top: number } {
+    // Canvas shadows are in device pixels, untouched by the transform: scale them to the page as
+    // rendered. Skia blurs with σ = shadowBlur / 2, as CSS does.
+    const { sx, sy } = this.device;
+    const blur = shadow.blur * Math.sqrt(sx * sy);
+    const dx = shadow.offset[0] * sx;
+    const dy = shadow.offset[1] * sy;
+    const reach = Math.ceil(1.5 * blur) + 1;
+    const { width, height } = layer.canvas;
+    const left = Math.floor(layer.left + Math.min(0, dx) - reach);
+    const top = Math.floor(layer.top + Math.min(0, dy) - reach);
+    const canvas = skia().createCanvas(
+      Math.ceil(layer.left + width + Math.max(0, dx) + reach) - left,
+      Math.ceil(layer.top + height + Math.max(0, dy) + reach) - top,
+    );
+    const ctx = canvas.getContext('2d');
+    ctx.shadowColor = css(shadow.color);
+    ctx.shadowBlur = blur;
+    ctx.shadowOffsetX = dx;
+    ctx.shadowOffsetY = dy;
+    ctx.drawImage(layer.canvas, layer.left - left, layer.top - top);
+    return { canvas, left, top };
   }
 
   fill(it: ItemOf<'fill'>): void {

@@ -65,7 +65,7 @@ export function slidesOf(
       ? []
       : fill.kind === 'image'
         ? [{ ...base, type: 'image', image: fill.image, fit: 'cover' }]
-        : [{ ...base, type: 'shape', shape: 'rect', cornerRadius: 0, fill, border: null }];
+        : [{ ...base, type: 'shape', shape: 'rect', cornerRadius: 0, fill, border: null, shadow: null }];
     groups.push({
       type: 'group',
       ...(s.name === undefined ? {} : { name: s.name }),

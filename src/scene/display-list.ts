@@ -32,6 +32,16 @@ export type Gradient =
   /** Offset 0 at the centre, 1 on the circle of `radius`. */
   | { kind: 'radial'; center: Point; radius: number; stops: readonly GradientStop[] };
 
+/**
+ * A drop shadow of a group: everything the group paints, as one silhouette in `color`, blurred (Gaussian
+ * σ = blur / 2) and shifted by `offset`. Blur and offset are in page pixels, whatever the group's transform.
+ */
+export interface Shadow {
+  color: RGBA;
+  blur: number;
+  offset: Point;
+}
+
 export type BlendMode = 'normal' | 'multiply' | 'screen';
 
 export interface PositionedGlyph {
@@ -53,6 +63,8 @@ export type DisplayItem =
       clip: Geometry | null;
       /** How the group composites onto what is below. Default normal. */
       blend?: BlendMode;
+      /** Painted under the group's content, at the group's opacity. */
+      shadow?: Shadow;
       items: DisplayItem[];
     }
   | { kind: 'fill'; geometry: Geometry; color: RGBA }

@@ -99,12 +99,21 @@ export type SceneFill =
   /** Centre as fractions of the box; radius as a fraction of the box's half-diagonal. */
   | { kind: 'radial_gradient'; center: Point; radius: number; stops: SceneGradientStop[] };
 
+/** A drop shadow; blur and offsets in canvas pixels. */
+export interface SceneShadow {
+  color: RGBA;
+  blur: number;
+  offsetX: number;
+  offsetY: number;
+}
+
 export interface SceneShape extends SceneBase {
   type: 'shape';
   shape: 'rect' | 'rounded_rect' | 'ellipse';
   cornerRadius: number;
   fill: SceneFill | null;
   border: { width: number; color: RGBA; style: 'solid' | 'dashed' } | null;
+  shadow: SceneShadow | null;
 }
 
 export interface SceneNumberFormat {

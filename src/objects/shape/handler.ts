@@ -5,6 +5,7 @@ import { parseHexColor } from '../../format/color.js';
 import { parseImageRef } from '../../format/image-ref.js';
 import { checkGradient, gradientFill, isGradientType } from '../../format/gradient.js';
 import { childPath } from '../../format/json-path.js';
+import { shadowOf } from '../../format/shadow.js';
 import type { SceneFill, SceneShape } from '../../scene/scene.js';
 import { mergeFields, placementOf } from '../common.js';
 import type { ObjectHandler } from '../handler.js';
@@ -78,6 +79,7 @@ export const shapeHandler: ObjectHandler<ShapeObject> = {
       cornerRadius: o.corner_radius ?? 16,
       fill: o.background ? fillOf(o.background, fieldPath('background')) : null,
       border: b && b.width !== undefined && b.width > 0 ? { width: b.width, color: parseHexColor(b.color ?? '#000000'), style: b.style ?? 'solid' } : null,
+      shadow: shadowOf(o.shadow),
     };
   },
 };

@@ -3,6 +3,7 @@
 import { z } from 'zod';
 import { Color, doc, ImageRef, LIMITS } from '../../format/fields.js';
 import { gradientFields } from '../../format/gradient.js';
+import { Shadow } from '../../format/shadow.js';
 import { common, placementOverrideFields } from '../common.js';
 
 export const ShapeBackground = z
@@ -55,6 +56,7 @@ export const ShapeObject = z
     ).optional(),
     background: ShapeBackground.optional(),
     border: Border.optional(),
+    shadow: Shadow.optional(),
   })
   .meta({ description: 'A filled and/or bordered shape.' });
 
@@ -66,6 +68,7 @@ export const ShapeOverride = z.strictObject({
   border: Border.partial()
     .meta(Border.meta() ?? {})
     .optional(),
+  shadow: Shadow.optional(),
 });
 
 export type ShapeObject = z.infer<typeof ShapeObject>;
