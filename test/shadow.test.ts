@@ -62,6 +62,34 @@ describe('shadow pixels', () => {
     expect(Math.abs(grey(img, 155, 120) - 64)).toBeLessThanOrEqual(1);
   });
 
+  it('raster: a shape off the page still casts its shadow onto it', async () => {
+    const design = designWith(
+      [{ type: 'shape', x: -120, y: 40, width: 100, height: 60, background: { type: 'color', color: '#ffffff' }, shadow: { color: '#000000', offset_x: 150 } }],
+      { width: 200, height: 160, background: { type: 'color', color: '#808080' } },
+    );
+    const img = await pixels((await engine.render({ format: 'png', design })).bytes);
+    // The shape spans x -120..-20; its shadow 30..130.
+    expect(grey(img, 28, 70)).toBe(128);
+    expect(grey(img, 32, 70)).toBe(0);
+    expect(grey(img, 128, 70)).toBe(0);
+    expect(grey(img, 132, 70)).toBe(128);
+  });
+
+  it('raster at scale 2: blur and offsets scale with the page', async () => {
+    const img = await pixels((await engine.render({ format: 'png', scale: 2, design: card(sharpShadow) })).bytes);
+    expect(img.width).toBe(400);
+    expect(grey(img, 310, 240)).toBe(0);
+    expect(grey(img, 110, 240)).toBe(128);
+    expect(grey(img, 130, 240)).toBe(0);
+  });
+
+  it('same input, same bytes (png and pdf)', async () => {
+    const design = card({ color: '#1e88e5aa', blur: 12, offset_x: 4, offset_y: 9 }, { rotation: 10, opacity: 0.8 });
+    for (const format of ['png', 'pdf'] as const) {
+      expect((await engine.render({ format, design })).bytes.equals((await engine.render({ format, design })).bytes)).toBe(true);
+    }
+  });
+
   it.skipIf(!toolsAvailable(['pdftoppm'], 'reading pdf shadows back needs poppler'))(
     'pdf: the shadow is an image under the vector shape, within a few levels of the png (blurred and sharp)',
     async () => {
