@@ -227,13 +227,14 @@ describe('gradient pixels', () => {
 });
 
 /**
- * The same gradients as CSS in Chromium. Tolerance: every channel within 3 levels on 99.5 % of the
- * pixels (Chromium dithers gradients by ±1-2 levels and anti-aliases box edges a little differently).
+ * The same gradients as CSS in Chromium. Tolerance: every channel within 2 levels on 99.9 % of the
+ * pixels (measured: none is more than 1 level off; Chromium may dither gradients and anti-alias box
+ * edges a little differently).
  * See-through stops keep their neighbours' colour here: CSS interpolates premultiplied, Imprint
  * (Skia canvas, pdf) colour and alpha separately, which only differ when a clear stop has another colour.
  */
 describe.runIf(toolsAvailable(['chromium'], 'comparing gradients with Chromium needs it'))('gradients against CSS in Chromium', () => {
-  it('linear at eight angles, radial centred and off-centre, and a scrim over a colour match within 3 levels', async () => {
+  it('linear at eight angles, radial centred and off-centre, and a scrim over a colour match within 2 levels', async () => {
     const boxes: { x: number; y: number; w: number; h: number; bg: unknown; css: string; under?: string }[] = [];
     const rbCss = '#e53935 0%, #1e88e5 100%';
     [0, 45, 90, 135, 180, 225, 270, 315].forEach((a, i) =>
@@ -302,8 +303,8 @@ describe.runIf(toolsAvailable(['chromium'], 'comparing gradients with Chromium n
       let d = 0;
       for (let c = 0; c < 3; c++) d = Math.max(d, Math.abs(ours.data[i * 4 + c]! - theirs.data[i * 4 + c]!));
       worst = Math.max(worst, d);
-      if (d > 3) off++;
+      if (d > 2) off++;
     }
-    expect(off / (width * height), `${off} pixels differ by more than 3 levels (worst ${worst}); Chromium: ${shot}`).toBeLessThanOrEqual(0.005);
+    expect(off / (width * height), `${off} pixels differ by more than 2 levels (worst ${worst}); Chromium: ${shot}`).toBeLessThanOrEqual(0.001);
   }, 60_000);
 });

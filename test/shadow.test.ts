@@ -112,9 +112,12 @@ describe('shadow pixels', () => {
   );
 });
 
-/** Tolerance: every channel within 4 levels on 99 % of the pixels (Skia's and Chromium's blurs approximate the same Gaussian differently). */
+/**
+ * Tolerance: every channel within 5 levels on 99.9 % of the pixels (Skia's and Chromium's blurs approximate
+ * the same Gaussian a little differently; measured: at most 4 levels, 5 % of pixels more than 1 level off).
+ */
 describe.runIf(toolsAvailable(['chromium'], 'comparing shadows with Chromium needs it'))('shadows against CSS box-shadow in Chromium', () => {
-  it('blur 0, 8, 24 and 40 with offsets match within 4 levels on 99 % of pixels', async () => {
+  it('blur 0, 8, 24 and 40 with offsets match within 5 levels on 99.9 % of pixels', async () => {
     const shadows = [
       { color: '#000000', blur: 0, offset_x: 8, offset_y: 8 },
       { color: '#00000080', blur: 8, offset_x: 0, offset_y: 6 },
@@ -156,8 +159,8 @@ describe.runIf(toolsAvailable(['chromium'], 'comparing shadows with Chromium nee
       let d = 0;
       for (let c = 0; c < 3; c++) d = Math.max(d, Math.abs(ours.data[i * 3 + c]! - theirs.data[i * 3 + c]!));
       worst = Math.max(worst, d);
-      if (d > 4) off++;
+      if (d > 5) off++;
     }
-    expect(off / (width * height), `${off} pixels differ by more than 4 levels (worst ${worst}); Chromium: ${shot}`).toBeLessThanOrEqual(0.01);
+    expect(off / (width * height), `${off} pixels differ by more than 5 levels (worst ${worst}); Chromium: ${shot}`).toBeLessThanOrEqual(0.001);
   }, 60_000);
 });
