@@ -363,6 +363,143 @@ const rows: Row[] = [
     path: '$.background.path',
     message: 'no background.path',
   },
+  // ── gradients (canvas, shapes, overrides) ───────────────────────────────────────────────────
+  {
+    name: 'gradient with one stop',
+    design: edit((d) => (d.background = { type: 'linear_gradient', stops: [{ offset: 0, color: '#000000' }] })),
+    path: '$.background.stops',
+    message: 'expected at least 2 items but received 1',
+  },
+  {
+    name: 'gradient without stops',
+    design: edit((d) => (S(d).background = { type: 'radial_gradient', radius: 0.5 })),
+    path: '$.objects[2].background.stops',
+    message: 'no background.stops are given: add at least 2 stops',
+  },
+  {
+    name: 'gradient with 17 stops',
+    design: edit((d) => (d.background = { type: 'linear_gradient', stops: Array.from({ length: 17 }, (_, i) => ({ offset: i / 16, color: '#000000' })) })),
+    path: '$.background.stops',
+    message: 'expected at most 16 items but received 17',
+  },
+  {
+    name: 'gradient offsets descending',
+    design: edit(
+      (d) =>
+        (S(d).background = {
+          type: 'linear_gradient',
+          stops: [
+            { offset: 0, color: '#000000' },
+            { offset: 0.7, color: '#ff0000' },
+            { offset: 0.4, color: '#ffffff' },
+          ],
+        }),
+    ),
+    path: '$.objects[2].background.stops[2].offset',
+    message: 'expected offsets in ascending order: at least 0.7 (the offset of stop 1) for stops[2].offset but received 0.4',
+  },
+  {
+    name: 'gradient offset above 1',
+    design: edit(
+      (d) =>
+        (d.background = {
+          type: 'linear_gradient',
+          stops: [
+            { offset: 0, color: '#000000' },
+            { offset: 100, color: '#ffffff' },
+          ],
+        }),
+    ),
+    path: '$.background.stops[1].offset',
+    message: 'expected an offset from 0 to 1 but received the number 100',
+  },
+  {
+    name: 'gradient offset below 0 (override)',
+    overrides: {
+      box: {
+        background: {
+          stops: [
+            { offset: -0.5, color: '#000000' },
+            { offset: 1, color: '#ffffff' },
+          ],
+        },
+      },
+    },
+    path: `${O}.box.background.stops[0].offset`,
+    message: 'expected an offset from 0 to 1 but received the number -0.5',
+  },
+  {
+    name: 'gradient stop colour "black" (override)',
+    overrides: {
+      box: {
+        background: {
+          type: 'linear_gradient',
+          stops: [
+            { offset: 0, color: 'black' },
+            { offset: 1, color: '#ffffff' },
+          ],
+        },
+      },
+    },
+    path: `${O}.box.background.stops[0].color`,
+    message: 'hex colour',
+  },
+  {
+    name: 'unknown background type conic_gradient',
+    design: edit((d) => (S(d).background = { type: 'conic_gradient', stops: [] })),
+    path: '$.objects[2].background.type',
+    message: 'expected one of "color", "image", "linear_gradient", "radial_gradient" but received the string "conic_gradient"',
+  },
+  {
+    name: 'radial gradient center outside the box',
+    design: edit(
+      (d) =>
+        (S(d).background = {
+          type: 'radial_gradient',
+          center: { x: 1.5, y: 0.5 },
+          stops: [
+            { offset: 0, color: '#000' },
+            { offset: 1, color: '#fff' },
+          ],
+        }),
+    ),
+    path: '$.objects[2].background.center.x',
+    message: 'expected a fraction of the width from 0 to 1 but received the number 1.5',
+  },
+  {
+    name: 'gradient stop with unknown field',
+    design: edit(
+      (d) =>
+        (d.background = {
+          type: 'linear_gradient',
+          stops: [
+            { offset: 0, color: '#000', opacity: 0.5 },
+            { offset: 1, color: '#fff' },
+          ],
+        }),
+    ),
+    path: '$.background.stops[0].opacity',
+    message: 'unknown field "opacity"',
+  },
+  // ── shadows ─────────────────────────────────────────────────────────────────────────────────
+  {
+    name: 'shadow blur below 0',
+    design: edit((d) => (S(d).shadow = { blur: -4 })),
+    path: '$.objects[2].shadow.blur',
+    message: 'expected at least 0 but received the number -4',
+  },
+  {
+    name: 'shadow colour "grey" (override)',
+    overrides: { box: { shadow: { color: 'grey' } } },
+    path: `${O}.box.shadow.color`,
+    message: 'hex colour',
+  },
+  {
+    name: 'shadow with CSS field name offsetX',
+    design: edit((d) => (S(d).shadow = { offsetX: 4 })),
+    path: '$.objects[2].shadow.offsetX',
+    message: 'unknown field "offsetX"',
+  },
   {
     name: 'background type color without color',
     design: edit((d) => (d.background = { type: 'color' })),

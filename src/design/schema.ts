@@ -2,15 +2,35 @@
 // the registry lists (src/objects/). Types, validation and the published JSON Schema all derive from it.
 import { z } from 'zod';
 import { Color, doc, ImageRef, LIMITS } from '../format/fields.js';
+import { gradientFields } from '../format/gradient.js';
 import { DesignObject } from '../objects/registry.js';
 
 export const Background = z
   .strictObject({
-    type: doc(z.enum(['color', 'image']), 'color paints background.color; image covers the canvas with background.path.', 'color'),
+    type: doc(
+      z.enum(['color', 'image', 'linear_gradient', 'radial_gradient']),
+      'color paints background.color; image covers the canvas with background.path; linear_gradient and radial_gradient paint background.stops across the canvas.',
+      'color',
+    ),
     color: doc(Color, 'Canvas colour (with type color). Transparent (#0000) is kept in png; jpg flattens onto white.', '#fff8e1').optional(),
     path: doc(ImageRef, 'Canvas image (with type image), centre-cropped to cover.', 'photos/backdrop.jpg').optional(),
+    ...gradientFields,
   })
-  .meta({ description: 'Canvas background: a colour or a centre-cropped image. Default white.', examples: [{ type: 'color', color: '#fff8e1' }] });
+  .meta({
+    description: 'Canvas background: a colour, a centre-cropped image, or a linear or radial gradient. Default white.',
+    examples: [
+      { type: 'color', color: '#fff8e1' },
+      {
+        type: 'radial_gradient',
+        center: { x: 0.5, y: 0.4 },
+        radius: 1,
+        stops: [
+          { offset: 0, color: '#fff8e1' },
+          { offset: 1, color: '#ffb74d' },
+        ],
+      },
+    ],
+  });
 
 export const MAX_SLIDES = 100;
 

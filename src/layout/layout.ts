@@ -6,6 +6,7 @@ import type { FontSet } from '../text/fonts.js';
 import { IDENTITY, pictureClip, placeMedia, type ImageSize, type ImageSizes } from './boxes.js';
 import type { BoxGeometry, DisplayItem, DisplayList, Geometry, Matrix } from '../scene/display-list.js';
 import { layoutChart } from './chart/chart.js';
+import { gradientOpaque, placeGradient } from './gradient.js';
 import { layoutMockup } from './mockup.js';
 import { layoutText, type TextFitReport } from './text.js';
 
@@ -29,7 +30,7 @@ export function layout(scene: Scene, images: ImageSizes, fonts: FontSet): Layout
     items.push(placed.group);
   }
   const bg = scene.background;
-  const opaque = bg.kind === 'color' ? bg.color[3] === 1 : sizeOf(images, bg.image).opaque === true;
+  const opaque = bg.kind === 'color' ? bg.color[3] === 1 : bg.kind === 'image' ? sizeOf(images, bg.image).opaque === true : gradientOpaque(bg);
   return { displayList: { width: scene.width, height: scene.height, opaque, items }, report };
 }
 
@@ -51,8 +52,13 @@ function layoutObject(o: SceneObject, images: ImageSizes, fonts: FontSet): { gro
       const clip = pictureClip(dst, o.cornerRadius ?? 0, o.mask ?? 'none');
       return { group: group(o.box, local, o.rotation, o.scale, o.opacity, local, clip, [{ kind: 'image', image: imageRefKey(o.image), src, dst }]) };
     }
-    case 'shape':
-      return { group: group(o.box, local, o.rotation, o.scale, o.opacity, local, null, shapeItems(o, local, images)) };
+    case 'shape': {
+      const g = group(o.box, local, o.rotation, o.scale, o.opacity, local, null, shapeItems(o, local, images));
+      const s = o.shadow;
+      // A shadow with no alpha paints nothing; leaving it out spares the layer.
+      if (s && s.color[3] > 0 && g.kind === 'group') g.shadow = { color: s.color, blur: s.blur, offset: [s.offsetX, s.offsetY] };
+      return { group: g };
+    }
     case 'chart':
       // Clipped like mockups: labels near the edges never paint outside the chart's box.
       return { group: group(o.box, local, o.rotation, o.scale, o.opacity, local, { kind: 'rect', rect: local }, layoutChart(o, fonts)) };
@@ -124,6 +130,7 @@ function shapeItems(o: SceneShape, box: Rect, images: ImageSizes): DisplayItem[]
 
 function fillItems(fill: SceneFill, outline: BoxGeometry, images: ImageSizes): DisplayItem[] {
   if (fill.kind === 'color') return [{ kind: 'fill', geometry: outline, color: fill.color }];
+  if (fill.kind !== 'image') return [{ kind: 'gradient', geometry: outline, gradient: placeGradient(fill, outline.rect) }];
   const { src, dst } = placeMedia('cover', sizeOf(images, fill.image), outline.rect);
   const image: DisplayItem = { kind: 'image', image: imageRefKey(fill.image), src, dst };
   if (outline.kind === 'rect') return [image];

@@ -72,6 +72,8 @@ export interface PaintBackend<Output, Page extends PreparedPage = PreparedPage> 
   /** Composites the layer once, at the group's opacity and blend mode. */
   endLayer(group: GroupItem): void;
   fill(item: ItemOf<'fill'>): void;
+  /** Fills the geometry with the gradient (in the same local coordinates as the geometry). */
+  gradient(item: ItemOf<'gradient'>): void;
   stroke(item: ItemOf<'stroke'>): void;
   image(item: ItemOf<'image'>): void;
   imageQuad(item: ItemOf<'image_quad'>): void;

@@ -10,6 +10,8 @@ import { bundledFonts, type FontFace, type FontSet } from '../text/fonts.js';
 import { tableDirectory, withoutTables } from '../text/font-tables.js';
 import { SYNTHETIC_ITALIC_SKEW, syntheticBoldStroke } from '../text/synthetic.js';
 import { PdfColorGlyphs, svgToPdfPath } from './pdf-color.js';
+import { paintShading } from './pdf-gradient.js';
+import { boundsOf, compose, invert, prepareShadows, type PreparedShadow } from './pdf-shadow.js';
 import type { GroupItem, ItemOf, PageInput, PaintBackend, PreparedPage } from './backend.js';
 import { prepareQuad } from './raster-images.js';
 import { imageItems } from './walk.js';
@@ -93,6 +95,8 @@ export class PdfResources {
   readonly images = new Map<string, PdfRef>();
   readonly states = new Map<string, { name: string; ref: PdfRef }>();
   forms = 0;
+  /** Shadings and gradient soft masks so far: their resource names. */
+  readonly shadings = { shadings: 0 };
   /** Colour glyph forms (emoji), made on first use, and the names pages know them by. */
   colorGlyphs: PdfColorGlyphs | undefined;
   readonly colorGlyphNames = new Map<unknown, string>();
@@ -161,6 +165,8 @@ export interface PdfPagePixels {
   sources: Map<string, DecodedImage>;
   /** Images decoded by the caller (video frames), by display-list key. */
   ready?: ReadonlyMap<string, DecodedImage>;
+  /** Shadows rasterised at 300 dpi of their area, by the group that casts them (null: nothing to draw). */
+  shadows?: Map<GroupItem, PreparedShadow | null>;
 }
 
 export async function preparePdfPage(list: DisplayList, images: ReadonlyMap<string, LoadedImage>, cache: ImageCache): Promise<PdfPagePixels> {
@@ -209,6 +215,9 @@ export class PdfBackend implements PaintBackend<Buffer, PdfPreparedPage> {
   /** Opacity of what is painted now; pdf has no current-alpha state, so it is tracked here and set per fill. */
   private alpha = 1;
   private readonly alphas: number[] = [];
+  /** The transform from the current user space to the page's design pixels (shadows are placed in those). */
+  private matrix: Matrix = [1, 0, 0, 1, 0, 0];
+  private readonly matrices: Matrix[] = [];
   private readonly layers: Layer[] = [];
   private images: ReadonlyMap<string, LoadedImage> = new Map();
   private prepared!: PdfPagePixels;
@@ -231,7 +240,8 @@ export class PdfBackend implements PaintBackend<Buffer, PdfPreparedPage> {
 
   async prepare(page: PageInput): Promise<PdfPreparedPage> {
     const pixels = await preparePdfPage(page.list, page.images, this.res.cache);
-    return { list: page.list, images: page.images, prepared: { ...pixels, ready: page.ready ?? new Map() } };
+    const shadows = await prepareShadows(page.list.items, page.images, this.res.fonts, this.res.cache);
+    return { list: page.list, images: page.images, prepared: { ...pixels, shadows, ready: page.ready ?? new Map() } };
   }
 
   beginPage(page: PdfPreparedPage): void {
@@ -240,6 +250,7 @@ export class PdfBackend implements PaintBackend<Buffer, PdfPreparedPage> {
     this.doc.addPage({ size: [page.list.width * PT_PER_PX, page.list.height * PT_PER_PX], margin: 0 });
     this.doc.save();
     this.doc.transform(PT_PER_PX, 0, 0, PT_PER_PX, 0, 0);
+    this.matrix = [1, 0, 0, 1, 0, 0];
   }
 
   endPage(): void {
@@ -254,15 +265,18 @@ export class PdfBackend implements PaintBackend<Buffer, PdfPreparedPage> {
   save(): void {
     this.doc.save();
     this.alphas.push(this.alpha);
+    this.matrices.push(this.matrix);
   }
 
   restore(): void {
     this.doc.restore();
     this.alpha = this.alphas.pop()!;
+    this.matrix = this.matrices.pop()!;
   }
 
   transform(m: Matrix): void {
     this.doc.transform(...m);
+    this.matrix = compose(this.matrix, m);
   }
 
   opacity(alpha: number): void {
@@ -283,6 +297,17 @@ export class PdfBackend implements PaintBackend<Buffer, PdfPreparedPage> {
     pathOf(doc, it.geometry);
     doc.fillColor(rgb(it.color), this.alpha * it.color[3]);
     doc.fill();
+  }
+
+  gradient(it: ItemOf<'gradient'>): void {
+    const doc = this.doc;
+    doc.save();
+    pathOf(doc, it.geometry);
+    doc.clip();
+    // Always set, as for images: `sh` paints at whatever alpha the last fill left.
+    this.state({ ca: this.alpha });
+    paintShading(doc, this.res.shadings, it.gradient, it.geometry);
+    doc.restore();
   }
 
   stroke(it: ItemOf<'stroke'>): void {
@@ -308,7 +333,11 @@ export class PdfBackend implements PaintBackend<Buffer, PdfPreparedPage> {
   /** Opens a form XObject with a transparency group; endLayer draws it once at the group's opacity. */
   beginLayer(g: GroupItem): boolean {
     const doc = this.doc;
-    const { x, y, width, height } = g.bounds;
+    const shadow = g.shadow && this.prepared.shadows?.get(g);
+    // A shadow is painted inside the group, so the group's opacity applies to shadow and content at once
+    // (as the png does); the form's box grows to hold it.
+    const toLocal = invert(this.matrix);
+    const { x, y, width, height } = shadow ? union(g.bounds, boundsOf(toLocal, shadow.dst)) : g.bounds;
     const form = doc.ref({
       Type: 'XObject',
       Subtype: 'Form',
@@ -320,6 +349,13 @@ export class PdfBackend implements PaintBackend<Buffer, PdfPreparedPage> {
     doc.page.content = form;
     this.alpha = 1;
     doc.save();
+    if (shadow) {
+      // The rasterised shadow is placed in page pixels: undo the group's transform (and its parents').
+      doc.save();
+      doc.transform(...toLocal);
+      this.pixels(shadow.image, { x: 0, y: 0, width: shadow.image.width, height: shadow.image.height }, shadow.dst);
+      doc.restore();
+    }
     return true;
   }
 
@@ -502,7 +538,8 @@ export class PdfBackend implements PaintBackend<Buffer, PdfPreparedPage> {
         }
         doc.page.xobjects[name] = form as PdfRef;
         doc.addContent('q');
-        if (alpha < 1) this.state({ ca: alpha, CA: alpha });
+        // Always set: a fill before may have left another alpha in the graphics state (see place).
+        this.state({ ca: alpha, CA: alpha });
         doc.addContent(at);
         doc.addContent(`/${name} Do`);
         doc.addContent('Q');
@@ -591,7 +628,10 @@ export class PdfBackend implements PaintBackend<Buffer, PdfPreparedPage> {
     const sy = dst.height / src.height;
     doc.save();
     doc.rect(dst.x, dst.y, dst.width, dst.height).clip();
-    if (this.alpha < 1) this.state({ ca: this.alpha, CA: this.alpha });
+    // Always set: fills and text set their alpha in the graphics state and leave it there, so an
+    // image after a see-through fill (the transparent canvas of a design without a background) would
+    // otherwise be painted at that fill's alpha.
+    this.state({ ca: this.alpha, CA: this.alpha });
     // Image space is the unit square, y up; the page here is y down.
     doc.transform(width * sx, 0, 0, -height * sy, dst.x - src.x * sx, dst.y - src.y * sy + height * sy);
     doc.addContent(`/${name} Do`);
@@ -677,6 +717,12 @@ export function isColorFace(face: FontFace): boolean {
     colorFaces.set(face, colour);
   }
   return colour;
+}
+
+function union(a: Rect, b: Rect): Rect {
+  const x = Math.min(a.x, b.x);
+  const y = Math.min(a.y, b.y);
+  return { x, y, width: Math.max(a.x + a.width, b.x + b.width) - x, height: Math.max(a.y + a.height, b.y + b.height) - y };
 }
 
 function rgb([r, g, b]: RGBA): [number, number, number] {

@@ -201,10 +201,21 @@ class RasterBackend implements PaintBackend<RasterImage[], RasterPage> {
     const { width: pageWidth, height: pageHeight } = this.device;
     const xs = [x, x + width].flatMap((px) => [y, y + height].map((py) => m.a * px + m.c * py + m.e));
     const ys = [x, x + width].flatMap((px) => [y, y + height].map((py) => m.b * px + m.d * py + m.f));
-    const left = Math.max(0, Math.floor(Math.min(...xs)));
-    const top = Math.max(0, Math.floor(Math.min(...ys)));
-    const right = Math.min(pageWidth, Math.ceil(Math.max(...xs)));
-    const bottom = Math.min(pageHeight, Math.ceil(Math.max(...ys)));
+    // Only what can show is painted: the page, and for a shadow also what casts it onto the page.
+    let [x0, y0, x1, y1] = [0, 0, pageWidth, pageHeight];
+    if (g.shadow) {
+      const { dx, dy, reach } = this.shadowDevice(g.shadow);
+      [x0, y0, x1, y1] = [
+        Math.min(0, -dx) - reach,
+        Math.min(0, -dy) - reach,
+        Math.max(pageWidth, pageWidth - dx) + reach,
+        Math.max(pageHeight, pageHeight - dy) + reach,
+      ];
+    }
+    const left = Math.max(Math.floor(x0), Math.floor(Math.min(...xs)));
+    const top = Math.max(Math.floor(y0), Math.floor(Math.min(...ys)));
+    const right = Math.min(Math.ceil(x1), Math.ceil(Math.max(...xs)));
+    const bottom = Math.min(Math.ceil(y1), Math.ceil(Math.max(...ys)));
     if (right <= left || bottom <= top) return false;
     const canvas = skia().createCanvas(right - left, bottom - top);
     const octx = canvas.getContext('2d');
@@ -222,12 +233,65 @@ class RasterBackend implements PaintBackend<RasterImage[], RasterPage> {
     ctx.resetTransform();
     ctx.globalAlpha *= g.opacity;
     if (g.blend && g.blend !== 'normal') ctx.globalCompositeOperation = g.blend;
+    if (g.shadow) {
+      const shadowed = this.withShadow(layer, g.shadow);
+      ctx.drawImage(shadowed.canvas, shadowed.left, shadowed.top);
+      return;
+    }
     ctx.drawImage(layer.canvas, layer.left, layer.top);
+  }
+
+  /**
+   * The layer over its shadow, as one image: the group's opacity and blend then apply to both at once,
+   * as CSS applies opacity after filter: drop-shadow (a see-through shape does not show its own shadow
+   * through itself).
+   */
+  /**
+   * A shadow in device pixels: canvas shadows are untouched by the transform, so they are scaled to
+   * the page as rendered. Skia blurs with σ = shadowBlur / 2, as CSS does; 3σ is as far as it reaches.
+   */
+  private shadowDevice(shadow: NonNullable<GroupItem['shadow']>): { blur: number; dx: number; dy: number; reach: number } {
+    const { sx, sy } = this.device;
+    const blur = shadow.blur * Math.sqrt(sx * sy);
+    return { blur, dx: shadow.offset[0] * sx, dy: shadow.offset[1] * sy, reach: Math.ceil(1.5 * blur) + 1 };
+  }
+
+  private withShadow(layer: Layer, shadow: NonNullable<GroupItem['shadow']>): { canvas: Canvas; left: number; top: number } {
+    const { blur, dx, dy, reach } = this.shadowDevice(shadow);
+    const { width, height } = layer.canvas;
+    const left = Math.floor(layer.left + Math.min(0, dx) - reach);
+    const top = Math.floor(layer.top + Math.min(0, dy) - reach);
+    const canvas = skia().createCanvas(
+      Math.ceil(layer.left + width + Math.max(0, dx) + reach) - left,
+      Math.ceil(layer.top + height + Math.max(0, dy) + reach) - top,
+    );
+    const ctx = canvas.getContext('2d');
+    ctx.shadowColor = css(shadow.color);
+    ctx.shadowBlur = blur;
+    ctx.shadowOffsetX = dx;
+    ctx.shadowOffsetY = dy;
+    ctx.drawImage(layer.canvas, layer.left - left, layer.top - top);
+    return { canvas, left, top };
   }
 
   fill(it: ItemOf<'fill'>): void {
     const ctx = this.ctx;
     ctx.fillStyle = css(it.color);
+    tracePath(ctx, it.geometry);
+    ctx.fill();
+  }
+
+  gradient(it: ItemOf<'gradient'>): void {
+    const ctx = this.ctx;
+    const g = it.gradient;
+    // Skia pads with the end colours outside the stops, as CSS does; the gradient is in the same
+    // local coordinates as the path, so the group transform moves and rotates both together.
+    const paint =
+      g.kind === 'linear'
+        ? ctx.createLinearGradient(g.from[0], g.from[1], g.to[0], g.to[1])
+        : ctx.createRadialGradient(g.center[0], g.center[1], 0, g.center[0], g.center[1], g.radius);
+    for (const s of g.stops) paint.addColorStop(s.offset, css(s.color));
+    ctx.fillStyle = paint;
     tracePath(ctx, it.geometry);
     ctx.fill();
   }

@@ -24,6 +24,9 @@ export function paintItems<Output, Page extends PreparedPage>(backend: PaintBack
       case 'fill':
         backend.fill(it);
         break;
+      case 'gradient':
+        backend.gradient(it);
+        break;
       case 'stroke':
         backend.stroke(it);
         break;
@@ -64,8 +67,12 @@ function paintGroup<Output, Page extends PreparedPage>(backend: PaintBackend<Out
   backend.restore();
 }
 
-/** A group must be composited as one layer when it is see-through or blended and paints more than one thing. */
+/**
+ * A group must be composited as one layer when it is see-through or blended and paints more than one
+ * thing, or when it casts a shadow (the shadow is of the layer's silhouette, drawn as it composites).
+ */
 export function needsLayer(g: GroupItem): boolean {
+  if (g.shadow) return true;
   return (g.opacity < 1 || (g.blend ?? 'normal') !== 'normal') && leafCount(g.items) > 1;
 }
 

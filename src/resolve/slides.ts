@@ -63,9 +63,9 @@ export function slidesOf(
     const base = { box, rotation: 0, opacity: 1, scale: 1, start: 0, end: null, animations: [] };
     const background: SceneObject[] = !fill
       ? []
-      : fill.kind === 'color'
-        ? [{ ...base, type: 'shape', shape: 'rect', cornerRadius: 0, fill, border: null }]
-        : [{ ...base, type: 'image', image: fill.image, fit: 'cover' }];
+      : fill.kind === 'image'
+        ? [{ ...base, type: 'image', image: fill.image, fit: 'cover' }]
+        : [{ ...base, type: 'shape', shape: 'rect', cornerRadius: 0, fill, border: null, shadow: null }];
     groups.push({
       type: 'group',
       ...(s.name === undefined ? {} : { name: s.name }),

@@ -19,6 +19,29 @@ export type Geometry =
 /** The geometries that fill a rectangle: shape outlines and canvas backgrounds. */
 export type BoxGeometry = Extract<Geometry, { rect: Rect }>;
 
+/** A colour at `offset` (0..1, ascending) of a gradient; colours between stops mix channel by channel, alpha included. */
+export interface GradientStop {
+  offset: number;
+  color: RGBA;
+}
+
+/** A gradient in the item's coordinates; before the first stop and after the last the end colours extend. */
+export type Gradient =
+  /** Offset 0 at `from`, 1 at `to`, constant along perpendiculars. */
+  | { kind: 'linear'; from: Point; to: Point; stops: readonly GradientStop[] }
+  /** Offset 0 at the centre, 1 on the circle of `radius`. */
+  | { kind: 'radial'; center: Point; radius: number; stops: readonly GradientStop[] };
+
+/**
+ * A drop shadow of a group: everything the group paints, as one silhouette in `color`, blurred (Gaussian
+ * σ = blur / 2) and shifted by `offset`. Blur and offset are in page pixels, whatever the group's transform.
+ */
+export interface Shadow {
+  color: RGBA;
+  blur: number;
+  offset: Point;
+}
+
 export type BlendMode = 'normal' | 'multiply' | 'screen';
 
 export interface PositionedGlyph {
@@ -40,9 +63,12 @@ export type DisplayItem =
       clip: Geometry | null;
       /** How the group composites onto what is below. Default normal. */
       blend?: BlendMode;
+      /** Painted under the group's content, at the group's opacity. */
+      shadow?: Shadow;
       items: DisplayItem[];
     }
   | { kind: 'fill'; geometry: Geometry; color: RGBA }
+  | { kind: 'gradient'; geometry: Geometry; gradient: Gradient }
   | { kind: 'stroke'; geometry: Geometry; color: RGBA; width: number; dash: readonly number[] | null; join?: 'miter' | 'round' }
   /** `tint` replaces the image's colour and keeps its alpha (a coloured mask). */
   | { kind: 'image'; image: string; src: Rect; dst: Rect; tint?: RGBA }

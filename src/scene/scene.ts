@@ -97,7 +97,27 @@ export interface SceneImage extends SceneBase {
 
 export type ImageMask = 'none' | 'circle' | 'ellipse';
 
-export type SceneFill = { kind: 'color'; color: RGBA } | { kind: 'image'; image: SceneImageRef };
+export interface SceneGradientStop {
+  /** 0..1 along the gradient; ascending. */
+  offset: number;
+  color: RGBA;
+}
+
+export type SceneFill =
+  | { kind: 'color'; color: RGBA }
+  | { kind: 'image'; image: SceneImageRef }
+  /** CSS angle in degrees: 0 = towards the top, clockwise. */
+  | { kind: 'linear_gradient'; angle: number; stops: SceneGradientStop[] }
+  /** Centre as fractions of the box; radius as a fraction of the box's half-diagonal. */
+  | { kind: 'radial_gradient'; center: Point; radius: number; stops: SceneGradientStop[] };
+
+/** A drop shadow; blur and offsets in canvas pixels. */
+export interface SceneShadow {
+  color: RGBA;
+  blur: number;
+  offsetX: number;
+  offsetY: number;
+}
 
 export interface SceneShape extends SceneBase {
   type: 'shape';
@@ -105,6 +125,7 @@ export interface SceneShape extends SceneBase {
   cornerRadius: number;
   fill: SceneFill | null;
   border: { width: number; color: RGBA; style: 'solid' | 'dashed' } | null;
+  shadow: SceneShadow | null;
 }
 
 export interface SceneNumberFormat {

@@ -46,7 +46,12 @@ describe('schema → form', () => {
     const shape = byId(formFields(defs.shape!));
     expect(shape['background.path']).toMatchObject({ widget: 'image' });
     expect(shape['background.color']).toMatchObject({ widget: 'color' });
-    expect(shape['background.type']).toMatchObject({ kind: 'enum', options: ['color', 'image'] });
+    expect(shape['background.type']).toMatchObject({ kind: 'enum', options: ['color', 'image', 'linear_gradient', 'radial_gradient'] });
+    // Gradient stops are a list of objects: edited as JSON; angle and radius are numbers.
+    expect(shape['background.stops']).toMatchObject({ kind: 'json' });
+    expect(shape['background.angle']).toMatchObject({ kind: 'number', min: -3600, max: 3600 });
+    expect(shape['shadow.color']).toMatchObject({ widget: 'color' });
+    expect(shape['shadow.blur']).toMatchObject({ kind: 'number', min: 0, max: 500 });
     expect(shape['border.width']).toMatchObject({ kind: 'number', min: 0, max: 1000 });
     expect(shape['border.color']).toMatchObject({ widget: 'color' });
     expect(shape['border.style']).toMatchObject({ kind: 'enum', options: ['solid', 'dashed'] });

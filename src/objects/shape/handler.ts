@@ -3,14 +3,17 @@
 import { validationError } from '../../errors.js';
 import { parseHexColor } from '../../format/color.js';
 import { parseImageRef } from '../../format/image-ref.js';
+import { checkGradient, gradientFill, isGradientType } from '../../format/gradient.js';
 import { childPath } from '../../format/json-path.js';
+import { shadowOf } from '../../format/shadow.js';
 import type { SceneFill, SceneShape } from '../../scene/scene.js';
 import { mergeFields, placementOf } from '../common.js';
 import type { ObjectHandler } from '../handler.js';
 import { ShapeOverride, type ShapeBackground, type ShapeObject } from './schema.js';
 
-/** Checks a colour-or-image background; shared with the design canvas background. */
+/** Checks a colour, image or gradient background; shared with the design canvas background. */
 export function checkBackground(bg: ShapeBackground, at: string): void {
+  if (isGradientType(bg.type)) checkGradient({ ...bg, type: bg.type }, at);
   if (bg.type === 'color' && bg.color === undefined) {
     throw validationError(childPath(at, 'color'), 'background.type is "color" but no background.color is given: add a hex colour such as "#1e88e5"');
   }
@@ -27,6 +30,7 @@ export function fillOf(bg: ShapeBackground, at: string): SceneFill {
     const pathAt = childPath(at, 'path');
     return { kind: 'image', image: { ...parseImageRef(bg.path ?? '', pathAt), at: pathAt } };
   }
+  if (isGradientType(bg.type)) return gradientFill({ ...bg, type: bg.type });
   return { kind: 'color', color: parseHexColor(bg.color ?? '#000000') };
 }
 
@@ -36,9 +40,25 @@ export const shapeHandler: ObjectHandler<ShapeObject> = {
   override: ShapeOverride,
   merge(o, ov) {
     const bg = ov.background as Partial<ShapeBackground> | undefined;
-    // An override that gives only a colour or only a path implies the background type.
+    // An override that gives only a colour, a path or gradient fields implies the background type:
+    // angle a linear gradient, center or radius a radial one, stops alone the template's gradient
+    // type (linear when the template's background is not a gradient).
     if (bg && bg.type === undefined) {
-      const implied = bg.path !== undefined ? 'image' : bg.color !== undefined ? 'color' : undefined;
+      const current = o.background?.type;
+      const implied =
+        bg.path !== undefined
+          ? 'image'
+          : bg.color !== undefined
+            ? 'color'
+            : bg.angle !== undefined
+              ? 'linear_gradient'
+              : bg.center !== undefined || bg.radius !== undefined
+                ? 'radial_gradient'
+                : bg.stops !== undefined
+                  ? current !== undefined && isGradientType(current)
+                    ? current
+                    : 'linear_gradient'
+                  : undefined;
       if (implied) ov = { ...ov, background: { ...bg, type: implied } };
     }
     return mergeFields(o, ov);
@@ -59,6 +79,7 @@ export const shapeHandler: ObjectHandler<ShapeObject> = {
       cornerRadius: o.corner_radius ?? 16,
       fill: o.background ? fillOf(o.background, fieldPath('background')) : null,
       border: b && b.width !== undefined && b.width > 0 ? { width: b.width, color: parseHexColor(b.color ?? '#000000'), style: b.style ?? 'solid' } : null,
+      shadow: shadowOf(o.shadow),
     };
   },
 };

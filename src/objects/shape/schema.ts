@@ -2,15 +2,35 @@
 // border; an override may restyle the fill and the border field by field.
 import { z } from 'zod';
 import { Color, doc, ImageRef, LIMITS } from '../../format/fields.js';
+import { gradientFields } from '../../format/gradient.js';
+import { Shadow } from '../../format/shadow.js';
 import { common, placementOverrideFields } from '../common.js';
 
 export const ShapeBackground = z
   .strictObject({
-    type: doc(z.enum(['color', 'image']), 'color fills with background.color; image fills with background.path, centre-cropped.', 'color'),
+    type: doc(
+      z.enum(['color', 'image', 'linear_gradient', 'radial_gradient']),
+      'color fills with background.color; image fills with background.path, centre-cropped; linear_gradient and radial_gradient fill with background.stops (and angle, or center and radius).',
+      'color',
+    ),
     color: doc(Color, 'Fill colour (with type color).', '#1e88e5').optional(),
     path: doc(ImageRef, 'Fill image (with type image): a relative path or "asset:<name>".', 'photos/texture.jpg').optional(),
+    ...gradientFields,
   })
-  .meta({ description: 'Fill of the shape: a colour or a centre-cropped image.', examples: [{ type: 'color', color: '#1e88e5' }] });
+  .meta({
+    description: 'Fill of the shape: a colour, a centre-cropped image, or a linear or radial gradient. Fields of the other types are ignored.',
+    examples: [
+      { type: 'color', color: '#1e88e5' },
+      {
+        type: 'linear_gradient',
+        angle: 180,
+        stops: [
+          { offset: 0, color: '#00000000' },
+          { offset: 1, color: '#000000cc' },
+        ],
+      },
+    ],
+  });
 
 export const Border = z
   .strictObject({
@@ -36,6 +56,7 @@ export const ShapeObject = z
     ).optional(),
     background: ShapeBackground.optional(),
     border: Border.optional(),
+    shadow: Shadow.optional(),
   })
   .meta({ description: 'A filled and/or bordered shape.' });
 
@@ -47,6 +68,7 @@ export const ShapeOverride = z.strictObject({
   border: Border.partial()
     .meta(Border.meta() ?? {})
     .optional(),
+  shadow: Shadow.optional(),
 });
 
 export type ShapeObject = z.infer<typeof ShapeObject>;

@@ -1,0 +1,31 @@
+// Drop shadows in template format v1: the `shadow` field (colour, blur, offsets in canvas pixels) and
+// its scene form. Shapes take it today; the field is written to fit any object type.
+import { z } from 'zod';
+import type { SceneShadow } from '../scene/scene.js';
+import { parseHexColor } from './color.js';
+import { Color, doc } from './fields.js';
+
+const px = (max: number) => z.number().finite().min(-max).max(max);
+
+export const Shadow = z
+  .strictObject({
+    color: doc(Color, 'Shadow colour; its alpha sets how dark the shadow is. Default #00000080 (half-transparent black).', '#0000004d').optional(),
+    blur: doc(
+      z.number().finite().min(0).max(500),
+      "Blur radius in pixels, as CSS box-shadow's (a Gaussian of σ = blur / 2). 0 = a sharp shadow. Default 0.",
+      16,
+    ).optional(),
+    offset_x: doc(px(10_000), 'Shift to the right in canvas pixels (negative: left). The object’s rotation does not turn it. Default 0.', 0).optional(),
+    offset_y: doc(px(10_000), 'Shift downwards in canvas pixels (negative: up). Default 0.', 8).optional(),
+  })
+  .meta({
+    description: 'A drop shadow under the object: its silhouette (fill and border) in the shadow colour, blurred and shifted.',
+    examples: [{ color: '#0000004d', blur: 16, offset_x: 0, offset_y: 8 }],
+  });
+
+export type Shadow = z.infer<typeof Shadow>;
+
+export function shadowOf(s: Shadow | undefined): SceneShadow | null {
+  if (!s) return null;
+  return { color: parseHexColor(s.color ?? '#00000080'), blur: s.blur ?? 0, offsetX: s.offset_x ?? 0, offsetY: s.offset_y ?? 0 };
+}
