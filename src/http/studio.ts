@@ -64,7 +64,7 @@ function buildVersion(dir: string): number | undefined {
   }
 }
 
-/** The built files (a handful, under 400 KB), read into memory at once. */
+/** The built files (a dozen, under 1 MB with the interface font), read into memory at once. */
 function loadFiles(dir: string, version: number): Build | undefined {
   let names: string[];
   try {
