@@ -161,7 +161,7 @@ export async function serveCommand(args: string[], io: CliIO, role: 'serve' | 'w
   // A worker started by `imprint serve` (it has an IPC channel) is woken by it and reports its counters to it.
   const server = role === 'worker' ? reportToServer(running.service.ctx) : undefined;
   if (running.seeded) printSeed(io, running.seeded);
-  const where = running.http ? `listening on ${running.http.url} (interface A: ${running.http.url}/public/v2); ` : '';
+  const where = running.http ? `listening on ${running.http.url} (interface A: ${running.http.url}/public/v2; the Studio: ${running.http.url}/studio); ` : '';
   const hooks = dispatchWebhooks ? '' : '; webhooks not sent from here (IMPRINT_WEBHOOK_DISPATCH=0)';
   const slots = running.workerProcess
     ? `${config.workerConcurrency} render slot(s) in a worker process`
