@@ -501,6 +501,30 @@ const rows: Row[] = [
     message: 'unknown field "offsetX"',
   },
   {
+    name: 'image shadow blur "soft"',
+    design: edit((d) => (I(d).shadow = { blur: 'soft' })),
+    path: '$.objects[1].shadow.blur',
+    message: 'expected a number but received the string "soft"',
+  },
+  {
+    name: 'image shadow colour "grey" (override)',
+    overrides: { photo: { shadow: { color: 'grey' } } },
+    path: `${O}.photo.shadow.color`,
+    message: 'hex colour',
+  },
+  {
+    name: 'text shadow with CSS field name offsetY',
+    design: edit((d) => (T(d).shadow = { offsetY: 4 })),
+    path: '$.objects[0].shadow.offsetY',
+    message: 'unknown field "offsetY"',
+  },
+  {
+    name: 'text shadow blur below 0 (override)',
+    overrides: { headline: { shadow: { blur: -2 } } },
+    path: `${O}.headline.shadow.blur`,
+    message: 'expected at least 0 but received the number -2',
+  },
+  {
     name: 'background type color without color',
     design: edit((d) => (d.background = { type: 'color' })),
     path: '$.background.color',

@@ -199,6 +199,16 @@ describe.runIf(ready)('pdf: text effects', () => {
     }
   });
 
+  it('a headline with a text shadow is still real text, read once, over its rasterised shadow', async () => {
+    const c = discoverCases().find((k) => k.area === 'image' && k.name === 'drop-shadow-photo-and-text')!;
+    const { bytes } = await renderCase(engine, c, 'pdf');
+    const file = await pdfFile('object-shadows', bytes);
+    const text = squash(run('pdftotext', [file, '-']));
+    expect(text.split('Golden hour').length - 1, text).toBe(1);
+    // Two shadows, each one image (with its soft mask), besides the photo.
+    expect(bytes.toString('latin1').match(/\/Subtype \/Image/g)?.length).toBeGreaterThanOrEqual(3);
+  });
+
   it('outlined text is real text, read once: the stroke pass is an empty ActualText span', async () => {
     const c = discoverCases().find((k) => k.area === 'text' && k.name === 'stroke-outline')!;
     const file = await pdfFile('text-stroke', (await renderCase(engine, c, 'pdf')).bytes);

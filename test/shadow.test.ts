@@ -1,4 +1,4 @@
-// Drop shadows on shapes: the group's shadow data, override merging, the pixels in raster (a layer
+// Drop shadows on shapes, images and text: the group's shadow data, override merging, the pixels in raster (a layer
 // composited with a Skia shadow) and pdf (rasterised at 300 dpi under the vector shape, read back by
 // poppler), and the same shadow as CSS box-shadow in Chromium.
 import { mkdtempSync, writeFileSync } from 'node:fs';
@@ -163,4 +163,88 @@ describe.runIf(toolsAvailable(['chromium'], 'comparing shadows with Chromium nee
     }
     expect(off / (width * height), `${off} pixels differ by more than 5 levels (worst ${worst}); Chromium: ${shot}`).toBeLessThanOrEqual(0.001);
   }, 60_000);
+});
+
+// Images and text take the same field: the object's group (its clip included) casts the shadow.
+describe('image and text shadows', () => {
+  const photo = (shadow: unknown) =>
+    designWith([{ type: 'image', name: 'photo', x: 20, y: 20, width: 80, height: 60, path: 'photo.png', corner_radius: 12, shadow }]);
+  const sizes = new Map([['photo.png', { width: 400, height: 300, opaque: true }]]);
+  const headline = (shadow: unknown, extra: Record<string, unknown> = {}) =>
+    designWith([{ type: 'text', name: 'headline', x: 20, y: 30, width: 160, height: 60, font_size: 40, color: '#ffffff', text: 'Shadow', shadow, ...extra }], {
+      width: 200,
+      height: 120,
+      background: { type: 'color', color: '#808080' },
+    });
+
+  it('an image or text with a shadow is a group with the shadow, defaults filled in; an override merges field by field', () => {
+    expect(objectGroup(layoutOf(photo({ blur: 8, offset_y: 4 }), {}, sizes).displayList, 0).shadow).toEqual({
+      color: [0, 0, 0, 128 / 255],
+      blur: 8,
+      offset: [0, 4],
+    });
+    expect(objectGroup(layoutOf(photo(undefined), {}, sizes).displayList, 0).shadow).toBeUndefined();
+    expect(objectGroup(layoutOf(photo({ color: '#ff0000', blur: 8 }), { photo: { shadow: { blur: 2 } } }, sizes).displayList, 0).shadow).toEqual({
+      color: [255, 0, 0, 1],
+      blur: 2,
+      offset: [0, 0],
+    });
+    expect(objectGroup(layoutOf(headline({ color: '#0000ff', offset_x: 3 }), { headline: { shadow: { offset_y: 5 } } }).displayList, 0).shadow).toEqual({
+      color: [0, 0, 255, 1],
+      blur: 0,
+      offset: [3, 5],
+    });
+    expect(objectGroup(layoutOf(headline(undefined), { headline: { shadow: { offset_x: 6 } } }).displayList, 0).shadow).toEqual({
+      color: [0, 0, 0, 128 / 255],
+      blur: 0,
+      offset: [6, 0],
+    });
+  });
+
+  it('raster: the text shadow is the glyphs moved by the offset, under the white glyphs', async () => {
+    const plain = await pixels((await engine.render({ format: 'png', design: headline(undefined) })).bytes);
+    const img = await pixels((await engine.render({ format: 'png', design: headline({ color: '#000000', offset_x: 4, offset_y: 4 }) })).bytes);
+    let white = 0;
+    let shadowed = 0;
+    for (let y = 0; y < img.height; y++)
+      for (let x = 0; x < img.width; x++) {
+        if (grey(plain, x, y) === 255) white++;
+        // Black shows only where the glyphs, 4 px up and left, are and the glyphs here are not.
+        if (grey(img, x, y) === 0) {
+          shadowed++;
+          expect(grey(plain, x - 4, y - 4)).toBeGreaterThan(128);
+        }
+        if (grey(plain, x, y) === 255) expect(grey(img, x, y)).toBeGreaterThanOrEqual(250);
+      }
+    expect(white).toBeGreaterThan(200);
+    expect(shadowed).toBeGreaterThan(50);
+  });
+
+  it.skipIf(!toolsAvailable(['pdftoppm', 'pdftotext'], 'reading pdf shadows back needs poppler'))(
+    'pdf: the text shadow is a raster image under real text that still extracts, close to the png',
+    async () => {
+      const design = headline({ color: '#000000aa', blur: 6, offset_x: 3, offset_y: 4 });
+      const pdf = (await engine.render({ format: 'pdf', design })).bytes;
+      expect(pdf.toString('latin1').match(/\/Subtype \/Image/g)?.length).toBeGreaterThanOrEqual(1);
+      const file = join(tmp, 'text-shadow.pdf');
+      writeFileSync(file, pdf);
+      expect(run('pdftotext', ['-raw', file, '-']).trim()).toBe('Shadow');
+      run('pdftoppm', ['-r', '96', '-png', '-singlefile', file, file.replace(/\.pdf$/, '')]);
+      const fromPdf = await pixels(await sharp(file.replace(/\.pdf$/, '.png')).toBuffer());
+      const fromPng = await pixels((await engine.render({ format: 'png', design })).bytes);
+      let off = 0;
+      // Glyph edges anti-alias differently in poppler and Skia: compare the shadow, off the white glyphs.
+      for (let y = 0; y < 120; y++)
+        for (let x = 0; x < 200; x++) {
+          if (grey(fromPdf, x, y) > 150 || grey(fromPng, x, y) > 150) continue;
+          if (Math.abs(grey(fromPdf, x, y) - grey(fromPng, x, y)) > 12) off++;
+        }
+      // Measured: about 1 % of the pixels, all along glyph edges where the shadow shows through anti-aliasing.
+      expect(off).toBeLessThan(200 * 120 * 0.02);
+      // The shadow is there: dark below and right of the glyphs.
+      let dark = 0;
+      for (let i = 0; i < 200 * 120; i++) if (fromPdf.data[i * 3]! < 90) dark++;
+      expect(dark).toBeGreaterThan(100);
+    },
+  );
 });

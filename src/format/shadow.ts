@@ -1,5 +1,5 @@
 // Drop shadows in template format v1: the `shadow` field (colour, blur, offsets in canvas pixels) and
-// its scene form. Shapes take it today; the field is written to fit any object type.
+// its scene form. Shapes, images and text take it, with the same schema, override merge and painting.
 import { z } from 'zod';
 import type { SceneShadow } from '../scene/scene.js';
 import { parseHexColor } from './color.js';

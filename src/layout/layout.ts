@@ -1,6 +1,6 @@
 // layout: Scene (+ intrinsic image sizes) → DisplayList and fit report. Pure and deterministic:
 // no I/O, no pixels; every object becomes one group placed by its box, rotation and opacity.
-import type { Rect, Scene, SceneFill, SceneImageRef, SceneObject, SceneShape } from '../scene/scene.js';
+import type { Rect, Scene, SceneFill, SceneImageRef, SceneObject, SceneShadow, SceneShape } from '../scene/scene.js';
 import { clipFrameKey, imageRefKey } from '../scene/keys.js';
 import type { FontSet } from '../text/fonts.js';
 import { IDENTITY, pictureClip, placeMedia, type ImageSize, type ImageSizes } from './boxes.js';
@@ -34,6 +34,13 @@ export function layout(scene: Scene, images: ImageSizes, fonts: FontSet): Layout
   return { displayList: { width: scene.width, height: scene.height, opaque, items }, report };
 }
 
+/** Gives an object's group its drop shadow (shapes, images, text): the painters shadow the whole layer. */
+function castShadow(g: DisplayItem, s: SceneShadow | null | undefined): DisplayItem {
+  // A shadow with no alpha paints nothing; leaving it out spares the layer.
+  if (s && s.color[3] > 0 && g.kind === 'group') g.shadow = { color: s.color, blur: s.blur, offset: [s.offsetX, s.offsetY] };
+  return g;
+}
+
 function layoutObject(o: SceneObject, images: ImageSizes, fonts: FontSet): { group: DisplayItem; report?: TextFitReport; reports?: TextFitReport[] } {
   const local: Rect = { x: 0, y: 0, width: o.box.width, height: o.box.height };
   // Groups and mockups clip their content to their own box.
@@ -44,20 +51,22 @@ function layoutObject(o: SceneObject, images: ImageSizes, fonts: FontSet): { gro
       // Glyphs reach outside their em box a little; an outline a further half its width.
       const margin = t.report.font_size + (o.stroke ? o.stroke.width / 2 : 0);
       const bounds = { x: -margin, y: -margin, width: t.box.width + 2 * margin, height: t.box.height + 2 * margin };
-      return { group: group(o.box, t.box, o.rotation, o.scale, o.opacity, bounds, t.clip ? { kind: 'rect', rect: t.box } : null, t.items), report: t.report };
+      const g = group(o.box, t.box, o.rotation, o.scale, o.opacity, bounds, t.clip ? { kind: 'rect', rect: t.box } : null, t.items);
+      return { group: castShadow(g, o.shadow), report: t.report };
     }
     case 'image': {
       const framing = { ...(o.crop ? { crop: o.crop } : {}), ...(o.focus ? { focus: o.focus } : {}) };
       const { src, dst } = placeMedia(o.fit, sizeOf(images, o.image), local, framing);
       const clip = pictureClip(dst, o.cornerRadius ?? 0, o.mask ?? 'none');
-      return { group: group(o.box, local, o.rotation, o.scale, o.opacity, local, clip, [{ kind: 'image', image: imageRefKey(o.image), src, dst }]) };
+      return {
+        group: castShadow(
+          group(o.box, local, o.rotation, o.scale, o.opacity, local, clip, [{ kind: 'image', image: imageRefKey(o.image), src, dst }]),
+          o.shadow,
+        ),
+      };
     }
     case 'shape': {
-      const g = group(o.box, local, o.rotation, o.scale, o.opacity, local, null, shapeItems(o, local, images));
-      const s = o.shadow;
-      // A shadow with no alpha paints nothing; leaving it out spares the layer.
-      if (s && s.color[3] > 0 && g.kind === 'group') g.shadow = { color: s.color, blur: s.blur, offset: [s.offsetX, s.offsetY] };
-      return { group: g };
+      return { group: castShadow(group(o.box, local, o.rotation, o.scale, o.opacity, local, null, shapeItems(o, local, images)), o.shadow) };
     }
     case 'chart':
       // Clipped like mockups: labels near the edges never paint outside the chart's box.

@@ -57,6 +57,8 @@ interface SceneBase {
   start: number;
   end: number | null;
   animations: SceneAnimation[];
+  /** Drop shadow under what the object paints (shapes, images, text take one); absent or null: none. */
+  shadow?: SceneShadow | null;
 }
 
 export interface SceneText extends SceneBase {

@@ -1,5 +1,6 @@
 // Image objects: override fields path, crop, config (strategy, aliases mapped here; focal point),
-// corner_radius and mask.
+// corner_radius, mask and shadow.
+import { shadowOf } from '../../format/shadow.js';
 import { parseImageRef } from '../../format/image-ref.js';
 import { childPath } from '../../format/json-path.js';
 import type { SceneImage } from '../../scene/scene.js';
@@ -27,6 +28,7 @@ export const imageHandler: ObjectHandler<ImageObject> = {
       ...(o.config?.focal_point ? { focus: [o.config.focal_point.x, o.config.focal_point.y] as const } : {}),
       ...(o.corner_radius ? { cornerRadius: o.corner_radius } : {}),
       ...(o.mask && o.mask !== 'none' ? { mask: o.mask } : {}),
+      ...(o.shadow ? { shadow: shadowOf(o.shadow) } : {}),
     };
   },
 };

@@ -1,6 +1,7 @@
 // Image objects in template format v1: a picture placed into its box, optionally cropped, fitted
 // around a focal point and clipped to rounded corners or a circle/ellipse mask; an override may
 // replace the picture and each of those choices.
+import { Shadow } from '../../format/shadow.js';
 import { z } from 'zod';
 import { doc, ImageRef, LIMITS } from '../../format/fields.js';
 import { common, placementOverrideFields } from '../common.js';
@@ -90,6 +91,7 @@ export const ImageObject = z
     config: ImageConfig.optional(),
     corner_radius: CornerRadius.optional(),
     mask: ImageMask.optional(),
+    shadow: Shadow.optional(),
   })
   .meta({ description: 'A picture placed into its box.' });
 
@@ -100,6 +102,8 @@ export const ImageOverride = z.strictObject({
   config: ImageConfig.optional(),
   corner_radius: CornerRadius.optional(),
   mask: ImageMask.optional(),
+  // Field by field, like a shape's: a colour alone recolours the template's shadow.
+  shadow: Shadow.optional(),
 });
 
 export type ImageObject = z.infer<typeof ImageObject>;

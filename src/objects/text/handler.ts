@@ -1,4 +1,5 @@
-// Text objects: override fields text, text_align, text_transform, stroke and config.*; markup → spans; font checks.
+// Text objects: override fields text, text_align, text_transform, stroke, shadow and config.*; markup → spans; font checks.
+import { shadowOf } from '../../format/shadow.js';
 import { validationError } from '../../errors.js';
 import { parseHexColor } from '../../format/color.js';
 import { childPath } from '../../format/json-path.js';
@@ -74,6 +75,7 @@ export const textHandler: ObjectHandler<TextObject> = {
       strategy: o.config?.text_replacement_strategy ?? 'fit',
       valign: o.config?.text_replacement_strategy_fit_valign ?? 'center',
       ...(o.stroke === undefined || o.stroke.width === 0 ? {} : { stroke: { color: parseHexColor(o.stroke.color), width: o.stroke.width } }),
+      ...(o.shadow ? { shadow: shadowOf(o.shadow) } : {}),
     };
   },
 };

@@ -1,5 +1,6 @@
 // Text objects in template format v1: the text (with substyle markup), font and paragraph fields, how
 // replaced text is sized; and the fields an override may set.
+import { Shadow } from '../../format/shadow.js';
 import { z } from 'zod';
 import { Color, doc, LIMITS } from '../../format/fields.js';
 import { common, placementOverrideFields } from '../common.js';
@@ -83,6 +84,7 @@ export const TextObject = z
       'uppercase',
     ).optional(),
     stroke: TextStroke.optional(),
+    shadow: Shadow.optional(),
     min_font_size: doc(
       z.number().finite().gt(0).max(LIMITS.maxFontSize),
       'Smallest size fit may shrink to; below it the text is clipped. Default 6.',
@@ -101,6 +103,8 @@ export const TextOverride = z.strictObject({
   stroke: TextStroke.partial()
     .meta({ description: "The text's outline, field by field (color and width both when the template has none).", examples: [{ color: '#ffca28' }] })
     .optional(),
+  // Field by field, like a shape's: a colour alone recolours the template's shadow.
+  shadow: Shadow.optional(),
   config: TextConfig.optional(),
 });
 
