@@ -19,7 +19,8 @@ export const Shadow = z
     offset_y: doc(px(10_000), 'Shift downwards in canvas pixels (negative: up). Default 0.', 8).optional(),
   })
   .meta({
-    description: 'A drop shadow under the object: its silhouette (what it paints: a shape's fill and border, a photo within its clip, the glyphs of a text) in the shadow colour, blurred and shifted.',
+    description:
+      'A drop shadow under the object: its silhouette (what it paints: the fill and border of a shape, a photo within its clip, the glyphs of a text) in the shadow colour, blurred and shifted.',
     examples: [{ color: '#0000004d', blur: 16, offset_x: 0, offset_y: 8 }],
   });
 
