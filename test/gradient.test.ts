@@ -11,7 +11,7 @@ import { placeGradient, type GradientFill } from '../src/layout/gradient.js';
 import { resolveScene } from '../src/resolve/resolve.js';
 import { parseDesign } from '../src/design/parse.js';
 import type { Gradient } from '../src/scene/display-list.js';
-import { chromiumScreenshot } from './support/chromium.js';
+import { compareWithChromium } from './support/chromium.js';
 import { designWith, layoutOf, objectGroup } from './support/scene.js';
 import { run, toolsAvailable } from './support/tools.js';
 
@@ -280,31 +280,22 @@ describe.runIf(toolsAvailable(['chromium'], 'comparing gradients with Chromium n
       ...(b.under ? [{ type: 'shape', x: b.x, y: b.y, width: b.w, height: b.h, background: { type: 'color', color: b.under } }] : []),
       { type: 'shape', x: b.x, y: b.y, width: b.w, height: b.h, background: b.bg },
     ]);
-    const ours = await pixels(
-      (await engine.render({ format: 'png', design: designWith(objects, { width, height, background: { type: 'color', color: '#ffffff' } }) })).bytes,
-    );
+    const ours = (await engine.render({ format: 'png', design: designWith(objects, { width, height, background: { type: 'color', color: '#ffffff' } }) }))
+      .bytes;
     const divs = boxes
       .map((b) => {
         const pos = `position:absolute;left:${b.x}px;top:${b.y}px;width:${b.w}px;height:${b.h}px`;
         return (b.under ? `<div style="${pos};background:${b.under}"></div>` : '') + `<div style="${pos};background:${b.css}"></div>`;
       })
       .join('');
-    const page = join(tmp, 'gradients.html');
-    writeFileSync(
-      page,
-      `<!doctype html><html><body style="margin:0;background:#fff;width:${width}px;height:${height}px;overflow:hidden">${divs}</body></html>`,
-    );
-    const shot = join(tmp, 'gradients.png');
-    chromiumScreenshot(page, shot, width, height);
-    const theirs = await pixels(await sharp(shot).toBuffer());
-    let off = 0;
-    let worst = 0;
-    for (let i = 0; i < width * height; i++) {
-      let d = 0;
-      for (let c = 0; c < 3; c++) d = Math.max(d, Math.abs(ours.data[i * 4 + c]! - theirs.data[i * 4 + c]!));
-      worst = Math.max(worst, d);
-      if (d > 2) off++;
-    }
-    expect(off / (width * height), `${off} pixels differ by more than 2 levels (worst ${worst}); Chromium: ${shot}`).toBeLessThanOrEqual(0.001);
+    const { off, share, worst, screenshot } = await compareWithChromium(ours, divs, {
+      width,
+      height,
+      background: '#fff',
+      levels: 2,
+      dir: tmp,
+      name: 'gradients',
+    });
+    expect(share, `${off} pixels differ by more than 2 levels (worst ${worst}); Chromium: ${screenshot}`).toBeLessThanOrEqual(0.001);
   }, 60_000);
 });

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { Engine } from '../src/engine.js';
-import { chromiumScreenshot } from './support/chromium.js';
+import { compareWithChromium } from './support/chromium.js';
 import { designWith, layoutOf, objectGroup } from './support/scene.js';
 import { run, toolsAvailable } from './support/tools.js';
 
@@ -136,32 +136,23 @@ describe.runIf(toolsAvailable(['chromium'], 'comparing shadows with Chromium nee
       background: { type: 'color', color: '#ffffff' },
       shadow: b.s,
     }));
-    const ours = await pixels(
-      (await engine.render({ format: 'png', design: designWith(objects, { width, height, background: { type: 'color', color: '#eceff1' } }) })).bytes,
-    );
+    const ours = (await engine.render({ format: 'png', design: designWith(objects, { width, height, background: { type: 'color', color: '#eceff1' } }) }))
+      .bytes;
     const divs = boxes
       .map(
         (b) =>
           `<div style="position:absolute;left:${b.x}px;top:${b.y}px;width:${b.w}px;height:${b.h}px;background:#fff;box-shadow:${b.s.offset_x}px ${b.s.offset_y}px ${b.s.blur}px ${b.s.color}"></div>`,
       )
       .join('');
-    const page = join(tmp, 'shadows.html');
-    writeFileSync(
-      page,
-      `<!doctype html><html><body style="margin:0;background:#eceff1;width:${width}px;height:${height}px;overflow:hidden">${divs}</body></html>`,
-    );
-    const shot = join(tmp, 'shadows.png');
-    chromiumScreenshot(page, shot, width, height);
-    const theirs = await pixels(await sharp(shot).toBuffer());
-    let off = 0;
-    let worst = 0;
-    for (let i = 0; i < width * height; i++) {
-      let d = 0;
-      for (let c = 0; c < 3; c++) d = Math.max(d, Math.abs(ours.data[i * 3 + c]! - theirs.data[i * 3 + c]!));
-      worst = Math.max(worst, d);
-      if (d > 5) off++;
-    }
-    expect(off / (width * height), `${off} pixels differ by more than 5 levels (worst ${worst}); Chromium: ${shot}`).toBeLessThanOrEqual(0.001);
+    const { off, share, worst, screenshot } = await compareWithChromium(ours, divs, {
+      width,
+      height,
+      background: '#eceff1',
+      levels: 5,
+      dir: tmp,
+      name: 'shadows',
+    });
+    expect(share, `${off} pixels differ by more than 5 levels (worst ${worst}); Chromium: ${screenshot}`).toBeLessThanOrEqual(0.001);
   }, 60_000);
 });
 
