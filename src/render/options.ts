@@ -95,6 +95,13 @@ export const RenderOptionsSchema = zod.strictObject({
    */
   baseDir: zod.string().min(1).optional(),
   /**
+   * The format of the design documents: Imprint's template format, or a Polotno store JSON (converted
+   * on the fly, see docs/polotno.md). auto tells them apart by shape: a Polotno document has `pages`
+   * with `children` and no `objects` or `slides` (CLI: --input-format).
+   * @default "auto"
+   */
+  inputFormat: zod.enum(['auto', 'imprint', 'polotno']).optional(),
+  /**
    * Font files (TTF, OTF, WOFF, WOFF2; at most 20 MB each) whose families designs may use, named by
    * the family inside each file; a design lists the family in `fonts` (CLI: --font <file>).
    * @default none

@@ -6,6 +6,7 @@ import { AssetNotFoundError, fileAssetResolver, type AssetResolver } from '../as
 import { clipFrameKey } from '../scene/keys.js';
 import { parseImageRef } from '../format/image-ref.js';
 import { parseDesign, parseJson } from '../design/parse.js';
+import { convertInput, traceError } from '../design/import.js';
 import { designFontSet } from '../assets/design-fonts.js';
 import type { Scene } from '../scene/scene.js';
 import type { DisplayList } from '../scene/display-list.js';
@@ -68,7 +69,30 @@ async function scenePage(
   at: { design: string; overrides: string },
   options: RenderOptions,
 ): Promise<ScenePage> {
-  const value = typeof design === 'string' ? parseJson(design, at.design, 'the design') : design;
+  const input = typeof design === 'string' ? parseJson(design, at.design, 'the design') : design;
+  // A Polotno document becomes an Imprint design here; its embedded files are served before the resolver's.
+  const imported = convertInput(input, { format: options.inputFormat ?? 'auto', root: at.design, hasFamily: (f) => ctx.fonts.has(f) });
+  try {
+    return await loadScenePage(ctx, imported.design, overrides, withFiles(resolver, imported.files), at, options);
+  } catch (e) {
+    throw traceError(imported, e);
+  }
+}
+
+/** An asset resolver that serves `files` (by relative path) and asks `resolver` for everything else. */
+function withFiles(resolver: AssetResolver, files: ReadonlyMap<string, Uint8Array>): AssetResolver {
+  if (files.size === 0) return resolver;
+  return async (ref) => (ref.kind === 'path' && files.get(ref.path)) || resolver(ref);
+}
+
+async function loadScenePage(
+  ctx: EngineContext,
+  value: unknown,
+  overrides: unknown,
+  resolver: AssetResolver,
+  at: { design: string; overrides: string },
+  options: RenderOptions,
+): Promise<ScenePage> {
   // The design's own font files load first (through the resolver, like images): its text is checked against them.
   const fonts = await designFontSet(
     value !== null && typeof value === 'object' ? (value as { fonts?: unknown }).fonts : undefined,

@@ -1,0 +1,45 @@
+// Foreign design formats at the door: a Polotno store JSON is converted to an Imprint design (plus
+// the files its data: URLs embed) before parse, and errors found later are traced back to its fields.
+import { ImprintError } from '../errors.js';
+import { convertPolotno, isPolotnoDocument, polotnoPath, type PolotnoConversion } from './polotno/convert.js';
+
+export type InputFormat = 'auto' | 'imprint' | 'polotno';
+
+export interface ImportedDesign {
+  /** The Imprint design (unvalidated): the input itself, or the conversion of a foreign one. */
+  design: unknown;
+  /** Files the design refers to by relative path that came embedded in the input (data: URLs). */
+  files: ReadonlyMap<string, Uint8Array>;
+  /** Present when the input was converted: maps error paths back to the input. */
+  conversion?: PolotnoConversion;
+  /** Where the document sits in the request (`$`, `$.pages[1].design`). */
+  root: string;
+}
+
+const NO_FILES: ReadonlyMap<string, Uint8Array> = new Map();
+
+/** Converts a foreign document to an Imprint design; an Imprint one passes through unchanged. */
+export function convertInput(
+  value: unknown,
+  { format = 'auto', root = '$', hasFamily }: { format?: InputFormat; root?: string; hasFamily?: (family: string) => boolean } = {},
+): ImportedDesign {
+  if (format === 'imprint' || (format === 'auto' && !isPolotnoDocument(value))) return { design: value, files: NO_FILES, root };
+  const conversion = convertPolotno(value, { root, ...(hasFamily ? { hasFamily } : {}) });
+  return { design: conversion.design, files: conversion.files, conversion, root };
+}
+
+/**
+ * An error about the converted design, pointed at the field of the input it came from; the message
+ * keeps the converted field's name so the reason stays readable. Other errors pass through.
+ */
+export function traceError(imported: ImportedDesign, e: unknown): unknown {
+  const conversion = imported.conversion;
+  if (!conversion || !(e instanceof ImprintError)) return e;
+  const { root } = imported;
+  if (e.path !== root && !e.path.startsWith(`${root}.`) && !e.path.startsWith(`${root}[`)) return e;
+  const relative = `$${e.path.slice(root.length)}`;
+  const origin = polotnoPath(conversion, relative);
+  if (origin === undefined) return e;
+  const traced = new ImprintError(e.code, origin, `${e.message} (in the Imprint design converted from this Polotno document, at ${relative})`, { cause: e });
+  return traced;
+}

@@ -1,0 +1,819 @@
+// Polotno store JSON → an Imprint design (template format v1) plus the files its data: URLs embed.
+// Pure: no I/O. Each element becomes the object that draws it exactly; a field Imprint cannot draw
+// exactly is refused at its Polotno JSON path, never approximated. Errors found later in the converted
+// design are traced back to the element they came from (polotnoPath).
+import { createHash } from 'node:crypto';
+import { validationError } from '../../errors.js';
+import { issueToError } from '../../format/zod-error.js';
+import { jsonPath, type PathSegment } from '../../format/json-path.js';
+import { AnimationError, convertAnimations } from './animations.js';
+import { CSS_COLOR_HINT, cssColorToHex } from './css-color.js';
+import { GradientSyntaxError, isCssGradient, parseLinearGradient } from './css-gradient.js';
+import { looksLikeRichText, parseRichText, RichTextError, type Run, type RunStyle } from './rich-text.js';
+import {
+  PolotnoDesign,
+  REFUSED_TYPES,
+  type PolotnoAnimation,
+  type PolotnoElement,
+  type PolotnoFigure,
+  type PolotnoGroupInput,
+  type PolotnoImage,
+  type PolotnoPage,
+  type PolotnoText,
+  type PolotnoVideo,
+} from './schema.js';
+
+type Json = Record<string, unknown>;
+
+export interface PolotnoConversion {
+  /** The Imprint design (template format v1), to be validated by parseDesign like any other. */
+  design: Json;
+  /** Files embedded as data: URLs, by the relative path the design refers to them with. */
+  files: Map<string, Uint8Array>;
+  /** Imprint JSON path → the Polotno path it came from, most specific first (see polotnoPath). */
+  origins: [imprint: string, polotno: string][];
+}
+
+export interface PolotnoOptions {
+  /** Where the document sits in the request, for error paths. @default "$" */
+  root?: string;
+  /**
+   * Whether a font family is available without a file (bundled, given with the render, or in the
+   * account's library): a fonts[] entry of such a family may keep a URL, which is never fetched.
+   * @default every family needs a file
+   */
+  hasFamily?: (family: string) => boolean;
+}
+
+/** A Polotno document: pages whose entries hold children, and no Imprint objects or slides. */
+export function isPolotnoDocument(value: unknown): boolean {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return false;
+  const v = value as Json;
+  return Array.isArray(v.pages) && !('objects' in v) && !('slides' in v) && v.pages.every((p) => p !== null && typeof p === 'object');
+}
+
+/**
+ * The Polotno path an error at `imprintPath` (rooted at "$") of the converted design belongs to, or
+ * undefined when it is not a path of the design (an override's, say).
+ */
+export function polotnoPath(conversion: PolotnoConversion, imprintPath: string): string | undefined {
+  for (const [from, to] of conversion.origins) {
+    if (imprintPath === from || imprintPath.startsWith(`${from}.`) || imprintPath.startsWith(`${from}[`)) return to;
+  }
+  return undefined;
+}
+
+const DEFAULT_PAGE_MS = 5000;
+const TEXT_DEFAULTS = { fontSize: 14, fontFamily: 'Roboto', fill: 'black', align: 'center', lineHeight: 1.2 } as const;
+
+class Converter {
+  readonly files = new Map<string, Uint8Array>();
+  readonly origins: [string, string][] = [];
+  readonly families = new Map<string, string>();
+  readonly names = new Map<string, string>();
+
+  constructor(
+    readonly root: string,
+    readonly schemaVersion: number,
+  ) {}
+
+  at(segs: readonly PathSegment[]): string {
+    return jsonPath(segs, this.root);
+  }
+
+  /** Remembers where an Imprint path came from, for errors found after conversion. */
+  origin(imprint: string, polotno: string): void {
+    this.origins.push([imprint, polotno]);
+  }
+
+  color(value: string, at: string): string {
+    const hex = cssColorToHex(value);
+    if (hex === undefined) {
+      if (isCssGradient(value)) throw validationError(at, `a gradient is not accepted here: ${CSS_COLOR_HINT}`);
+      throw validationError(at, `${CSS_COLOR_HINT} but received ${JSON.stringify(value.slice(0, 60))}`);
+    }
+    return hex;
+  }
+
+  /** A colour with its alpha multiplied (shadowOpacity, backgroundOpacity). */
+  colorWithAlpha(value: string, alpha: number, at: string): string {
+    const hex = this.color(value, at);
+    const h = hex.slice(1);
+    const a = (h.length === 8 ? parseInt(h.slice(6), 16) / 255 : 1) * alpha;
+    return `#${h.slice(0, 6)}${
+      a >= 1
+        ? ''
+        : Math.round(a * 255)
+            .toString(16)
+            .padStart(2, '0')
+    }`;
+  }
+
+  /** A colour, or a linear-gradient() as Imprint gradient fields. */
+  paint(value: string, width: number, height: number, at: string): { color: string } | ReturnType<typeof parseLinearGradient> {
+    if (!isCssGradient(value)) return { color: this.color(value, at) };
+    try {
+      return parseLinearGradient(value, width, height);
+    } catch (e) {
+      if (e instanceof GradientSyntaxError) throw validationError(at, e.message);
+      throw e;
+    }
+  }
+
+  /** An image or clip reference: a relative path, an asset, or a data: URL stored as a file. Remote URLs are refused. */
+  source(src: string | undefined, at: string, what: string): string {
+    if (src === undefined || src.trim() === '') throw validationError(at, `the ${what} has no src: give a path relative to the JSON file or a data: URL`);
+    const data = /^data:([^;,]*)((?:;[^,]*)*),(.*)$/s.exec(src);
+    if (data) {
+      const base64 = data[2]!.split(';').includes('base64');
+      let bytes: Buffer;
+      try {
+        bytes = base64 ? Buffer.from(data[3]!, 'base64') : Buffer.from(decodeURIComponent(data[3]!), 'utf8');
+      } catch {
+        throw validationError(at, `the data: URL of the ${what} is not valid (its percent-encoding is broken): encode the file as base64`);
+      }
+      if (bytes.byteLength === 0) throw validationError(at, `the data: URL of the ${what} holds no bytes: embed the file or give its relative path`);
+      const ext = extensionOf(data[1]!.toLowerCase());
+      const path = `embedded/${createHash('sha256').update(bytes).digest('hex').slice(0, 24)}${ext}`;
+      this.files.set(path, bytes);
+      return path;
+    }
+    if (/^[a-z][a-z0-9+.-]*:\/\//i.test(src)) {
+      throw validationError(
+        at,
+        `remote URLs are not fetched (${JSON.stringify(src.slice(0, 80))}): save the ${what} beside the JSON file and give its relative path, or embed it as a data: URL`,
+      );
+    }
+    return src;
+  }
+
+  family(name: string, at: string): void {
+    if (!this.families.has(name)) this.families.set(name, at);
+  }
+
+  named(e: { name?: string | undefined }, at: string, out: Json): void {
+    const name = e.name?.trim();
+    if (!name) return;
+    const first = this.names.get(name);
+    if (first !== undefined) {
+      throw validationError(
+        `${at}.name`,
+        `name "${name}" is already used by ${first}: names must be unique so overrides address one element; rename one of them`,
+      );
+    }
+    this.names.set(name, at);
+    out.name = name;
+  }
+}
+
+function extensionOf(mime: string): string {
+  const map: Record<string, string> = {
+    'image/png': '.png',
+    'image/jpeg': '.jpg',
+    'image/jpg': '.jpg',
+    'image/webp': '.webp',
+    'image/gif': '.gif',
+    'image/avif': '.avif',
+    'image/svg+xml': '.svg',
+    'video/mp4': '.mp4',
+    'video/webm': '.webm',
+    'video/quicktime': '.mov',
+    'audio/mpeg': '.mp3',
+    'audio/mp4': '.m4a',
+    'audio/wav': '.wav',
+    'audio/ogg': '.ogg',
+    'font/ttf': '.ttf',
+    'font/otf': '.otf',
+    'font/woff': '.woff',
+    'font/woff2': '.woff2',
+  };
+  return map[mime] ?? '';
+}
+
+const round = (v: number): number => Math.round(v * 1e6) / 1e6;
+
+/**
+ * Placement of an element: Polotno rotates around the top-left corner (x, y), Imprint around the box
+ * centre, so the box moves to where Polotno's rotated centre lands.
+ */
+function placement(x: number, y: number, width: number, height: number, rotation: number): Json {
+  if (rotation === 0) return { x: round(x), y: round(y), width: round(width), height: round(height) };
+  const r = (rotation * Math.PI) / 180;
+  const cx = x + (width / 2) * Math.cos(r) - (height / 2) * Math.sin(r);
+  const cy = y + (width / 2) * Math.sin(r) + (height / 2) * Math.cos(r);
+  return { x: round(cx - width / 2), y: round(cy - height / 2), width: round(width), height: round(height), rotation: round(rotation) };
+}
+
+interface Common {
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+  rotation: number;
+}
+
+type Shaped = Exclude<PolotnoElement, PolotnoGroupInput>;
+
+function refuse(at: string, field: string, why: string): never {
+  throw validationError(`${at}.${field}`, why);
+}
+
+/** Effects every element type has; those without an exact Imprint equivalent are refused. */
+function commonEffects(c: Converter, e: Shaped, box: Common, at: string, out: Json): void {
+  if (e.shadowEnabled) {
+    const blur = e.shadowBlur ?? 5;
+    // Polotno's offsets turn with the element; Imprint's are in page pixels.
+    const r = (box.rotation * Math.PI) / 180;
+    const ox = e.shadowOffsetX ?? 0;
+    const oy = e.shadowOffsetY ?? 0;
+    out.shadow = {
+      color: c.colorWithAlpha(e.shadowColor ?? 'black', e.shadowOpacity ?? 1, `${at}.shadowColor`),
+      // Konva's shadowBlur is the canvas shadowBlur (σ = blur / 2), as Imprint's shadow.blur.
+      blur: round(blur),
+      offset_x: round(ox * Math.cos(r) - oy * Math.sin(r)),
+      offset_y: round(ox * Math.sin(r) + oy * Math.cos(r)),
+    };
+  }
+  if (e.blurEnabled) {
+    const radius = e.blurRadius ?? 10;
+    if (e.type === 'image' || e.type === 'svg' || e.type === 'video') {
+      // Polotno scales an image's blur with the source's size, which only the renderer knows.
+      refuse(at, 'blurRadius', `blur on ${e.type} elements depends on the source file's pixel size in Polotno and is not supported: remove blurEnabled`);
+    }
+    // Konva's blur radius R draws as CSS blur(R / 2 px), which is Imprint's blur.
+    if (radius > 0) out.blur = round(radius / 2);
+  }
+  if (e.brightnessEnabled && (e.brightness ?? 0) !== 0) {
+    if (e.type !== 'image')
+      refuse(at, 'brightnessEnabled', `brightness is supported on image elements only, not on ${e.type} elements: remove brightnessEnabled`);
+    out.filters = { ...(out.filters as Json | undefined), brightness: round(1 + (e.brightness ?? 0)) };
+  }
+  if (e.sepiaEnabled) {
+    if (e.type !== 'image') refuse(at, 'sepiaEnabled', `sepia is supported on image elements only, not on ${e.type} elements: remove sepiaEnabled`);
+    out.filters = { ...(out.filters as Json | undefined), sepia: 1 };
+  }
+  if (e.grayscaleEnabled) {
+    if (e.type !== 'image') refuse(at, 'grayscaleEnabled', `grayscale is supported on image elements only, not on ${e.type} elements: remove grayscaleEnabled`);
+    out.filters = { ...(out.filters as Json | undefined), grayscale: 1 };
+  }
+  const named = e.filters && !Array.isArray(e.filters) ? Object.keys(e.filters) : [];
+  if (named.length > 0) {
+    refuse(
+      at,
+      `filters.${named[0]}`,
+      `the "${named[0]}" filter has no exact equivalent in Imprint: remove it (grayscaleEnabled, sepiaEnabled and brightnessEnabled are supported on images)`,
+    );
+  }
+  if (e.opacity !== undefined && e.opacity !== 1) out.opacity = e.opacity;
+  if (e.visible === false) out.hidden = true;
+}
+
+function animationsOf(list: readonly PolotnoAnimation[] | undefined, out: Json, at: string, pageSeconds: number): void {
+  if (!list?.length) return;
+  try {
+    const anims = convertAnimations(list, {
+      x: out.x as number,
+      y: out.y as number,
+      rotation: (out.rotation as number | undefined) ?? 0,
+      opacity: (out.opacity as number | undefined) ?? 1,
+      pageDuration: pageSeconds,
+    });
+    if (anims.length) out.animations = anims;
+  } catch (e) {
+    if (e instanceof AnimationError) throw validationError(`${at}.animations${e.field}`, e.message);
+    throw e;
+  }
+}
+
+function fontWeightOf(v: string | number | undefined, at: string): number {
+  if (v === undefined || v === 'normal') return 400;
+  if (v === 'bold') return 700;
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < 100 || n > 900)
+    throw validationError(at, `expected "normal", "bold" or a weight from 100 to 900 but received ${JSON.stringify(v)}`);
+  return n;
+}
+
+function lineHeightOf(v: number | string | undefined, at: string): number {
+  if (v === undefined) return TEXT_DEFAULTS.lineHeight;
+  if (typeof v === 'number') return v;
+  const s = v.trim();
+  const n = s.endsWith('%') ? Number(s.slice(0, -1)) / 100 : Number(s);
+  if (s === 'auto' || !Number.isFinite(n)) {
+    throw validationError(
+      at,
+      `expected a line height multiplier such as 1.2 (or "150%") but received ${JSON.stringify(v)} ("auto" depends on the browser's font metrics)`,
+    );
+  }
+  return n;
+}
+
+function convertText(c: Converter, e: PolotnoText, at: string, pageSeconds: number): Json {
+  const fontSize = e.fontSize ?? TEXT_DEFAULTS.fontSize;
+  const lineHeight = lineHeightOf(e.lineHeight, `${at}.lineHeight`);
+  const width = e.width ?? 100;
+  // 0 means "not measured yet": the editor sizes the box to the text.
+  const savedHeight = e.height ?? 0;
+  const height = savedHeight > 0 ? savedHeight : fontSize * lineHeight;
+  const rotation = e.rotation ?? 0;
+  const out: Json = { type: 'text' };
+  c.named(e, at, out);
+  Object.assign(out, placement(e.x ?? 0, e.y ?? 0, width, height, rotation));
+  const family = e.fontFamily ?? TEXT_DEFAULTS.fontFamily;
+  c.family(family, `${at}.fontFamily`);
+  out.font_family = family;
+  out.font_size = fontSize;
+  const weight = fontWeightOf(e.fontWeight, `${at}.fontWeight`);
+  if (weight !== 400) out.font_weight = weight;
+  if (e.fontStyle === 'italic') out.font_style = 'italic';
+  out.text_align = e.align ?? TEXT_DEFAULTS.align;
+  out.line_height = lineHeight;
+  if (e.letterSpacing) {
+    // Before schema version 1 the spacing was stored in rem (16 px).
+    out.letter_spacing = round(c.schemaVersion < 1 ? (e.letterSpacing * 16) / fontSize : e.letterSpacing);
+  }
+  if (e.textTransform && e.textTransform !== 'none') out.text_transform = e.textTransform;
+
+  const fill = c.paint(e.fill ?? TEXT_DEFAULTS.fill, width, height, `${at}.fill`);
+  const baseColor = 'color' in fill ? fill.color : fill.stops[0]!.color;
+  if ('color' in fill) out.color = fill.color;
+  else out.fill = fill;
+
+  if ((e.strokeWidth ?? 0) > 0) {
+    if ((e.strokeLineJoin ?? 'round') !== 'round') {
+      refuse(at, 'strokeLineJoin', `only round stroke joins are supported on text (received "${e.strokeLineJoin}"): set strokeLineJoin to "round"`);
+    }
+    out.stroke = { color: c.color(e.stroke ?? 'black', `${at}.stroke`), width: e.strokeWidth };
+  }
+  if (e.backgroundEnabled) {
+    const unit = fontSize * lineHeight * 0.5;
+    out.background = {
+      color: c.colorWithAlpha(e.backgroundColor ?? '#7ED321', e.backgroundOpacity ?? 1, `${at}.backgroundColor`),
+      padding: round((e.backgroundPadding ?? 0.5) * unit),
+      corner_radius: round((e.backgroundCornerRadius ?? 0.5) * unit),
+      mode: e.legacyBackground ? 'box' : 'lines',
+    };
+  }
+  if (e.curveEnabled) refuse(at, 'curveEnabled', 'curved text is not supported: set curveEnabled to false');
+  if (e.maxLines) refuse(at, 'maxLines', 'maxLines is not supported: remove it (fit shrinks text into its box instead)');
+
+  // Sizing: "resize" (the editor's default) grows the box with the text; a taller box aligns the
+  // text inside it; "fit" shrinks the font into the box.
+  const valign = e.verticalAlign ?? 'top';
+  const overflow = e.textOverflow ?? 'resize';
+  if (overflow === 'ellipsis') refuse(at, 'textOverflow', 'textOverflow "ellipsis" is not supported: use "resize" or "fit"');
+  const fit = overflow === 'fit' || overflow === 'change-font-size' || (valign !== 'top' && savedHeight > 0);
+  const imprintValign = valign === 'middle' ? 'center' : valign;
+  out.config = fit ? { text_replacement_strategy: 'fit', text_replacement_strategy_fit_valign: imprintValign } : { text_replacement_strategy: 'fixed-width' };
+  if (fit && e.minFontSize !== undefined) out.min_font_size = Math.min(e.minFontSize, fontSize);
+  if (e.maxFontSize !== undefined && e.maxFontSize < fontSize) out.font_size = e.maxFontSize;
+
+  out.text = textMarkup(c, e, at, { weight, italic: e.fontStyle === 'italic', color: baseColor, family });
+  commonEffects(c, e, { x: e.x ?? 0, y: e.y ?? 0, width, height, rotation }, at, out);
+  animationsOf(e.animations, out, at, pageSeconds);
+  return out;
+}
+
+interface BaseStyle {
+  weight: number;
+  italic: boolean;
+  color: string;
+  family: string;
+}
+
+/** The element's text as Imprint markup: rich-text runs and the element's decoration as substyles. */
+function textMarkup(c: Converter, e: PolotnoText, at: string, base: BaseStyle): string {
+  const text = e.text ?? '';
+  let runs: Run[];
+  try {
+    runs = looksLikeRichText(text) ? parseRichText(text) : [{ text, style: {} }];
+  } catch (err) {
+    if (err instanceof RichTextError) throw validationError(`${at}.text`, err.message);
+    throw err;
+  }
+  const decoration = (e.textDecoration ?? '').toLowerCase();
+  for (const word of decoration.split(/\s+/).filter(Boolean)) {
+    if (word !== 'underline' && word !== 'line-through') {
+      refuse(at, 'textDecoration', `expected "underline", "line-through" or both but received ${JSON.stringify(e.textDecoration)}`);
+    }
+  }
+  const element: RunStyle = {
+    ...(decoration.includes('underline') ? { underline: true } : {}),
+    ...(decoration.includes('line-through') ? { strikethrough: true } : {}),
+  };
+  return runs.map((r) => substyle(c, r.text, { ...element, ...definedOnly(r.style) }, base, at)).join('');
+}
+
+function definedOnly(s: RunStyle): RunStyle {
+  return Object.fromEntries(Object.entries(s).filter(([, v]) => v !== undefined)) as RunStyle;
+}
+
+function substyle(c: Converter, text: string, s: RunStyle, base: BaseStyle, at: string): string {
+  if (text.includes('<substyle') || text.includes('</substyle')) {
+    throw validationError(`${at}.text`, 'the text contains "<substyle", which Imprint reads as markup: remove it');
+  }
+  const attrs: string[] = [];
+  if (s.weight !== undefined && s.weight !== base.weight) attrs.push(`bold="${s.weight}"`);
+  if (s.italic === true && !base.italic) attrs.push('italic');
+  if (s.italic === false && base.italic) {
+    throw validationError(
+      `${at}.text`,
+      'an upright span inside italic text cannot be expressed: make the element upright (fontStyle normal) and make the other parts italic with <em>',
+    );
+  }
+  if (s.family !== undefined && s.family !== base.family) {
+    if (s.family.includes('"')) throw validationError(`${at}.text`, `the font family ${JSON.stringify(s.family)} contains a double quote: rename it`);
+    c.family(s.family, `${at}.text`);
+    attrs.push(`font_family="${s.family}"`);
+  }
+  if (s.color !== undefined) {
+    const hex = c.color(s.color, `${at}.text`);
+    if (hex !== base.color) attrs.push(`color="${hex}"`);
+  }
+  if (s.underline) attrs.push('underline');
+  if (s.strikethrough) attrs.push('strikethrough');
+  return attrs.length === 0 ? text : `<substyle ${attrs.join(' ')}>${text}</substyle>`;
+}
+
+function crop(
+  e: { cropX?: number | undefined; cropY?: number | undefined; cropWidth?: number | undefined; cropHeight?: number | undefined },
+  at: string,
+): Json | undefined {
+  const x = e.cropX ?? 0;
+  const y = e.cropY ?? 0;
+  const width = e.cropWidth ?? 1;
+  const height = e.cropHeight ?? 1;
+  if (x === 0 && y === 0 && width === 1 && height === 1) return undefined;
+  if (x + width > 1 + 1e-6)
+    throw validationError(
+      `${at}.cropWidth`,
+      `expected cropX + cropWidth to be at most 1 (the crop must lie inside the image): lower cropWidth to ${round(1 - x)} or less`,
+    );
+  if (y + height > 1 + 1e-6)
+    throw validationError(`${at}.cropHeight`, `expected cropY + cropHeight to be at most 1: lower cropHeight to ${round(1 - y)} or less`);
+  return { x: round(x), y: round(y), width: round(Math.min(width, 1 - x)), height: round(Math.min(height, 1 - y)) };
+}
+
+function pictureFields(c: Converter, e: PolotnoImage | PolotnoVideo, at: string, out: Json, width: number, height: number): void {
+  // Polotno trims the crop to the box's aspect from the crop's top-left corner: cover with the focal
+  // point there does the same. stretchEnabled stretches the crop instead.
+  const cr = crop(e, at);
+  if (cr) out.crop = cr;
+  out.config = e.stretchEnabled
+    ? { media_replacement_strategy: 'fill' }
+    : { media_replacement_strategy: 'cover', focal_point: { x: round(e.cropX ?? 0), y: round(e.cropY ?? 0) } };
+  const radius = Math.min(e.cornerRadius ?? 0, width / 2, height / 2);
+  if (radius > 0) out.corner_radius = round(radius);
+  if (e.flipX) out.flip_x = true;
+  if (e.flipY) out.flip_y = true;
+  if ((e.borderSize ?? 0) > 0) out.border = { width: e.borderSize, color: c.color(e.borderColor ?? 'black', `${at}.borderColor`) };
+  if (e.clipSrc) out.clip = c.source(e.clipSrc, `${at}.clipSrc`, 'clip mask');
+}
+
+function convertImage(c: Converter, e: PolotnoImage, at: string, pageSeconds: number): Json {
+  const width = e.width ?? 100;
+  const height = e.height ?? 100;
+  const rotation = e.rotation ?? 0;
+  const out: Json = { type: 'image' };
+  c.named(e, at, out);
+  Object.assign(out, placement(e.x ?? 0, e.y ?? 0, width, height, rotation));
+  out.path = c.source(e.src, `${at}.src`, 'image');
+  pictureFields(c, e, at, out, width, height);
+  commonEffects(c, e, { x: e.x ?? 0, y: e.y ?? 0, width, height, rotation }, at, out);
+  animationsOf(e.animations, out, at, pageSeconds);
+  return out;
+}
+
+function convertVideo(c: Converter, e: PolotnoVideo, at: string, pageSeconds: number): Json {
+  const width = e.width ?? 100;
+  const height = e.height ?? 100;
+  const rotation = e.rotation ?? 0;
+  const out: Json = { type: 'video' };
+  c.named(e, at, out);
+  Object.assign(out, placement(e.x ?? 0, e.y ?? 0, width, height, rotation));
+  out.path = c.source(e.src, `${at}.src`, 'video');
+  for (const f of ['cropX', 'cropY', 'cropWidth', 'cropHeight', 'cornerRadius', 'clipSrc', 'borderSize', 'flipX', 'flipY'] as const) {
+    const v = e[f];
+    const neutral = f === 'cropWidth' || f === 'cropHeight' ? 1 : f === 'clipSrc' ? '' : f === 'flipX' || f === 'flipY' ? false : 0;
+    if (v !== undefined && v !== neutral) refuse(at, f, `${f} is not supported on video elements: remove it (crop the clip itself)`);
+  }
+  const seconds = (e.duration ?? 0) / 1000;
+  const start = e.startTime ?? 0;
+  const end = e.endTime ?? 1;
+  if ((start > 0 || end < 1) && seconds <= 0) refuse(at, 'duration', 'startTime and endTime are fractions of the clip duration: give duration (ms) too');
+  if (start > 0) out.trim_start = round(start * seconds);
+  if (end < 1) out.trim_end = round(end * seconds);
+  if ((e.speed ?? 1) !== 1) refuse(at, 'speed', 'playback speed other than 1 is not supported: render the clip at the speed you want');
+  const volume = e.volume ?? 1;
+  if (volume === 0) out.muted = true;
+  else if (volume !== 1) refuse(at, 'volume', 'only volume 0 (muted) or 1 is supported on video elements');
+  out.config = { media_replacement_strategy: e.stretchEnabled ? 'fill' : 'cover' };
+  commonEffects(c, e, { x: e.x ?? 0, y: e.y ?? 0, width, height, rotation }, at, out);
+  animationsOf(e.animations, out, at, pageSeconds);
+  return out;
+}
+
+function convertFigure(c: Converter, e: PolotnoFigure, at: string, pageSeconds: number): Json {
+  const width = e.width ?? 100;
+  const height = e.height ?? 100;
+  const rotation = e.rotation ?? 0;
+  const out: Json = { type: 'shape' };
+  c.named(e, at, out);
+  Object.assign(out, placement(e.x ?? 0, e.y ?? 0, width, height, rotation));
+  const sub = e.subType ?? 'rect';
+  const radius = e.cornerRadius ?? 0;
+  if (sub === 'rect') {
+    out.shape = radius > 0 ? 'rounded_rect' : 'rect';
+    if (radius > 0) out.corner_radius = round(Math.min(radius, width / 2, height / 2));
+  } else if (sub === 'circle') out.shape = 'ellipse';
+  else out.shape = FIGURES[sub] ?? refuse(at, 'subType', `the figure "${sub}" is not supported: use one of rect, circle, ${Object.keys(FIGURES).join(', ')}`);
+  const fill = c.paint(e.fill ?? 'rgb(0, 161, 255)', width, height, `${at}.fill`);
+  out.background = 'color' in fill ? { type: 'color', color: fill.color } : fill;
+  const strokeWidth = e.strokeWidth ?? 0;
+  if (strokeWidth > 0) {
+    out.border = { width: strokeWidth, color: c.color(e.stroke ?? 'rgba(98, 197, 255, 1)', `${at}.stroke`), ...dashOf(e.dash, at) };
+  }
+  commonEffects(c, e, { x: e.x ?? 0, y: e.y ?? 0, width, height, rotation }, at, out);
+  animationsOf(e.animations, out, at, pageSeconds);
+  return out;
+}
+
+/** Polotno figure subTypes Imprint draws with the same outline, by its shape name. */
+const FIGURES: Record<string, string> = {};
+
+/** Polotno dashes are multiples of the stroke width; Imprint's dashed border is dash 3, gap 2. */
+function dashOf(dash: number[] | undefined, at: string): Json {
+  if (!dash || dash.length === 0) return {};
+  if (dash.length === 2 && dash[0] === 3 && dash[1] === 2) return { style: 'dashed' };
+  return refuse(at, 'dash', `the dash pattern ${JSON.stringify(dash)} is not supported on figures: use [] (solid) or [3, 2] (dashed)`);
+}
+
+class Page {
+  readonly objects: Json[] = [];
+  constructor(
+    readonly c: Converter,
+    readonly seconds: number,
+    readonly objectsAt: string,
+  ) {}
+
+  add(e: PolotnoElement, at: string, inherited: { opacity: number; hidden: boolean; animations: PolotnoAnimation[] }): void {
+    if (e.showInExport === false) return;
+    if (e.type === 'group') {
+      this.group(e, at, inherited);
+      return;
+    }
+    const c = this.c;
+    const withGroup = { ...e, animations: [...(e.animations ?? []), ...inherited.animations] } as Shaped;
+    let out: Json;
+    switch (withGroup.type) {
+      case 'text':
+        out = convertText(c, withGroup, at, this.seconds);
+        break;
+      case 'image':
+        out = convertImage(c, withGroup, at, this.seconds);
+        break;
+      case 'video':
+        out = convertVideo(c, withGroup, at, this.seconds);
+        break;
+      case 'figure':
+        out = convertFigure(c, withGroup, at, this.seconds);
+        break;
+      default:
+        throw validationError(`${at}.type`, `${withGroup.type} elements are not supported yet`);
+    }
+    if (inherited.opacity !== 1) out.opacity = round(((out.opacity as number | undefined) ?? 1) * inherited.opacity);
+    if (inherited.hidden) out.hidden = true;
+    const path = `${this.objectsAt}[${this.objects.length}]`;
+    // Field-level origins first (they are more specific), then the element as a whole.
+    for (const [imprintField, polotnoField] of FIELD_ORIGINS) c.origin(`${path}.${imprintField}`, `${at}.${polotnoField}`);
+    c.origin(path, at);
+    this.objects.push(out);
+  }
+
+  private group(g: PolotnoGroupInput, at: string, inherited: { opacity: number; hidden: boolean; animations: PolotnoAnimation[] }): void {
+    const children = (g.children ?? []).filter((ch) => ch.showInExport !== false);
+    const opacity = g.opacity ?? 1;
+    const leaves = countLeaves(children);
+    // A group's opacity and its fades apply to the group as one layer: spread over overlapping
+    // children they would not be the same, so they are taken only where there is one child.
+    if (opacity !== 1 && leaves > 1) {
+      refuse(
+        at,
+        'opacity',
+        'group opacity is only supported on groups of one element (on several it would fade each one separately): set the opacity on the elements',
+      );
+    }
+    const animations = (g.animations ?? []).filter((a) => a.enabled !== false && (a.name ?? 'none') !== 'none');
+    if (animations.some((a) => a.name !== 'move') && leaves > 1) {
+      refuse(
+        at,
+        'animations',
+        'only move animations are supported on groups of several elements (fade, zoom and rotate act on the group as one): put the animation on the elements',
+      );
+    }
+    const next = {
+      opacity: inherited.opacity * opacity,
+      hidden: inherited.hidden || g.visible === false,
+      animations: [...inherited.animations, ...animations],
+    };
+    ordered(children).forEach(({ e, i }) => this.add(e, `${at}.children[${i}]`, next));
+  }
+}
+
+/** Where Imprint fields came from, for errors found once the design is validated. */
+const FIELD_ORIGINS: [string, string][] = [
+  ['font_family', 'fontFamily'],
+  ['font_size', 'fontSize'],
+  ['font_weight', 'fontWeight'],
+  ['line_height', 'lineHeight'],
+  ['letter_spacing', 'letterSpacing'],
+  ['text', 'text'],
+  ['corner_radius', 'cornerRadius'],
+  ['path', 'src'],
+  ['animations', 'animations'],
+  ['x', 'x'],
+  ['y', 'y'],
+  ['width', 'width'],
+  ['height', 'height'],
+];
+
+function countLeaves(list: readonly PolotnoElement[]): number {
+  return list.reduce((n, e) => n + (e.type === 'group' ? countLeaves(e.children ?? []) : 1), 0);
+}
+
+/** Children in paint order: alwaysOnTop ones after the others, each keeping its index for paths. */
+function ordered(children: readonly PolotnoElement[]): { e: PolotnoElement; i: number }[] {
+  const all = children.map((e, i) => ({ e, i }));
+  return [...all.filter((x) => !x.e.alwaysOnTop), ...all.filter((x) => x.e.alwaysOnTop)];
+}
+
+function background(c: Converter, value: string | undefined, width: number, height: number, at: string): Json {
+  const v = value ?? 'white';
+  if (isCssGradient(v)) return c.paint(v, width, height, at) as Json;
+  const hex = cssColorToHex(v);
+  if (hex !== undefined) return { type: 'color', color: hex };
+  return { type: 'image', path: c.source(v, at, 'page background image') };
+}
+
+function fontEntries(c: Converter, doc: PolotnoDesign, options: PolotnoOptions): Json[] {
+  const out: Json[] = [];
+  (doc.fonts ?? []).forEach((f, i) => {
+    const at = c.at(['fonts', i]);
+    const variants = f.styles?.length
+      ? f.styles.map((s, j) => ({ src: unwrapCssUrl(s.src), weight: s.fontWeight, style: s.fontStyle, at: `${at}.styles[${j}].src` }))
+      : f.url
+        ? [{ src: f.url, weight: undefined, style: undefined, at: `${at}.url` }]
+        : [];
+    for (const v of variants) {
+      if (/^[a-z][a-z0-9+.-]*:\/\//i.test(v.src) && options.hasFamily?.(f.fontFamily)) continue;
+      const entry: Json = { family: f.fontFamily, path: c.source(v.src, v.at, 'font file') };
+      if (v.weight !== undefined) entry.weight = fontWeightOf(v.weight, v.at.replace(/\.src$/, '.fontWeight'));
+      if (v.style === 'italic' || v.style === 'normal') entry.style = v.style;
+      c.origin(`$.fonts[${out.length}]`, v.at);
+      out.push(entry);
+    }
+  });
+  return out;
+}
+
+function unwrapCssUrl(src: string): string {
+  const m = /^\s*url\(\s*(['"]?)(.*?)\1\s*\)\s*$/.exec(src);
+  return m ? m[2]! : src;
+}
+
+function pageSize(doc: PolotnoDesign, page: PolotnoPage, i: number, c: Converter): { width: number; height: number } {
+  const width = page.width === undefined || page.width === 'auto' ? (doc.width ?? 1080) : page.width;
+  const height = page.height === undefined || page.height === 'auto' ? (doc.height ?? 1080) : page.height;
+  if (!Number.isInteger(width) || !Number.isInteger(height)) {
+    throw validationError(c.at(['pages', i, Number.isInteger(width) ? 'height' : 'width']), 'expected a whole number of pixels: round the page size');
+  }
+  return { width, height };
+}
+
+function audioOf(c: Converter, doc: PolotnoDesign): Json | undefined {
+  const audios = doc.audios ?? [];
+  if (audios.length === 0) return undefined;
+  if (audios.length > 1) throw validationError(c.at(['audios', 1]), 'only one audio track is supported: mix the tracks into one file');
+  const a = audios[0]!;
+  const at = c.at(['audios', 0]);
+  for (const [field, neutral] of [
+    ['delay', 0],
+    ['speed', 1],
+    ['volume', 1],
+  ] as const) {
+    if ((a[field] ?? neutral) !== neutral) refuse(at, field, `audio ${field} other than ${neutral} is not supported: edit the sound file instead`);
+  }
+  const out: Json = { path: c.source(a.src, `${at}.src`, 'audio track') };
+  if ((a.startTime ?? 0) > 0) {
+    if (!a.duration) refuse(at, 'duration', 'startTime is a fraction of the track duration: give duration (ms) too');
+    out.start = round((a.startTime! * a.duration) / 1000);
+  }
+  c.origin('$.audio', at);
+  return out;
+}
+
+/** Strips nulls (Polotno reads null as "absent") and runtime keys (starting with "_") before validation. */
+function normalise(v: unknown): unknown {
+  if (Array.isArray(v)) return v.map(normalise);
+  if (v === null || typeof v !== 'object') return v;
+  const out: Json = {};
+  for (const [k, val] of Object.entries(v)) {
+    if (val === null || val === undefined || k.startsWith('_')) continue;
+    out[k] = normalise(val);
+  }
+  return out;
+}
+
+function describePolotnoPath(input: unknown) {
+  return (path: readonly PathSegment[]): string | undefined => {
+    const n = path.length;
+    if (n === 0) return 'a Polotno design';
+    if (typeof path[n - 1] !== 'number') return undefined;
+    const entry = path.reduce<unknown>((v, seg) => (v !== null && typeof v === 'object' ? (v as Record<PathSegment, unknown>)[seg] : undefined), input);
+    const type = entry !== null && typeof entry === 'object' ? (entry as Json).type : undefined;
+    if (path[n - 2] === 'children') return typeof type === 'string' ? `a ${type} element` : 'an element';
+    if (path[n - 2] === 'pages') return 'a page';
+    if (path[n - 2] === 'fonts') return 'a font';
+    if (path[n - 2] === 'animations') return 'an animation';
+    return undefined;
+  };
+}
+
+/** Refuses element types Imprint does not draw by their name, before the schema reports them as unknown. */
+function checkElementTypes(list: unknown, at: string): void {
+  if (!Array.isArray(list)) return;
+  list.forEach((e, i) => {
+    if (e === null || typeof e !== 'object') return;
+    const type = (e as Json).type;
+    const here = `${at}[${i}]`;
+    if (typeof type === 'string' && REFUSED_TYPES[type]) throw validationError(`${here}.type`, REFUSED_TYPES[type]);
+    if (typeof type === 'string' && !['text', 'image', 'svg', 'line', 'figure', 'video', 'group'].includes(type)) {
+      throw validationError(
+        `${here}.type`,
+        `unknown element type ${JSON.stringify(type)}: Polotno elements are text, image, svg, line, figure, video and group`,
+      );
+    }
+    if (type === 'group') checkElementTypes((e as Json).children, `${here}.children`);
+  });
+}
+
+export function convertPolotno(input: unknown, options: PolotnoOptions = {}): PolotnoConversion {
+  const root = options.root ?? '$';
+  const value = normalise(input);
+  if (value !== null && typeof value === 'object' && Array.isArray((value as Json).pages)) {
+    ((value as Json).pages as unknown[]).forEach((p, i) => {
+      if (p !== null && typeof p === 'object') checkElementTypes((p as Json).children, jsonPath(['pages', i, 'children'], root));
+    });
+  }
+  const parsed = PolotnoDesign.safeParse(value);
+  if (!parsed.success) throw issueToError(parsed.error.issues[0]!, value, { root, schema: PolotnoDesign, describe: describePolotnoPath(value) });
+  const doc = parsed.data;
+  const c = new Converter(root, doc.schemaVersion ?? 0);
+  const fonts = fontEntries(c, doc, options);
+
+  const sizes = doc.pages.map((p, i) => pageSize(doc, p, i, c));
+  const first = sizes[0]!;
+  sizes.forEach((s, i) => {
+    if (s.width !== first.width || s.height !== first.height) {
+      throw validationError(
+        c.at(['pages', i, 'width']),
+        `every page must have the size of the first (${first.width}×${first.height}): Imprint renders pages of one size; split the design`,
+      );
+    }
+  });
+
+  const design: Json = { width: first.width, height: first.height };
+  const pages = doc.pages.map((page, i) => {
+    const seconds = (page.duration ?? DEFAULT_PAGE_MS) / 1000;
+    if (seconds <= 0) throw validationError(c.at(['pages', i, 'duration']), 'expected a page duration greater than 0 ms');
+    const objectsAt = doc.pages.length === 1 ? '$.objects' : `$.slides[${i}].objects`;
+    const p = new Page(c, seconds, objectsAt);
+    ordered(page.children).forEach(({ e, i: j }) => p.add(e, c.at(['pages', i, 'children', j]), { opacity: 1, hidden: false, animations: [] }));
+    return { seconds, background: background(c, page.background, first.width, first.height, c.at(['pages', i, 'background'])), objects: p.objects };
+  });
+
+  if (pages.length === 1) {
+    const p = pages[0]!;
+    design.background = p.background;
+    design.duration = p.seconds;
+    design.objects = p.objects;
+    c.origin('$.background', c.at(['pages', 0, 'background']));
+  } else {
+    design.slides = pages.map((p, i) => {
+      c.origin(`$.slides[${i}].background`, c.at(['pages', i, 'background']));
+      return { duration: p.seconds, background: p.background, objects: p.objects };
+    });
+  }
+  const audio = audioOf(c, doc);
+  if (audio) design.audio = audio;
+  const families = [...c.families.keys()];
+  design.fonts = [...fonts, ...families.filter((f) => !fonts.some((x) => x.family === f))];
+  families.forEach((f) => {
+    const i = (design.fonts as unknown[]).findIndex((x) => x === f);
+    if (i >= 0) c.origin(`$.fonts[${i}]`, c.families.get(f)!);
+  });
+  for (const f of ['width', 'height', 'duration']) c.origin(`$.${f}`, c.at(['pages', 0]));
+  // Most specific first: field paths before their element, elements before the root.
+  const origins = c.origins.sort((a, b) => b[0].length - a[0].length);
+  return { design, files: c.files, origins };
+}
