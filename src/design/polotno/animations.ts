@@ -47,6 +47,8 @@ function num(v: unknown, fallback: number, field: string): number {
   return v;
 }
 
+const text = (v: unknown): string => (typeof v === 'string' ? v : JSON.stringify(v));
+
 const round = (v: number): number => Math.round(v * 1e6) / 1e6;
 
 /** Keyframes from a to b over [from, to]. */
@@ -124,7 +126,7 @@ function presetsAndKeyframes(list: readonly PolotnoAnimation[], t: AnimationTarg
         return;
       case 'move': {
         if (a.type === 'loop') break;
-        const dirName = data.direction === undefined ? 'right' : String(data.direction);
+        const dirName = data.direction === undefined ? 'right' : text(data.direction);
         const dir = DIRECTIONS[dirName];
         if (!dir) {
           throw new AnimationError(
@@ -142,7 +144,7 @@ function presetsAndKeyframes(list: readonly PolotnoAnimation[], t: AnimationTarg
       }
       case 'zoom': {
         if (a.type === 'loop') break;
-        const dirName = data.direction === undefined ? 'in' : String(data.direction);
+        const dirName = data.direction === undefined ? 'in' : text(data.direction);
         if (dirName !== 'in' && dirName !== 'out') {
           throw new AnimationError(`${field}.data.direction`, `expected "in" or "out" for a zoom animation but received ${JSON.stringify(dirName)}`);
         }

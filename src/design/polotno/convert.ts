@@ -405,7 +405,7 @@ function textMarkup(c: Converter, e: PolotnoText, at: string, base: BaseStyle): 
 }
 
 function definedOnly(s: RunStyle): RunStyle {
-  return Object.fromEntries(Object.entries(s).filter(([, v]) => v !== undefined)) as RunStyle;
+  return Object.fromEntries(Object.entries(s).filter(([, v]) => v !== undefined));
 }
 
 function substyle(c: Converter, text: string, s: RunStyle, base: BaseStyle, at: string): string {
