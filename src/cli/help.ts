@@ -32,6 +32,7 @@ Commands:
   serve                    the render service (interfaces A and B over HTTP) with its worker
   worker                   a render worker only, sharing the stores of a running service (scale-out)
   admin <command>          accounts, API keys, plans, balances and designs of the service
+  import polotno <file>    convert a Polotno store JSON into an Imprint design folder (--out <folder>)
 
   imprint <command> --help   the options of a command, with an example
   imprint --version          the version
@@ -73,6 +74,8 @@ Options:
   --asset <name=file>    an image for "asset:<name>" references (repeatable)
   --font <file>          a font file (TTF, OTF, WOFF, WOFF2; ≤ 20 MB) whose family the design lists in
                          "fonts" by the name inside the file (repeatable)
+  --input-format <f>     auto (default), imprint or polotno: a Polotno store JSON (pages with children) is
+                         converted on the fly (docs/polotno.md); auto tells them apart by shape
   --report               print the fit report (font sizes, line counts, shrunk, clipped, missing
                          characters) as JSON on stdout
   -h, --help             this help
@@ -125,4 +128,21 @@ ${STORES}
 Example:
   IMPRINT_DATABASE_URL=postgres://imprint@db/imprint IMPRINT_QUEUE_URL=redis://cache:6379 \\
     IMPRINT_BLOBS_URL='s3://renders?endpoint=http://minio:9000' imprint worker
+`;
+
+export const IMPORT_USAGE = `Usage: imprint import polotno <polotno.json> --out <folder>
+
+Converts a Polotno store JSON (what the editor's store.toJSON() saves) into an Imprint design folder:
+<folder>/design.json plus the files it uses, copied from beside the JSON file (images, clips, fonts,
+svg) and written out from data: URLs (embedded/…). The folder renders to the same pixels as the JSON
+itself, and imports like any design (imprint admin import-design <folder>/design.json). Remote URLs
+are never fetched: save such files beside the JSON and give their relative paths.
+
+Options:
+  -o, --out <folder>     the design folder to write (created; must be empty if it exists)
+  -h, --help             this help
+
+Example:
+  imprint import polotno examples/polotno-card/polotno.json --out /tmp/card
+  imprint render /tmp/card/design.json --overrides examples/polotno-card/overrides.json --out card.png
 `;

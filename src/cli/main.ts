@@ -34,7 +34,8 @@ async function dispatch(command: string | undefined, rest: string[], io: CliIO):
   if (command === 'render') return (await import('./render.js')).renderCommand(rest, io);
   if (command === 'serve' || command === 'worker') return (await import('./serve.js')).serveCommand(rest, io, command);
   if (command === 'admin') return (await import('./admin.js')).adminCommand(rest, io);
-  throw new UsageError(`unknown command "${command}": use render, serve, worker or admin (imprint --help)`);
+  if (command === 'import') return (await import('./import.js')).importCommand(rest, io);
+  throw new UsageError(`unknown command "${command}": use render, serve, worker, admin or import (imprint --help)`);
 }
 
 export async function main(argv: string[], io: CliIO): Promise<number> {

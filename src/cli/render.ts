@@ -229,6 +229,7 @@ export async function renderCommand(args: string[], io: CliIO): Promise<number> 
       time: { type: 'string' },
       'max-duration': { type: 'string' },
       scale: { type: 'string' },
+      'input-format': { type: 'string' },
     },
   });
   if (positionals.length === 0) throw validationError('$.design', 'give a design file: imprint render <design.json> --out <file> (imprint render --help)');
@@ -276,6 +277,10 @@ export async function renderCommand(args: string[], io: CliIO): Promise<number> 
   const quality = intOption(values.quality, `$.${format}.quality`, '--quality', 1, 100);
   const compressionLevel = intOption(values.compression, '$.png.compressionLevel', '--compression', 0, 9);
   const scale = scaleOption(values.scale);
+  const inputFormat = values['input-format'];
+  if (inputFormat !== undefined && inputFormat !== 'auto' && inputFormat !== 'imprint' && inputFormat !== 'polotno') {
+    throw validationError('$.inputFormat', `expected --input-format auto, imprint or polotno but received ${JSON.stringify(inputFormat)}`);
+  }
 
   const pages = await Promise.all(
     positionals.map(async (file, i) => {
@@ -298,6 +303,7 @@ export async function renderCommand(args: string[], io: CliIO): Promise<number> 
     ...(time === undefined ? {} : { time }),
     ...(scale === undefined ? {} : { scale }),
     ...(fontFiles.length ? { fontFiles } : {}),
+    ...(inputFormat === undefined ? {} : { inputFormat }),
     ...(isVideo ? { onProgress: progressReporter(io, io.stderr.isTTY === true, startedAt) } : {}),
   };
   // One render per process: a render thread would only add its start-up time.

@@ -3,13 +3,36 @@
 import { encodePdf } from '../encode/pdf.js';
 import { FontSet } from '../text/fonts.js';
 import { MIME, type RenderOptions } from './options.js';
-import { layoutAt, withScenes, type EngineContext } from './scenes.js';
+import { stillTime } from '../layout/timeline.js';
+import type { Scene } from '../scene/scene.js';
+import { layoutAt, withScenes, type EngineContext, type ScenePage } from './scenes.js';
 import { stillTimeOf } from './still.js';
 import type { RenderResult } from './result.js';
 
+/**
+ * A slide design makes one pdf page per slide (a Polotno document of several pages comes in as one),
+ * each slide on its own at the moment its entrance animations have ended; `time` picks one moment
+ * of the video instead.
+ */
+function pdfPages(page: ScenePage, options: RenderOptions): { page: ScenePage; time: number }[] {
+  const { scene } = page;
+  if (!scene.slides || options.time !== undefined) return [{ page, time: stillTimeOf(scene, options) }];
+  return scene.objects.map((slide) => {
+    const alone: Scene = {
+      ...scene,
+      slides: false,
+      posterTime: null,
+      duration: slide.end === null ? scene.duration : slide.end - slide.start,
+      // The slide without its transitions, starting at 0.
+      objects: [{ ...slide, start: 0, end: null, animations: [] }],
+    };
+    return { page: { ...page, scene: alone }, time: stillTime(alone) };
+  });
+}
+
 export function renderPdf(ctx: EngineContext, options: RenderOptions): Promise<RenderResult> {
   return withScenes(ctx, options, async (scenes) => {
-    const pages = await Promise.all(scenes.map((s) => layoutAt(ctx, s, stillTimeOf(s.scene, options))));
+    const pages = await Promise.all(scenes.flatMap((s) => pdfPages(s, options)).map(({ page, time }) => layoutAt(ctx, page, time)));
     const bytes = await encodePdf(
       pages.map((p) => ({ list: p.displayList, images: p.images, ready: p.ready })),
       // One set that knows every page's faces (their keys name the file, so pages never clash).

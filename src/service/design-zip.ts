@@ -7,6 +7,7 @@ import { parseJson } from '../design/parse.js';
 import { ImprintError, validationError } from '../errors.js';
 import type { DesignRecord } from '../store/metadata/records.js';
 import type { ServiceContext } from './context.js';
+import { convertInput } from '../design/import.js';
 import { designAssetRefs, normaliseAssetPath } from './design-assets.js';
 import { importDesign, MAX_DESIGN_ASSET_BYTES, replaceDesign } from './designs.js';
 
@@ -235,7 +236,8 @@ export async function importDesignZip(ctx: ServiceContext, accountId: unknown, z
   // from the import, with their paths).
   const read = readDesignZip(zip, opts.limits, (text) => {
     template = parseJson(text, '$', 'design.json');
-    return designAssetRefs(template).map((r) => r.path);
+    // design.json may hold a Polotno document: the files it needs are those of its conversion.
+    return designAssetRefs(convertInput(template).design).map((r) => r.path);
   });
   const name = opts.name ?? (opts.replace === undefined ? read.folder : undefined);
   const source = { files: read.files, ...(name === undefined ? {} : { name }) };

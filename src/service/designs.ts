@@ -4,6 +4,8 @@ import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import { AssetNotFoundError, fileAssetResolver } from '../assets/resolver.js';
 import { parseDesign, parseJson } from '../design/parse.js';
+import { convertInput, traceError } from '../design/import.js';
+import { bundledFonts } from '../text/fonts.js';
 import { Transition } from '../design/schema.js';
 import { slideTimes } from '../resolve/slides.js';
 import { ImprintError, validationError } from '../errors.js';
@@ -49,7 +51,30 @@ async function storeTemplate(
   template: unknown,
   source: DesignSource,
 ): Promise<{ doc: unknown; kind: DesignKind; assets: Record<string, string> }> {
-  const doc = readTemplate(template);
+  // A Polotno document is stored as the Imprint design it converts to (its data: URLs as files), so
+  // renders and overrides treat it like any other; its errors point at the Polotno fields.
+  const imported = convertInput(readTemplate(template), { hasFamily: (f) => bundledFonts().has(f) });
+  try {
+    return await storeConverted(ctx, accountId, imported.design, { ...source, files: withEmbedded(source.files, imported.files) });
+  } catch (e) {
+    throw traceError(imported, e);
+  }
+}
+
+function withEmbedded(
+  files: ReadonlyMap<string, Uint8Array> | undefined,
+  embedded: ReadonlyMap<string, Uint8Array>,
+): ReadonlyMap<string, Uint8Array> | undefined {
+  if (embedded.size === 0) return files;
+  return new Map([...(files ?? []), ...embedded]);
+}
+
+async function storeConverted(
+  ctx: ServiceContext,
+  accountId: number,
+  doc: unknown,
+  source: DesignSource,
+): Promise<{ doc: unknown; kind: DesignKind; assets: Record<string, string> }> {
   // Families of the account's font library may be named like bundled ones.
   const design = parseDesign(doc, await accountFontSet(ctx, accountId, doc));
   const refs = designAssetRefs(doc);

@@ -1,0 +1,68 @@
+// `imprint import polotno <file.json> --out <folder>`: a Polotno store JSON → an Imprint design folder
+// (design.json and every file it uses), checked like a render would check it before anything is written.
+import { mkdir, readdir, writeFile } from 'node:fs/promises';
+import { dirname, join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { parseDesign } from '../design/parse.js';
+import { convertInput, traceError } from '../design/import.js';
+import { validationError } from '../errors.js';
+import { designAssetRefs } from '../service/design-assets.js';
+import { fileAssetResolver, AssetNotFoundError } from '../assets/resolver.js';
+import { designFontSet } from '../assets/design-fonts.js';
+import { bundledFonts } from '../text/fonts.js';
+import type { CliIO } from './io.js';
+import { IMPORT_USAGE, UsageError, wantsHelp } from './help.js';
+import { readJson } from './request-body.js';
+
+export async function importCommand(args: string[], io: CliIO): Promise<number> {
+  const [format, ...rest] = args;
+  if (format === undefined || wantsHelp(args)) {
+    io.stdout.write(IMPORT_USAGE);
+    return format === undefined ? 2 : 0;
+  }
+  if (format !== 'polotno') throw new UsageError(`unknown import format "${format}": imprint import polotno <file.json> --out <folder>`);
+  const { values, positionals } = parseArgs({ args: rest, allowPositionals: true, options: { out: { type: 'string', short: 'o' } } });
+  const file = positionals[0];
+  if (file === undefined) throw validationError('$.file', 'give the Polotno file: imprint import polotno <file.json> --out <folder>');
+  if (values.out === undefined) throw validationError('$.out', 'give the design folder to write with --out <folder>');
+  const source = resolve(file);
+  const out = resolve(values.out);
+  const existing = await readdir(out).catch((e: NodeJS.ErrnoException) => (e.code === 'ENOENT' ? [] : Promise.reject(e)));
+  if (existing.length > 0) throw validationError('$.out', `the folder ${values.out} is not empty: give a new or empty folder`);
+
+  const input = await readJson(source, '$', 'Polotno file');
+  const imported = convertInput(input, { format: 'polotno', hasFamily: (f) => bundledFonts().has(f) });
+  const baseDir = dirname(source);
+  const local = fileAssetResolver({ baseDir });
+  try {
+    // Everything a render would check about the design, before a byte is written.
+    const fonts = await designFontSet(
+      (imported.design as { fonts?: unknown }).fonts,
+      undefined,
+      bundledFonts(),
+      async (ref) => (ref.kind === 'path' && imported.files.get(ref.path)) || local(ref),
+      '$',
+    );
+    parseDesign(imported.design, fonts);
+    // Every file is read before the folder is made: a missing one leaves nothing half-written.
+    const files: { path: string; bytes: Uint8Array }[] = [];
+    for (const ref of designAssetRefs(imported.design)) {
+      const bytes =
+        imported.files.get(ref.path) ??
+        (await local({ kind: 'path', path: ref.path }).catch((e: unknown) => {
+          throw e instanceof AssetNotFoundError ? validationError(ref.at, e.message) : e;
+        }));
+      files.push({ path: ref.path, bytes });
+    }
+    await mkdir(out, { recursive: true });
+    for (const f of files) {
+      await mkdir(dirname(join(out, f.path)), { recursive: true });
+      await writeFile(join(out, f.path), f.bytes);
+    }
+    await writeFile(join(out, 'design.json'), `${JSON.stringify(imported.design, null, 2)}\n`);
+    io.stdout.write(`${JSON.stringify({ design: join(values.out, 'design.json'), files: files.length })}\n`);
+    return 0;
+  } catch (e) {
+    throw traceError(imported, e);
+  }
+}
