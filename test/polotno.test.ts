@@ -396,7 +396,7 @@ describe('rendering', () => {
 
   it('takes inputFormat: polotno refuses an Imprint design, imprint refuses a Polotno one', async () => {
     await expect(render({ design: { width: 10, height: 10, objects: [] }, format: 'png', inputFormat: 'polotno' })).rejects.toMatchObject({ path: '$.pages' });
-    await expect(render({ design: page([]), format: 'png', inputFormat: 'imprint' })).rejects.toMatchObject({
+    await expect(render({ design: { width: 400, height: 300, pages: [{ children: [] }] }, format: 'png', inputFormat: 'imprint' })).rejects.toMatchObject({
       path: '$.pages',
       message: expect.stringContaining('unknown field "pages"') as unknown,
     });
