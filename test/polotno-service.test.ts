@@ -14,6 +14,7 @@ import { pino } from 'pino';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { render } from '../src/engine.js';
+import type { PolotnoDocument } from '../src/index.js';
 import { buildServer, listen } from '../src/http/server.js';
 import { configFromEnv } from '../src/service/config.js';
 import { Service } from '../src/service/service.js';
@@ -23,7 +24,7 @@ import { waitFor } from './support/wait.js';
 const ROOT = join(import.meta.dirname, '..');
 const EXAMPLE = join(ROOT, 'examples', 'polotno-card');
 const BIN = join(ROOT, 'bin', 'imprint.js');
-const polotno = () => JSON.parse(readFileSync(join(EXAMPLE, 'polotno.json'), 'utf8')) as Record<string, unknown>;
+const polotno = () => JSON.parse(readFileSync(join(EXAMPLE, 'polotno.json'), 'utf8')) as PolotnoDocument;
 
 let dir: string;
 let service: Service;
@@ -56,13 +57,20 @@ afterAll(async () => {
 
 const auth = () => ({ authorization: `Bearer ${key}` });
 const postA = (body: unknown) =>
-  fetch(`${base}/public/v2/render`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  fetch(`${base}/public/v2/render`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
 
 async function doneA(taskId: number): Promise<{ state: string; result_url?: string }> {
   return waitFor(
     `task ${taskId}`,
     async () => {
-      const t = (await (await fetch(`${base}/public/v2/tasks/${taskId}`, { headers: { authorization: `Bearer ${key}` } })).json()) as { state: string; result_url?: string };
+      const t = (await (await fetch(`${base}/public/v2/tasks/${taskId}`, { headers: { authorization: `Bearer ${key}` } })).json()) as {
+        state: string;
+        result_url?: string;
+      };
       return t.state === 'done' || t.state === 'error' ? t : undefined;
     },
     60_000,
@@ -117,6 +125,22 @@ describe('interface A', () => {
     // The embedded image is the design's own file: its colour at the logo's centre.
     const at = (50 * 200 + 50) * 3;
     expect([data[at], data[at + 1], data[at + 2]]).toEqual([0xe4, 0x57, 0x2e]);
+  });
+
+  it('imports a Polotno .json file on its own, without a zip', async () => {
+    const doc = {
+      width: 120,
+      height: 60,
+      schemaVersion: 4,
+      pages: [{ children: [{ type: 'text', name: 'label', x: 0, y: 10, width: 120, text: 'Alone', fontFamily: 'Inter', fontSize: 24 }] }],
+    };
+    const form = new FormData();
+    form.append('file', new Blob([JSON.stringify(doc)]), 'polotno.json');
+    form.append('name', 'alone');
+    const res = await fetch(`${base}/public/v2/designs`, { method: 'POST', headers: auth(), body: form });
+    expect(res.status).toBe(201);
+    const detail = (await res.json()) as { name: string; objects: { name: string }[] };
+    expect(detail).toMatchObject({ name: 'alone', objects: [{ name: 'label' }] });
   });
 
   it('refuses a bad Polotno zip at the Polotno path, storing nothing', async () => {

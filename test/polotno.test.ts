@@ -14,7 +14,8 @@ import { convertPolotno, isPolotnoDocument } from '../src/design/polotno/convert
 import { cssColorToHex } from '../src/design/polotno/css-color.js';
 import { parseLinearGradient } from '../src/design/polotno/css-gradient.js';
 import { parseRichText } from '../src/design/polotno/rich-text.js';
-import { render } from '../src/engine.js';
+import { render, type DesignInput } from '../src/engine.js';
+import type { ObjectsOverrides, PolotnoDocument } from '../src/index.js';
 import { ImprintError } from '../src/errors.js';
 import { expectRefused } from './support/refusal.js';
 
@@ -28,14 +29,15 @@ const run = (args: string[]) =>
   );
 
 type Json = Record<string, unknown>;
-const page = (children: Json[], extra: Json = {}): Json => ({ width: 400, height: 300, schemaVersion: 4, pages: [{ id: 'p', children, ...extra }] });
-const objectsOf = (doc: Json): Json[] => convertPolotno(doc).design.objects as Json[];
+const page = (children: Json[], extra: Json = {}): PolotnoDocument =>
+  ({ width: 400, height: 300, schemaVersion: 4, pages: [{ id: 'p', children, ...extra }] }) as PolotnoDocument;
+const objectsOf = (doc: unknown): Json[] => convertPolotno(doc).design.objects as Json[];
 const one = (element: Json): Json => objectsOf(page([element]))[0]!;
 const PNG_1PX = 'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==';
 
-let polotno: Json;
+let polotno: PolotnoDocument;
 beforeAll(async () => {
-  polotno = JSON.parse(await readFile(join(EXAMPLE, 'polotno.json'), 'utf8')) as Json;
+  polotno = JSON.parse(await readFile(join(EXAMPLE, 'polotno.json'), 'utf8')) as PolotnoDocument;
 });
 
 describe('detection', () => {
@@ -346,7 +348,7 @@ describe('rendering', () => {
   });
 
   it('overrides elements by name and says which names exist', async () => {
-    const overrides = JSON.parse(await readFile(join(EXAMPLE, 'overrides.json'), 'utf8')) as { objects_overrides: Json };
+    const overrides = JSON.parse(await readFile(join(EXAMPLE, 'overrides.json'), 'utf8')) as { objects_overrides: ObjectsOverrides };
     const [plain, changed] = await Promise.all([
       render({ design: polotno, format: 'png', baseDir: EXAMPLE }),
       render({ design: polotno, overrides: overrides.objects_overrides, format: 'png', baseDir: EXAMPLE }),
@@ -501,7 +503,7 @@ describe('bad input: refused at its Polotno JSON path, nothing rendered', () => 
   ];
   for (const row of rows) {
     it(row.name, async () => {
-      await expectRefused({ design: row.design, format: 'png', baseDir: EXAMPLE }, row);
+      await expectRefused({ design: row.design as DesignInput, format: 'png', baseDir: EXAMPLE }, row);
     });
   }
 
