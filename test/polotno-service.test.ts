@@ -143,6 +143,27 @@ describe('interface A', () => {
     expect(detail).toMatchObject({ name: 'alone', objects: [{ name: 'label' }] });
   });
 
+  it("uses a family of the account's font library for a fonts[] entry with a URL, which is not fetched", async () => {
+    const thai = readFileSync(join(ROOT, 'node_modules/@expo-google-fonts/noto-sans-thai/400Regular/NotoSansThai_400Regular.ttf'));
+    const { font } = await service.addFont(accountId, thai);
+    const doc = {
+      width: 300,
+      height: 100,
+      schemaVersion: 4,
+      fonts: [{ fontFamily: font.family, url: 'https://fonts.example.com/thai.ttf' }],
+      pages: [{ children: [{ type: 'text', name: 'greeting', x: 0, y: 20, width: 300, text: 'สวัสดี', fontFamily: font.family, fontSize: 40 }] }],
+    };
+    const record = await service.importDesign(accountId, doc, { name: 'thai' });
+    expect((record.template as { fonts: unknown[] }).fonts).toEqual([font.family]);
+    // Without the family in the library the URL would be needed, and it is never fetched.
+    await expect(
+      service.importDesign(accountId, { ...doc, fonts: [{ fontFamily: 'Unknown Brand', url: 'https://fonts.example.com/x.ttf' }] }),
+    ).rejects.toMatchObject({
+      path: '$.fonts[0].url',
+      message: expect.stringContaining('remote URLs are not fetched') as unknown,
+    });
+  });
+
   it('refuses a bad Polotno zip at the Polotno path, storing nothing', async () => {
     const before = (await service.listDesigns(accountId)).length;
     const doc = { width: 200, height: 100, pages: [{ children: [{ type: 'image', src: 'https://example.com/x.png' }] }] };
