@@ -247,7 +247,12 @@ interface LineExtent {
 function backgroundItems(bg: NonNullable<SceneText['background']>, lines: readonly LineExtent[]): DisplayItem[] {
   if (lines.length === 0 || bg.color[3] <= 0) return [];
   const { x: px, y: py } = bg.padding;
-  const grow = (x0: number, x1: number, top: number, bottom: number): Rect => ({ x: x0 - px, y: top - py, width: x1 - x0 + 2 * px, height: bottom - top + 2 * py });
+  const grow = (x0: number, x1: number, top: number, bottom: number): Rect => ({
+    x: x0 - px,
+    y: top - py,
+    width: x1 - x0 + 2 * px,
+    height: bottom - top + 2 * py,
+  });
   const rects =
     bg.mode === 'box'
       ? [

@@ -111,7 +111,11 @@ export const ImageFilters = z
   .strictObject({
     grayscale: doc(amount('grayscale'), 'CSS grayscale(): 0 = unchanged (default), 1 = fully grey (Rec. 709 luma weights).', 1).optional(),
     sepia: doc(amount('sepia'), 'CSS sepia(): 0 = unchanged (default), 1 = full sepia tone.', 0.6).optional(),
-    brightness: doc(factor('brightness'), 'CSS brightness(): multiplies every channel; 1 = unchanged (default), 0 = black, 1.5 = half as bright again.', 1.2).optional(),
+    brightness: doc(
+      factor('brightness'),
+      'CSS brightness(): multiplies every channel; 1 = unchanged (default), 0 = black, 1.5 = half as bright again.',
+      1.2,
+    ).optional(),
     contrast: doc(factor('contrast'), 'CSS contrast(): scales every channel about mid-grey; 1 = unchanged (default), 0 = all grey.', 1.3).optional(),
     saturate: doc(factor('saturate'), 'CSS saturate(): 1 = unchanged (default), 0 = grey, above 1 more vivid.', 1.5).optional(),
   })
@@ -134,7 +138,11 @@ export const ImageObject = z
     config: ImageConfig.optional(),
     corner_radius: CornerRadius.optional(),
     mask: ImageMask.optional(),
-    flip_x: doc(z.boolean(), 'Mirror the picture left to right inside its area (after crop and fit; corners, mask and border stay put). Default false.', true).optional(),
+    flip_x: doc(
+      z.boolean(),
+      'Mirror the picture left to right inside its area (after crop and fit; corners, mask and border stay put). Default false.',
+      true,
+    ).optional(),
     flip_y: doc(z.boolean(), 'Mirror the picture top to bottom inside its area (after crop and fit). Default false.', false).optional(),
     filters: ImageFilters.optional(),
     border: ImageBorder.optional(),

@@ -51,7 +51,10 @@ export const textHandler: ObjectHandler<TextObject> = {
       }
     }
     if (o.background && o.background.color === undefined) {
-      throw validationError(childPath(at, 'background', 'color'), 'the text has no background to restyle: give background.color (#rrggbb or #rrggbbaa) as well');
+      throw validationError(
+        childPath(at, 'background', 'color'),
+        'the text has no background to restyle: give background.color (#rrggbb or #rrggbbaa) as well',
+      );
     }
     if (o.min_font_size !== undefined && o.font_size !== undefined && o.min_font_size > o.font_size) {
       throw validationError(childPath(at, 'min_font_size'), `min_font_size (${o.min_font_size}) must not exceed font_size (${o.font_size})`);
