@@ -95,9 +95,9 @@ describe('image filters', () => {
     // brightness(0.5) halves; contrast(2) doubles the distance from 0.5 (and clamps).
     expect(run([200, 100, 0, 255], { brightness: 0.5 })).toEqual([100, 50, 0, 255]);
     expect(run([192, 128, 64, 255], { contrast: 2 })).toEqual([255, 129, 0, 255]);
-    // saturate(0) is the 0.213/0.715/0.072 luma; saturate(2) pushes red beyond 1 (clamped), green below 0.
+    // saturate(0) is the 0.213/0.715/0.072 luma; saturate(2) pushes red past 1 (278.7, clamped), green and blue to 78.7.
     expect(run([255, 0, 0, 255], { saturate: 0 })).toEqual([54, 54, 54, 255]);
-    expect(run([200, 100, 100, 255], { saturate: 2 })).toEqual([Math.round(200 + 0.787 * 100), Math.round(100 - 0.213 * 100), Math.round(100 - 0.213 * 100), 255]);
+    expect(run([200, 100, 100, 255], { saturate: 2 })).toEqual([255, 79, 79, 255]);
   });
 
   it('apply in the fixed order grayscale, sepia, brightness, contrast, saturate, clamping after each', () => {
