@@ -879,8 +879,18 @@ const rows: Row[] = [
     path: '$.objects[1].filters.grayscale',
     message: 'expected a grayscale amount from 0 (none) to 1 (full) but received the number 2',
   },
-  { name: 'filters.brightness -1 (override)', overrides: { photo: { filters: { brightness: -1 } } }, path: `${O}.photo.filters.brightness`, message: 'from 0 to 5' },
-  { name: 'filters.blur is not a colour filter (template)', design: edit((d) => (I(d).filters = { blur: 4 })), path: '$.objects[1].filters.blur', message: 'unknown field "blur"' },
+  {
+    name: 'filters.brightness -1 (override)',
+    overrides: { photo: { filters: { brightness: -1 } } },
+    path: `${O}.photo.filters.brightness`,
+    message: 'from 0 to 5',
+  },
+  {
+    name: 'filters.blur is not a colour filter (template)',
+    design: edit((d) => (I(d).filters = { blur: 4 })),
+    path: '$.objects[1].filters.blur',
+    message: 'unknown field "blur"',
+  },
   { name: 'flip_x as a string (override)', overrides: { photo: { flip_x: 'yes' } }, path: `${O}.photo.flip_x`, message: 'received the string "yes"' },
   {
     name: 'image border width -1 (template)',
@@ -913,7 +923,12 @@ const rows: Row[] = [
     path: `${O}.headline.background.color`,
     message: 'the text has no background to restyle: give background.color',
   },
-  { name: 'strikethrough as a number (override)', overrides: { headline: { strikethrough: 1 } }, path: `${O}.headline.strikethrough`, message: 'received the number 1' },
+  {
+    name: 'strikethrough as a number (override)',
+    overrides: { headline: { strikethrough: 1 } },
+    path: `${O}.headline.strikethrough`,
+    message: 'received the number 1',
+  },
   {
     name: 'substyle strikethrough with a value (template)',
     design: edit((d) => (T(d).text = 'Was <substyle strikethrough="yes">9.99</substyle>')),

@@ -11,7 +11,8 @@ import { bundledFonts } from '../src/text/fonts.js';
 import { designWith, layoutOf, objectGroup } from './support/scene.js';
 
 const sizes = new Map([['photo.png', { width: 400, height: 300, opaque: true }]]);
-const photo = (extra: Record<string, unknown> = {}) => designWith([{ type: 'image', name: 'photo', x: 20, y: 20, width: 200, height: 100, path: 'photo.png', ...extra }]);
+const photo = (extra: Record<string, unknown> = {}) =>
+  designWith([{ type: 'image', name: 'photo', x: 20, y: 20, width: 200, height: 100, path: 'photo.png', ...extra }]);
 const group = (design: unknown, overrides: unknown = {}) => objectGroup(layoutOf(design, overrides, sizes).displayList, 0);
 type Group = Extract<DisplayItem, { kind: 'group' }>;
 
@@ -210,7 +211,9 @@ describe('strikethrough', () => {
   it('the substyle attribute and the object field draw a text-coloured bar centred on the strikeout position', () => {
     expect(parseMarkup('Was <substyle strikethrough>9.99</substyle>')[1]).toEqual({ text: '9.99', style: { strikethrough: true } });
     const design = (extra: Record<string, unknown>) =>
-      designWith([{ type: 'text', x: 0, y: 0, width: 400, height: 60, font_size: 40, color: '#e53935', text: 'Was <substyle strikethrough>9.99</substyle>', ...extra }]);
+      designWith([
+        { type: 'text', x: 0, y: 0, width: 400, height: 60, font_size: 40, color: '#e53935', text: 'Was <substyle strikethrough>9.99</substyle>', ...extra },
+      ]);
     const g = objectGroup(layoutOf(design({})).displayList, 0);
     const bars = g.items.filter((i) => i.kind === 'fill');
     expect(bars).toHaveLength(1);
