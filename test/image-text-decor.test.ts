@@ -1,6 +1,7 @@
 // Picture flips, borders and colour filters; text backgrounds and strikethrough: the display list as
 // data (what each field adds, how overrides merge), the CSS filter arithmetic on known colours, and
 // the pdf embedding the filtered pixels (one image per filter set).
+import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { Engine } from '../src/engine.js';
 import { applyFilters, filteredKey } from '../src/paint/image-filters.js';
@@ -226,6 +227,31 @@ describe('strikethrough', () => {
     // The object field strikes (and underlines) all of it.
     const all = objectGroup(layoutOf(design({ strikethrough: true, underline: true })).displayList, 0).items.filter((i) => i.kind === 'fill');
     expect(all).toHaveLength(4);
+  });
+});
+
+describe('filtered pixels in png', () => {
+  const engine = new Engine();
+  const centre = async (filters: unknown) => {
+    const design = designWith([{ type: 'image', x: 0, y: 0, width: 120, height: 80, path: 'photo.jpg', filters }], { width: 120, height: 80 });
+    const { data } = await sharp((await engine.render({ format: 'png', design, baseDir: 'golden/assets' })).bytes)
+      .removeAlpha()
+      .raw()
+      .toBuffer({ resolveWithObject: true });
+    const i = (40 * 120 + 60) * 3;
+    return [data[i]!, data[i + 1]!, data[i + 2]!];
+  };
+
+  it('one engine, one photo, different filter sets: each render gets its own pixels (the cache key holds the filters)', async () => {
+    const plain = await centre(undefined);
+    const grey = await centre({ grayscale: 1 });
+    const sepia = await centre({ sepia: 1 });
+    expect(grey[0]).toBe(grey[1]);
+    expect(grey[1]).toBe(grey[2]);
+    expect(sepia[0]).toBeGreaterThan(sepia[2]!);
+    expect(plain).not.toEqual(grey);
+    expect(await centre({ grayscale: 1 })).toEqual(grey);
+    expect(await centre(undefined)).toEqual(plain);
   });
 });
 
