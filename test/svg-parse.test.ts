@@ -134,7 +134,7 @@ describe('svg', () => {
         ),
       ),
     );
-    expect(s.map((x) => pathDataString(x.path).split(' ')[0] + x.path.length)).toEqual(['M5', 'M10', 'M6', 'M6', 'M2', 'M3', 'M4']);
+    expect(s.map((x) => pathDataString(x.path).split(' ')[0]! + x.path.length)).toEqual(['M5', 'M10', 'M6', 'M6', 'M2', 'M3', 'M4']);
     expect(pathDataString(s[0]!.path)).toBe('M 1 2 L 4 2 L 4 6 L 1 6 Z');
     expect(pathBounds(s[2]!.path)).toEqual({ x0: 0, y0: 0, x1: 10, y1: 10 });
     // A rect with rx only gets ry = rx; circles and rects start at 3 o'clock / top-left + rx, clockwise.
@@ -178,11 +178,21 @@ describe('svg', () => {
     );
     expect(s.fill?.kind).toBe('gradient');
     if (s.fill?.kind !== 'gradient') return;
-    expect(s.fill.gradient).toMatchObject({ kind: 'linear', from: [0, 0], to: [0, 1], stops: [{ offset: 0, color: [255, 0, 0, 1] }, { offset: 0.5, color: [0, 0, 255, 0.5] }] });
+    expect(s.fill.gradient).toMatchObject({
+      kind: 'linear',
+      from: [0, 0],
+      to: [0, 1],
+      stops: [
+        { offset: 0, color: [255, 0, 0, 1] },
+        { offset: 0.5, color: [0, 0, 255, 0.5] },
+      ],
+    });
     const t = s.fill.gradient.transform.map((v) => Math.round(v * 1e9) / 1e9);
     expect(t).toEqual([0, 40, -30, 0, 10, 20]);
     // One stop paints its colour.
-    expect(only('<defs><radialGradient id="r"><stop offset="1" stop-color="#000"/></radialGradient></defs><rect width="5" height="5" fill="url(#r)"/>').fill).toEqual({
+    expect(
+      only('<defs><radialGradient id="r"><stop offset="1" stop-color="#000"/></radialGradient></defs><rect width="5" height="5" fill="url(#r)"/>').fill,
+    ).toEqual({
       kind: 'color',
       color: [0, 0, 0, 1],
     });
@@ -190,7 +200,9 @@ describe('svg', () => {
 
   it('expands <use> with its x/y, and skips defs, metadata, editor elements and display:none', () => {
     const d = parseSvg(
-      svg('<title>t</title><metadata/><sodipodi:namedview/><defs><path id="p" d="M0 0h5v5z"/><filter id="f"/></defs><use href="#p" x="3" y="4"/><use xlink:href="#p"/><path d="M0 0h1" display="none"/>'),
+      svg(
+        '<title>t</title><metadata/><sodipodi:namedview/><defs><path id="p" d="M0 0h5v5z"/><filter id="f"/></defs><use href="#p" x="3" y="4"/><use xlink:href="#p"/><path d="M0 0h1" display="none"/>',
+      ),
     );
     expect(d.nodes).toHaveLength(2);
     expect(d.nodes[0]).toMatchObject({ kind: 'group', transform: [1, 0, 0, 1, 3, 4] });
@@ -206,7 +218,10 @@ describe('svg', () => {
     ['<blink/>', /unknown element <blink>/],
     ['<defs><pattern id="p"/></defs><path d="M0 0h1" fill="url(#p)"/>', /refers to a <pattern>: only linearGradient and radialGradient/],
     ['<defs><radialGradient id="r" fx="0.2"><stop/><stop offset="1"/></radialGradient></defs><path d="M0 0h1v1z" fill="url(#r)"/>', /focal point/],
-    ['<defs><linearGradient id="r" spreadMethod="reflect"><stop/><stop offset="1"/></linearGradient></defs><path d="M0 0h1v1z" fill="url(#r)"/>', /spreadMethod="reflect"/],
+    [
+      '<defs><linearGradient id="r" spreadMethod="reflect"><stop/><stop offset="1"/></linearGradient></defs><path d="M0 0h1v1z" fill="url(#r)"/>',
+      /spreadMethod="reflect"/,
+    ],
     ['<defs><linearGradient id="r"><stop/><stop offset="1"/></linearGradient></defs><path d="M0 0h1v1z" stroke="url(#r)"/>', /gradient on a stroke/],
     ['<use href="#a"/><g id="a"><use href="#a"/></g>', /refers to itself/],
     ['<use href="#nope"/>', /no id="nope"/],

@@ -95,6 +95,18 @@ export interface SceneImage extends SceneBase {
   cornerRadius?: number;
   /** Clip shape of the picture area; wins over cornerRadius. Absent: none. */
   mask?: ImageMask;
+  /** An SVG whose filled shapes (their union) clip the picture area, its viewBox stretched to it; wins over mask and cornerRadius. */
+  clipSvg?: SceneImageRef;
+}
+
+/** A vector drawing from an SVG file, drawn as paths in both backends. */
+export interface SceneSvg extends SceneBase {
+  type: 'svg';
+  svg: SceneImageRef;
+  /** Colours of the file (as lower-case #rrggbbaa) painted in another colour. */
+  colors: Readonly<Record<string, RGBA>>;
+  /** How the drawing fills the box; null: as the file's preserveAspectRatio says (an <img> of it). */
+  fit: MediaFit | null;
 }
 
 export type ImageMask = 'none' | 'circle' | 'ellipse';
@@ -205,7 +217,7 @@ export interface SceneGroup extends SceneBase {
   objects: SceneObject[];
 }
 
-export type SceneObject = SceneText | SceneImage | SceneShape | SceneChart | SceneMockup | SceneGroup | SceneVideo;
+export type SceneObject = SceneText | SceneImage | SceneShape | SceneChart | SceneMockup | SceneGroup | SceneVideo | SceneSvg;
 
 export interface Scene {
   width: number;

@@ -240,12 +240,14 @@ class SvgReader {
       this.rules.push({ selectors, declarations: declarations(m[2]!), order: this.rules.length });
       end = rule.lastIndex;
     }
-    if (css.slice(end).trim() !== '') throw this.error(el, `could not read the style sheet near "${css.slice(end).trim().slice(0, 40)}": expected "selector { property: value; }"`);
+    if (css.slice(end).trim() !== '')
+      throw this.error(el, `could not read the style sheet near "${css.slice(end).trim().slice(0, 40)}": expected "selector { property: value; }"`);
   }
 
   private selector(el: XmlElement, s: string): CssRule['selectors'][number] {
     const m = /^(\*|[A-Za-z][\w-]*)?((?:[.#][\w-]+)*)$/.exec(s);
-    if (!m || s === '') throw this.error(el, `the CSS selector "${s}" is not supported: use a tag, .class or #id (combinators, attributes and pseudo-classes are not supported)`);
+    if (!m || s === '')
+      throw this.error(el, `the CSS selector "${s}" is not supported: use a tag, .class or #id (combinators, attributes and pseudo-classes are not supported)`);
     const parts = m[2]!.match(/[.#][\w-]+/g) ?? [];
     const id = parts.find((p) => p.startsWith('#'))?.slice(1);
     const classes = parts.filter((p) => p.startsWith('.')).map((p) => p.slice(1));
@@ -276,7 +278,8 @@ class SvgReader {
     if (el.attributes.style !== undefined) for (const [k, v] of declarations(el.attributes.style)) this.property(el, out, k, v);
     for (const [k, keep] of Object.entries(REFUSED_PROPERTIES)) {
       const v = out.get(k);
-      if (v !== undefined && v !== keep) throw this.error(el, `${k}="${v}" is not supported (it would change the picture): remove it or flatten the effect into plain shapes`);
+      if (v !== undefined && v !== keep)
+        throw this.error(el, `${k}="${v}" is not supported (it would change the picture): remove it or flatten the effect into plain shapes`);
     }
     return out;
   }
@@ -322,7 +325,8 @@ class SvgReader {
     }
     if (name === 'use') {
       const href = el.attributes.href ?? el.attributes['xlink:href'];
-      if (href === undefined || !href.startsWith('#')) throw this.error(el, `<use> needs href="#id" of an element in this file (got ${href === undefined ? 'none' : `"${href}"`})`);
+      if (href === undefined || !href.startsWith('#'))
+        throw this.error(el, `<use> needs href="#id" of an element in this file (got ${href === undefined ? 'none' : `"${href}"`})`);
       const target = this.ids.get(href.slice(1));
       if (!target) throw this.error(el, `<use href="${href}"> names no element: no id="${href.slice(1)}" in the file`);
       if (using.has(target)) throw this.error(el, `<use href="${href}"> refers to itself (directly or through its ancestors)`);
@@ -332,7 +336,8 @@ class SvgReader {
       const child = this.node(target, style, new Set([...using, target]));
       return child ? { kind: 'group', transform, opacity, children: [child] } : null;
     }
-    if (++this.shapes > SVG_LIMITS.maxShapes) throw this.error(el, `more than ${SVG_LIMITS.maxShapes} shapes to draw (after <use> expansion): simplify the drawing`);
+    if (++this.shapes > SVG_LIMITS.maxShapes)
+      throw this.error(el, `more than ${SVG_LIMITS.maxShapes} shapes to draw (after <use> expansion): simplify the drawing`);
     const path = this.geometry(el);
     if (!path || style.visibility === 'hidden' || style.visibility === 'collapse') return null;
     return this.shape(el, path, style, transform, opacity);
@@ -342,14 +347,16 @@ class SvgReader {
     const bbox = pathBounds(path);
     const fill = this.paint(el, 'fill', style, bbox);
     const strokePaint = this.paint(el, 'stroke', style, bbox);
-    if (strokePaint?.kind === 'gradient') throw this.error(el, 'a gradient on a stroke is not supported: use a solid stroke colour, or outline the stroke into a filled path');
+    if (strokePaint?.kind === 'gradient')
+      throw this.error(el, 'a gradient on a stroke is not supported: use a solid stroke colour, or outline the stroke into a filled path');
     const width = this.length(el, 'stroke-width', style['stroke-width']);
     let stroke: SvgStroke | null = null;
     if (strokePaint && width > 0) {
       const cap = style['stroke-linecap'];
       const join = style['stroke-linejoin'];
       if (cap !== 'butt' && cap !== 'round' && cap !== 'square') throw this.error(el, `stroke-linecap="${cap}" is not valid: expected butt, round or square`);
-      if (join !== 'miter' && join !== 'round' && join !== 'bevel') throw this.error(el, `stroke-linejoin="${join}" is not supported: expected miter, round or bevel`);
+      if (join !== 'miter' && join !== 'round' && join !== 'bevel')
+        throw this.error(el, `stroke-linejoin="${join}" is not supported: expected miter, round or bevel`);
       const miterLimit = Number(style['stroke-miterlimit']);
       if (!(miterLimit >= 1)) throw this.error(el, `stroke-miterlimit="${style['stroke-miterlimit']}" must be a number of at least 1`);
       const dashText = style['stroke-dasharray'].trim();
@@ -362,7 +369,7 @@ class SvgReader {
         if (dash.every((v) => v === 0)) dash = null;
       }
       stroke = {
-        paint: strokePaint as SvgStroke['paint'],
+        paint: strokePaint,
         opacity: this.fraction(el, 'stroke-opacity', style['stroke-opacity']),
         width,
         cap,
@@ -375,7 +382,16 @@ class SvgReader {
     const rule = style['fill-rule'].trim();
     if (rule !== 'nonzero' && rule !== 'evenodd') throw this.error(el, `fill-rule="${rule}" is not valid: expected nonzero or evenodd`);
     if (!fill && !stroke) return null;
-    return { kind: 'shape', path, transform, opacity, fill, fillOpacity: this.fraction(el, 'fill-opacity', style['fill-opacity']), evenOdd: rule === 'evenodd', stroke };
+    return {
+      kind: 'shape',
+      path,
+      transform,
+      opacity,
+      fill,
+      fillOpacity: this.fraction(el, 'fill-opacity', style['fill-opacity']),
+      evenOdd: rule === 'evenodd',
+      stroke,
+    };
   }
 
   // ── geometry ───────────────────────────────────────────────────────────────────────────────
@@ -468,14 +484,19 @@ class SvgReader {
   /** A length in user units: a number, px or an absolute unit; percentages of the viewBox. */
   length(el: XmlElement, name: string, value: string): number {
     const m = /^\s*([+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?)\s*(px|pt|pc|mm|cm|in|%)?\s*$/.exec(value);
-    if (!m) throw this.error(el, `${name}="${value}" is not a length: expected a number, optionally with px, pt, pc, mm, cm, in or % (em and ex are not supported)`);
+    if (!m)
+      throw this.error(el, `${name}="${value}" is not a length: expected a number, optionally with px, pt, pc, mm, cm, in or % (em and ex are not supported)`);
     const v = Number(m[1]);
     const unit = m[2];
     if (!Number.isFinite(v)) throw this.error(el, `${name}="${value}" is out of range`);
     if (unit === '%') {
       // The root's own width/height never get here (rootLength); other percentages need the viewBox.
       const vb = this.viewBox ?? { width: 0, height: 0 };
-      const ref = /^(x|cx|x1|x2|width|rx|dx)$/.test(name) ? vb.width : /^(y|cy|y1|y2|height|ry|dy)$/.test(name) ? vb.height : Math.hypot(vb.width, vb.height) / Math.SQRT2;
+      const ref = /^(x|cx|x1|x2|width|rx|dx)$/.test(name)
+        ? vb.width
+        : /^(y|cy|y1|y2|height|ry|dy)$/.test(name)
+          ? vb.height
+          : Math.hypot(vb.width, vb.height) / Math.SQRT2;
       return (v / 100) * ref;
     }
     const scale: number = { px: 1, pt: 4 / 3, pc: 16, mm: 96 / 25.4, cm: 96 / 2.54, in: 96 }[(unit ?? 'px') as 'px'];
@@ -520,7 +541,7 @@ class SvgReader {
   /** A gradient element with the attributes and stops it inherits through href. */
   private gradient(g: XmlElement, bbox: Box | null): SvgPaint | null {
     const chain: XmlElement[] = [];
-    for (let cur: XmlElement | undefined = g; cur; ) {
+    for (let cur: XmlElement | undefined = g; cur;) {
       if (chain.includes(cur)) throw this.error(g, 'gradient href chain loops back on itself');
       chain.push(cur);
       const href: string | undefined = cur.attributes.href ?? cur.attributes['xlink:href'];
@@ -544,7 +565,8 @@ class SvgReader {
     const spread = attr('spreadMethod') ?? 'pad';
     if (spread !== 'pad') throw this.error(g, `spreadMethod="${spread}" is not supported: only pad (the default)`);
     const units = attr('gradientUnits') ?? 'objectBoundingBox';
-    if (units !== 'objectBoundingBox' && units !== 'userSpaceOnUse') throw this.error(g, `gradientUnits="${units}" is not valid: expected objectBoundingBox or userSpaceOnUse`);
+    if (units !== 'objectBoundingBox' && units !== 'userSpaceOnUse')
+      throw this.error(g, `gradientUnits="${units}" is not valid: expected objectBoundingBox or userSpaceOnUse`);
     let transform = IDENTITY;
     const obb = units === 'objectBoundingBox';
     if (obb) {
@@ -631,7 +653,10 @@ class SvgReader {
       m = multiply(m, t);
     }
     if (text.slice(pos).trim() !== '') {
-      throw this.error(el, `${name}="${text}" could not be read near "${text.slice(pos).trim().slice(0, 30)}": expected matrix(), translate(), scale(), rotate(), skewX() or skewY()`);
+      throw this.error(
+        el,
+        `${name}="${text}" could not be read near "${text.slice(pos).trim().slice(0, 30)}": expected matrix(), translate(), scale(), rotate(), skewX() or skewY()`,
+      );
     }
     return m;
   }
@@ -669,7 +694,9 @@ function numbers(text: string, el: XmlElement, name: string): number[] {
     out.push(Number(m[1]));
   }
   if (text.slice(pos).trim() !== '' || out.some((v) => !Number.isFinite(v))) {
-    throw new SvgError(`<${el.name}> at line ${el.line}, column ${el.column}: ${name}="${text.trim().slice(0, 60)}" is not a list of numbers (near "${text.slice(pos).trim().slice(0, 20)}")`);
+    throw new SvgError(
+      `<${el.name}> at line ${el.line}, column ${el.column}: ${name}="${text.trim().slice(0, 60)}" is not a list of numbers (near "${text.slice(pos).trim().slice(0, 20)}")`,
+    );
   }
   return out;
 }

@@ -114,7 +114,8 @@ export function parsePathData(d: string): PathSegment[] {
           break;
         case 'c':
         case 's': {
-          const [x1, y1]: [number, number] = lower === 'c' ? [args[0]! + ox, args[1]! + oy] : lastCubic ? [2 * cx - lastCubic[0], 2 * cy - lastCubic[1]] : [cx, cy];
+          const [x1, y1]: [number, number] =
+            lower === 'c' ? [args[0]! + ox, args[1]! + oy] : lastCubic ? [2 * cx - lastCubic[0], 2 * cy - lastCubic[1]] : [cx, cy];
           const rest = lower === 'c' ? args.slice(2) : args;
           const x2 = rest[0]! + ox;
           const y2 = rest[1]! + oy;
@@ -153,7 +154,17 @@ export function parsePathData(d: string): PathSegment[] {
 }
 
 /** An SVG arc (endpoint parameterisation, F.6 of SVG 1.1) as cubic Béziers of at most 90° each. */
-function arcToCubics(x1: number, y1: number, rxIn: number, ryIn: number, degrees: number, large: boolean, sweep: boolean, x2: number, y2: number): PathSegment[] {
+function arcToCubics(
+  x1: number,
+  y1: number,
+  rxIn: number,
+  ryIn: number,
+  degrees: number,
+  large: boolean,
+  sweep: boolean,
+  x2: number,
+  y2: number,
+): PathSegment[] {
   if (x1 === x2 && y1 === y2) return [];
   let rx = Math.abs(rxIn);
   let ry = Math.abs(ryIn);
@@ -241,7 +252,7 @@ export function pathBounds(segments: readonly PathSegment[]): Box | null {
     if (s.cmd === 'Z') continue;
     if (s.cmd === 'M' || s.cmd === 'L') add(s.args[0], s.args[1]);
     else if (s.cmd === 'Q') {
-      const [x1, y1, x, y] = s.args as [number, number, number, number];
+      const [x1, y1, x, y] = s.args;
       for (const t of [quadExtreme(px, x1, x), quadExtreme(py, y1, y)]) if (t !== null) add(quadAt(px, x1, x, t), quadAt(py, y1, y, t));
       add(x, y);
     } else {

@@ -67,7 +67,8 @@ export function parseXml(source: string): XmlElement {
       if (!whole.endsWith(';')) fail(pos, `"&${ref}" is not a complete entity: write "&amp;" for a literal ampersand`);
       if (ref.startsWith('#')) {
         const code = ref[1] === 'x' || ref[1] === 'X' ? parseInt(ref.slice(2), 16) : /^#\d+$/.test(ref) ? parseInt(ref.slice(1), 10) : NaN;
-        if (!Number.isInteger(code) || code <= 0 || code > 0x10ffff || (code >= 0xd800 && code <= 0xdfff)) fail(pos, `"&${ref};" is not a valid character reference`);
+        if (!Number.isInteger(code) || code <= 0 || code > 0x10ffff || (code >= 0xd800 && code <= 0xdfff))
+          fail(pos, `"&${ref};" is not a valid character reference`);
         return String.fromCodePoint(code);
       }
       const e = ENTITIES[ref];

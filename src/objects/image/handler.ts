@@ -1,5 +1,5 @@
 // Image objects: override fields path, crop, config (strategy, aliases mapped here; focal point),
-// corner_radius, mask and shadow.
+// corner_radius, mask, an SVG clip shape and shadow.
 import { shadowOf } from '../../format/shadow.js';
 import { parseImageRef } from '../../format/image-ref.js';
 import { childPath } from '../../format/json-path.js';
@@ -16,6 +16,7 @@ export const imageHandler: ObjectHandler<ImageObject> = {
   merge: mergeFields,
   check(o, at) {
     parseImageRef(o.path, childPath(at, 'path'));
+    if (o.clip_svg !== undefined) parseImageRef(o.clip_svg, childPath(at, 'clip_svg'));
   },
   toScene(o, fieldPath): SceneImage {
     const pathAt = fieldPath('path');
@@ -28,6 +29,7 @@ export const imageHandler: ObjectHandler<ImageObject> = {
       ...(o.config?.focal_point ? { focus: [o.config.focal_point.x, o.config.focal_point.y] as const } : {}),
       ...(o.corner_radius ? { cornerRadius: o.corner_radius } : {}),
       ...(o.mask && o.mask !== 'none' ? { mask: o.mask } : {}),
+      ...(o.clip_svg !== undefined ? { clipSvg: { ...parseImageRef(o.clip_svg, fieldPath('clip_svg')), at: fieldPath('clip_svg') } } : {}),
       ...(o.shadow ? { shadow: shadowOf(o.shadow) } : {}),
     };
   },

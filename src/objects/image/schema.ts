@@ -78,6 +78,12 @@ export const CornerRadius = doc(
   24,
 );
 
+export const ClipSvg = doc(
+  ImageRef,
+  'An SVG file whose filled shapes clip the picture (Polotno\'s clipSrc): the union of its shapes (each by its fill-rule), with the file\'s viewBox stretched over the picture area (the box for cover and fill, the fitted picture for contain). A path relative to the design folder or "asset:<name>"; wins over mask and corner_radius. Colours, strokes and opacity in the file do not matter. Default: none.',
+  'shapes/blob.svg',
+);
+
 export const ImageObject = z
   .strictObject({
     type: doc(z.literal('image'), 'Object type: a picture.', 'image'),
@@ -91,6 +97,7 @@ export const ImageObject = z
     config: ImageConfig.optional(),
     corner_radius: CornerRadius.optional(),
     mask: ImageMask.optional(),
+    clip_svg: ClipSvg.optional(),
     shadow: Shadow.optional(),
   })
   .meta({ description: 'A picture placed into its box.' });
@@ -102,6 +109,7 @@ export const ImageOverride = z.strictObject({
   config: ImageConfig.optional(),
   corner_radius: CornerRadius.optional(),
   mask: ImageMask.optional(),
+  clip_svg: ClipSvg.optional(),
   // Field by field, like a shape's: a colour alone recolours the template's shadow.
   shadow: Shadow.optional(),
 });
