@@ -13,6 +13,7 @@ import { layoutOf, designWith, objectGroup } from './support/scene.js';
 import { parseSvg } from '../src/svg/parse.js';
 import { svgRefKey } from '../src/scene/keys.js';
 import type { DisplayItem } from '../src/scene/display-list.js';
+import type { ImageSize } from '../src/layout/layout.js';
 import { compareWithChromium } from './support/chromium.js';
 import { run, toolsAvailable } from './support/tools.js';
 import { REPO_ROOT } from './support/golden-compare.js';
@@ -110,7 +111,7 @@ describe('svg layout (display list as data)', () => {
 
   it('an image clip_svg clips the picture area with the union of the filled shapes, the viewBox stretched over it', () => {
     const blob = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10"><rect width="5" height="10"/><path d="M10 0 L5 10 L10 10 Z" transform="translate(0 0)"/><path d="M0 0h1" stroke="#000" fill="none"/></svg>`;
-    const images = new Map([['photo.png', { width: 400, height: 200 }], ...sizes('blob.svg', blob)]);
+    const images = new Map<string, ImageSize>([['photo.png', { width: 400, height: 200 }], ...sizes('blob.svg', blob)]);
     const design = designWith([{ type: 'image', x: 0, y: 0, width: 200, height: 100, path: 'photo.png', clip_svg: 'blob.svg', mask: 'circle' }]);
     const g = objectGroup(layoutOf(design, {}, images).displayList, 0);
     expect(g.clip).toBeNull();
@@ -121,7 +122,7 @@ describe('svg layout (display list as data)', () => {
   });
 });
 
-const render = (options: Omit<RenderOptions, 'baseDir'>) => engine.render({ baseDir: tmp, ...options } as RenderOptions);
+const render = (options: Omit<RenderOptions, 'baseDir'>) => engine.render({ baseDir: tmp, ...options });
 
 async function refused(options: Omit<RenderOptions, 'baseDir'>): Promise<ImprintError> {
   try {
@@ -140,7 +141,12 @@ describe('svg bad input', () => {
   writeFileSync(join(tmp, 'huge.svg'), `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10"><!--${'x'.repeat(2 * 1024 * 1024)}--></svg>`);
 
   it.each([
-    ['an unsupported element', { path: 'text.svg' }, '$.objects[0].path', /"text.svg" cannot be drawn: <text> at line 2, column 3: <text> is not supported .*supported are svg, g/],
+    [
+      'an unsupported element',
+      { path: 'text.svg' },
+      '$.objects[0].path',
+      /"text.svg" cannot be drawn: <text> at line 2, column 3: <text> is not supported .*supported are svg, g/,
+    ],
     ['malformed XML', { path: 'broken.svg' }, '$.objects[0].path', /not well-formed XML: line 1, column 64: <\/svg> does not match the open <g>/],
     ['a missing file', { path: 'nope.svg' }, '$.objects[0].path', /no SVG file at "nope.svg"/],
     ['an http URL', { path: 'https://example.com/a.svg' }, '$.objects[0].path', /external image URLs are not allowed/],
@@ -161,7 +167,12 @@ describe('svg bad input', () => {
   });
 
   it('clip_svg: a file with no filled shapes, a missing file, a URL', async () => {
-    writeFileSync(join(tmp, 'photo.png'), await sharp({ create: { width: 4, height: 4, channels: 3, background: '#888' } }).png().toBuffer());
+    writeFileSync(
+      join(tmp, 'photo.png'),
+      await sharp({ create: { width: 4, height: 4, channels: 3, background: '#888' } })
+        .png()
+        .toBuffer(),
+    );
     const image = (clip: string) => designWith([{ type: 'image', x: 0, y: 0, width: 100, height: 100, path: 'photo.png', clip_svg: clip }]);
     let e = await refused({ format: 'png', design: image('lines.svg') });
     expect([e.path, e.message]).toEqual(['$.objects[0].clip_svg', expect.stringMatching(/cannot clip the picture: it has no filled shapes/)]);
@@ -201,29 +212,42 @@ describe('svg pixels', () => {
         (b) =>
           `<img src="${b.file}" style="position:absolute;left:${b.x}px;top:${b.y}px;width:${b.w}px;height:${b.h}px;transform:rotate(${b.rotation}deg);opacity:${b.opacity}">`,
       ).join('');
-      const { off, share, worst, screenshot } = await compareWithChromium(ours, body, { width: 480, height: 300, background: '#fff', levels: 8, dir: tmp, name: 'icons' });
+      const { off, share, worst, screenshot } = await compareWithChromium(ours, body, {
+        width: 480,
+        height: 300,
+        background: '#fff',
+        levels: 8,
+        dir: tmp,
+        name: 'icons',
+      });
       writeFileSync(join(tmp, 'icons-ours.png'), ours);
-      expect(share, `${off} pixels differ by more than 8 levels (worst ${worst}); Chromium: ${screenshot}, ours: ${join(tmp, 'icons-ours.png')}`).toBeLessThanOrEqual(0.006);
+      expect(
+        share,
+        `${off} pixels differ by more than 8 levels (worst ${worst}); Chromium: ${screenshot}, ours: ${join(tmp, 'icons-ours.png')}`,
+      ).toBeLessThanOrEqual(0.006);
     },
     60_000,
   );
 
-  it.skipIf(!toolsAvailable(['pdftoppm', 'qpdf'], 'reading pdfs back needs poppler and qpdf'))('the pdf draws the svg as vector paths (no image XObject) and looks like the png', async () => {
-    const pdf = (await render({ format: 'pdf', design: iconDesign() })).bytes;
-    const file = join(tmp, 'icons-pdf.pdf');
-    writeFileSync(file, pdf);
-    const qdf = run('qpdf', ['--qdf', '--object-streams=disable', file, '-']);
-    expect(qdf).not.toMatch(/\/Subtype \/Image/);
-    // Paths: curves (c), fills of both rules (f, f*), strokes (S).
-    expect(qdf).toMatch(/ c\n/);
-    expect(qdf).toMatch(/\nf\*\n/);
-    expect(qdf).toMatch(/\nS\n/);
-    run('pdftoppm', ['-r', '96', '-png', '-singlefile', file, file.replace(/\.pdf$/, '')]);
-    const rgb = async (png: Buffer | string) => (await sharp(png).removeAlpha().raw().toBuffer()) as Buffer;
-    const [a, b] = await Promise.all([rgb(file.replace(/\.pdf$/, '.png')), rgb((await render({ format: 'png', design: iconDesign() })).bytes)]);
-    let off = 0;
-    for (let i = 0; i < a.length; i += 3) if (Math.max(...[0, 1, 2].map((c) => Math.abs(a[i + c]! - b[i + c]!))) > 24) off++;
-    // Poppler anti-aliases edges its own way (measured 0.8 % of the pixels, all on edges); shapes and colours agree.
-    expect(off / (a.length / 3)).toBeLessThan(0.012);
-  });
+  it.skipIf(!toolsAvailable(['pdftoppm', 'qpdf'], 'reading pdfs back needs poppler and qpdf'))(
+    'the pdf draws the svg as vector paths (no image XObject) and looks like the png',
+    async () => {
+      const pdf = (await render({ format: 'pdf', design: iconDesign() })).bytes;
+      const file = join(tmp, 'icons-pdf.pdf');
+      writeFileSync(file, pdf);
+      const qdf = run('qpdf', ['--qdf', '--object-streams=disable', file, '-']);
+      expect(qdf).not.toMatch(/\/Subtype \/Image/);
+      // Paths: curves (c), fills of both rules (f, f*), strokes (S).
+      expect(qdf).toMatch(/ c\n/);
+      expect(qdf).toMatch(/\nf\*\n/);
+      expect(qdf).toMatch(/\nS\n/);
+      run('pdftoppm', ['-r', '96', '-png', '-singlefile', file, file.replace(/\.pdf$/, '')]);
+      const rgb = async (png: Buffer | string) => (await sharp(png).removeAlpha().raw().toBuffer()) as Buffer;
+      const [a, b] = await Promise.all([rgb(file.replace(/\.pdf$/, '.png')), rgb((await render({ format: 'png', design: iconDesign() })).bytes)]);
+      let off = 0;
+      for (let i = 0; i < a.length; i += 3) if (Math.max(...[0, 1, 2].map((c) => Math.abs(a[i + c]! - b[i + c]!))) > 24) off++;
+      // Poppler anti-aliases edges its own way (measured 0.8 % of the pixels, all on edges); shapes and colours agree.
+      expect(off / (a.length / 3)).toBeLessThan(0.012);
+    },
+  );
 });
