@@ -243,5 +243,13 @@ describe('svg', () => {
     let body = '<defs><path id="l0" d="M0 0h1"/>';
     for (let k = 1; k <= 10; k++) body += `<g id="l${k}">${`<use href="#l${k - 1}"/>`.repeat(10)}</g>`;
     expect(() => parseSvg(svg(`${body}</defs><use href="#l10"/>`))).toThrow(/more than 50000 shapes/);
+    // The same with nothing to draw at the bottom still stops: visits are counted, not only shapes.
+    let empty = '<defs><g id="e0"/>';
+    for (let k = 1; k <= 10; k++) empty += `<g id="e${k}">${`<use href="#e${k - 1}"/>`.repeat(10)}</g>`;
+    expect(() => parseSvg(svg(`${empty}</defs><use href="#e10"/>`))).toThrow(/more than 200000 elements to visit/);
+    // A long chain of <use>s, each referring to the next.
+    let chain = '<defs><path id="c0" d="M0 0h1"/>';
+    for (let k = 1; k <= 40; k++) chain += `<use id="c${k}" href="#c${k - 1}"/>`;
+    expect(() => parseSvg(svg(`${chain}</defs><use href="#c40"/>`))).toThrow(/more than 32 deep/);
   });
 });

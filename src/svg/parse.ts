@@ -12,6 +12,10 @@ export const SVG_LIMITS = {
   maxBytes: 2 * 1024 * 1024,
   /** Shapes drawn after <use> expansion (a <use> of a group of <use>s multiplies). */
   maxShapes: 50_000,
+  /** Elements visited after <use> expansion, drawn or not (empty groups multiply too). */
+  maxVisits: 200_000,
+  /** <use> inside <use> inside … */
+  maxUseDepth: 32,
 } as const;
 
 /** A refused or malformed SVG; the message says where and what to change. */
@@ -168,6 +172,8 @@ class SvgReader {
   private readonly ids = new Map<string, XmlElement>();
   private readonly rules: CssRule[] = [];
   private shapes = 0;
+  private visits = 0;
+  private useDepth = 0;
   private readonly viewBox: SvgDocument['viewBox'];
   private readonly width: number;
   private readonly height: number;
@@ -310,6 +316,7 @@ class SvgReader {
       throw this.error(el, `${what} is not supported (it would change the picture): ${SUPPORTED}. Convert text to paths and flatten effects before exporting`);
     }
     if (name !== 'g' && name !== 'a' && name !== 'use' && !SHAPES.has(name)) throw this.error(el, `unknown element <${name}>: ${SUPPORTED}`);
+    if (++this.visits > SVG_LIMITS.maxVisits) throw this.error(el, `more than ${SVG_LIMITS.maxVisits} elements to visit after <use> expansion: simplify the drawing`);
     const own = this.declared(el);
     if (own.get('display') === 'none') return null;
     const style: Inherited = { ...parent };
@@ -333,7 +340,14 @@ class SvgReader {
       if (target.name === 'symbol' || target.name === 'svg') throw this.error(el, `<use> of a <${target.name}> is not supported: use a <g> instead`);
       const [x, y] = [this.attrLength(el, 'x', 0), this.attrLength(el, 'y', 0)];
       transform = multiply(transform, [1, 0, 0, 1, x, y]);
-      const child = this.node(target, style, new Set([...using, target]));
+      if (this.useDepth >= SVG_LIMITS.maxUseDepth) throw this.error(el, `<use> elements refer through each other more than ${SVG_LIMITS.maxUseDepth} deep: flatten them`);
+      this.useDepth++;
+      let child: SvgNode | null;
+      try {
+        child = this.node(target, style, new Set([...using, target]));
+      } finally {
+        this.useDepth--;
+      }
       return child ? { kind: 'group', transform, opacity, children: [child] } : null;
     }
     if (++this.shapes > SVG_LIMITS.maxShapes)
