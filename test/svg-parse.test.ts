@@ -119,7 +119,11 @@ describe('svg', () => {
     expect(d.viewBox).toEqual({ x: 10, y: 20, width: 200, height: 100 });
     expect([d.width, d.height]).toEqual([50, 25]);
     expect([d.align, d.slice]).toEqual(['xMinYMax', true]);
-    expect(parseSvg(svg('', 'width="2in" height="96pt"')).viewBox).toEqual({ x: 0, y: 0, width: 192, height: 128 });
+    // Without a viewBox: one from width and height, stretched (an <img> ignores preserveAspectRatio then).
+    expect(parseSvg(svg('', 'width="2in" height="96pt" preserveAspectRatio="xMinYMin"'))).toMatchObject({
+      viewBox: { x: 0, y: 0, width: 192, height: 128 },
+      align: 'none',
+    });
     expect(() => parseSvg(svg('', ''))).toThrow(/needs a viewBox/);
     expect(() => parseSvg(svg('', 'viewBox="0 0 0 10"'))).toThrow(/greater than 0/);
     expect(() => parseSvg('<html/>')).toThrow(/root element is <html>/);
@@ -159,6 +163,11 @@ describe('svg', () => {
     expect(s[2]!.stroke).toMatchObject({ paint: { color: [0, 0, 255, 1] }, dash: [1, 2, 3, 1, 2, 3], join: 'bevel', miterLimit: 4 });
     expect(s[2]!.evenOdd).toBe(true);
     expect(s[2]!.fillOpacity).toBe(0.5);
+  });
+
+  it('skips @media (prefers-color-scheme: dark) blocks: renders are in the light scheme, as an <img> by default', () => {
+    const s = only('<style>path { fill: blue } @media (prefers-color-scheme: dark) { path { fill: white } }</style><path d="M0 0h1v1z"/>');
+    expect(s.fill).toEqual({ kind: 'color', color: [0, 0, 255, 1] });
   });
 
   it('reads transforms', () => {
@@ -230,7 +239,8 @@ describe('svg', () => {
     ['<rect width="1em" height="1"/>', /width="1em" is not a length/],
     ['<polygon points="0 0 1"/>', /odd count/],
     ['<style>g > path { fill: red }</style>', /selector "g > path" is not supported/],
-    ['<style>@media print { }</style>', /"@media print" is not supported/],
+    ['<style>@media print { path { fill: red } }</style>', /"@media print" is not supported/],
+    ['<style>@import url(x.css);</style>', /"@import url\(x.css\);" is not supported/],
     ['<path d="M0 0h1" style="transform: rotate(3deg)"/>', /CSS transform in style is not supported/],
   ])('refuses %s', (body, message) => {
     expect(() => parseSvg(svg(body))).toThrow(SvgError);

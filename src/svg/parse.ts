@@ -208,7 +208,9 @@ class SvgReader {
   }
 
   document(): SvgDocument {
-    const { align, slice } = this.aspect(this.root);
+    // preserveAspectRatio needs a viewBox: without one a browser's <img> stretches the drawing to the
+    // box (as if viewBox were "0 0 width height" with preserveAspectRatio="none").
+    const { align, slice } = this.root.attributes.viewBox === undefined ? { align: 'none' as const, slice: false } : this.aspect(this.root);
     const nodes = this.children(this.root, { ...INITIAL }, new Set([this.root]));
     return { viewBox: this.viewBox, align, slice, width: this.width, height: this.height, nodes };
   }
@@ -235,7 +237,7 @@ class SvgReader {
   private readStyle(el: XmlElement): void {
     const type = el.attributes.type;
     if (type !== undefined && type !== 'text/css') throw this.error(el, `style sheets of type "${type}" are not supported: use text/css`);
-    const css = el.text.replace(/\/\*[\s\S]*?\*\//g, ' ');
+    const css = this.withoutDarkScheme(el, el.text.replace(/\/\*[\s\S]*?\*\//g, ' '));
     const rule = /([^{}]*)\{([^{}]*)\}/g;
     let m: RegExpExecArray | null;
     let end = 0;
@@ -248,6 +250,36 @@ class SvgReader {
     }
     if (css.slice(end).trim() !== '')
       throw this.error(el, `could not read the style sheet near "${css.slice(end).trim().slice(0, 40)}": expected "selector { property: value; }"`);
+  }
+
+  /**
+   * Drops `@media (prefers-color-scheme: dark) { … }` blocks: renders are in the light scheme, as a
+   * browser's <img> is by default, so they never apply. Any other at-rule is refused by name.
+   */
+  private withoutDarkScheme(el: XmlElement, css: string): string {
+    let out = '';
+    let i = 0;
+    for (;;) {
+      const at = css.indexOf('@', i);
+      if (at < 0) return out + css.slice(i);
+      const open = css.indexOf('{', at);
+      const head = css.slice(at, open < 0 ? undefined : open).trim();
+      if (open < 0 || !/^@media\s*\(\s*prefers-color-scheme\s*:\s*dark\s*\)$/i.test(head)) {
+        throw this.error(
+          el,
+          `the CSS rule "${head.slice(0, 60)}" is not supported: only plain selector rules (tag, .class, #id) are, and @media (prefers-color-scheme: dark) blocks, which are skipped`,
+        );
+      }
+      let depth = 0;
+      let k = open;
+      for (; k < css.length; k++) {
+        if (css[k] === '{') depth++;
+        else if (css[k] === '}' && --depth === 0) break;
+      }
+      if (depth !== 0) throw this.error(el, `the CSS block "${head}" is never closed with "}"`);
+      out += css.slice(i, at);
+      i = k + 1;
+    }
   }
 
   private selector(el: XmlElement, s: string): CssRule['selectors'][number] {
@@ -316,7 +348,8 @@ class SvgReader {
       throw this.error(el, `${what} is not supported (it would change the picture): ${SUPPORTED}. Convert text to paths and flatten effects before exporting`);
     }
     if (name !== 'g' && name !== 'a' && name !== 'use' && !SHAPES.has(name)) throw this.error(el, `unknown element <${name}>: ${SUPPORTED}`);
-    if (++this.visits > SVG_LIMITS.maxVisits) throw this.error(el, `more than ${SVG_LIMITS.maxVisits} elements to visit after <use> expansion: simplify the drawing`);
+    if (++this.visits > SVG_LIMITS.maxVisits)
+      throw this.error(el, `more than ${SVG_LIMITS.maxVisits} elements to visit after <use> expansion: simplify the drawing`);
     const own = this.declared(el);
     if (own.get('display') === 'none') return null;
     const style: Inherited = { ...parent };
@@ -340,7 +373,8 @@ class SvgReader {
       if (target.name === 'symbol' || target.name === 'svg') throw this.error(el, `<use> of a <${target.name}> is not supported: use a <g> instead`);
       const [x, y] = [this.attrLength(el, 'x', 0), this.attrLength(el, 'y', 0)];
       transform = multiply(transform, [1, 0, 0, 1, x, y]);
-      if (this.useDepth >= SVG_LIMITS.maxUseDepth) throw this.error(el, `<use> elements refer through each other more than ${SVG_LIMITS.maxUseDepth} deep: flatten them`);
+      if (this.useDepth >= SVG_LIMITS.maxUseDepth)
+        throw this.error(el, `<use> elements refer through each other more than ${SVG_LIMITS.maxUseDepth} deep: flatten them`);
       this.useDepth++;
       let child: SvgNode | null;
       try {
