@@ -17,6 +17,7 @@ import type { ImageSize } from '../src/layout/layout.js';
 import { compareWithChromium } from './support/chromium.js';
 import { run, toolsAvailable } from './support/tools.js';
 import { REPO_ROOT } from './support/golden-compare.js';
+import { frameAt } from './support/video-frames.js';
 
 const engine = new Engine();
 const tmp = mkdtempSync(join(tmpdir(), 'imprint-svg-'));
@@ -250,4 +251,27 @@ describe('svg pixels', () => {
       expect(off / (a.length / 3)).toBeLessThan(0.012);
     },
   );
+});
+
+describe('svg in video', () => {
+  it('an mp4 draws svg objects in its static layers and in animated frames like the stills', async () => {
+    const design = {
+      ...iconDesign(),
+      duration: 1,
+      objects: [
+        { type: 'svg', x: 20, y: 20, width: 180, height: 120, path: 'badge.svg' },
+        { type: 'svg', x: 240, y: 60, width: 200, height: 200, path: 'star.svg', animations: [{ type: 'fade_in', duration: 0.5 }] },
+      ],
+    };
+    const { bytes } = await render({ format: 'mp4', design } as Omit<RenderOptions, 'baseDir'>);
+    const frame = await sharp(frameAt(bytes, join(tmp, 'svg.mp4'), 0.8)).removeAlpha().raw().toBuffer();
+    const still = await sharp((await render({ format: 'png', design, time: 0.8 } as Omit<RenderOptions, 'baseDir'>)).bytes)
+      .removeAlpha()
+      .raw()
+      .toBuffer();
+    let sum = 0;
+    for (let i = 0; i < still.length; i++) sum += Math.abs(still[i]! - frame[i]!);
+    // H.264 (yuv420p) costs a few levels; a missing or misplaced drawing would cost tens.
+    expect(sum / still.length).toBeLessThan(3);
+  }, 60_000);
 });
