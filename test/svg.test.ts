@@ -256,7 +256,7 @@ describe('svg pixels', () => {
 describe('svg in video', () => {
   it('an mp4 draws svg objects in its static layers and in animated frames like the stills', async () => {
     const design = {
-      ...iconDesign(),
+      ...(iconDesign() as Record<string, unknown>),
       duration: 1,
       objects: [
         { type: 'svg', x: 20, y: 20, width: 180, height: 120, path: 'badge.svg' },
@@ -264,7 +264,10 @@ describe('svg in video', () => {
       ],
     };
     const { bytes } = await render({ format: 'mp4', design } as Omit<RenderOptions, 'baseDir'>);
-    const frame = await sharp(frameAt(bytes, join(tmp, 'svg.mp4'), 0.8)).removeAlpha().raw().toBuffer();
+    const frame = await sharp(frameAt(bytes, join(tmp, 'svg.mp4'), 0.8))
+      .removeAlpha()
+      .raw()
+      .toBuffer();
     const still = await sharp((await render({ format: 'png', design, time: 0.8 } as Omit<RenderOptions, 'baseDir'>)).bytes)
       .removeAlpha()
       .raw()
