@@ -16,6 +16,7 @@ const STAGES: readonly (readonly [stage: string, paths: readonly string[]])[] = 
   ['foundation: plain data, errors, lazy package loading', ['scene/', 'errors.ts', 'lazy-require.ts', 'types/']],
   ['template format vocabulary', ['format/']],
   ['text', ['text/']],
+  ['SVG files: XML, path data, the supported subset', ['svg/']],
   ['object types', ['objects/']],
   ['design (parse)', ['design/']],
   ['resolve', ['resolve/']],

@@ -2,6 +2,7 @@
 // a crop, around a focal point), the clip of rounded or masked pictures, the image sizes layout is
 // given, and the identity transform of groups that only clip or blend.
 import type { BoxGeometry, Matrix } from '../scene/display-list.js';
+import type { SvgDocument } from '../svg/parse.js';
 import type { ImageMask, MediaFit, Point, Rect } from '../scene/scene.js';
 
 export const IDENTITY: Matrix = [1, 0, 0, 1, 0, 0];
@@ -11,6 +12,8 @@ export interface ImageSize {
   height: number;
   /** Every pixel has full alpha (lets an image background make the whole canvas opaque). */
   opaque?: boolean;
+  /** An SVG file's drawing (keyed by `svgRefKey`): layout turns it into paths. */
+  svg?: SvgDocument;
 }
 
 /** Intrinsic sizes of the scene's images, keyed by `imageRefKey`. */

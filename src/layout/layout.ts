@@ -1,13 +1,15 @@
 // layout: Scene (+ intrinsic image sizes) → DisplayList and fit report. Pure and deterministic:
 // no I/O, no pixels; every object becomes one group placed by its box, rotation and opacity.
 import type { RGBA, Rect, Scene, SceneFill, SceneImageRef, SceneObject, SceneShadow, SceneShape } from '../scene/scene.js';
-import { clipFrameKey, imageRefKey } from '../scene/keys.js';
+import { clipFrameKey, imageRefKey, svgRefKey } from '../scene/keys.js';
+import type { SvgDocument } from '../svg/parse.js';
 import type { FontSet } from '../text/fonts.js';
 import { IDENTITY, pictureClip, placeMedia, type ImageSize, type ImageSizes } from './boxes.js';
 import type { BoxGeometry, DisplayItem, DisplayList, Geometry, Matrix } from '../scene/display-list.js';
 import { layoutChart } from './chart/chart.js';
 import { gradientOpaque, placeGradient } from './gradient.js';
 import { layoutMockup } from './mockup.js';
+import { svgClip, svgItems } from './svg.js';
 import { layoutText, type TextFitReport } from './text.js';
 
 export type { ImageSize, ImageSizes } from './boxes.js';
@@ -59,9 +61,24 @@ function layoutObject(o: SceneObject, images: ImageSizes, fonts: FontSet): { gro
     case 'image': {
       const framing = { ...(o.crop ? { crop: o.crop } : {}), ...(o.focus ? { focus: o.focus } : {}) };
       const { src, dst } = placeMedia(o.fit, sizeOf(images, o.image), local, framing);
-      const clip = pictureClip(dst, o.cornerRadius ?? 0, o.mask ?? 'none');
       const picture: DisplayItem = { kind: 'image', image: imageRefKey(o.image), src, dst, ...(o.filters ? { filters: o.filters } : {}) };
-      const items = [flipped(picture, dst, o.flipX ?? false, o.flipY ?? false)];
+      const image = flipped(picture, dst, o.flipX ?? false, o.flipY ?? false);
+      if (o.clipSvg) {
+        // The SVG clip wins over mask and corners: a group of its own, so the object's group keeps its plain shape.
+        const { geometry, evenOdd } = svgClip(svgOf(images, o.clipSvg), dst);
+        const clipped: DisplayItem = {
+          kind: 'group',
+          transform: IDENTITY,
+          opacity: 1,
+          bounds: local,
+          clip: geometry,
+          ...(evenOdd ? { clipEvenOdd: true } : {}),
+          items: [image],
+        };
+        return { group: castShadow(group(o.box, local, o.rotation, o.scale, o.opacity, local, null, [clipped]), o.shadow) };
+      }
+      const clip = pictureClip(dst, o.cornerRadius ?? 0, o.mask ?? 'none');
+      const items = [image];
       if (o.border) items.push(pictureBorder(dst, clip, o.border));
       return { group: castShadow(group(o.box, local, o.rotation, o.scale, o.opacity, local, clip, items), o.shadow) };
     }
@@ -86,6 +103,9 @@ function layoutObject(o: SceneObject, images: ImageSizes, fonts: FontSet): { gro
     }
     case 'mockup':
       return { group: clippedToBox(layoutMockup(o, (r) => sizeOf(images, r))) };
+    case 'svg':
+      // Clipped to its box, as a browser's <img> of the file clips the drawing to the image's box.
+      return { group: clippedToBox(svgItems(svgOf(images, o.svg), local, o.fit, o.colors)) };
   }
 }
 
@@ -169,6 +189,12 @@ function fillItems(fill: SceneFill, outline: BoxGeometry, images: ImageSizes): D
   const image: DisplayItem = { kind: 'image', image: imageRefKey(fill.image), src, dst };
   if (outline.kind === 'rect') return [image];
   return [{ kind: 'group', transform: IDENTITY, opacity: 1, bounds: outline.rect, clip: outline, items: [image] }];
+}
+
+function svgOf(images: ImageSizes, ref: SceneImageRef): SvgDocument {
+  const svg = images.get(svgRefKey(ref))?.svg;
+  if (!svg) throw new Error(`layout: no drawing for SVG ${imageRefKey(ref)} (the engine parses every SVG file before layout)`);
+  return svg;
 }
 
 function sizeOf(images: ImageSizes, ref: SceneImageRef): ImageSize {

@@ -63,7 +63,8 @@ export interface PaintBackend<Output, Page extends PreparedPage = PreparedPage> 
   opacity(alpha: number): void;
   /** Normal is the state every page and layer starts in, so it is never set. */
   blend(mode: Exclude<BlendMode, 'normal'>): void;
-  clip(geometry: Geometry): void;
+  /** `evenOdd`: the even-odd rule decides what is inside (SVG clip shapes). */
+  clip(geometry: Geometry, evenOdd?: boolean): void;
   /**
    * Starts painting a group on its own (offscreen layer, transparency group), so overlapping parts
    * do not double their alpha; false when the layer would be empty, and then nothing is painted.

@@ -7,6 +7,7 @@
 // page's absolute transform, which is wrong inside the transparency-group forms of see-through groups
 // (a form's patterns live in the form's space), and its stitching function assumes the first stop at 0
 // and the last at 1. `sh` paints in the current user space, so neither problem arises.
+import { pathRect } from './path-geometry.js';
 import type { Gradient, GradientStop, Geometry } from '../scene/display-list.js';
 import type { Rect } from '../scene/scene.js';
 
@@ -60,6 +61,7 @@ function shading(doc: ShadingDoc, g: Gradient, colorSpace: 'DeviceRGB' | 'Device
 function bounds(g: Geometry): Rect {
   if ('rect' in g) return g.rect;
   if (g.kind === 'wedge') return { x: g.cx - g.radius, y: g.cy - g.radius, width: 2 * g.radius, height: 2 * g.radius };
+  if (g.kind === 'path') return pathRect(g.d);
   const xs = g.points.map((p) => p[0]);
   const ys = g.points.map((p) => p[1]);
   const x = Math.min(...xs);

@@ -15,6 +15,7 @@ import { paintShading } from './pdf-gradient.js';
 import { boundsOf, compose, invert, prepareShadows, type PreparedShadow } from './pdf-shadow.js';
 import type { GroupItem, ItemOf, PageInput, PaintBackend, PreparedPage } from './backend.js';
 import { prepareQuad } from './raster-images.js';
+import { tracePathData } from './path-geometry.js';
 import { imageItems } from './walk.js';
 
 /** CSS pixels to PDF points: 96 px per inch, 72 pt per inch. A 1080 px design is an 810 pt page. */
@@ -68,16 +69,17 @@ export interface PdfDrawing {
   rect(x: number, y: number, width: number, height: number): PdfDrawing;
   roundedRect(x: number, y: number, width: number, height: number, radius: number): PdfDrawing;
   closePath(): PdfDrawing;
-  clip(): PdfDrawing;
-  fill(): PdfDrawing;
+  clip(rule?: 'even-odd'): PdfDrawing;
+  fill(rule?: 'even-odd'): PdfDrawing;
   stroke(): PdfDrawing;
   fillColor(color: [number, number, number], opacity?: number): PdfDrawing;
   strokeColor(color: [number, number, number], opacity?: number): PdfDrawing;
   lineWidth(width: number): PdfDrawing;
   dash(length: number, options: { space: number }): PdfDrawing;
   undash(): PdfDrawing;
-  lineJoin(join: 'miter' | 'round'): PdfDrawing;
-  lineCap(cap: 'butt' | 'round'): PdfDrawing;
+  lineJoin(join: 'miter' | 'round' | 'bevel'): PdfDrawing;
+  lineCap(cap: 'butt' | 'round' | 'square'): PdfDrawing;
+  miterLimit(limit: number): PdfDrawing;
   font(name: string): PdfDrawing;
   registerFont(name: string, src: Buffer): PdfDrawing;
 }
@@ -140,6 +142,18 @@ function pathOf(doc: Doc, g: Geometry): void {
       doc.closePath();
       return;
     }
+    case 'path':
+      // pdfkit's quadraticCurveTo writes a `v` operator, which is a different curve: quadratics go
+      // out as their exact cubic equivalents.
+      tracePathData(g.d, {
+        moveTo: (x, y) => doc.moveTo(x, y),
+        lineTo: (x, y) => doc.lineTo(x, y),
+        cubicTo: (x1, y1, x2, y2, x, y) => doc.bezierCurveTo(x1, y1, x2, y2, x, y),
+        quadTo: (qx, qy, x, y, [px, py]) =>
+          doc.bezierCurveTo(px + (2 / 3) * (qx - px), py + (2 / 3) * (qy - py), x + (2 / 3) * (qx - x), y + (2 / 3) * (qy - y), x, y),
+        close: () => doc.closePath(),
+      });
+      return;
   }
 }
 
@@ -300,23 +314,23 @@ export class PdfBackend implements PaintBackend<Buffer, PdfPreparedPage> {
     this.state({ BM: blendName(mode) });
   }
 
-  clip(geometry: Geometry): void {
+  clip(geometry: Geometry, evenOdd = false): void {
     pathOf(this.doc, geometry);
-    this.doc.clip();
+    this.doc.clip(evenOdd ? 'even-odd' : undefined);
   }
 
   fill(it: ItemOf<'fill'>): void {
     const doc = this.doc;
     pathOf(doc, it.geometry);
     doc.fillColor(rgb(it.color), this.alpha * it.color[3]);
-    doc.fill();
+    doc.fill(it.evenOdd ? 'even-odd' : undefined);
   }
 
   gradient(it: ItemOf<'gradient'>): void {
     const doc = this.doc;
     doc.save();
     pathOf(doc, it.geometry);
-    doc.clip();
+    doc.clip(it.evenOdd ? 'even-odd' : undefined);
     // Always set, as for images: `sh` paints at whatever alpha the last fill left.
     this.state({ ca: this.alpha });
     paintShading(doc, this.res.shadings, it.gradient, it.geometry);
@@ -327,9 +341,11 @@ export class PdfBackend implements PaintBackend<Buffer, PdfPreparedPage> {
     const doc = this.doc;
     pathOf(doc, it.geometry);
     doc.lineWidth(it.width);
-    if (it.dash) doc.dash(it.dash[0] ?? 1, { space: it.dash[1] ?? it.dash[0] ?? 1 });
+    // The whole pattern, zeros included (dots with round caps): pdfkit's dash() refuses zero lengths.
+    if (it.dash) doc.addContent(`[${it.dash.map(num).join(' ')}] ${num(it.dashOffset ?? 0)} d`);
     else doc.undash();
-    doc.lineJoin(it.join ?? 'miter').lineCap(it.join === 'round' ? 'round' : 'butt');
+    doc.lineJoin(it.join ?? 'miter').lineCap(it.cap ?? (it.join === 'round' ? 'round' : 'butt'));
+    doc.miterLimit(it.miterLimit ?? 10);
     doc.strokeColor(rgb(it.color), this.alpha * it.color[3]);
     doc.stroke();
   }

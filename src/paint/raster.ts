@@ -15,6 +15,7 @@ import type { ColorGlyph } from '../text/colr.js';
 import { drawColorGlyph, paintColorGlyph } from './color-glyphs.js';
 import { glyphMasks, MAX_MASKED_EM_PX, svgPathBox, type GlyphOutline } from './glyph-masks.js';
 import { prepareRasterImages } from './raster-images.js';
+import { tracePathData } from './path-geometry.js';
 import { paintPages } from './walk.js';
 
 // Outlines per face and glyph, least recently used first out: design and library fonts make the set
@@ -92,6 +93,15 @@ function tracePath(ctx: SKRSContext2D, g: Geometry): void {
       if (g.innerRadius > 0) ctx.arc(g.cx, g.cy, g.innerRadius, g.end, g.start, true);
       else ctx.lineTo(g.cx, g.cy);
       ctx.closePath();
+      return;
+    case 'path':
+      tracePathData(g.d, {
+        moveTo: (x, y) => ctx.moveTo(x, y),
+        lineTo: (x, y) => ctx.lineTo(x, y),
+        cubicTo: (x1, y1, x2, y2, x, y) => ctx.bezierCurveTo(x1, y1, x2, y2, x, y),
+        quadTo: (x1, y1, x, y) => ctx.quadraticCurveTo(x1, y1, x, y),
+        close: () => ctx.closePath(),
+      });
       return;
   }
 }
@@ -190,9 +200,9 @@ class RasterBackend implements PaintBackend<RasterImage[], RasterPage> {
     this.ctx.globalCompositeOperation = mode;
   }
 
-  clip(geometry: Geometry): void {
+  clip(geometry: Geometry, evenOdd = false): void {
     tracePath(this.ctx, geometry);
-    this.ctx.clip();
+    this.ctx.clip(evenOdd ? 'evenodd' : 'nonzero');
   }
 
   beginLayer(g: GroupItem): boolean {
@@ -278,7 +288,7 @@ class RasterBackend implements PaintBackend<RasterImage[], RasterPage> {
     const ctx = this.ctx;
     ctx.fillStyle = css(it.color);
     tracePath(ctx, it.geometry);
-    ctx.fill();
+    ctx.fill(it.evenOdd ? 'evenodd' : 'nonzero');
   }
 
   gradient(it: ItemOf<'gradient'>): void {
@@ -293,7 +303,7 @@ class RasterBackend implements PaintBackend<RasterImage[], RasterPage> {
     for (const s of g.stops) paint.addColorStop(s.offset, css(s.color));
     ctx.fillStyle = paint;
     tracePath(ctx, it.geometry);
-    ctx.fill();
+    ctx.fill(it.evenOdd ? 'evenodd' : 'nonzero');
   }
 
   stroke(it: ItemOf<'stroke'>): void {
@@ -301,8 +311,10 @@ class RasterBackend implements PaintBackend<RasterImage[], RasterPage> {
     ctx.strokeStyle = css(it.color);
     ctx.lineWidth = it.width;
     ctx.setLineDash(it.dash ? [...it.dash] : []);
+    ctx.lineDashOffset = it.dashOffset ?? 0;
     ctx.lineJoin = it.join ?? 'miter';
-    ctx.lineCap = it.join === 'round' ? 'round' : 'butt';
+    ctx.lineCap = it.cap ?? (it.join === 'round' ? 'round' : 'butt');
+    ctx.miterLimit = it.miterLimit ?? 10;
     tracePath(ctx, it.geometry);
     ctx.stroke();
   }

@@ -52,7 +52,7 @@ function paintGroup<Output, Page extends PreparedPage>(backend: PaintBackend<Out
   backend.transform(g.transform);
   if (needsLayer(g)) {
     if (backend.beginLayer(g)) {
-      if (g.clip) backend.clip(g.clip);
+      if (g.clip) backend.clip(g.clip, g.clipEvenOdd === true);
       paintItems(backend, g.items);
       backend.endLayer(g);
     }
@@ -61,7 +61,7 @@ function paintGroup<Output, Page extends PreparedPage>(backend: PaintBackend<Out
     backend.opacity(g.opacity);
     const blend = g.blend ?? 'normal';
     if (blend !== 'normal') backend.blend(blend);
-    if (g.clip) backend.clip(g.clip);
+    if (g.clip) backend.clip(g.clip, g.clipEvenOdd === true);
     paintItems(backend, g.items);
   }
   backend.restore();

@@ -16,6 +16,7 @@ import { isStatic, sampleScene } from '../layout/timeline.js';
 import { rasterBackend } from '../paint/raster.js';
 import type { FontSet } from '../text/fonts.js';
 import { sizesOf } from './scenes.js';
+import type { SvgDocument } from '../svg/parse.js';
 
 export interface VideoOptions {
   fps: 30 | 60;
@@ -36,19 +37,21 @@ interface Frames {
   scene: Scene;
   images: ReadonlyMap<string, LoadedImage>;
   clips: Clips;
+  /** Parsed SVG files, by `svgRefKey`. */
+  svgs?: ReadonlyMap<string, SvgDocument>;
   fonts: FontSet;
   cache: ImageCache;
 }
 
 /** The bottom objects that look the same all video long, painted once (with the background). */
 async function staticLayers(
-  { scene, images, clips, fonts, cache }: Frames,
+  { scene, images, clips, svgs, fonts, cache }: Frames,
   duration: number,
 ): Promise<{ pixels: DecodedImage | null; rest: Scene; report: FitReport }> {
   let n = 0;
   while (n < scene.objects.length && isStatic(scene.objects[n]!, duration)) n++;
   if (n === 0) return { pixels: null, rest: scene, report: [] };
-  const { displayList, report } = layout({ ...scene, objects: scene.objects.slice(0, n) }, sizesOf(images, clips), fonts);
+  const { displayList, report } = layout({ ...scene, objects: scene.objects.slice(0, n) }, sizesOf(images, clips, svgs), fonts);
   const image = await rasterBackend.paint(displayList, { images, fonts, cache }, { matte: MATTE });
   const pixels: DecodedImage = { kind: 'pixels', width: image.width, height: image.height, rgba: image.pixels, hash: STATIC_KEY, opaque: true };
   return { pixels, rest: { ...scene, objects: scene.objects.slice(n) }, report };
@@ -71,14 +74,14 @@ function composable(items: readonly DisplayItem[]): boolean {
  * (multiply, screen…): that needs the frame underneath.
  */
 async function staticOverlay(
-  { scene, images, clips, fonts, cache }: Frames,
+  { scene, images, clips, svgs, fonts, cache }: Frames,
   duration: number,
 ): Promise<{ overlay: Overlay | null; rest: Scene; report: FitReport }> {
   let m = scene.objects.length;
   while (m > 0 && isStatic(scene.objects[m - 1]!, duration)) m--;
   const top = scene.objects.slice(m);
   if (top.length === 0 || m === 0) return { overlay: null, rest: scene, report: [] };
-  const { displayList, report } = layout({ ...scene, objects: top }, sizesOf(images, clips), fonts);
+  const { displayList, report } = layout({ ...scene, objects: top }, sizesOf(images, clips, svgs), fonts);
   // Each object is one item after the background's: keep the objects' only.
   const items = displayList.items.slice(displayList.items.length - top.length);
   if (!composable(items)) return { overlay: null, rest: scene, report: [] };
@@ -172,7 +175,7 @@ export async function renderVideo(
   const { pixels: background, rest: aboveBackground, report: staticReport } = await staticLayers(frames, duration);
   const { overlay, rest, report: overlayReport } = await staticOverlay({ ...frames, scene: aboveBackground }, duration);
   const clipFrames = new ClipFrames(clips, options.fps);
-  const sizes = sizesOf(images, clips);
+  const sizes = sizesOf(images, clips, frames.svgs);
 
   const sounds = clipSounds(scene, clips, duration);
   const settings: VideoEncoderOptions = {

@@ -2,6 +2,8 @@
 // before anything is loaded), and the layout of a page at one moment with its clips' frames.
 import { clipSeconds, decodeClipFrame, loadClips, sceneVideos, type Clips } from '../assets/clips.js';
 import { loadImage, loadImages, type DecodedImage, type ImageCache, type LoadedImage } from '../assets/load.js';
+import { loadSvgs } from '../assets/svg.js';
+import type { SvgDocument } from '../svg/parse.js';
 import { AssetNotFoundError, fileAssetResolver, type AssetResolver } from '../assets/resolver.js';
 import { clipFrameKey } from '../scene/keys.js';
 import { parseImageRef } from '../format/image-ref.js';
@@ -30,6 +32,8 @@ export interface ScenePage {
   fonts: FontSet;
   images: Map<string, LoadedImage>;
   clips: Clips;
+  /** Parsed SVG files (svg objects, image clip shapes), by `svgRefKey`. */
+  svgs: Map<string, SvgDocument>;
 }
 
 export interface LaidOutPage {
@@ -53,10 +57,11 @@ export function resolverOf(options: RenderOptions): AssetResolver {
   return options.assets ?? (options.baseDir !== undefined ? fileAssetResolver({ baseDir: options.baseDir }) : noAssets);
 }
 
-/** Intrinsic sizes layout places images and clips by (clips at their decode size). */
-export function sizesOf(images: ReadonlyMap<string, LoadedImage>, clips: Clips): Map<string, ImageSize> {
-  const sizes = new Map([...images].map(([k, v]) => [k, { width: v.width, height: v.height, opaque: v.opaque }]));
+/** Intrinsic sizes layout places images and clips by (clips at their decode size), and SVG files' drawings. */
+export function sizesOf(images: ReadonlyMap<string, LoadedImage>, clips: Clips, svgs: ReadonlyMap<string, SvgDocument> = new Map()): Map<string, ImageSize> {
+  const sizes = new Map<string, ImageSize>([...images].map(([k, v]) => [k, { width: v.width, height: v.height, opaque: v.opaque }]));
   for (const [k, c] of clips.byKey) sizes.set(k, { width: c.width, height: c.height, opaque: true });
+  for (const [k, svg] of svgs) sizes.set(k, { width: svg.width, height: svg.height, svg });
   return sizes;
 }
 
@@ -113,7 +118,8 @@ async function loadScenePage(
   }
   const images = await loadImages(scene, resolver, ctx.images);
   checkImagePixels(images.values(), limitsOf(options));
-  return { scene, fonts, images, clips: await loadClips(scene, resolver) };
+  const svgs = await loadSvgs(scene, resolver);
+  return { scene, fonts, images, svgs, clips: await loadClips(scene, resolver) };
 }
 
 function scenesOf(ctx: EngineContext, options: RenderOptions): Promise<ScenePage[]> {
@@ -143,9 +149,9 @@ export async function withScenes<T>(ctx: EngineContext, options: RenderOptions, 
 }
 
 /** The scene at `time` laid out, with its video objects' frames at that time. */
-export async function layoutAt(_ctx: EngineContext, { scene, images, clips, fonts }: ScenePage, time: number): Promise<LaidOutPage> {
+export async function layoutAt(_ctx: EngineContext, { scene, images, clips, svgs, fonts }: ScenePage, time: number): Promise<LaidOutPage> {
   const sampled = sampleScene(scene, time);
-  const { displayList, report } = layout(sampled, sizesOf(images, clips), fonts);
+  const { displayList, report } = layout(sampled, sizesOf(images, clips, svgs), fonts);
   const ready = new Map<string, DecodedImage>();
   for (const v of sceneVideos(sampled.objects)) {
     const clip = clips.byKey.get(v.decodeKey)!;

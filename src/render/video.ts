@@ -19,7 +19,7 @@ async function video(ctx: EngineContext, options: RenderOptions, page: ScenePage
   if (scene.duration === null) throw new Error('checkRenderable lets no mp4 without a duration through');
   const audio = scene.audio ? await prepareAudio(scene.audio.file, resolverOf(options)) : null;
   const video = await renderVideo(
-    { scene, images, clips, fonts: page.fonts, cache: ctx.images },
+    { scene, images, clips, svgs: page.svgs, fonts: page.fonts, cache: ctx.images },
     {
       fps: options.fps ?? 30,
       ...(options.size ? { size: options.size } : {}),

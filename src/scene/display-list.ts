@@ -14,7 +14,9 @@ export type Geometry =
   /** Open line through the points (strokes only). */
   | { kind: 'polyline'; points: readonly Point[] }
   /** Pie or donut slice; angles in radians from the +x axis, clockwise (y points down). */
-  | { kind: 'wedge'; cx: number; cy: number; radius: number; innerRadius: number; start: number; end: number };
+  | { kind: 'wedge'; cx: number; cy: number; radius: number; innerRadius: number; start: number; end: number }
+  /** SVG path data in the normalised form of svg/path-data.ts: absolute M, L, C, Q and Z only (arcs are cubics). */
+  | { kind: 'path'; d: string };
 
 /** The geometries that fill a rectangle: shape outlines and canvas backgrounds. */
 export type BoxGeometry = Extract<Geometry, { rect: Rect }>;
@@ -61,15 +63,32 @@ export type DisplayItem =
       /** Local rectangle that contains everything the group paints (for offscreen layers). */
       bounds: Rect;
       clip: Geometry | null;
+      /** The clip's inside is by the even-odd rule (SVG clip shapes); default nonzero. */
+      clipEvenOdd?: boolean;
       /** How the group composites onto what is below. Default normal. */
       blend?: BlendMode;
       /** Painted under the group's content, at the group's opacity. */
       shadow?: Shadow;
       items: DisplayItem[];
     }
-  | { kind: 'fill'; geometry: Geometry; color: RGBA }
-  | { kind: 'gradient'; geometry: Geometry; gradient: Gradient }
-  | { kind: 'stroke'; geometry: Geometry; color: RGBA; width: number; dash: readonly number[] | null; join?: 'miter' | 'round' }
+  /** `evenOdd`: the inside is by the even-odd rule (SVG fill-rule); default nonzero. */
+  | { kind: 'fill'; geometry: Geometry; color: RGBA; evenOdd?: boolean }
+  | { kind: 'gradient'; geometry: Geometry; gradient: Gradient; evenOdd?: boolean }
+  | {
+      kind: 'stroke';
+      geometry: Geometry;
+      color: RGBA;
+      width: number;
+      /** Dash and gap lengths, alternating (an even count; zeros allowed). */
+      dash: readonly number[] | null;
+      join?: 'miter' | 'round' | 'bevel';
+      /** Default: round with round joins, else butt. */
+      cap?: 'butt' | 'round' | 'square';
+      /** Miter joins longer than this many widths are bevelled. Default 10 (canvas and pdf). */
+      miterLimit?: number;
+      /** Where the dash pattern starts, in px along the path. Default 0. */
+      dashOffset?: number;
+    }
   /**
    * `tint` replaces the image's colour and keeps its alpha (a coloured mask). `filters` change the
    * pixels' colours (CSS filter functions) before they are drawn; the painters key decoded pixels by them.

@@ -10,3 +10,8 @@ export function imageRefKey(ref: ImageRef): string {
 export function clipFrameKey(v: { decodeKey: string; playTime: number; trimStart: number }): string {
   return `clip:${v.decodeKey}:${v.trimStart}:${v.playTime.toFixed(4)}`;
 }
+
+/** Layout's key of an SVG file's parsed drawing (its own namespace: the same file may also be a picture). */
+export function svgRefKey(ref: ImageRef): string {
+  return `svg:${imageRefKey(ref)}`;
+}

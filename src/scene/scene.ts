@@ -114,6 +114,8 @@ export interface SceneImage extends SceneBase {
   filters?: ColorFilters;
   /** Border inside the picture area, along its clip. Absent: none. */
   border?: { width: number; color: RGBA };
+  /** An SVG whose filled shapes (their union) clip the picture area, its viewBox stretched to it; wins over mask and cornerRadius. */
+  clipSvg?: SceneImageRef;
 }
 
 /**
@@ -126,6 +128,16 @@ export interface ColorFilters {
   brightness: number;
   contrast: number;
   saturate: number;
+}
+
+/** A vector drawing from an SVG file, drawn as paths in both backends. */
+export interface SceneSvg extends SceneBase {
+  type: 'svg';
+  svg: SceneImageRef;
+  /** Colours of the file (as lower-case #rrggbbaa) painted in another colour. */
+  colors: Readonly<Record<string, RGBA>>;
+  /** How the drawing fills the box; null: as the file's preserveAspectRatio says (an <img> of it). */
+  fit: MediaFit | null;
 }
 
 export type ImageMask = 'none' | 'circle' | 'ellipse';
@@ -236,7 +248,7 @@ export interface SceneGroup extends SceneBase {
   objects: SceneObject[];
 }
 
-export type SceneObject = SceneText | SceneImage | SceneShape | SceneChart | SceneMockup | SceneGroup | SceneVideo;
+export type SceneObject = SceneText | SceneImage | SceneShape | SceneChart | SceneMockup | SceneGroup | SceneVideo | SceneSvg;
 
 export interface Scene {
   width: number;

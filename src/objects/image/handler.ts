@@ -1,5 +1,5 @@
 // Image objects: override fields path, crop, config (strategy, aliases mapped here; focal point),
-// corner_radius, mask, flips, filters, border and shadow.
+// corner_radius, mask, an SVG clip shape, flips, filters, border and shadow.
 import { shadowOf } from '../../format/shadow.js';
 import { validationError } from '../../errors.js';
 import { parseHexColor } from '../../format/color.js';
@@ -42,6 +42,15 @@ export const imageHandler: ObjectHandler<ImageObject> = {
         );
       }
     }
+    if (o.clip_svg !== undefined) {
+      parseImageRef(o.clip_svg, childPath(at, 'clip_svg'));
+      if (o.border) {
+        throw validationError(
+          childPath(at, 'border'),
+          'a border follows corner_radius or the mask, not the shape of clip_svg: remove the border, or clip_svg (and round the corners with corner_radius or mask)',
+        );
+      }
+    }
   },
   toScene(o, fieldPath): SceneImage {
     const pathAt = fieldPath('path');
@@ -58,6 +67,7 @@ export const imageHandler: ObjectHandler<ImageObject> = {
       ...(o.flip_y ? { flipY: true } : {}),
       ...(filtersOf(o.filters) ? { filters: filtersOf(o.filters)! } : {}),
       ...(o.border && o.border.width > 0 ? { border: { width: o.border.width, color: parseHexColor(o.border.color) } } : {}),
+      ...(o.clip_svg !== undefined ? { clipSvg: { ...parseImageRef(o.clip_svg, fieldPath('clip_svg')), at: fieldPath('clip_svg') } } : {}),
       ...(o.shadow ? { shadow: shadowOf(o.shadow) } : {}),
     };
   },

@@ -125,6 +125,12 @@ export const ImageFilters = z
     examples: [{ grayscale: 1, contrast: 1.2 }],
   });
 
+export const ClipSvg = doc(
+  ImageRef,
+  'An SVG file whose filled shapes clip the picture (Polotno\'s clipSrc): the union of its shapes (each by its fill-rule), with the file\'s viewBox stretched over the picture area (the box for cover and fill, the fitted picture for contain). A path relative to the design folder or "asset:<name>"; wins over mask and corner_radius. Colours, strokes and opacity in the file do not matter. Default: none.',
+  'shapes/blob.svg',
+);
+
 export const ImageObject = z
   .strictObject({
     type: doc(z.literal('image'), 'Object type: a picture.', 'image'),
@@ -146,6 +152,7 @@ export const ImageObject = z
     flip_y: doc(z.boolean(), 'Mirror the picture top to bottom inside its area (after crop and fit). Default false.', false).optional(),
     filters: ImageFilters.optional(),
     border: ImageBorder.optional(),
+    clip_svg: ClipSvg.optional(),
     shadow: Shadow.optional(),
   })
   .meta({ description: 'A picture placed into its box.' });
@@ -165,6 +172,7 @@ export const ImageOverride = z.strictObject({
   border: ImageBorder.partial()
     .meta({ description: "The picture's border, field by field (width and color both when the template has none).", examples: [{ color: '#ffca28' }] })
     .optional(),
+  clip_svg: ClipSvg.optional(),
   // Field by field, like a shape's: a colour alone recolours the template's shadow.
   shadow: Shadow.optional(),
 });

@@ -1,0 +1,36 @@
+// SVG objects: override fields path, colors (merged key by key) and config; the colour map is
+// normalised here to the #rrggbbaa keys layout compares the file's colours in.
+import { parseHexColor } from '../../format/color.js';
+import { parseImageRef } from '../../format/image-ref.js';
+import { childPath } from '../../format/json-path.js';
+import type { RGBA, SceneSvg } from '../../scene/scene.js';
+import { colorKey, parseSvgColor } from '../../svg/color.js';
+import { mergeFields, placementOf } from '../common.js';
+import type { ObjectHandler } from '../handler.js';
+import { MEDIA_ALIASES } from '../media.js';
+import { SvgOverride, type SvgObject } from './schema.js';
+
+export const svgHandler: ObjectHandler<SvgObject> = {
+  type: 'svg',
+  what: 'an svg object',
+  override: SvgOverride,
+  // Nested objects merge key by key, so an override's colours add to (or replace) the template's.
+  merge: mergeFields,
+  check(o, at) {
+    parseImageRef(o.path, childPath(at, 'path'));
+  },
+  toScene(o, fieldPath): SceneSvg {
+    const pathAt = fieldPath('path');
+    const colors: Record<string, RGBA> = {};
+    // The schema has checked every key; later entries (an override's) win over equal earlier ones.
+    for (const [from, to] of Object.entries(o.colors ?? {})) colors[colorKey(parseSvgColor(from)!)] = parseHexColor(to);
+    const strategy = o.config?.media_replacement_strategy;
+    return {
+      type: 'svg',
+      ...placementOf(o),
+      svg: { ...parseImageRef(o.path, pathAt), at: pathAt },
+      colors,
+      fit: strategy === undefined ? null : MEDIA_ALIASES[strategy],
+    };
+  },
+};

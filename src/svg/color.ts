@@ -1,0 +1,69 @@
+// Colours as SVG files write them: hex (#rgb, #rgba, #rrggbb, #rrggbbaa), rgb()/rgba(), hsl()/hsla()
+// and the CSS named colours; and the #rrggbbaa form colour replacement compares them in.
+import type { RGBA } from '../scene/scene.js';
+
+// The 148 CSS named colours (CSS Color 4), name:hex.
+const NAMED = new Map(
+  [
+    'aliceblue:f0f8ff antiquewhite:faebd7 aqua:00ffff aquamarine:7fffd4 azure:f0ffff beige:f5f5dc bisque:ffe4c4 black:000000 blanchedalmond:ffebcd',
+    'blue:0000ff blueviolet:8a2be2 brown:a52a2a burlywood:deb887 cadetblue:5f9ea0 chartreuse:7fff00 chocolate:d2691e coral:ff7f50 cornflowerblue:6495ed',
+    'cornsilk:fff8dc crimson:dc143c cyan:00ffff darkblue:00008b darkcyan:008b8b darkgoldenrod:b8860b darkgray:a9a9a9 darkgreen:006400 darkgrey:a9a9a9',
+    'darkkhaki:bdb76b darkmagenta:8b008b darkolivegreen:556b2f darkorange:ff8c00 darkorchid:9932cc darkred:8b0000 darksalmon:e9967a darkseagreen:8fbc8f',
+    'darkslateblue:483d8b darkslategray:2f4f4f darkslategrey:2f4f4f darkturquoise:00ced1 darkviolet:9400d3 deeppink:ff1493 deepskyblue:00bfff',
+    'dimgray:696969 dimgrey:696969 dodgerblue:1e90ff firebrick:b22222 floralwhite:fffaf0 forestgreen:228b22 fuchsia:ff00ff gainsboro:dcdcdc',
+    'ghostwhite:f8f8ff gold:ffd700 goldenrod:daa520 gray:808080 green:008000 greenyellow:adff2f grey:808080 honeydew:f0fff0 hotpink:ff69b4',
+    'indianred:cd5c5c indigo:4b0082 ivory:fffff0 khaki:f0e68c lavender:e6e6fa lavenderblush:fff0f5 lawngreen:7cfc00 lemonchiffon:fffacd lightblue:add8e6',
+    'lightcoral:f08080 lightcyan:e0ffff lightgoldenrodyellow:fafad2 lightgray:d3d3d3 lightgreen:90ee90 lightgrey:d3d3d3 lightpink:ffb6c1',
+    'lightsalmon:ffa07a lightseagreen:20b2aa lightskyblue:87cefa lightslategray:778899 lightslategrey:778899 lightsteelblue:b0c4de lightyellow:ffffe0',
+    'lime:00ff00 limegreen:32cd32 linen:faf0e6 magenta:ff00ff maroon:800000 mediumaquamarine:66cdaa mediumblue:0000cd mediumorchid:ba55d3',
+    'mediumpurple:9370db mediumseagreen:3cb371 mediumslateblue:7b68ee mediumspringgreen:00fa9a mediumturquoise:48d1cc mediumvioletred:c71585',
+    'midnightblue:191970 mintcream:f5fffa mistyrose:ffe4e1 moccasin:ffe4b5 navajowhite:ffdead navy:000080 oldlace:fdf5e6 olive:808000 olivedrab:6b8e23',
+    'orange:ffa500 orangered:ff4500 orchid:da70d6 palegoldenrod:eee8aa palegreen:98fb98 paleturquoise:afeeee palevioletred:db7093 papayawhip:ffefd5',
+    'peachpuff:ffdab9 peru:cd853f pink:ffc0cb plum:dda0dd powderblue:b0e0e6 purple:800080 rebeccapurple:663399 red:ff0000 rosybrown:bc8f8f',
+    'royalblue:4169e1 saddlebrown:8b4513 salmon:fa8072 sandybrown:f4a460 seagreen:2e8b57 seashell:fff5ee sienna:a0522d silver:c0c0c0 skyblue:87ceeb',
+    'slateblue:6a5acd slategray:708090 slategrey:708090 snow:fffafa springgreen:00ff7f steelblue:4682b4 tan:d2b48c teal:008080 thistle:d8bfd8',
+    'tomato:ff6347 turquoise:40e0d0 violet:ee82ee wheat:f5deb3 white:ffffff whitesmoke:f5f5f5 yellow:ffff00 yellowgreen:9acd32',
+  ]
+    .join(' ')
+    .split(' ')
+    .map((e) => e.split(':') as [string, string]),
+);
+
+const NUM = String.raw`[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?`;
+const FUNC = new RegExp(String.raw`^(rgba?|hsla?)\(\s*(${NUM}%?)\s*[,\s]\s*(${NUM}%?)\s*[,\s]\s*(${NUM}%?)\s*(?:[,/]\s*(${NUM}%?)\s*)?\)$`, 'i');
+
+/** Parses an SVG/CSS colour; null when it is not one (callers name the value in their message). */
+export function parseSvgColor(value: string): RGBA | null {
+  const v = value.trim().toLowerCase();
+  if (v === 'transparent') return [0, 0, 0, 0];
+  const named = NAMED.get(v);
+  if (named) return hex(named);
+  if (/^#(?:[0-9a-f]{3,4}|[0-9a-f]{6}|[0-9a-f]{8})$/.test(v)) return hex(v.slice(1));
+  const m = FUNC.exec(v);
+  if (!m) return null;
+  const [, fn, a, b, c, alpha] = m as unknown as [string, string, string, string, string, string | undefined];
+  const unit = (s: string, full: number): number => (s.endsWith('%') ? (parseFloat(s) / 100) * full : parseFloat(s));
+  const clamp = (x: number, hi: number): number => Math.min(hi, Math.max(0, x));
+  const al = alpha === undefined ? 1 : clamp(unit(alpha, 1), 1);
+  if (fn.startsWith('rgb')) return [clamp(Math.round(unit(a, 255)), 255), clamp(Math.round(unit(b, 255)), 255), clamp(Math.round(unit(c, 255)), 255), al];
+  if (a.endsWith('%') || !b.endsWith('%') || !c.endsWith('%')) return null;
+  const h = ((parseFloat(a) % 360) + 360) % 360;
+  const s = clamp(parseFloat(b) / 100, 1);
+  const l = clamp(parseFloat(c) / 100, 1);
+  const f = (n: number): number => {
+    const k = (n + h / 30) % 12;
+    return Math.round(255 * (l - s * Math.min(l, 1 - l) * Math.max(-1, Math.min(k - 3, 9 - k, 1))));
+  };
+  return [f(0), f(8), f(4), al];
+}
+
+function hex(h: string): RGBA {
+  const full = h.length <= 4 ? [...h].map((c) => c + c).join('') : h;
+  const n = (i: number): number => parseInt(full.slice(i, i + 2), 16);
+  return [n(0), n(2), n(4), full.length === 8 ? n(6) / 255 : 1];
+}
+
+/** The colour as lower-case #rrggbbaa: the form colour replacement compares keys and file colours in. */
+export function colorKey([r, g, b, a]: RGBA): string {
+  return `#${[r, g, b, Math.round(a * 255)].map((c) => c.toString(16).padStart(2, '0')).join('')}`;
+}
