@@ -1,5 +1,5 @@
 // Drop shadows in template format v1: the `shadow` field (colour, blur, offsets in canvas pixels) and
-// its scene form. Shapes, images and text take it, with the same schema, override merge and painting.
+// its scene form. Every object type takes it, with the same schema, override merge and painting.
 import { z } from 'zod';
 import type { SceneShadow } from '../scene/scene.js';
 import { parseHexColor } from './color.js';
