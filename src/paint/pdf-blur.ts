@@ -1,13 +1,13 @@
 // Blurred objects (`blur`, CSS filter: blur) for vector pdf, which cannot blur: each blurred group is
-// rasterised at 300 dpi of its area with everything it paints (its shadow too) by the shared
-// rasteriseGroup, blurred by sharp, and put in the page's list in its place as one image, which the
-// group's opacity and blend then composite. Done while the page is prepared, before pdfkit draws.
+// rasterised at 300 dpi of its area, with everything it paints (its shadow too) and its blur, by the
+// shared rasteriseGroup (so by Skia, exactly as in the png), and put in the page's list in its place as
+// one image, which the group's opacity and blend then composite. Done while the page is prepared.
 import { createHash } from 'node:crypto';
 import type { DecodedImage } from '../assets/load.js';
 import type { DisplayItem, DisplayList, Matrix } from '../scene/display-list.js';
 import type { Rect } from '../scene/scene.js';
 import type { GroupItem } from './backend.js';
-import { blurPlane, boundsOf, compose, invert, rasteriseGroup, regionAround, type GroupResources } from './pdf-shadow.js';
+import { boundsOf, compose, invert, rasteriseGroup, regionAround, type GroupResources } from './pdf-shadow.js';
 
 /** The list with every outermost blurred group replaced by its rasterised image, and those images by key. */
 export async function prepareBlurs(list: DisplayList, resources: GroupResources): Promise<{ list: DisplayList; images: Map<string, DecodedImage> }> {
@@ -43,35 +43,24 @@ function hasBlur(items: readonly DisplayItem[]): boolean {
  * draws it in page pixels (undoing the parents' transform) at the group's opacity and blend.
  */
 async function rasteriseBlur(g: GroupItem, parent: Matrix, resources: GroupResources): Promise<{ image: DecodedImage; item: DisplayItem } | null> {
-  const blur = g.blur!;
   const det = parent[0] * parent[3] - parent[1] * parent[2];
   if (Math.abs(det) < 1e-9) return null;
   // The bounds already reach 3σ past the content; a shadow reaches its offset and 3σ of its own blur
   // (σ = blur / 2) further, and the blur spreads that by 3σ too.
   const content = boundsOf(compose(parent, g.transform), g.bounds);
   let dst = regionAround(content, [0, 0], 1);
-  if (g.shadow) dst = union(dst, regionAround(content, g.shadow.offset, Math.ceil(1.5 * g.shadow.blur + 3 * blur) + 1));
+  if (g.shadow) dst = union(dst, regionAround(content, g.shadow.offset, Math.ceil(1.5 * g.shadow.blur + 3 * g.blur!) + 1));
   if (dst.width <= 0 || dst.height <= 0) return null;
-  const { opacity: _opacity, blend: _blend, blur: _blur, ...rest } = g;
-  const layer = await rasteriseGroup({ ...rest, opacity: 1 }, parent, [0, 0], dst, resources);
-  const { width, height, pixels } = layer;
-  // Premultiplied channels blur independently (the correct way to blur with alpha), then are unpremultiplied.
-  const planes = await Promise.all(
-    [0, 1, 2, 3].map((c) => {
-      const plane = Buffer.alloc(width * height);
-      for (let i = 0; i < width * height; i++) plane[i] = pixels[i * 4 + c]!;
-      return blurPlane(plane, width, height, blur * layer.k);
-    }),
-  );
+  // Opacity and blend are left to the pdf, which composites the image as it would have the group.
+  const { opacity: _opacity, blend: _blend, ...rest } = g;
+  const { width, height, pixels } = await rasteriseGroup({ ...rest, opacity: 1 }, parent, [0, 0], dst, resources);
+  // The raster is premultiplied; a pdf image is straight colour with its alpha as a soft mask.
   const rgba = Buffer.alloc(width * height * 4);
-  const [r, gr, b, a] = planes as [Buffer, Buffer, Buffer, Buffer];
-  for (let i = 0; i < width * height; i++) {
-    const alpha = a[i]!;
+  for (let i = 0; i < width * height * 4; i += 4) {
+    const alpha = pixels[i + 3]!;
     if (alpha === 0) continue;
-    rgba[i * 4] = Math.min(255, Math.round((r[i]! * 255) / alpha));
-    rgba[i * 4 + 1] = Math.min(255, Math.round((gr[i]! * 255) / alpha));
-    rgba[i * 4 + 2] = Math.min(255, Math.round((b[i]! * 255) / alpha));
-    rgba[i * 4 + 3] = alpha;
+    for (let c = 0; c < 3; c++) rgba[i + c] = Math.min(255, Math.round((pixels[i + c]! * 255) / alpha));
+    rgba[i + 3] = alpha;
   }
   const hash = `blur:${createHash('sha256').update(rgba).update(`${width}x${height}`).digest('hex')}`;
   const image: DecodedImage = { kind: 'pixels', width, height, rgba, hash, opaque: false };

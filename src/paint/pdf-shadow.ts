@@ -1,7 +1,8 @@
 // Drop shadows for vector pdf, which cannot blur: each shadow is rasterised at 300 dpi of its area (the
 // group painted by the raster backend, its alpha blurred by sharp and coloured), to be placed as an
 // image under the group's vector content. Done while the page is prepared, before pdfkit draws.
-// rasteriseGroup and blurPlane are shared with blurred objects (pdf-blur.ts).
+// rasteriseGroup (the group painted by the raster backend into a page rectangle) is shared with
+// blurred objects (pdf-blur.ts).
 import { createHash } from 'node:crypto';
 import type Sharp from 'sharp';
 import type { DecodedImage } from '../assets/load.js';
@@ -86,7 +87,7 @@ export async function rasteriseGroup(
 }
 
 /** One channel (a plane of `width`×`height` bytes) blurred by a Gaussian of σ = `sigma` raster pixels. */
-export async function blurPlane(plane: Buffer, width: number, height: number, sigma: number): Promise<Buffer> {
+async function blurPlane(plane: Buffer, width: number, height: number, sigma: number): Promise<Buffer> {
   // sharp (libvips) needs σ ≥ 0.3; below that the blur is under a pixel of the raster anyway. It
   // returns a grey image as three channels: keep one.
   if (sigma < 0.3) return plane;
