@@ -2,7 +2,7 @@
 // linear_gradient or radial_gradient, the checks zod cannot express (stop order) and their scene form.
 import { z } from 'zod';
 import { validationError } from '../errors.js';
-import type { SceneFill, SceneGradientStop } from '../scene/scene.js';
+import type { GradientSceneFill, SceneGradientStop } from '../scene/scene.js';
 import { parseHexColor } from './color.js';
 import { Color, doc } from './fields.js';
 import { childPath } from './json-path.js';
@@ -65,13 +65,13 @@ interface GradientInput {
   stops?: { offset: number; color: string }[] | undefined;
 }
 
-/** Checks what the schema cannot: stops are given and their offsets never descend. */
-export function checkGradient(bg: GradientInput, at: string): void {
+/** Checks what the schema cannot: stops are given and their offsets never descend. `field` names it in messages. */
+export function checkGradient(bg: GradientInput, at: string, field = 'background'): void {
   const stops = bg.stops;
   if (stops === undefined) {
     throw validationError(
       childPath(at, 'stops'),
-      `background.type is "${bg.type}" but no background.stops are given: add at least 2 stops such as [{"offset": 0, "color": "#00000000"}, {"offset": 1, "color": "#000000"}]`,
+      `${field}.type is "${bg.type}" but no ${field}.stops are given: add at least 2 stops such as [{"offset": 0, "color": "#00000000"}, {"offset": 1, "color": "#000000"}]`,
     );
   }
   for (let i = 1; i < stops.length; i++) {
@@ -85,7 +85,7 @@ export function checkGradient(bg: GradientInput, at: string): void {
 }
 
 /** The scene form of a checked gradient background: defaults filled in, colours parsed. */
-export function gradientFill(bg: GradientInput): SceneFill {
+export function gradientFill(bg: GradientInput): GradientSceneFill {
   const stops: SceneGradientStop[] = (bg.stops ?? []).map((s) => ({ offset: s.offset, color: parseHexColor(s.color) }));
   if (bg.type === 'linear_gradient') return { kind: 'linear_gradient', angle: bg.angle ?? 180, stops };
   return { kind: 'radial_gradient', center: [bg.center?.x ?? 0.5, bg.center?.y ?? 0.5], radius: bg.radius ?? 1, stops };

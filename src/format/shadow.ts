@@ -1,5 +1,5 @@
 // Drop shadows in template format v1: the `shadow` field (colour, blur, offsets in canvas pixels) and
-// its scene form. Shapes, images and text take it, with the same schema, override merge and painting.
+// its scene form. Every object type takes it, with the same schema, override merge and painting.
 import { z } from 'zod';
 import type { SceneShadow } from '../scene/scene.js';
 import { parseHexColor } from './color.js';
@@ -20,7 +20,7 @@ export const Shadow = z
   })
   .meta({
     description:
-      'A drop shadow under the object: its silhouette (what it paints: the fill and border of a shape, a photo within its clip, the glyphs of a text) in the shadow colour, blurred and shifted.',
+      'A drop shadow under the object: its silhouette (what it paints: the fill and border of a shape, a photo within its clip, the glyphs of a text, the marks and labels of a chart, a mockup with its layers, a video frame) in the shadow colour, blurred and shifted. With blur, the shadow is blurred together with the object.',
     examples: [{ color: '#0000004d', blur: 16, offset_x: 0, offset_y: 8 }],
   });
 

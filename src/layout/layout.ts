@@ -36,14 +36,34 @@ export function layout(scene: Scene, images: ImageSizes, fonts: FontSet): Layout
   return { displayList: { width: scene.width, height: scene.height, opaque, items }, report };
 }
 
-/** Gives an object's group its drop shadow (shapes, images, text): the painters shadow the whole layer. */
+/** Gives an object's group its drop shadow (any object type): the painters shadow the whole layer. */
 function castShadow(g: DisplayItem, s: SceneShadow | null | undefined): DisplayItem {
   // A shadow with no alpha paints nothing; leaving it out spares the layer.
   if (s && s.color[3] > 0 && g.kind === 'group') g.shadow = { color: s.color, blur: s.blur, offset: [s.offsetX, s.offsetY] };
   return g;
 }
 
-function layoutObject(o: SceneObject, images: ImageSizes, fonts: FontSet): { group: DisplayItem; report?: TextFitReport; reports?: TextFitReport[] } {
+type Placed = { group: DisplayItem; report?: TextFitReport; reports?: TextFitReport[] };
+
+function layoutObject(o: SceneObject, images: ImageSizes, fonts: FontSet): Placed {
+  const placed = layoutContent(o, images, fonts);
+  if (o.blur && o.blur > 0) castBlur(placed.group, o.blur, o.scale);
+  return placed;
+}
+
+/**
+ * Gives an object's group its blur (CSS filter: blur, σ = blur page px) and grows its bounds by 3σ, as
+ * far as the Gaussian reaches, so the layer the painters blur holds all of it. Bounds are local: the
+ * page pixels are divided by the group's scale (rotation keeps lengths).
+ */
+function castBlur(g: DisplayItem, blur: number, scale: number): void {
+  if (g.kind !== 'group') return;
+  g.blur = blur;
+  const reach = (3 * blur) / Math.max(Math.abs(scale), 1e-3);
+  g.bounds = { x: g.bounds.x - reach, y: g.bounds.y - reach, width: g.bounds.width + 2 * reach, height: g.bounds.height + 2 * reach };
+}
+
+function layoutContent(o: SceneObject, images: ImageSizes, fonts: FontSet): Placed {
   const local: Rect = { x: 0, y: 0, width: o.box.width, height: o.box.height };
   // Groups and mockups clip their content to their own box.
   const clippedToBox = (items: DisplayItem[]): DisplayItem => group(o.box, local, o.rotation, o.scale, o.opacity, local, { kind: 'rect', rect: local }, items);
@@ -87,12 +107,14 @@ function layoutObject(o: SceneObject, images: ImageSizes, fonts: FontSet): { gro
     }
     case 'chart':
       // Clipped like mockups: labels near the edges never paint outside the chart's box.
-      return { group: group(o.box, local, o.rotation, o.scale, o.opacity, local, { kind: 'rect', rect: local }, layoutChart(o, fonts)) };
+      return { group: castShadow(group(o.box, local, o.rotation, o.scale, o.opacity, local, { kind: 'rect', rect: local }, layoutChart(o, fonts)), o.shadow) };
     case 'video': {
       const size = images.get(o.decodeKey);
       if (!size) throw new Error(`layout: no size for clip ${o.decodeKey} (the engine probes every clip before layout)`);
       const { src, dst } = placeMedia(o.fit, size, local);
-      return { group: group(o.box, local, o.rotation, o.scale, o.opacity, local, null, [{ kind: 'image', image: clipFrameKey(o), src, dst }]) };
+      return {
+        group: castShadow(group(o.box, local, o.rotation, o.scale, o.opacity, local, null, [{ kind: 'image', image: clipFrameKey(o), src, dst }]), o.shadow),
+      };
     }
     case 'group': {
       const children = o.objects.map((c) => layoutObject(c, images, fonts));
@@ -102,7 +124,7 @@ function layoutObject(o: SceneObject, images: ImageSizes, fonts: FontSet): { gro
       };
     }
     case 'mockup':
-      return { group: clippedToBox(layoutMockup(o, (r) => sizeOf(images, r))) };
+      return { group: castShadow(clippedToBox(layoutMockup(o, (r) => sizeOf(images, r))), o.shadow) };
     case 'svg':
       // Clipped to its box, as a browser's <img> of the file clips the drawing to the image's box.
       return { group: clippedToBox(svgItems(svgOf(images, o.svg), local, o.fit, o.colors)) };

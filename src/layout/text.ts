@@ -8,7 +8,8 @@ import type { FontFace, FontSet } from '../text/fonts.js';
 import type { Line } from '../text/line-break.js';
 import { visualOrder } from '../text/bidi.js';
 import { pushClusterGlyphs, shapeText, type ShapedParagraph } from '../text/shape.js';
-import type { DisplayItem, PositionedGlyph } from '../scene/display-list.js';
+import type { DisplayItem, Gradient, PositionedGlyph } from '../scene/display-list.js';
+import { placeGradient } from './gradient.js';
 
 export interface TextFitReport {
   name: string | null;
@@ -72,6 +73,9 @@ export function layoutText(t: SceneText, fonts: FontSet): TextLayout {
   const outlines: DisplayItem[] | null = t.stroke ? [] : null;
   const reveal = t.reveal ? revealAlpha(t.reveal, fit.lines, paragraphs) : null;
   const extents: LineExtent[] = [];
+  const box: Rect = { x: 0, y: 0, width: t.box.width, height: fit.boxHeight };
+  // One gradient over the whole box, as CSS background-clip: text paints the element's background.
+  const gradient = t.fill ? placeGradient(t.fill, box) : null;
   fit.lines.forEach((line, i) => {
     const extent = placeLine(
       items,
@@ -84,6 +88,7 @@ export function layoutText(t: SceneText, fonts: FontSet): TextLayout {
       lineHeightPx,
       reveal ? (c) => reveal(i, c) : null,
       outlines,
+      gradient,
     );
     if (extent.x1 > extent.x0) extents.push({ ...extent, top: top + i * lineHeightPx, height: lineHeightPx });
   });
@@ -92,7 +97,7 @@ export function layoutText(t: SceneText, fonts: FontSet): TextLayout {
 
   return {
     items,
-    box: { x: 0, y: 0, width: t.box.width, height: fit.boxHeight },
+    box,
     clip: fit.clipped,
     report: {
       name: t.name ?? null,
@@ -170,6 +175,7 @@ function placeLine(
   lineHeightPx: number,
   alphaOf: ((cluster: number) => number) | null,
   outlines: DisplayItem[] | null,
+  gradient: Gradient | null,
 ): { x0: number; x1: number } {
   const widthPx = line.width * size;
   const free = t.box.width - widthPx;
@@ -200,7 +206,9 @@ function placeLine(
     const base = t.spans[run.span]!;
     const span = run.alpha === 1 ? base : { ...base, color: [base.color[0], base.color[1], base.color[2], base.color[3] * run.alpha] as const };
     const text = para.text.slice(run.textStart, run.textEnd);
-    items.push({ kind: 'glyphs', face: run.face.key, size, color: span.color, glyphs: run.glyphs, text });
+    // A reveal fades the gradient as it fades a colour: through the alpha of every stop.
+    const fill = base.fill && gradient ? (run.alpha === 1 ? gradient : fadedGradient(gradient, run.alpha)) : null;
+    items.push({ kind: 'glyphs', face: run.face.key, size, color: span.color, glyphs: run.glyphs, text, ...(fill ? { gradient: fill } : {}) });
     // Colour glyphs (emoji) paint themselves and are not outlined.
     const face = run.face;
     const plain = face.colorGlyph ? run.glyphs.filter((g) => !face.colorGlyph!(g.id)) : run.glyphs;
@@ -208,7 +216,7 @@ function placeLine(
       const [r, g, b, a] = t.stroke.color;
       outlines.push({ kind: 'glyphs', face: face.key, size, color: [r, g, b, a * run.alpha], glyphs: plain, text, strokeWidth: t.stroke.width });
     }
-    decorate(items, span, run.face, run.x0, run.x1, baseline, lineTop, lineHeightPx, size);
+    decorate(items, span, run.face, run.x0, run.x1, baseline, lineTop, lineHeightPx, size, fill);
   };
 
   for (const i of order) {
@@ -277,6 +285,12 @@ function backgroundItems(bg: NonNullable<SceneText['background']>, lines: readon
   return [{ kind: 'group', transform: IDENTITY, opacity: a, bounds, clip: null, items: fills([r, g, b, 1]) }];
 }
 
+/** The gradient with every stop's alpha multiplied by `alpha`. */
+function fadedGradient(g: Gradient, alpha: number): Gradient {
+  const stops = g.stops.map((s) => ({ offset: s.offset, color: [s.color[0], s.color[1], s.color[2], s.color[3] * alpha] as const }));
+  return { ...g, stops };
+}
+
 function decorate(
   items: DisplayItem[],
   span: SceneSpan,
@@ -287,16 +301,20 @@ function decorate(
   lineTop: number,
   lineHeightPx: number,
   size: number,
+  gradient: Gradient | null,
 ): void {
   if (span.underline && x1 > x0) {
     const thickness = Math.max(1, face.underlineThickness * size);
     const y = baseline + face.underlinePosition * size - thickness / 2;
-    items.push({ kind: 'fill', geometry: { kind: 'rect', rect: { x: x0, y, width: x1 - x0, height: thickness } }, color: span.color });
+    const geometry = { kind: 'rect', rect: { x: x0, y, width: x1 - x0, height: thickness } } as const;
+    // The underline is painted like its glyphs (CSS clips the background to decorations too).
+    items.push(gradient ? { kind: 'gradient', geometry, gradient } : { kind: 'fill', geometry, color: span.color });
   }
   if (span.strikethrough && x1 > x0) {
     const thickness = Math.max(1, face.strikeoutThickness * size);
     const y = baseline - face.strikeoutPosition * size - thickness / 2;
-    items.push({ kind: 'fill', geometry: { kind: 'rect', rect: { x: x0, y, width: x1 - x0, height: thickness } }, color: span.color });
+    const geometry = { kind: 'rect', rect: { x: x0, y, width: x1 - x0, height: thickness } } as const;
+    items.push(gradient ? { kind: 'gradient', geometry, gradient } : { kind: 'fill', geometry, color: span.color });
   }
   if (span.link !== undefined && x1 > x0) {
     items.push({ kind: 'link', rect: { x: x0, y: lineTop, width: x1 - x0, height: lineHeightPx }, url: span.link });

@@ -6,6 +6,23 @@ import { EASINGS, parseEasing } from '../format/easing.js';
 import { doc, LIMITS, Placement } from '../format/fields.js';
 import type { SceneAnimation, SceneObject } from '../scene/scene.js';
 
+/** The largest `blur` in px (a Gaussian reaching 3σ = 750 px beyond the object). */
+export const MAX_BLUR = 250;
+
+/**
+ * CSS `filter: blur(<blur>px)` on the whole object: what it paints, its drop shadow included (CSS blurs
+ * an element's box-shadow with it), then its opacity. Page pixels, whatever the object's rotation.
+ */
+const Blur = doc(
+  z
+    .number({ error: `expected a number of pixels from 0 to ${MAX_BLUR} for blur` })
+    .finite()
+    .min(0, { error: `expected a blur from 0 to ${MAX_BLUR} px` })
+    .max(MAX_BLUR, { error: `expected a blur from 0 to ${MAX_BLUR} px` }),
+  `Gaussian blur of everything the object paints, exactly CSS filter: blur(<blur>px): σ = blur in canvas pixels, applied after the object's shadow is drawn (the shadow is blurred with it, as CSS blurs box-shadow) and before its opacity. The object's box grows by 3σ so the blur is not cut off. In pdf the blurred object is an image rasterised at 300 dpi of its area. 0 to ${MAX_BLUR}; default 0 (none).`,
+  8,
+);
+
 /** Every object: placement, name, visibility, and its place on the timeline. */
 export const common = {
   name: doc(
@@ -20,6 +37,7 @@ export const common = {
   rotation: Placement.rotation.optional(),
   opacity: Placement.opacity.optional(),
   hidden: Placement.hidden.optional(),
+  blur: Blur.optional(),
   ...Timeline,
 };
 
@@ -37,9 +55,10 @@ export const placementOverrideFields = {
   rotation: Placement.rotation.optional(),
   opacity: Placement.opacity.optional(),
   hidden: Placement.hidden.optional(),
+  blur: Blur.optional(),
 };
 
-type SceneBaseFields = Pick<SceneObject, 'box' | 'rotation' | 'opacity' | 'name' | 'scale' | 'start' | 'end' | 'animations'>;
+type SceneBaseFields = Pick<SceneObject, 'box' | 'rotation' | 'opacity' | 'name' | 'scale' | 'start' | 'end' | 'animations' | 'blur'>;
 
 /** Placement and timeline of any object, resolved (easings parsed; parse has checked them). */
 export function placementOf(o: PlacedObject): SceneBaseFields {
@@ -48,6 +67,7 @@ export function placementOf(o: PlacedObject): SceneBaseFields {
     box: { x: o.x, y: o.y, width: o.width, height: o.height },
     rotation: o.rotation ?? 0,
     opacity: o.opacity ?? 1,
+    ...(o.blur ? { blur: o.blur } : {}),
     scale: 1,
     start: o.start ?? 0,
     end: o.end ?? null,

@@ -11,6 +11,7 @@ import { tableDirectory, withoutTables } from '../text/font-tables.js';
 import { SYNTHETIC_ITALIC_SKEW, syntheticBoldStroke } from '../text/synthetic.js';
 import { PdfColorGlyphs, svgToPdfPath } from './pdf-color.js';
 import { applyFilters, filteredKey } from './image-filters.js';
+import { prepareBlurs } from './pdf-blur.js';
 import { paintShading } from './pdf-gradient.js';
 import { boundsOf, compose, invert, prepareShadows, type PreparedShadow } from './pdf-shadow.js';
 import type { GroupItem, ItemOf, PageInput, PaintBackend, PreparedPage } from './backend.js';
@@ -266,9 +267,14 @@ export class PdfBackend implements PaintBackend<Buffer, PdfPreparedPage> {
   }
 
   async prepare(page: PageInput): Promise<PdfPreparedPage> {
-    const pixels = await preparePdfPage(page.list, page.images, this.res.cache);
-    const shadows = await prepareShadows(page.list.items, page.images, this.res.fonts, this.res.cache);
-    return { list: page.list, images: page.images, prepared: { ...pixels, shadows, ready: page.ready ?? new Map() } };
+    const resources = { images: page.images, fonts: this.res.fonts, cache: this.res.cache, ...(page.ready ? { ready: page.ready } : {}) };
+    // Blurred groups become images first, so what they hold is neither embedded nor shadowed again.
+    const blurred = await prepareBlurs(page.list, resources);
+    const list = blurred.list;
+    const pixels = await preparePdfPage(list, page.images, this.res.cache);
+    const shadows = await prepareShadows(list.items, resources);
+    const ready = new Map([...(page.ready ?? new Map<string, DecodedImage>()), ...blurred.images]);
+    return { list, images: page.images, prepared: { ...pixels, shadows, ready } };
   }
 
   beginPage(page: PdfPreparedPage): void {
@@ -437,7 +443,7 @@ export class PdfBackend implements PaintBackend<Buffer, PdfPreparedPage> {
     doc.font(fontKey);
     const font = doc._font;
     if (doc.page.fonts[font.id] == null) doc.page.fonts[font.id] = font.ref();
-    if (run.strokeWidth === undefined) doc.fillColor(rgb(run.color), this.alpha * run.color[3]);
+    if (run.strokeWidth === undefined && !run.gradient) doc.fillColor(rgb(run.color), this.alpha * run.color[3]);
     const size = run.size;
     const skew = face.synthetic?.italic ? num(SYNTHETIC_ITALIC_SKEW) : '0';
     const code = (g: PositionedGlyph): { hex: string; advance: number; actual: string | null } => {
@@ -486,6 +492,7 @@ export class PdfBackend implements PaintBackend<Buffer, PdfPreparedPage> {
     }
     flush();
     if (run.strokeWidth !== undefined) return this.outlineText(run, font.id, ops);
+    if (run.gradient) return this.gradientText(run, font.id, ops);
     if (face.synthetic?.bold) {
       doc.save();
       doc.strokeColor(rgb(run.color), this.alpha * run.color[3]);
@@ -498,6 +505,36 @@ export class PdfBackend implements PaintBackend<Buffer, PdfPreparedPage> {
     for (const op of ops) doc.addContent(op);
     doc.addContent('ET');
     if (face.synthetic?.bold) doc.restore();
+  }
+
+  /**
+   * Glyphs filled with a gradient (a text `fill`, CSS background-clip: text), in vector: the run as
+   * clipping text (7 Tr), which stays real, extractable text, then the gradient's shading painted
+   * through that clip. Synthetic bold clips to the plain outlines (pdf cannot clip to a stroke), so
+   * such glyphs are a hair thinner than in the png.
+   */
+  private gradientText(run: ItemOf<'glyphs'>, fontId: string, ops: readonly string[]): void {
+    const doc = this.doc;
+    doc.save();
+    doc.addContent('BT');
+    doc.addContent(`/${fontId} ${num(run.size)} Tf`);
+    doc.addContent('7 Tr');
+    for (const op of ops) doc.addContent(op);
+    doc.addContent('ET');
+    // Always set: `sh` paints at whatever alpha the last fill left.
+    this.state({ ca: this.alpha });
+    // The soft mask of see-through stops needs a box: every glyph's em square and more.
+    const pad = run.size * 1.5;
+    const xs = run.glyphs.map((g) => g.x);
+    const ys = run.glyphs.map((g) => g.y);
+    const rect = {
+      x: Math.min(...xs) - pad,
+      y: Math.min(...ys) - pad,
+      width: Math.max(...xs) - Math.min(...xs) + 2 * pad,
+      height: Math.max(...ys) - Math.min(...ys) + 2 * pad,
+    };
+    paintShading(doc, this.res.shadings, run.gradient!, { kind: 'rect', rect });
+    doc.restore();
   }
 
   /**

@@ -7,7 +7,7 @@ import { lazyRequire } from '../lazy-require.js';
 const skia = lazyRequire<typeof SkiaCanvas>('@napi-rs/canvas');
 import type { DecodedImage } from '../assets/load.js';
 import type { RGBA } from '../scene/scene.js';
-import { scaledSize, type BlendMode, type DisplayList, type Geometry, type Matrix } from '../scene/display-list.js';
+import { scaledSize, type BlendMode, type DisplayList, type Geometry, type Gradient, type Matrix } from '../scene/display-list.js';
 import type { FontFace, FontSet } from '../text/fonts.js';
 import { SYNTHETIC_ITALIC_SKEW, syntheticBoldStroke } from '../text/synthetic.js';
 import type { GroupItem, ItemOf, PageInput, PaintBackend, PaintOptions, PaintResources, PreparedPage, RasterImage } from './backend.js';
@@ -222,6 +222,9 @@ class RasterBackend implements PaintBackend<RasterImage[], RasterPage> {
         Math.max(pageHeight, pageHeight - dy) + reach,
       ];
     }
+    // A blur spreads what lies within 3σ off the page onto it.
+    const blurReach = g.blur ? Math.ceil(3 * this.blurDevice(g.blur)) : 0;
+    [x0, y0, x1, y1] = [x0 - blurReach, y0 - blurReach, x1 + blurReach, y1 + blurReach];
     const left = Math.max(Math.floor(x0), Math.floor(Math.min(...xs)));
     const top = Math.max(Math.floor(y0), Math.floor(Math.min(...ys)));
     const right = Math.min(Math.ceil(x1), Math.ceil(Math.max(...xs)));
@@ -243,12 +246,19 @@ class RasterBackend implements PaintBackend<RasterImage[], RasterPage> {
     ctx.resetTransform();
     ctx.globalAlpha *= g.opacity;
     if (g.blend && g.blend !== 'normal') ctx.globalCompositeOperation = g.blend;
-    if (g.shadow) {
-      const shadowed = this.withShadow(layer, g.shadow);
-      ctx.drawImage(shadowed.canvas, shadowed.left, shadowed.top);
-      return;
-    }
-    ctx.drawImage(layer.canvas, layer.left, layer.top);
+    const shadowed = g.shadow ? this.withShadow(layer, g.shadow) : layer;
+    // The blur filters the layer with its shadow as it composites, before the opacity applies: CSS's
+    // order (filter, then opacity). Skia's blur(Npx) is a Gaussian of σ = N, as CSS filter: blur is;
+    // the filtered image may reach past the layer's canvas, which bounds already grew by 3σ to hold.
+    if (g.blur) ctx.filter = `blur(${this.blurDevice(g.blur)}px)`;
+    ctx.drawImage(shadowed.canvas, shadowed.left, shadowed.top);
+    if (g.blur) ctx.filter = 'none';
+  }
+
+  /** A blur's σ in device pixels: blurs are in page pixels, scaled to the page as rendered. */
+  private blurDevice(blur: number): number {
+    const { sx, sy } = this.device;
+    return blur * Math.sqrt(sx * sy);
   }
 
   /**
@@ -293,17 +303,24 @@ class RasterBackend implements PaintBackend<RasterImage[], RasterPage> {
 
   gradient(it: ItemOf<'gradient'>): void {
     const ctx = this.ctx;
-    const g = it.gradient;
-    // Skia pads with the end colours outside the stops, as CSS does; the gradient is in the same
-    // local coordinates as the path, so the group transform moves and rotates both together.
+    ctx.fillStyle = this.gradientPaint(it.gradient);
+    tracePath(ctx, it.geometry);
+    ctx.fill(it.evenOdd ? 'evenodd' : 'nonzero');
+  }
+
+  /**
+   * A canvas gradient of a display-list gradient. Skia pads with the end colours outside the stops, as
+   * CSS does; the gradient is in the same local coordinates as the path (or glyphs) it fills, so the
+   * group transform moves and rotates both together.
+   */
+  private gradientPaint(g: Gradient): CanvasGradient {
+    const ctx = this.ctx;
     const paint =
       g.kind === 'linear'
         ? ctx.createLinearGradient(g.from[0], g.from[1], g.to[0], g.to[1])
         : ctx.createRadialGradient(g.center[0], g.center[1], 0, g.center[0], g.center[1], g.radius);
     for (const s of g.stops) paint.addColorStop(s.offset, css(s.color));
-    ctx.fillStyle = paint;
-    tracePath(ctx, it.geometry);
-    ctx.fill(it.evenOdd ? 'evenodd' : 'nonzero');
+    return paint;
   }
 
   stroke(it: ItemOf<'stroke'>): void {
@@ -357,12 +374,15 @@ class RasterBackend implements PaintBackend<RasterImage[], RasterPage> {
     }
     const color = css(it.color);
     if (it.strokeWidth !== undefined) return this.outline(it, s, color, face.synthetic?.italic ? SYNTHETIC_ITALIC_SKEW * s : 0);
-    if (face.synthetic) return this.syntheticGlyphs(it, face.synthetic, s, color);
+    // A gradient fill (CSS background-clip: text) paints the glyph outlines with the gradient.
+    const paint = it.gradient ? this.gradientPaint(it.gradient) : color;
+    if (face.synthetic) return this.syntheticGlyphs(it, face.synthetic, s, paint);
     const m = ctx.getTransform();
     // Glyph masks (glyph-masks.ts) where a copy equals a fill: upright, unskewed, unmirrored text at a
     // moderate size, an opaque colour drawn source-over at full opacity (masks of overlapping glyphs
     // would otherwise show their overlap). Anything else fills the run's outlines as one path.
     const masked =
+      !it.gradient &&
       m.b === 0 &&
       m.c === 0 &&
       m.a > 0 &&
@@ -383,7 +403,7 @@ class RasterBackend implements PaintBackend<RasterImage[], RasterPage> {
     }
     const run = new (skia().Path2D)();
     for (const g of it.glyphs) run.addPath(glyphOutline(fonts, it.face, g.id).path, { a: s, b: 0, c: 0, d: -s, e: g.x, f: g.y });
-    ctx.fillStyle = color;
+    ctx.fillStyle = paint;
     ctx.fill(run);
   }
 
@@ -413,7 +433,7 @@ class RasterBackend implements PaintBackend<RasterImage[], RasterPage> {
    * Synthetic styles as Chromium (Skia) draws them: italic is a skew of -1/4 (x += y/4 above the
    * baseline, about 14°), bold a fill plus a stroke 1/24 (at 9 px) to 1/32 (at 36 px and up) of the size wide.
    */
-  private syntheticGlyphs(it: ItemOf<'glyphs'>, synthetic: NonNullable<FontFace['synthetic']>, s: number, color: string): void {
+  private syntheticGlyphs(it: ItemOf<'glyphs'>, synthetic: NonNullable<FontFace['synthetic']>, s: number, color: string | CanvasGradient): void {
     const run = this.runPath(it, s, synthetic.italic ? SYNTHETIC_ITALIC_SKEW * s : 0);
     const ctx = this.ctx;
     ctx.fillStyle = color;

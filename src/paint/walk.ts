@@ -69,10 +69,11 @@ function paintGroup<Output, Page extends PreparedPage>(backend: PaintBackend<Out
 
 /**
  * A group must be composited as one layer when it is see-through or blended and paints more than one
- * thing, or when it casts a shadow (the shadow is of the layer's silhouette, drawn as it composites).
+ * thing, or when it casts a shadow (the shadow is of the layer's silhouette, drawn as it composites)
+ * or is blurred (the blur is of the composited layer, as CSS filters apply to the whole element).
  */
 export function needsLayer(g: GroupItem): boolean {
-  if (g.shadow) return true;
+  if (g.shadow || (g.blur ?? 0) > 0) return true;
   return (g.opacity < 1 || (g.blend ?? 'normal') !== 'normal') && leafCount(g.items) > 1;
 }
 

@@ -69,6 +69,11 @@ export type DisplayItem =
       blend?: BlendMode;
       /** Painted under the group's content, at the group's opacity. */
       shadow?: Shadow;
+      /**
+       * CSS filter: blur(<blur>px) of the composited group, shadow included, before its opacity:
+       * a Gaussian of σ = blur page pixels. `bounds` already reach 3σ beyond the content.
+       */
+      blur?: number;
       items: DisplayItem[];
     }
   /** `evenOdd`: the inside is by the even-odd rule (SVG fill-rule); default nonzero. */
@@ -108,6 +113,11 @@ export type DisplayItem =
        * outline, round joins) in `color`. Layout puts a text object's outlines before all its fills.
        */
       strokeWidth?: number;
+      /**
+       * Present: the glyphs are filled with this gradient (in the group's coordinates, spread over the
+       * text's box) instead of `color`, as CSS background-clip: text paints them. Never on outlines.
+       */
+      gradient?: Gradient;
     }
   | { kind: 'link'; rect: Rect; url: string };
 

@@ -25,6 +25,8 @@ export interface SceneSpan {
   /** A family other than the text object's (substyle font_family). */
   family?: string;
   color: RGBA;
+  /** true: painted with the text object's gradient `fill` instead of `color` (no substyle colour of its own). */
+  fill?: true;
   underline: boolean;
   /** A line through the text (font's OS/2 strikeout metrics). Absent: false. */
   strikethrough?: boolean;
@@ -59,8 +61,10 @@ interface SceneBase {
   start: number;
   end: number | null;
   animations: SceneAnimation[];
-  /** Drop shadow under what the object paints (shapes, images, text take one); absent or null: none. */
+  /** Drop shadow under what the object paints; absent or null: none. */
   shadow?: SceneShadow | null;
+  /** CSS filter: blur(<blur>px) of everything the object paints (its shadow too), canvas px; absent: none. */
+  blur?: number;
 }
 
 export interface SceneText extends SceneBase {
@@ -77,6 +81,8 @@ export interface SceneText extends SceneBase {
   letterSpacing: number;
   strategy: 'fit' | 'fixed-width';
   valign: 'top' | 'center' | 'bottom';
+  /** Gradient painted through the glyphs of spans marked `fill`, spread over the text's box (CSS background-clip: text). */
+  fill?: GradientSceneFill;
   /** Outline around the glyphs (px, centred on the outline, painted under the fill); absent: none. */
   stroke?: { color: RGBA; width: number };
   /** A box painted behind the laid-out text (per line or around all lines); absent: none. */
@@ -155,6 +161,8 @@ export type SceneFill =
   | { kind: 'linear_gradient'; angle: number; stops: SceneGradientStop[] }
   /** Centre as fractions of the box; radius as a fraction of the box's half-diagonal. */
   | { kind: 'radial_gradient'; center: Point; radius: number; stops: SceneGradientStop[] };
+
+export type GradientSceneFill = Extract<SceneFill, { kind: 'linear_gradient' | 'radial_gradient' }>;
 
 /** A drop shadow; blur and offsets in canvas pixels. */
 export interface SceneShadow {

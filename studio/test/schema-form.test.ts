@@ -20,8 +20,8 @@ describe('schema → form', () => {
         type,
       ).toEqual(accepted);
     }
-    // A video object's clip fields are "not accepted": its form has only the placement fields.
-    expect(formFields(defs.video!).map((f) => f.key)).toEqual(['x', 'y', 'width', 'height', 'rotation', 'opacity', 'hidden']);
+    // A video object's clip fields are "not accepted": its form has only the placement fields, blur and shadow.
+    expect(formFields(defs.video!).map((f) => f.key)).toEqual(['x', 'y', 'width', 'height', 'rotation', 'opacity', 'hidden', 'blur', 'shadow']);
   });
 
   it('gives a text object a substyle text area, enum selects and the nested config group', () => {

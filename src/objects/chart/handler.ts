@@ -1,5 +1,6 @@
-// Chart objects: the override field chart_data (the whole table), plus defaults and colours resolved.
+// Chart objects: the override fields chart_data (the whole table) and shadow, plus defaults and colours resolved.
 import { parseHexColor } from '../../format/color.js';
+import { shadowOf } from '../../format/shadow.js';
 import { childPath } from '../../format/json-path.js';
 import type { RGBA, SceneChart } from '../../scene/scene.js';
 import { mergeFields, placementOf } from '../common.js';
@@ -46,6 +47,7 @@ export const chartHandler: ObjectHandler<ChartObject> = {
       },
       donutHole: o.donut_hole ?? 0.6,
       lineWidth: o.line_width ?? 3,
+      ...(o.shadow ? { shadow: shadowOf(o.shadow) } : {}),
     };
   },
 };

@@ -2,6 +2,7 @@
 // report card needs (colours, font, axis number format, gridlines, legend, title); an override replaces the table.
 import { z } from 'zod';
 import { Color, doc } from '../../format/fields.js';
+import { Shadow } from '../../format/shadow.js';
 import { common, placementOverrideFields } from '../common.js';
 
 export const CHART_LIMITS = { maxSeries: 50, maxCategories: 100, maxTitleLength: 200 } as const;
@@ -55,12 +56,15 @@ export const ChartObject = z
     number_format: NumberFormat.optional(),
     donut_hole: doc(z.number().min(0.1).max(0.9), 'Donut hole as a fraction of the radius. Default 0.6.', 0.5).optional(),
     line_width: doc(z.number().finite().min(0.5).max(40), 'Line width of line and area charts in px. Default 3.', 4).optional(),
+    shadow: Shadow.optional(),
   })
   .meta({ description: 'A chart drawn from a data table.' });
 
 export const ChartOverride = z.strictObject({
   ...placementOverrideFields,
   chart_data: ChartData.optional(),
+  // Field by field, like a shape's: a colour alone recolours the template's shadow.
+  shadow: Shadow.optional(),
 });
 
 export type ChartObject = z.infer<typeof ChartObject>;

@@ -5,6 +5,7 @@ import { parseHexColor } from '../../format/color.js';
 import { parseImageRef } from '../../format/image-ref.js';
 import { childPath } from '../../format/json-path.js';
 import type { MediaFit, SceneMockup, SceneMockupLayer } from '../../scene/scene.js';
+import { shadowOf } from '../../format/shadow.js';
 import { mergeFields, placementOf } from '../common.js';
 import type { ObjectHandler } from '../handler.js';
 import { MEDIA_ALIASES } from '../media.js';
@@ -119,6 +120,6 @@ export const mockupHandler: ObjectHandler<MockupObject> = {
         layers.push({ ...base, kind: 'artwork', image: ref(l.path!, childPath(layersAt, i, 'path')) });
       }
     });
-    return { type: 'mockup', ...placementOf(o), base: ref(o.base, fieldPath('base')), layers };
+    return { type: 'mockup', ...placementOf(o), base: ref(o.base, fieldPath('base')), layers, ...(o.shadow ? { shadow: shadowOf(o.shadow) } : {}) };
   },
 };

@@ -2,6 +2,7 @@
 // in base-image pixels, each a replaceable image, a colour, or fixed artwork; an override changes layers by id.
 import { z } from 'zod';
 import { Color, doc, ImageRef } from '../../format/fields.js';
+import { Shadow } from '../../format/shadow.js';
 import { common, placementOverrideFields } from '../common.js';
 import { MediaStrategy } from '../media.js';
 
@@ -64,6 +65,7 @@ export const MockupObject = z
     ...common,
     base: doc(ImageRef, 'The base image; it fills the object box, and layer areas are in its pixels.', 'mockups/phone.png'),
     layers: doc(z.array(MockupLayer).max(MOCKUP_LIMITS.maxLayers), `Layers above the base, bottom first (at most ${MOCKUP_LIMITS.maxLayers}).`, []),
+    shadow: Shadow.optional(),
   })
   .meta({ description: 'A base image with named layers.' });
 
@@ -87,6 +89,8 @@ export const MockupOverride = z.strictObject({
     .record(z.string(), LayerOverride)
     .meta({ description: 'Layer id → changes to that layer.', examples: [{ screen: { image_url: 'asset:screenshot' }, case: { color: '#e4572e' } }] })
     .optional(),
+  // Field by field, like a shape's: a colour alone recolours the template's shadow.
+  shadow: Shadow.optional(),
 });
 
 export type MockupObject = z.infer<typeof MockupObject>;

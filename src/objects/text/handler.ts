@@ -1,16 +1,17 @@
-// Text objects: override fields text, text_align, text_transform, stroke, shadow, background, underline,
-// strikethrough and config.*; markup → spans; font checks.
+// Text objects: override fields text, text_align, text_transform, stroke, shadow, fill, background,
+// underline, strikethrough and config.*; markup → spans; font checks.
 import { shadowOf } from '../../format/shadow.js';
 import { validationError } from '../../errors.js';
 import { parseHexColor } from '../../format/color.js';
+import { checkGradient, gradientFill } from '../../format/gradient.js';
 import { childPath } from '../../format/json-path.js';
-import type { SceneText, SceneTextBackground } from '../../scene/scene.js';
+import type { GradientSceneFill, SceneText, SceneTextBackground } from '../../scene/scene.js';
 import { MarkupError, parseMarkup } from '../../text/markup.js';
 import { transformTexts } from '../../text/transform.js';
 import { mergeFields, placementOf } from '../common.js';
 import { checkFontFamily, DEFAULT_FONT_FAMILY } from '../fonts.js';
 import type { ObjectHandler } from '../handler.js';
-import { TextOverride, type TextObject } from './schema.js';
+import { TextOverride, type TextFill, type TextObject } from './schema.js';
 
 function backgroundOf(b: NonNullable<TextObject['background']>): SceneTextBackground {
   const p = b.padding ?? 0;
@@ -36,8 +37,20 @@ export const textHandler: ObjectHandler<TextObject> = {
   type: 'text',
   what: 'a text object',
   override: TextOverride,
-  merge: mergeFields,
+  merge(o, ov) {
+    const fill = ov.fill as Partial<TextFill> | undefined;
+    // As for a shape's background: an override without a type keeps the template's gradient type, or
+    // implies one from its fields (angle: linear, center or radius: radial, else linear).
+    if (fill && fill.type === undefined) {
+      const type =
+        o.fill?.type ??
+        (fill.angle !== undefined ? 'linear_gradient' : fill.center !== undefined || fill.radius !== undefined ? 'radial_gradient' : 'linear_gradient');
+      ov = { ...ov, fill: { ...fill, type } };
+    }
+    return mergeFields(o, ov);
+  },
   check(o, at, ctx) {
+    if (o.fill) checkGradient(o.fill, childPath(at, 'fill'), 'fill');
     const spans = spansOf(o, childPath(at, 'text'));
     checkFontFamily(o.font_family ?? DEFAULT_FONT_FAMILY, childPath(at, 'font_family'), ctx);
     for (const s of spans) if (s.style.family !== undefined) checkFontFamily(s.style.family, childPath(at, 'text'), ctx, 'substyle font_family');
@@ -65,6 +78,7 @@ export const textHandler: ObjectHandler<TextObject> = {
     const weight = o.font_weight ?? 400;
     const fontSize = o.font_size ?? 48;
     const spans = spansOf(o, fieldPath('text'));
+    const fill: GradientSceneFill | undefined = o.fill ? gradientFill(o.fill) : undefined;
     // The case change comes before shaping, so line breaks, fit and the pdf's text all see the changed text.
     const texts = transformTexts(
       spans.map((s) => s.text),
@@ -81,6 +95,8 @@ export const textHandler: ObjectHandler<TextObject> = {
         color: parseHexColor(s.style.color ?? color),
         underline: s.style.underline ?? o.underline ?? false,
         ...(s.style.strikethrough || o.strikethrough ? { strikethrough: true } : {}),
+        // A substyle colour wins over the gradient for its span, as a coloured <span> inside CSS background-clip: text would.
+        ...(fill && s.style.color === undefined ? { fill: true as const } : {}),
         ...(s.style.link === undefined ? {} : { link: s.style.link }),
       })),
       family: o.font_family ?? DEFAULT_FONT_FAMILY,
@@ -92,6 +108,7 @@ export const textHandler: ObjectHandler<TextObject> = {
       letterSpacing: o.letter_spacing ?? 0,
       strategy: o.config?.text_replacement_strategy ?? 'fit',
       valign: o.config?.text_replacement_strategy_fit_valign ?? 'center',
+      ...(fill ? { fill } : {}),
       ...(o.stroke === undefined || o.stroke.width === 0 ? {} : { stroke: { color: parseHexColor(o.stroke.color), width: o.stroke.width } }),
       ...(o.shadow ? { shadow: shadowOf(o.shadow) } : {}),
       ...(o.background ? { background: backgroundOf(o.background) } : {}),

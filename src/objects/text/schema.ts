@@ -3,6 +3,7 @@
 import { Shadow } from '../../format/shadow.js';
 import { z } from 'zod';
 import { Color, doc, LIMITS } from '../../format/fields.js';
+import { gradientFields } from '../../format/gradient.js';
 import { common, placementOverrideFields } from '../common.js';
 
 export const TextAlign = doc(
@@ -77,6 +78,30 @@ export const TextBackground = z
     examples: [{ color: '#ffeb3b', padding: { x: 12, y: 4 }, corner_radius: 6, mode: 'lines' }],
   });
 
+export const TextFill = z
+  .strictObject({
+    type: doc(
+      z.enum(['linear_gradient', 'radial_gradient']),
+      'linear_gradient or radial_gradient, with the same fields as a shape background of that type (stops, and angle, or center and radius).',
+      'linear_gradient',
+    ),
+    ...gradientFields,
+  })
+  .meta({
+    description:
+      'A gradient painted through the glyphs instead of color, spread over the text object\'s box (its height after fixed-width sizing), like CSS background: linear-gradient(…) with background-clip: text on the element. A substyle color="…" still wins for its span; the outline (stroke) and the shadow keep their own colours; underlines take the gradient too. Default none (color).',
+    examples: [
+      {
+        type: 'linear_gradient',
+        angle: 90,
+        stops: [
+          { offset: 0, color: '#ff512f' },
+          { offset: 1, color: '#dd2476' },
+        ],
+      },
+    ],
+  });
+
 export const TextObject = z
   .strictObject({
     type: doc(z.literal('text'), 'Object type: a text box.', 'text'),
@@ -103,6 +128,7 @@ export const TextObject = z
       'italic',
     ).optional(),
     color: doc(Color, 'Text colour. Default #000000.', '#222222').optional(),
+    fill: TextFill.optional(),
     text_align: TextAlign.optional(),
     direction: doc(
       z.enum(['auto', 'ltr', 'rtl']),
@@ -155,7 +181,12 @@ export const TextOverride = z.strictObject({
     .optional(),
   underline: TextObject.shape.underline,
   strikethrough: TextObject.shape.strikethrough,
+  // Field by field, like a shape's background: stops alone recolour the template's gradient.
+  fill: TextFill.partial()
+    .meta(TextFill.meta() ?? {})
+    .optional(),
   config: TextConfig.optional(),
 });
 
 export type TextObject = z.infer<typeof TextObject>;
+export type TextFill = z.infer<typeof TextFill>;

@@ -1,7 +1,8 @@
-// Video objects: only placement can be overridden. The interface's limits say a video on the canvas
+// Video objects: only placement (and blur and shadow) can be overridden. The interface's limits say a video on the canvas
 // cannot be replaced by an upload, so an override with path (or any clip field) is refused clearly.
 import { validationError } from '../../errors.js';
 import { parseImageRef } from '../../format/image-ref.js';
+import { shadowOf } from '../../format/shadow.js';
 import { childPath } from '../../format/json-path.js';
 import { imageRefKey } from '../../scene/keys.js';
 import type { SceneVideo } from '../../scene/scene.js';
@@ -40,6 +41,7 @@ export const videoHandler: ObjectHandler<VideoObject> = {
       muted: o.muted ?? false,
       fit,
       playTime: 0,
+      ...(o.shadow ? { shadow: shadowOf(o.shadow) } : {}),
     };
   },
 };

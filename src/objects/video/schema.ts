@@ -2,6 +2,7 @@
 // muted. An override may move it but never change its clip, so those fields are refused by name.
 import { z } from 'zod';
 import { doc, ImageRef } from '../../format/fields.js';
+import { Shadow } from '../../format/shadow.js';
 import { common, placementOverrideFields } from '../common.js';
 import { MediaConfig } from '../media.js';
 
@@ -19,18 +20,21 @@ export const VideoObject = z
       true,
     ).optional(),
     config: MediaConfig.optional(),
+    shadow: Shadow.optional(),
   })
   .meta({ description: 'A video clip placed into its box.' });
 
 const CLIP_FIELDS = ['path', 'trim_start', 'trim_end', 'loop', 'muted', 'config'] as const;
 const REFUSED =
-  'expected no such field (a video on the canvas cannot be replaced or changed by a request: only x, y, width, height, rotation, opacity and hidden can be overridden)';
+  'expected no such field (a video on the canvas cannot be replaced or changed by a request: only x, y, width, height, rotation, opacity, hidden, blur and shadow can be overridden)';
 
 // The clip fields are named (as never-valid) so the refusal says why, instead of "unknown field".
 const refused = doc(z.never({ error: REFUSED }), 'Not accepted: the clip of a video object comes from the template only.', null).optional();
 export const VideoOverride = z.strictObject({
   ...placementOverrideFields,
   ...Object.fromEntries(CLIP_FIELDS.map((f) => [f, refused])),
+  // Field by field, like a shape's: a colour alone recolours the template's shadow.
+  shadow: Shadow.optional(),
 });
 
 export type VideoObject = z.infer<typeof VideoObject>;
