@@ -36,6 +36,12 @@ export interface TextLayout {
   items: DisplayItem[];
   /** Box in local coordinates after sizing. */
   box: Rect;
+  /**
+   * The laid-out lines' rectangle in the same coordinates: from the leftmost line start to the
+   * rightmost line end (trailing spaces and letter spacing left out), and from the first line's top
+   * to the last line's bottom (line boxes of the line height). Empty text: a zero-size rect at the top.
+   */
+  lines: Rect;
   clip: boolean;
   report: TextFitReport;
 }
@@ -69,8 +75,9 @@ export function layoutText(t: SceneText, fonts: FontSet): TextLayout {
   // covers the letters of the run before it (CSS paint-order: stroke over a whole text).
   const outlines: DisplayItem[] | null = t.stroke ? [] : null;
   const reveal = t.reveal ? revealAlpha(t.reveal, fit.lines, paragraphs) : null;
+  let [left, right] = [Number.POSITIVE_INFINITY, Number.NEGATIVE_INFINITY];
   fit.lines.forEach((line, i) => {
-    placeLine(
+    const span = placeLine(
       items,
       paragraphs[line.paragraph]!,
       line,
@@ -82,12 +89,16 @@ export function layoutText(t: SceneText, fonts: FontSet): TextLayout {
       reveal ? (c) => reveal(i, c) : null,
       outlines,
     );
+    left = Math.min(left, span.left);
+    right = Math.max(right, span.right);
   });
   if (outlines) items.unshift(...outlines);
+  const lines = right >= left ? { x: left, y: top, width: right - left, height: fit.lines.length * lineHeightPx } : { x: 0, y: top, width: 0, height: 0 };
 
   return {
     items,
     box: { x: 0, y: 0, width: t.box.width, height: fit.boxHeight },
+    lines,
     clip: fit.clipped,
     report: {
       name: t.name ?? null,
@@ -165,7 +176,7 @@ function placeLine(
   lineHeightPx: number,
   alphaOf: ((cluster: number) => number) | null,
   outlines: DisplayItem[] | null,
-): void {
+): { left: number; right: number } {
   const widthPx = line.width * size;
   const free = t.box.width - widthPx;
   const align = alignOf(t.align, para.level % 2 === 1, line.last || free <= 0);
@@ -220,6 +231,9 @@ function placeLine(
     run.x1 = x - t.letterSpacing * size;
   }
   flush();
+  const left = align === 'center' ? free / 2 : align === 'right' ? free : 0;
+  // Where the line's glyphs end: without the letter spacing after the last character, as underlines.
+  return { left, right: order.length > 0 ? x - t.letterSpacing * size : left };
 }
 
 function decorate(

@@ -60,11 +60,18 @@ function shading(doc: ShadingDoc, g: Gradient, colorSpace: 'DeviceRGB' | 'Device
 function bounds(g: Geometry): Rect {
   if ('rect' in g) return g.rect;
   if (g.kind === 'wedge') return { x: g.cx - g.radius, y: g.cy - g.radius, width: 2 * g.radius, height: 2 * g.radius };
-  const xs = g.points.map((p) => p[0]);
-  const ys = g.points.map((p) => p[1]);
+  const points = g.kind === 'path' ? pathPoints(g.d) : g.points;
+  const xs = points.map((p) => p[0]);
+  const ys = points.map((p) => p[1]);
   const x = Math.min(...xs);
   const y = Math.min(...ys);
   return { x, y, width: Math.max(...xs) - x, height: Math.max(...ys) - y };
+}
+
+/** End and control points of absolute path data (M, L, C, Q, Z: every number pair is a point); they contain the path. */
+function pathPoints(d: string): [number, number][] {
+  const v = (d.match(/-?\d*\.?\d+(?:e[-+]?\d+)?/gi) ?? []).map(Number);
+  return Array.from({ length: Math.floor(v.length / 2) }, (_, i) => [v[2 * i]!, v[2 * i + 1]!]);
 }
 
 /**

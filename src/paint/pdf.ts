@@ -76,7 +76,9 @@ export interface PdfDrawing {
   dash(length: number, options: { space: number }): PdfDrawing;
   undash(): PdfDrawing;
   lineJoin(join: 'miter' | 'round'): PdfDrawing;
-  lineCap(cap: 'butt' | 'round'): PdfDrawing;
+  lineCap(cap: 'butt' | 'round' | 'square'): PdfDrawing;
+  /** SVG path data (pdfkit parses it into path operators). */
+  path(d: string): PdfDrawing;
   font(name: string): PdfDrawing;
   registerFont(name: string, src: Buffer): PdfDrawing;
 }
@@ -137,6 +139,10 @@ function pathOf(doc: Doc, g: Geometry): void {
         arc(doc, g.cx, g.cy, g.innerRadius, g.end, g.start, g.innerRadius);
       } else doc.lineTo(g.cx, g.cy);
       doc.closePath();
+      return;
+    }
+    case 'path': {
+      doc.path(g.d);
       return;
     }
   }
@@ -314,9 +320,10 @@ export class PdfBackend implements PaintBackend<Buffer, PdfPreparedPage> {
     const doc = this.doc;
     pathOf(doc, it.geometry);
     doc.lineWidth(it.width);
-    if (it.dash) doc.dash(it.dash[0] ?? 1, { space: it.dash[1] ?? it.dash[0] ?? 1 });
+    // The whole pattern, zero lengths too (dots under round caps), which pdfkit's dash() refuses.
+    if (it.dash) doc.addContent(`[${it.dash.map(num).join(' ')}] 0 d`);
     else doc.undash();
-    doc.lineJoin(it.join ?? 'miter').lineCap(it.join === 'round' ? 'round' : 'butt');
+    doc.lineJoin(it.join ?? 'miter').lineCap(it.cap ?? (it.join === 'round' ? 'round' : 'butt'));
     doc.strokeColor(rgb(it.color), this.alpha * it.color[3]);
     doc.stroke();
   }

@@ -71,16 +71,23 @@ function canvasFor(width: number, height: number): Canvas {
   return canvas;
 }
 
-function tracePath(ctx: SKRSContext2D, g: Geometry): void {
+/**
+ * Traces the geometry as the context's current path; path data (which the context cannot append to
+ * its path) comes back as a Path2D for the caller to fill, stroke or clip instead.
+ */
+function tracePath(ctx: SKRSContext2D, g: Geometry): SkiaCanvas.Path2D | undefined {
   ctx.beginPath();
   switch (g.kind) {
     case 'rect':
-      return ctx.rect(g.rect.x, g.rect.y, g.rect.width, g.rect.height);
+      ctx.rect(g.rect.x, g.rect.y, g.rect.width, g.rect.height);
+      return;
     case 'round_rect':
-      return ctx.roundRect(g.rect.x, g.rect.y, g.rect.width, g.rect.height, g.radius);
+      ctx.roundRect(g.rect.x, g.rect.y, g.rect.width, g.rect.height, g.radius);
+      return;
     case 'ellipse': {
       const { x, y, width, height } = g.rect;
-      return ctx.ellipse(x + width / 2, y + height / 2, width / 2, height / 2, 0, 0, Math.PI * 2);
+      ctx.ellipse(x + width / 2, y + height / 2, width / 2, height / 2, 0, 0, Math.PI * 2);
+      return;
     }
     case 'polygon':
     case 'polyline':
@@ -93,6 +100,8 @@ function tracePath(ctx: SKRSContext2D, g: Geometry): void {
       else ctx.lineTo(g.cx, g.cy);
       ctx.closePath();
       return;
+    case 'path':
+      return new (skia().Path2D)(g.d);
   }
 }
 
@@ -191,8 +200,9 @@ class RasterBackend implements PaintBackend<RasterImage[], RasterPage> {
   }
 
   clip(geometry: Geometry): void {
-    tracePath(this.ctx, geometry);
-    this.ctx.clip();
+    const path = tracePath(this.ctx, geometry);
+    if (path) this.ctx.clip(path);
+    else this.ctx.clip();
   }
 
   beginLayer(g: GroupItem): boolean {
@@ -277,8 +287,9 @@ class RasterBackend implements PaintBackend<RasterImage[], RasterPage> {
   fill(it: ItemOf<'fill'>): void {
     const ctx = this.ctx;
     ctx.fillStyle = css(it.color);
-    tracePath(ctx, it.geometry);
-    ctx.fill();
+    const path = tracePath(ctx, it.geometry);
+    if (path) ctx.fill(path);
+    else ctx.fill();
   }
 
   gradient(it: ItemOf<'gradient'>): void {
@@ -292,8 +303,9 @@ class RasterBackend implements PaintBackend<RasterImage[], RasterPage> {
         : ctx.createRadialGradient(g.center[0], g.center[1], 0, g.center[0], g.center[1], g.radius);
     for (const s of g.stops) paint.addColorStop(s.offset, css(s.color));
     ctx.fillStyle = paint;
-    tracePath(ctx, it.geometry);
-    ctx.fill();
+    const path = tracePath(ctx, it.geometry);
+    if (path) ctx.fill(path);
+    else ctx.fill();
   }
 
   stroke(it: ItemOf<'stroke'>): void {
@@ -302,9 +314,10 @@ class RasterBackend implements PaintBackend<RasterImage[], RasterPage> {
     ctx.lineWidth = it.width;
     ctx.setLineDash(it.dash ? [...it.dash] : []);
     ctx.lineJoin = it.join ?? 'miter';
-    ctx.lineCap = it.join === 'round' ? 'round' : 'butt';
-    tracePath(ctx, it.geometry);
-    ctx.stroke();
+    ctx.lineCap = it.cap ?? (it.join === 'round' ? 'round' : 'butt');
+    const path = tracePath(ctx, it.geometry);
+    if (path) ctx.stroke(path);
+    else ctx.stroke();
   }
 
   imageQuad(): void {

@@ -14,7 +14,9 @@ export type Geometry =
   /** Open line through the points (strokes only). */
   | { kind: 'polyline'; points: readonly Point[] }
   /** Pie or donut slice; angles in radians from the +x axis, clockwise (y points down). */
-  | { kind: 'wedge'; cx: number; cy: number; radius: number; innerRadius: number; start: number; end: number };
+  | { kind: 'wedge'; cx: number; cy: number; radius: number; innerRadius: number; start: number; end: number }
+  /** SVG path data in local coordinates: absolute M, L, C, Q and Z; filled with the nonzero rule. */
+  | { kind: 'path'; d: string };
 
 /** The geometries that fill a rectangle: shape outlines and canvas backgrounds. */
 export type BoxGeometry = Extract<Geometry, { rect: Rect }>;
@@ -69,7 +71,17 @@ export type DisplayItem =
     }
   | { kind: 'fill'; geometry: Geometry; color: RGBA }
   | { kind: 'gradient'; geometry: Geometry; gradient: Gradient }
-  | { kind: 'stroke'; geometry: Geometry; color: RGBA; width: number; dash: readonly number[] | null; join?: 'miter' | 'round' }
+  | {
+      kind: 'stroke';
+      geometry: Geometry;
+      color: RGBA;
+      width: number;
+      /** Dash and gap lengths in px, repeated from the path's start; null: solid. */
+      dash: readonly number[] | null;
+      join?: 'miter' | 'round';
+      /** Ends of the path and of every dash. Default: round with a round join, else butt. */
+      cap?: 'butt' | 'round' | 'square';
+    }
   /** `tint` replaces the image's colour and keeps its alpha (a coloured mask). */
   | { kind: 'image'; image: string; src: Rect; dst: Rect; tint?: RGBA }
   /** The `src` part of the image, warped so its corners land on `quad` (perspective). */
