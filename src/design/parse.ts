@@ -60,10 +60,8 @@ function checkWraps(slots: readonly Slot[]): void {
       throw validationError(where, `expected a text object for wrap.object but "${name}" is ${handlerFor(target.object).what}: ${choose}`);
     }
     if (target.slide !== slide) {
-      throw validationError(
-        where,
-        `"${name}" is on ${target.slide === null ? 'the canvas' : `slide ${target.slide}`}, not beside this shape: a shape wraps a text of its own slide (${choose})`,
-      );
+      const there = target.slide === null ? 'the canvas objects' : `slides[${target.slide}]`;
+      throw validationError(where, `expected a text object of the shape's own slide for wrap.object but "${name}" is on ${there}: ${choose}`);
     }
   }
 }

@@ -152,7 +152,8 @@ function pathIn(rect: Rect, commands: readonly (readonly [string, ...number[]])[
 }
 
 /**
- * A heart: two lobes (near-elliptic quarter arcs) meeting in a notch at 20 % of the height, sides
+ * A heart: two lobes (near-elliptic quarter arcs) meeting in a V notch at 20 % of the height (about
+ * 46°, not a cusp, whose inside border would need an unbounded miter), sides
  * curving down to the tip at the bottom middle. Every curve is monotone between its ends, so the
  * outline touches all four sides of the box exactly.
  */
@@ -161,8 +162,8 @@ function heartPath(rect: Rect): string {
     ['M', 0.5, 1],
     ['C', 0.3, 0.82, 0, 0.6, 0, 0.3],
     ['C', 0, 0.134, 0.112, 0, 0.25, 0],
-    ['C', 0.388, 0, 0.5, 0.09, 0.5, 0.2],
-    ['C', 0.5, 0.09, 0.612, 0, 0.75, 0],
+    ['C', 0.388, 0, 0.44, 0.06, 0.5, 0.2],
+    ['C', 0.56, 0.06, 0.612, 0, 0.75, 0],
     ['C', 0.888, 0, 1, 0.134, 1, 0.3],
     ['C', 1, 0.6, 0.7, 0.82, 0.5, 1],
     ['Z'],
