@@ -5,7 +5,8 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { Engine } from '../src/engine.js';
+import { Engine, type DesignInput, type RenderOptions } from '../src/engine.js';
+import type { Overrides } from '../src/resolve/types.js';
 import type { DisplayItem } from '../src/scene/display-list.js';
 import { compareWithChromium } from './support/chromium.js';
 import { expectRefused } from './support/refusal.js';
@@ -19,6 +20,13 @@ const blue = { type: 'color', color: '#1e88e5' };
 const shape = (extra: Record<string, unknown>) => ({ type: 'shape', x: 10, y: 20, width: 100, height: 80, background: blue, ...extra });
 const itemsOf = (objects: unknown[], overrides: unknown = {}, n = 0): DisplayItem[] =>
   objectGroup(layoutOf(designWith(objects), overrides).displayList, n).items;
+/** The corners of a polygon or polyline item's geometry. */
+function pointsOf(it: DisplayItem | undefined): [number, number][] {
+  if (!it || (it.kind !== 'fill' && it.kind !== 'stroke') || (it.geometry.kind !== 'polygon' && it.geometry.kind !== 'polyline')) {
+    throw new Error(`not a polygon item: ${JSON.stringify(it)}`);
+  }
+  return it.geometry.points.map(([x, y]) => [x, y]);
+}
 const round = (v: unknown): unknown => JSON.parse(JSON.stringify(v, (_, x: unknown) => (typeof x === 'number' ? Math.round(x * 1000) / 1000 : x)));
 
 describe('figure outlines as data', () => {
@@ -50,7 +58,7 @@ describe('figure outlines as data', () => {
       ],
     });
     // Arms a third of the shorter side thick (80 / 3), crossing at the centre.
-    const cross = geometry('cross') as { points: [number, number][] };
+    const cross = { points: pointsOf(itemsOf([shape({ shape: 'cross' })])[0]) };
     expect(round(cross.points.slice(0, 4))).toEqual([
       [36.667, 0],
       [63.333, 0],
@@ -70,9 +78,9 @@ describe('figure outlines as data', () => {
         [0, 60],
       ],
     });
-    const left = geometry('arrow_left') as { points: [number, number][] };
+    const left = { points: pointsOf(itemsOf([shape({ shape: 'arrow_left' })])[0]) };
     expect(left.points[3]).toEqual([0, 40]);
-    const up = geometry('arrow_up') as { points: [number, number][] };
+    const up = { points: pointsOf(itemsOf([shape({ shape: 'arrow_up' })])[0]) };
     expect(up.points[3]).toEqual([50, 0]);
   });
 
@@ -83,20 +91,19 @@ describe('figure outlines as data', () => {
       ['octagon', 8],
       ['star', 10],
     ] as const) {
-      const g = (itemsOf([shape({ shape: s })])[0] as Extract<DisplayItem, { kind: 'fill' }>).geometry as { points: [number, number][] };
+      const g = { points: pointsOf(itemsOf([shape({ shape: s })])[0]) };
       expect(g.points, s).toHaveLength(corners);
       const xs = g.points.map((p) => p[0]);
       const ys = g.points.map((p) => p[1]);
       expect(round([Math.min(...xs), Math.max(...xs), Math.min(...ys), Math.max(...ys)]), s).toEqual([0, 100, 0, 80]);
     }
-    const hex = (itemsOf([shape({ shape: 'hexagon' })])[0] as { geometry: { points: [number, number][] } }).geometry.points;
+    const hex = pointsOf(itemsOf([shape({ shape: 'hexagon' })])[0]);
     expect(round(hex.slice(0, 2))).toEqual([
       [100, 40],
       [75, 80],
     ]);
     // A 6-point star with inner corners at half the outer radius: 12 corners, the first straight up.
-    const star = (itemsOf([shape({ shape: 'star', points: 6, inner_radius: 0.5, width: 100, height: 100 })])[0] as { geometry: { points: [number, number][] } })
-      .geometry.points;
+    const star = pointsOf(itemsOf([shape({ shape: 'star', points: 6, inner_radius: 0.5, width: 100, height: 100 })])[0]);
     expect(star).toHaveLength(12);
     expect(round(star[0])).toEqual([50, 0]);
   });
@@ -284,7 +291,11 @@ describe('wrap: a shape sized around a text', () => {
 });
 
 describe('bad input is refused at its path', () => {
-  const render = (objects: unknown[], overrides?: unknown) => ({ format: 'png' as const, design: designWith(objects), ...(overrides ? { overrides } : {}) });
+  const render = (objects: unknown[], overrides?: Overrides): RenderOptions => ({
+    format: 'png',
+    design: designWith(objects),
+    ...(overrides ? { overrides } : {}),
+  });
   const text = { type: 'text', name: 'label', x: 0, y: 0, width: 100, height: 40, text: 'Hi' };
   it.each([
     [[shape({ shape: 'blob' })], '$.objects[0].shape', 'expected one of'],
@@ -312,11 +323,11 @@ describe('bad input is refused at its path', () => {
         { duration: 1, objects: [text] },
       ],
     };
-    await expectRefused({ format: 'png', design } as never, { path: '$.slides[0].objects[0].wrap.object', message: 'is on slides[1]' });
+    await expectRefused({ format: 'png', design: design as DesignInput }, { path: '$.slides[0].objects[0].wrap.object', message: 'is on slides[1]' });
   });
 
   it('a line override with a bad head', async () => {
-    await expectRefused(render([{ type: 'line', name: 'l', x: 0, y: 0, width: 100, height: 4 }], { l: { start_head: 'x' } }), {
+    await expectRefused(render([{ type: 'line', name: 'l', x: 0, y: 0, width: 100, height: 4 }], { l: { start_head: 'x' } } as unknown as Overrides), {
       path: '$.objects_overrides.l.start_head',
       message: 'expected one of',
     });
@@ -362,8 +373,9 @@ describe.runIf(toolsAvailable(['chromium'], 'comparing with Chromium needs it'))
     const svg = boxes
       .map((b, i) => {
         const g = objectGroup(list, i);
-        const fill = g.items[0] as { geometry: { points: [number, number][] } };
-        const pts = fill.geometry.points.map(([x, y]) => `${x},${y}`).join(' ');
+        const pts = pointsOf(g.items[0])
+          .map(([x, y]) => `${x},${y}`)
+          .join(' ');
         return `<g transform="translate(${b.x} ${b.y})"><clipPath id="c${i}"><polygon points="${pts}"/></clipPath><polygon points="${pts}" fill="#1e88e5"/><polygon points="${pts}" fill="none" stroke="#263238" stroke-width="10" clip-path="url(#c${i})"/></g>`;
       })
       .join('');
