@@ -283,6 +283,26 @@ describe('wrap: a shape sized around a text', () => {
     expect(round([g.transform[4], g.transform[5]])).toEqual(round(origin));
   });
 
+  it('on a slide the button wraps the text of its own slide; with fit the button follows the shrunk lines', () => {
+    const fitLabel = { ...label, config: { text_replacement_strategy: 'fit' }, width: 200, x: 200, min_font_size: 6 };
+    const design = {
+      width: 600,
+      height: 400,
+      fonts: ['Inter'],
+      slides: [{ duration: 1, objects: [button, fitLabel] }],
+    };
+    const widthOf = (overrides: unknown) => {
+      const slide = layoutOf(design, overrides).displayList.items[1] as Extract<DisplayItem, { kind: 'group' }>;
+      const g = slide.items[0] as Extract<DisplayItem, { kind: 'group' }>;
+      return (g.items[0] as { geometry: { rect: { width: number } } }).geometry.rect.width;
+    };
+    const short = widthOf({});
+    // A label too long for its 200 px box shrinks until it fits; the button is never wider than the box plus padding.
+    const long = widthOf({ cta: { text: 'Start your free trial today and save' } });
+    expect(long).toBeGreaterThan(short);
+    expect(long).toBeLessThanOrEqual(200 + 40 + 1e-6);
+  });
+
   it('a hidden text hides its button; the wrapped text is laid out once', () => {
     const l = layoutOf(designWith([button, label]), { cta: { hidden: true } });
     expect(l.displayList.items).toHaveLength(1);
