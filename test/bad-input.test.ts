@@ -590,7 +590,7 @@ const rows: Row[] = [
   { name: 'non-integer font_weight', design: edit((d) => (T(d).font_weight = 450.5)), path: '$.objects[0].font_weight', message: 'integer' },
   { name: 'negative border width', design: edit((d) => (S(d).border.width = -1)), path: '$.objects[2].border.width', message: 'at least 0' },
   { name: 'bad border style', design: edit((d) => (S(d).border.style = 'dotted')), path: '$.objects[2].border.style', message: '"solid", "dashed"' },
-  { name: 'unknown shape', design: edit((d) => (S(d).shape = 'triangle')), path: '$.objects[2].shape', message: '"ellipse"' },
+  { name: 'unknown shape', design: edit((d) => (S(d).shape = 'trapezoid')), path: '$.objects[2].shape', message: '"ellipse"' },
   { name: 'text colour "red"', design: edit((d) => (T(d).color = 'red')), path: '$.objects[0].color', message: 'hex colour' },
   { name: 'shape background colour "#12"', design: edit((d) => (S(d).background.color = '#12')), path: '$.objects[2].background.color', message: 'hex colour' },
   { name: 'border colour "#gggggg"', design: edit((d) => (S(d).border.color = '#gggggg')), path: '$.objects[2].border.color', message: 'hex colour' },

@@ -44,7 +44,7 @@ const rows: Row[] = [
     name: 'an object field named by its last word',
     design: design({}, [shape({ radius: 12 })]),
     path: '$.objects[0].radius',
-    message: 'unknown field "radius" on a shape object: did you mean "corner_radius"? Rename it or remove it',
+    message: 'unknown field "radius" on a shape object: did you mean "corner_radius" or "inner_radius"? Rename it or remove it',
     listed: true,
   },
   {

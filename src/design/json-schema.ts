@@ -47,6 +47,8 @@ function typeOf(s: JsonSchema): string {
   if ((s as { not?: unknown }).not !== undefined && s.type === undefined) return 'not accepted';
   if (s.const !== undefined) return JSON.stringify(s.const);
   if (s.enum) return s.enum.map((v) => JSON.stringify(v)).join(' \\| ');
+  // A choice of forms (a padding given as a number or as {x, y}): each form's type.
+  if (s.anyOf && s.type === undefined) return s.anyOf.map(typeOf).join(' \\| ');
   if (s.type === 'array') return s.items?.oneOf ? 'array of objects' : `array of ${s.items ? typeOf(s.items) : 'any'}`;
   let t = Array.isArray(s.type) ? s.type.join(' \\| ') : (s.type ?? 'any');
   const lo = s.minimum ?? s.exclusiveMinimum;

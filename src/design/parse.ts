@@ -7,7 +7,7 @@ import { checkBackground } from '../objects/shape/handler.js';
 import { DEFAULT_FONT_FAMILY } from '../objects/fonts.js';
 import { bundledFonts, type FontSet } from '../text/fonts.js';
 import { childPath, jsonPath, type PathSegment } from '../format/json-path.js';
-import { slotsOf } from './slots.js';
+import { slotsOf, type Slot } from './slots.js';
 import { parseImageRef } from '../format/image-ref.js';
 import { checkTimeline } from './timeline-check.js';
 import { issueToError } from '../format/zod-error.js';
@@ -45,6 +45,27 @@ export function checkContext(design: Design, fonts: FontSet): CheckContext {
   return { fonts, designFonts: design.fonts ? declaredFamilies(design.fonts) : [DEFAULT_FONT_FAMILY], fileFamilies };
 }
 
+/** A shape's `wrap` names a text object beside it: in the same design, or on the same slide. */
+function checkWraps(slots: readonly Slot[]): void {
+  for (const { object, at, slide } of slots) {
+    if (object.type !== 'shape' || !object.wrap) continue;
+    const name = object.wrap.object;
+    const where = childPath(at, 'wrap', 'object');
+    if (name === object.name) throw validationError(where, `a shape cannot wrap itself: name the text object it sits behind instead of "${name}"`);
+    const target = slots.find((s) => s.object.name === name);
+    const texts = slots.filter((s) => s.slide === slide && s.object.type === 'text' && s.object.name !== undefined).map((s) => JSON.stringify(s.object.name));
+    const choose = texts.length > 0 ? `use one of ${texts.join(', ')}` : 'name a text object beside it first';
+    if (!target) throw validationError(where, `expected the name of a text object for wrap.object but the design has no object named "${name}": ${choose}`);
+    if (target.object.type !== 'text') {
+      throw validationError(where, `expected a text object for wrap.object but "${name}" is ${handlerFor(target.object).what}: ${choose}`);
+    }
+    if (target.slide !== slide) {
+      const there = target.slide === null ? 'the canvas objects' : `slides[${target.slide}]`;
+      throw validationError(where, `expected a text object of the shape's own slide for wrap.object but "${name}" is on ${there}: ${choose}`);
+    }
+  }
+}
+
 /** `root` is where the design sits in the request, for error paths (`$.pages[1].design` in a multi-page pdf). */
 export function parseDesign(input: unknown, fonts: FontSet = bundledFonts(), root = '$'): Design {
   const value = typeof input === 'string' ? parseJson(input, root, 'the design') : input;
@@ -77,7 +98,8 @@ export function parseDesign(input: unknown, fonts: FontSet = bundledFonts(), roo
   }
   if (!design.slides && !design.objects) throw validationError(jsonPath(['objects'], root), 'expected objects (or, for a slide video, slides)');
   const seen = new Map<string, string>();
-  for (const { object, at, slide } of slotsOf(design, root)) {
+  const slots = slotsOf(design, root);
+  for (const { object, at, slide } of slots) {
     if (object.name !== undefined) {
       const first = seen.get(object.name);
       if (first !== undefined) {
@@ -88,6 +110,7 @@ export function parseDesign(input: unknown, fonts: FontSet = bundledFonts(), roo
     handlerFor(object).check(object, at, ctx);
     checkTimeline(object, at, slide === null ? design.duration : design.slides![slide]!.duration);
   }
+  checkWraps(slots);
   const slideNames = new Set<string>();
   design.slides?.forEach((s, i) => {
     const at = jsonPath(['slides', i], root);

@@ -210,7 +210,7 @@ export const Box = z
 export const ObjectInfo = z
   .strictObject({
     name: z.string().meta({ description: 'The key of its objects_overrides entry (interface B: overrides[].name).', examples: ['headline'] }),
-    type: z.enum(['text', 'image', 'shape', 'chart', 'mockup', 'video', 'svg']),
+    type: z.enum(['text', 'image', 'shape', 'chart', 'mockup', 'video', 'svg', 'line']),
     slide: z.string().nullable().meta({ description: 'The name of its slide; null in a design without slides or on a slide without a name.' }),
     box: Box,
     rotation: z.number().meta({ description: 'Degrees clockwise around the centre of the box.', examples: [0] }),

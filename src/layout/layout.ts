@@ -1,6 +1,6 @@
 // layout: Scene (+ intrinsic image sizes) → DisplayList and fit report. Pure and deterministic:
 // no I/O, no pixels; every object becomes one group placed by its box, rotation and opacity.
-import type { RGBA, Rect, Scene, SceneFill, SceneImageRef, SceneObject, SceneShadow, SceneShape } from '../scene/scene.js';
+import type { RGBA, Rect, Scene, SceneFill, SceneImageRef, SceneObject, SceneShadow, SceneShape, SceneText } from '../scene/scene.js';
 import { clipFrameKey, imageRefKey, svgRefKey } from '../scene/keys.js';
 import type { SvgDocument } from '../svg/parse.js';
 import type { FontSet } from '../text/fonts.js';
@@ -8,9 +8,11 @@ import { IDENTITY, pictureClip, placeMedia, type ImageSize, type ImageSizes } fr
 import type { BoxGeometry, DisplayItem, DisplayList, Geometry, Matrix } from '../scene/display-list.js';
 import { layoutChart } from './chart/chart.js';
 import { gradientOpaque, placeGradient } from './gradient.js';
+import { layoutLine } from './line.js';
 import { layoutMockup } from './mockup.js';
+import { figureGeometry } from './outlines.js';
 import { svgClip, svgItems } from './svg.js';
-import { layoutText, type TextFitReport } from './text.js';
+import { layoutText, type TextFitReport, type TextLayout } from './text.js';
 
 export type { ImageSize, ImageSizes } from './boxes.js';
 
@@ -23,10 +25,9 @@ export interface LayoutResult {
 
 export function layout(scene: Scene, images: ImageSizes, fonts: FontSet): LayoutResult {
   const canvas: Rect = { x: 0, y: 0, width: scene.width, height: scene.height };
-  const items: DisplayItem[] = [...fillItems(scene.background, { kind: 'rect', rect: canvas }, images)];
+  const items: DisplayItem[] = [...fillItems(scene.background, { kind: 'rect', rect: canvas }, canvas, images)];
   const report: FitReport = [];
-  for (const object of scene.objects) {
-    const placed = layoutObject(object, images, fonts);
+  for (const placed of layoutSiblings(scene.objects, images, fonts)) {
     if (placed.report) report.push(placed.report);
     if (placed.reports) report.push(...placed.reports);
     items.push(placed.group);
@@ -45,8 +46,47 @@ function castShadow(g: DisplayItem, s: SceneShadow | null | undefined): DisplayI
 
 type Placed = { group: DisplayItem; report?: TextFitReport; reports?: TextFitReport[] };
 
-function layoutObject(o: SceneObject, images: ImageSizes, fonts: FontSet): Placed {
-  const placed = layoutContent(o, images, fonts);
+/**
+ * Objects of one list (the design's, or one slide's) in z-order. A shape that wraps a text of the
+ * list takes its box from that text's layout, which is made once and reused when the text is placed.
+ */
+function layoutSiblings(objects: readonly SceneObject[], images: ImageSizes, fonts: FontSet): Placed[] {
+  const texts = new Map<SceneText, TextLayout>();
+  const textLayout = (t: SceneText): TextLayout => {
+    let done = texts.get(t);
+    if (!done) texts.set(t, (done = layoutText(t, fonts)));
+    return done;
+  };
+  return objects.flatMap((o) => {
+    if (o.type === 'shape' && o.wrap) {
+      const wrap = o.wrap;
+      const text = objects.find((c): c is SceneText => c.type === 'text' && c.name === wrap.object);
+      // The text is hidden or not on screen at this time: the button goes with its label.
+      if (!text) return [];
+      const wrapped = wrappedShape(o, wrap, text, textLayout(text));
+      return wrapped ? [layoutObject(wrapped, images, fonts, textLayout)] : [];
+    }
+    return [layoutObject(o, images, fonts, textLayout)];
+  });
+}
+
+/**
+ * The shape around a text's laid-out lines: their rectangle (in the text's own coordinates) grown by
+ * the padding, placed so the text's transform carries it (rotation and scale about its own centre).
+ */
+function wrappedShape(o: SceneShape, wrap: NonNullable<SceneShape['wrap']>, text: SceneText, t: TextLayout): SceneShape | null {
+  const r = t.lines;
+  const width = r.width + 2 * wrap.padding.x;
+  const height = r.height + 2 * wrap.padding.y;
+  if (!(width > 0 && height > 0)) return null;
+  const [a, b, c, d, e, f] = placement(text.box.x, text.box.y, t.box.width, t.box.height, text.rotation, text.scale);
+  const [cx, cy] = [r.x + r.width / 2, r.y + r.height / 2];
+  const [px, py] = [a * cx + c * cy + e, b * cx + d * cy + f];
+  return { ...o, box: { x: px - width / 2, y: py - height / 2, width, height }, rotation: text.rotation, scale: o.scale * text.scale };
+}
+
+function layoutObject(o: SceneObject, images: ImageSizes, fonts: FontSet, textLayout: (t: SceneText) => TextLayout): Placed {
+  const placed = layoutContent(o, images, fonts, textLayout);
   if (o.blur && o.blur > 0) castBlur(placed.group, o.blur, o.scale);
   return placed;
 }
@@ -63,13 +103,13 @@ function castBlur(g: DisplayItem, blur: number, scale: number): void {
   g.bounds = { x: g.bounds.x - reach, y: g.bounds.y - reach, width: g.bounds.width + 2 * reach, height: g.bounds.height + 2 * reach };
 }
 
-function layoutContent(o: SceneObject, images: ImageSizes, fonts: FontSet): Placed {
+function layoutContent(o: SceneObject, images: ImageSizes, fonts: FontSet, textLayout: (t: SceneText) => TextLayout): Placed {
   const local: Rect = { x: 0, y: 0, width: o.box.width, height: o.box.height };
   // Groups and mockups clip their content to their own box.
   const clippedToBox = (items: DisplayItem[]): DisplayItem => group(o.box, local, o.rotation, o.scale, o.opacity, local, { kind: 'rect', rect: local }, items);
   switch (o.type) {
     case 'text': {
-      const t = layoutText(o, fonts);
+      const t = textLayout(o);
       // Glyphs reach outside their em box a little; an outline a further half its width.
       // A background reaches past the lines by its padding.
       const pad = o.background ? Math.max(o.background.padding.x, o.background.padding.y) : 0;
@@ -116,8 +156,12 @@ function layoutContent(o: SceneObject, images: ImageSizes, fonts: FontSet): Plac
         group: castShadow(group(o.box, local, o.rotation, o.scale, o.opacity, local, null, [{ kind: 'image', image: clipFrameKey(o), src, dst }]), o.shadow),
       };
     }
+    case 'line': {
+      const { items, bounds } = layoutLine(o);
+      return { group: castShadow(group(o.box, local, o.rotation, o.scale, o.opacity, bounds, null, items), o.shadow) };
+    }
     case 'group': {
-      const children = o.objects.map((c) => layoutObject(c, images, fonts));
+      const children = layoutSiblings(o.objects, images, fonts);
       return {
         group: clippedToBox(children.map((c) => c.group)),
         ...(children.some((c) => c.report) ? { reports: children.flatMap((c) => (c.report ? [c.report] : (c.reports ?? []))) } : {}),
@@ -180,37 +224,42 @@ function pictureBorder(dst: Rect, clip: BoxGeometry | null, border: { width: num
   return { kind: 'stroke', geometry, color: border.color, width: w + over, dash: null };
 }
 
-function shapeGeometry(shape: SceneShape['shape'], rect: Rect, radius: number): BoxGeometry {
-  if (shape === 'ellipse') return { kind: 'ellipse', rect };
-  if (shape === 'rounded_rect') return { kind: 'round_rect', rect, radius: Math.max(0, Math.min(radius, rect.width / 2, rect.height / 2)) };
-  return { kind: 'rect', rect };
+function shapeGeometry(o: SceneShape, rect: Rect, radius: number): Geometry {
+  if (o.shape === 'rect') return { kind: 'rect', rect };
+  if (o.shape === 'ellipse') return { kind: 'ellipse', rect };
+  if (o.shape === 'rounded_rect') return { kind: 'round_rect', rect, radius: Math.max(0, Math.min(radius, rect.width / 2, rect.height / 2)) };
+  return figureGeometry(o.shape, rect, o.star);
 }
 
 function shapeItems(o: SceneShape, box: Rect, images: ImageSizes): DisplayItem[] {
-  const outline = shapeGeometry(o.shape, box, o.cornerRadius);
-  const items = o.fill ? fillItems(o.fill, outline, images) : [];
+  const outline = shapeGeometry(o, box, o.cornerRadius);
+  const items = o.fill ? fillItems(o.fill, outline, box, images) : [];
   if (o.border) {
-    // The border lies inside the outline: stroke the outline inset by half the width.
     const w = Math.min(o.border.width, box.width / 2, box.height / 2);
-    const inset = { x: w / 2, y: w / 2, width: box.width - w, height: box.height - w };
-    items.push({
-      kind: 'stroke',
-      geometry: shapeGeometry(o.shape, inset, o.cornerRadius - w / 2),
-      color: o.border.color,
-      width: w,
-      dash: o.border.style === 'dashed' ? [3 * w, 2 * w] : null,
-    });
+    const dash = o.border.style === 'dashed' ? [3 * w, 2 * w] : null;
+    if (o.shape === 'rect' || o.shape === 'rounded_rect' || o.shape === 'ellipse') {
+      // The border lies inside the outline: stroke the outline inset by half the width.
+      const inset = { x: w / 2, y: w / 2, width: box.width - w, height: box.height - w };
+      items.push({ kind: 'stroke', geometry: shapeGeometry(o, inset, o.cornerRadius - w / 2), color: o.border.color, width: w, dash });
+    } else {
+      // Figures: a stroke twice as wide on the outline, clipped to it, is exactly the band inside
+      // the outline at any corner angle and along curves (an inset polygon needs miters that sharp
+      // tips cut off).
+      const stroke: DisplayItem = { kind: 'stroke', geometry: outline, color: o.border.color, width: 2 * w, dash };
+      items.push({ kind: 'group', transform: IDENTITY, opacity: 1, bounds: box, clip: outline, items: [stroke] });
+    }
   }
   return items;
 }
 
-function fillItems(fill: SceneFill, outline: BoxGeometry, images: ImageSizes): DisplayItem[] {
+/** The fill of an outline; gradients and images are placed in `rect`, the box the outline fills. */
+function fillItems(fill: SceneFill, outline: Geometry, rect: Rect, images: ImageSizes): DisplayItem[] {
   if (fill.kind === 'color') return [{ kind: 'fill', geometry: outline, color: fill.color }];
-  if (fill.kind !== 'image') return [{ kind: 'gradient', geometry: outline, gradient: placeGradient(fill, outline.rect) }];
-  const { src, dst } = placeMedia('cover', sizeOf(images, fill.image), outline.rect);
+  if (fill.kind !== 'image') return [{ kind: 'gradient', geometry: outline, gradient: placeGradient(fill, rect) }];
+  const { src, dst } = placeMedia('cover', sizeOf(images, fill.image), rect);
   const image: DisplayItem = { kind: 'image', image: imageRefKey(fill.image), src, dst };
   if (outline.kind === 'rect') return [image];
-  return [{ kind: 'group', transform: IDENTITY, opacity: 1, bounds: outline.rect, clip: outline, items: [image] }];
+  return [{ kind: 'group', transform: IDENTITY, opacity: 1, bounds: rect, clip: outline, items: [image] }];
 }
 
 function svgOf(images: ImageSizes, ref: SceneImageRef): SvgDocument {

@@ -39,6 +39,12 @@ export interface TextLayout {
   items: DisplayItem[];
   /** Box in local coordinates after sizing. */
   box: Rect;
+  /**
+   * The laid-out lines' rectangle in the same coordinates: from the leftmost line start to the
+   * rightmost line end (trailing spaces and letter spacing left out), and from the first line's top
+   * to the last line's bottom (line boxes of the line height). Empty text: a zero-size rect at the top.
+   */
+  lines: Rect;
   clip: boolean;
   report: TextFitReport;
 }
@@ -76,6 +82,7 @@ export function layoutText(t: SceneText, fonts: FontSet): TextLayout {
   const box: Rect = { x: 0, y: 0, width: t.box.width, height: fit.boxHeight };
   // One gradient over the whole box, as CSS background-clip: text paints the element's background.
   const gradient = t.fill ? placeGradient(t.fill, box) : null;
+  let [left, right] = [Number.POSITIVE_INFINITY, Number.NEGATIVE_INFINITY];
   fit.lines.forEach((line, i) => {
     const extent = placeLine(
       items,
@@ -90,14 +97,18 @@ export function layoutText(t: SceneText, fonts: FontSet): TextLayout {
       outlines,
       gradient,
     );
-    if (extent.x1 > extent.x0) extents.push({ ...extent, top: top + i * lineHeightPx, height: lineHeightPx });
+    if (extent.x1 > extent.x0) extents.push({ x0: extent.x0, x1: extent.x1, top: top + i * lineHeightPx, height: lineHeightPx });
+    left = Math.min(left, extent.x0);
+    right = Math.max(right, extent.right);
   });
   if (outlines) items.unshift(...outlines);
   if (t.background) items.unshift(...backgroundItems(t.background, extents));
+  const lines = right >= left ? { x: left, y: top, width: right - left, height: fit.lines.length * lineHeightPx } : { x: 0, y: top, width: 0, height: 0 };
 
   return {
     items,
     box,
+    lines,
     clip: fit.clipped,
     report: {
       name: t.name ?? null,
@@ -176,7 +187,7 @@ function placeLine(
   alphaOf: ((cluster: number) => number) | null,
   outlines: DisplayItem[] | null,
   gradient: Gradient | null,
-): { x0: number; x1: number } {
+): { x0: number; x1: number; right: number } {
   const widthPx = line.width * size;
   const free = t.box.width - widthPx;
   const align = alignOf(t.align, para.level % 2 === 1, line.last || free <= 0);
@@ -234,8 +245,9 @@ function placeLine(
     run.x1 = x - t.letterSpacing * size;
   }
   flush();
-  // The line's advance width, trailing letter spacing included (as CSS sizes an inline box).
-  return { x0, x1: x };
+  // x0–x1: the line's advance width, trailing letter spacing included (as CSS sizes an inline box, for
+  // backgrounds); right: where its glyphs end, without that spacing (as underlines, for wrap).
+  return { x0, x1: x, right: order.length > 0 ? x - t.letterSpacing * size : x0 };
 }
 
 /** Where a laid-out line's glyphs run, horizontally, and its line box. */

@@ -6,6 +6,8 @@ import { ChartObject, type ChartOverride } from './chart/schema.js';
 import type { ObjectHandler } from './handler.js';
 import { imageHandler } from './image/handler.js';
 import { ImageObject, type ImageOverride } from './image/schema.js';
+import { lineHandler } from './line/handler.js';
+import { LineObject, type LineOverride } from './line/schema.js';
 import { mockupHandler } from './mockup/handler.js';
 import { MockupObject, type MockupOverride } from './mockup/schema.js';
 import { svgHandler } from './svg/handler.js';
@@ -18,7 +20,16 @@ import { videoHandler } from './video/handler.js';
 import { VideoObject, type VideoOverride } from './video/schema.js';
 
 /** Any object of a template, chosen by `type`; the order is the published schema's. */
-export const DesignObject = z.discriminatedUnion('type', [TextObject, ImageObject, ShapeObject, ChartObject, MockupObject, VideoObject, SvgObject]);
+export const DesignObject = z.discriminatedUnion('type', [
+  TextObject,
+  ImageObject,
+  ShapeObject,
+  ChartObject,
+  MockupObject,
+  VideoObject,
+  SvgObject,
+  LineObject,
+]);
 
 export type DesignObject = z.infer<typeof DesignObject>;
 export type ObjectType = DesignObject['type'];
@@ -31,6 +42,7 @@ const HANDLERS = {
   mockup: mockupHandler,
   video: videoHandler,
   svg: svgHandler,
+  line: lineHandler,
 } satisfies { [K in ObjectType]: ObjectHandler<Extract<DesignObject, { type: K }>> };
 
 /** The object types in the order of the published override schemas and the field reference. */
@@ -56,5 +68,6 @@ export type ObjectOverride = (
   | z.input<typeof MockupOverride>
   | z.input<typeof VideoOverride>
   | z.input<typeof SvgOverride>
+  | z.input<typeof LineOverride>
 ) &
   DottedFields;

@@ -72,16 +72,23 @@ function canvasFor(width: number, height: number): Canvas {
   return canvas;
 }
 
-function tracePath(ctx: SKRSContext2D, g: Geometry): void {
+/**
+ * Traces the geometry as the context's current path; path data (which the context cannot append to
+ * its path) comes back as a Path2D for the caller to fill, stroke or clip instead.
+ */
+function tracePath(ctx: SKRSContext2D, g: Geometry): SkiaCanvas.Path2D | undefined {
   ctx.beginPath();
   switch (g.kind) {
     case 'rect':
-      return ctx.rect(g.rect.x, g.rect.y, g.rect.width, g.rect.height);
+      ctx.rect(g.rect.x, g.rect.y, g.rect.width, g.rect.height);
+      return;
     case 'round_rect':
-      return ctx.roundRect(g.rect.x, g.rect.y, g.rect.width, g.rect.height, g.radius);
+      ctx.roundRect(g.rect.x, g.rect.y, g.rect.width, g.rect.height, g.radius);
+      return;
     case 'ellipse': {
       const { x, y, width, height } = g.rect;
-      return ctx.ellipse(x + width / 2, y + height / 2, width / 2, height / 2, 0, 0, Math.PI * 2);
+      ctx.ellipse(x + width / 2, y + height / 2, width / 2, height / 2, 0, 0, Math.PI * 2);
+      return;
     }
     case 'polygon':
     case 'polyline':

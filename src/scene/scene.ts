@@ -172,10 +172,44 @@ export interface SceneShadow {
   offsetY: number;
 }
 
+/** Outlines of shape objects; all but rect, rounded_rect and ellipse are drawn by layout/outlines.ts. */
+export const SHAPE_OUTLINES = [
+  'rect',
+  'rounded_rect',
+  'ellipse',
+  'triangle',
+  'right_triangle',
+  'diamond',
+  'pentagon',
+  'hexagon',
+  'octagon',
+  'star',
+  'cross',
+  'arrow_right',
+  'arrow_left',
+  'arrow_up',
+  'arrow_down',
+  'heart',
+  'speech_bubble',
+] as const;
+
+export type ShapeOutline = (typeof SHAPE_OUTLINES)[number];
+
+/** Star defaults: 5 points and the inner radius of a regular pentagram, cos 72° / cos 36° ≈ 0.382. */
+export const STAR_POINTS = 5;
+export const STAR_INNER_RADIUS = Math.cos((2 * Math.PI) / 5) / Math.cos(Math.PI / 5);
+
 export interface SceneShape extends SceneBase {
   type: 'shape';
-  shape: 'rect' | 'rounded_rect' | 'ellipse';
+  shape: ShapeOutline;
   cornerRadius: number;
+  /** The star's points and inner radius (fraction of the outer); absent: 5 and a regular pentagram's. */
+  star?: { points: number; innerRadius: number };
+  /**
+   * The "button" pattern: at layout the box becomes the named sibling text's laid-out lines grown by
+   * `padding`, turned with the text; when that text is not on screen, the shape is not drawn either.
+   */
+  wrap?: { object: string; padding: { x: number; y: number } };
   fill: SceneFill | null;
   border: { width: number; color: RGBA; style: 'solid' | 'dashed' } | null;
   shadow: SceneShadow | null;
@@ -256,7 +290,22 @@ export interface SceneGroup extends SceneBase {
   objects: SceneObject[];
 }
 
-export type SceneObject = SceneText | SceneImage | SceneShape | SceneChart | SceneMockup | SceneGroup | SceneVideo | SceneSvg;
+export type LineHead = 'none' | 'arrow' | 'triangle' | 'circle' | 'square' | 'bar';
+
+/** A straight line from the left middle to the right middle of its box, with optional heads. */
+export interface SceneLine extends SceneBase {
+  type: 'line';
+  color: RGBA;
+  /** Stroke width, px. */
+  width: number;
+  /** Dash and gap lengths in multiples of the stroke width; empty: solid. */
+  dash: number[];
+  cap: 'butt' | 'round' | 'square';
+  startHead: LineHead;
+  endHead: LineHead;
+}
+
+export type SceneObject = SceneText | SceneImage | SceneShape | SceneChart | SceneMockup | SceneGroup | SceneVideo | SceneSvg | SceneLine;
 
 export interface Scene {
   width: number;

@@ -6,7 +6,7 @@ import { parseImageRef } from '../../format/image-ref.js';
 import { checkGradient, gradientFill, isGradientType } from '../../format/gradient.js';
 import { childPath } from '../../format/json-path.js';
 import { shadowOf } from '../../format/shadow.js';
-import type { SceneFill, SceneShape } from '../../scene/scene.js';
+import { STAR_INNER_RADIUS, STAR_POINTS, type SceneFill, type SceneShape } from '../../scene/scene.js';
 import { mergeFields, placementOf } from '../common.js';
 import type { ObjectHandler } from '../handler.js';
 import { ShapeOverride, type ShapeBackground, type ShapeObject } from './schema.js';
@@ -32,6 +32,10 @@ export function fillOf(bg: ShapeBackground, at: string): SceneFill {
   }
   if (isGradientType(bg.type)) return gradientFill({ ...bg, type: bg.type });
   return { kind: 'color', color: parseHexColor(bg.color ?? '#000000') };
+}
+
+function paddingOf(p: number | { x: number; y: number } | undefined): { x: number; y: number } {
+  return typeof p === 'number' ? { x: p, y: p } : (p ?? { x: 0, y: 0 });
 }
 
 export const shapeHandler: ObjectHandler<ShapeObject> = {
@@ -77,6 +81,8 @@ export const shapeHandler: ObjectHandler<ShapeObject> = {
       ...placementOf(o),
       shape: o.shape ?? 'rect',
       cornerRadius: o.corner_radius ?? 16,
+      ...(o.shape === 'star' ? { star: { points: o.points ?? STAR_POINTS, innerRadius: o.inner_radius ?? STAR_INNER_RADIUS } } : {}),
+      ...(o.wrap ? { wrap: { object: o.wrap.object, padding: paddingOf(o.wrap.padding) } } : {}),
       fill: o.background ? fillOf(o.background, fieldPath('background')) : null,
       border: b && b.width !== undefined && b.width > 0 ? { width: b.width, color: parseHexColor(b.color ?? '#000000'), style: b.style ?? 'solid' } : null,
       shadow: shadowOf(o.shadow),

@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { Color, doc, ImageRef, LIMITS } from '../../format/fields.js';
 import { gradientFields } from '../../format/gradient.js';
 import { Shadow } from '../../format/shadow.js';
+import { SHAPE_OUTLINES } from '../../scene/scene.js';
 import { common, placementOverrideFields } from '../common.js';
 
 export const ShapeBackground = z
@@ -40,23 +41,55 @@ export const Border = z
   })
   .meta({ description: 'Border drawn inside the shape outline.', examples: [{ width: 4, color: '#ffffff', style: 'dashed' }] });
 
+export const Wrap = z
+  .strictObject({
+    object: doc(
+      z.string().min(1).max(LIMITS.maxNameLength),
+      'Name of a text object of the same design (or the same slide) that the shape sizes itself around.',
+      'cta_label',
+    ),
+    padding: doc(
+      z.union([
+        z.number().finite().min(0).max(LIMITS.maxObjectSide),
+        z.strictObject({
+          x: doc(z.number().finite().min(0).max(LIMITS.maxObjectSide), 'Padding left and right, px.', 32),
+          y: doc(z.number().finite().min(0).max(LIMITS.maxObjectSide), 'Padding above and below, px.', 14),
+        }),
+      ]),
+      "Space between the text's lines and the shape's edge, px: one number for all sides, or {x, y}. Default 0.",
+      { x: 32, y: 14 },
+    ).optional(),
+  })
+  .meta({
+    description:
+      "The button pattern: the shape's box becomes the rectangle of the named text's laid-out lines (the widest line across, all lines down, after fit and overrides) grown by padding and turned with the text; x, y, width, height and rotation of the shape are then ignored. A hidden text hides the shape too.",
+    examples: [{ object: 'cta_label', padding: { x: 32, y: 14 } }],
+  });
+
 export const ShapeObject = z
   .strictObject({
     type: doc(z.literal('shape'), 'Object type: a filled and/or bordered shape.', 'shape'),
     ...common,
     shape: doc(
-      z.enum(['rect', 'rounded_rect', 'ellipse']),
-      'Outline: rect, rounded_rect (uses corner_radius) or ellipse. Default rect.',
-      'rounded_rect',
+      z.enum(SHAPE_OUTLINES),
+      'Outline, stretched to fill the box: rect, rounded_rect (uses corner_radius), ellipse, triangle, right_triangle (right angle bottom left), diamond, pentagon, hexagon (flat top), octagon, star (uses points and inner_radius), cross, arrow_right, arrow_left, arrow_up, arrow_down (block arrows), heart or speech_bubble (tail at the bottom left). Default rect.',
+      'star',
     ).optional(),
     corner_radius: doc(
       z.number().finite().min(0).max(LIMITS.maxObjectSide),
       'Corner radius in pixels for rounded_rect, capped at half the shorter side. Default 16.',
       24,
     ).optional(),
+    points: doc(z.number().int().min(3).max(20), 'Number of points of a star (shape star), 3 to 20. Default 5.', 6).optional(),
+    inner_radius: doc(
+      z.number().finite().min(0.05).max(1),
+      'Inner corners of a star as a fraction of its outer radius, 0.05 to 1. Default 0.382 (a regular five-pointed star).',
+      0.5,
+    ).optional(),
     background: ShapeBackground.optional(),
     border: Border.optional(),
     shadow: Shadow.optional(),
+    wrap: Wrap.optional(),
   })
   .meta({ description: 'A filled and/or bordered shape.' });
 
