@@ -41,7 +41,9 @@ function fontFaces(doc: Json, baseDir: string): string {
     const family = String(font.fontFamily);
     if (typeof font.url === 'string' && font.url !== '') rules.push(`@font-face { font-family: "${family}"; src: url("${fileUrl(font.url, baseDir)}"); }`);
     for (const s of (font.styles as Json[] | undefined) ?? []) {
-      rules.push(`@font-face { font-family: "${family}"; font-weight: ${String(s.fontWeight ?? 'normal')}; font-style: ${String(s.fontStyle ?? 'normal')}; src: ${String(s.src)}; }`);
+      rules.push(
+        `@font-face { font-family: "${family}"; font-weight: ${str(s.fontWeight, 'normal')}; font-style: ${str(s.fontStyle, 'normal')}; src: ${str(s.src, '')}; }`,
+      );
     }
   }
   return rules.join('\n');
@@ -261,11 +263,13 @@ export function figurePath(subType: string, w: number, h: number, cornerRadius: 
     case 'hexagon':
       return poly(regular(6, 0));
     case 'star':
-      return poly(Array.from({ length: 10 }, (_, i) => {
-        const r = i % 2 === 0 ? 1 : 0.5;
-        const a = -Math.PI / 2 + (i * Math.PI) / 5;
-        return [r * Math.cos(a), r * Math.sin(a)] as [number, number];
-      }));
+      return poly(
+        Array.from({ length: 10 }, (_, i) => {
+          const r = i % 2 === 0 ? 1 : 0.5;
+          const a = -Math.PI / 2 + (i * Math.PI) / 5;
+          return [r * Math.cos(a), r * Math.sin(a)] as [number, number];
+        }),
+      );
     default: {
       const r = Math.min(cornerRadius, Math.min(w, h) / 2);
       return `M${r} 0 H${w - r} A${r} ${r} 0 0 1 ${w} ${r} V${h - r} A${r} ${r} 0 0 1 ${w - r} ${h} H${r} A${r} ${r} 0 0 1 0 ${h - r} V${r} A${r} ${r} 0 0 1 ${r} 0 Z`;
