@@ -141,7 +141,9 @@ function text(el: Json, opacity: number, ctx: Ctx): string {
     `text-align:${str(el.align, 'center')}`,
     `text-decoration:${str(el.textDecoration, '') || 'none'}`,
     `text-transform:${str(el.textTransform, 'none')}`,
-    'white-space:pre-wrap',
+    // Konva trims the space a line wraps at, so a decoration stops at the last glyph: with single spaces
+    // pre-line does the same (pre-wrap would underline the hanging space); otherwise spaces are kept.
+    `white-space:${str(el.textDecoration, '') !== '' && !/ {2}|\t/.test(str(el.text, '')) ? 'pre-line' : 'pre-wrap'}`,
     'overflow-wrap:normal',
     'word-break:normal',
     'font-synthesis:none',
