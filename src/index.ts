@@ -23,6 +23,7 @@ export { parseDesign } from './design/parse.js';
 export { Design as DesignSchema, type Design } from './design/schema.js';
 export { LIMITS } from './format/fields.js';
 export type { DesignObject } from './objects/registry.js';
+export type { PolotnoDocument } from './design/polotno/schema.js';
 export type { Scene, SceneObject, ImageRef } from './scene/scene.js';
 export { resolveScene } from './resolve/resolve.js';
 export { layout, type FitReport, type ImageSizes } from './layout/layout.js';

@@ -873,6 +873,68 @@ const rows: Row[] = [
     message: 'expected one of "none", "circle", "ellipse" but received the string "square"',
   },
   { name: 'unknown mask (override)', overrides: { photo: { mask: 'star' } }, path: `${O}.photo.mask`, message: '"circle"' },
+  {
+    name: 'filters.grayscale 2 (template)',
+    design: edit((d) => (I(d).filters = { grayscale: 2 })),
+    path: '$.objects[1].filters.grayscale',
+    message: 'expected a grayscale amount from 0 (none) to 1 (full) but received the number 2',
+  },
+  {
+    name: 'filters.brightness -1 (override)',
+    overrides: { photo: { filters: { brightness: -1 } } },
+    path: `${O}.photo.filters.brightness`,
+    message: 'from 0 to 5',
+  },
+  {
+    name: 'filters.blur is not a colour filter (template)',
+    design: edit((d) => (I(d).filters = { blur: 4 })),
+    path: '$.objects[1].filters.blur',
+    message: 'unknown field "blur"',
+  },
+  { name: 'flip_x as a string (override)', overrides: { photo: { flip_x: 'yes' } }, path: `${O}.photo.flip_x`, message: 'received the string "yes"' },
+  {
+    name: 'image border width -1 (template)',
+    design: edit((d) => (I(d).border = { width: -1, color: '#ffffff' })),
+    path: '$.objects[1].border.width',
+    message: 'expected a border width of at least 0 pixels (0 = no border) but received the number -1',
+  },
+  {
+    name: 'image border colour alone on a picture without one (override)',
+    overrides: { photo: { border: { color: '#ffffff' } } },
+    path: `${O}.photo.border.width`,
+    message: 'the image has no border to restyle: give border.width (in pixels) as well',
+  },
+  {
+    name: 'text background mode "pill" (template)',
+    design: edit((d) => (T(d).background = { color: '#ffeb3b', mode: 'pill' })),
+    path: '$.objects[0].background.mode',
+    message: 'expected one of "lines", "box" but received the string "pill"',
+  },
+  {
+    name: 'text background padding -2 (override)',
+    design: edit((d) => (T(d).background = { color: '#ffeb3b' })),
+    overrides: { headline: { background: { padding: -2 } } },
+    path: `${O}.headline.background.padding`,
+    message: 'at least 0 pixels',
+  },
+  {
+    name: 'text background padding alone on a text without one (override)',
+    overrides: { headline: { background: { padding: 8 } } },
+    path: `${O}.headline.background.color`,
+    message: 'the text has no background to restyle: give background.color',
+  },
+  {
+    name: 'strikethrough as a number (override)',
+    overrides: { headline: { strikethrough: 1 } },
+    path: `${O}.headline.strikethrough`,
+    message: 'received the number 1',
+  },
+  {
+    name: 'substyle strikethrough with a value (template)',
+    design: edit((d) => (T(d).text = 'Was <substyle strikethrough="yes">9.99</substyle>')),
+    path: '$.objects[0].text',
+    message: 'strikethrough is a bare attribute',
+  },
   { name: 'mask on a shape (override)', overrides: { box: { mask: 'circle' } }, path: `${O}.box.mask`, message: 'unknown field "mask" on a shape object' },
 
   // ── render options ──────────────────────────────────────────────────────────────────────────

@@ -343,6 +343,31 @@ describe.skipIf(!toolsAvailable(['chromium'], 'the Studio end-to-end test drives
     await expect.poll(() => errors.locator('li code').first().textContent()).toBe('$.objects[0].font_size');
     noConsoleErrors([/status of 400/]);
   }, 60_000);
+  it('imports a Polotno .json and opens it with its elements as named objects', async () => {
+    await page.goto(`${svc.base}/studio#/import`);
+    const polotno = {
+      width: 600,
+      height: 400,
+      schemaVersion: 4,
+      pages: [
+        {
+          background: '#10131c',
+          children: [
+            { type: 'figure', name: 'panel', x: 40, y: 40, width: 520, height: 320, fill: '#2f6fed', cornerRadius: 24 },
+            { type: 'text', name: 'headline', x: 80, y: 160, width: 440, text: 'From Polotno', fontFamily: 'Inter', fontSize: 56, fill: 'white' },
+          ],
+        },
+      ],
+    };
+    await page.getByLabel('Design zip').setInputFiles({ name: 'polotno.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(polotno)) });
+    await page.getByLabel('Name').fill('From the editor');
+    await page.getByRole('button', { name: 'Import' }).click();
+    await page.waitForURL(/#\/designs\/\d+/);
+    const list = page.getByRole('listbox');
+    await expect.poll(() => list.getByRole('option').allTextContents()).toEqual([expect.stringContaining('panel'), expect.stringContaining('headline')]);
+    noConsoleErrors();
+  }, 60_000);
+
   it('shows design and object names that hold HTML and script as text, running none of it', async () => {
     const evil = '<img src=x onerror="window.__pwned=1">';
     const objectName = '<script>window.__pwned=2</script>';

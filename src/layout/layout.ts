@@ -1,6 +1,6 @@
 // layout: Scene (+ intrinsic image sizes) → DisplayList and fit report. Pure and deterministic:
 // no I/O, no pixels; every object becomes one group placed by its box, rotation and opacity.
-import type { Rect, Scene, SceneFill, SceneImageRef, SceneObject, SceneShadow, SceneShape } from '../scene/scene.js';
+import type { RGBA, Rect, Scene, SceneFill, SceneImageRef, SceneObject, SceneShadow, SceneShape } from '../scene/scene.js';
 import { clipFrameKey, imageRefKey } from '../scene/keys.js';
 import type { FontSet } from '../text/fonts.js';
 import { IDENTITY, pictureClip, placeMedia, type ImageSize, type ImageSizes } from './boxes.js';
@@ -49,7 +49,9 @@ function layoutObject(o: SceneObject, images: ImageSizes, fonts: FontSet): { gro
     case 'text': {
       const t = layoutText(o, fonts);
       // Glyphs reach outside their em box a little; an outline a further half its width.
-      const margin = t.report.font_size + (o.stroke ? o.stroke.width / 2 : 0);
+      // A background reaches past the lines by its padding.
+      const pad = o.background ? Math.max(o.background.padding.x, o.background.padding.y) : 0;
+      const margin = t.report.font_size + Math.max(o.stroke ? o.stroke.width / 2 : 0, pad);
       const bounds = { x: -margin, y: -margin, width: t.box.width + 2 * margin, height: t.box.height + 2 * margin };
       const g = group(o.box, t.box, o.rotation, o.scale, o.opacity, bounds, t.clip ? { kind: 'rect', rect: t.box } : null, t.items);
       return { group: castShadow(g, o.shadow), report: t.report };
@@ -58,12 +60,10 @@ function layoutObject(o: SceneObject, images: ImageSizes, fonts: FontSet): { gro
       const framing = { ...(o.crop ? { crop: o.crop } : {}), ...(o.focus ? { focus: o.focus } : {}) };
       const { src, dst } = placeMedia(o.fit, sizeOf(images, o.image), local, framing);
       const clip = pictureClip(dst, o.cornerRadius ?? 0, o.mask ?? 'none');
-      return {
-        group: castShadow(
-          group(o.box, local, o.rotation, o.scale, o.opacity, local, clip, [{ kind: 'image', image: imageRefKey(o.image), src, dst }]),
-          o.shadow,
-        ),
-      };
+      const picture: DisplayItem = { kind: 'image', image: imageRefKey(o.image), src, dst, ...(o.filters ? { filters: o.filters } : {}) };
+      const items = [flipped(picture, dst, o.flipX ?? false, o.flipY ?? false)];
+      if (o.border) items.push(pictureBorder(dst, clip, o.border));
+      return { group: castShadow(group(o.box, local, o.rotation, o.scale, o.opacity, local, clip, items), o.shadow) };
     }
     case 'shape': {
       return { group: castShadow(group(o.box, local, o.rotation, o.scale, o.opacity, local, null, shapeItems(o, local, images)), o.shadow) };
@@ -111,6 +111,31 @@ export function placement(x: number, y: number, width: number, height: number, d
   const cx = width / 2;
   const cy = height / 2;
   return [cos, sin, -sin, cos, x + cx - cos * cx + sin * cy, y + cy - sin * cx - cos * cy];
+}
+
+/** The picture mirrored inside its area `dst` (a group whose transform flips about dst's centre); the clip stays put. */
+function flipped(picture: DisplayItem, dst: Rect, x: boolean, y: boolean): DisplayItem {
+  if (!x && !y) return picture;
+  const transform: Matrix = [x ? -1 : 1, 0, 0, y ? -1 : 1, x ? 2 * dst.x + dst.width : 0, y ? 2 * dst.y + dst.height : 0];
+  return { kind: 'group', transform, opacity: 1, bounds: dst, clip: null, items: [picture] };
+}
+
+/**
+ * A picture's border, inside its clip, as CSS draws border with border-radius: the outer edge is the
+ * clip (the rounded corners or the mask), the inner edge the clip inset by the width, with corner
+ * radius max(0, radius − width). Stroked as a path centred between the two, reaching 1 px past the
+ * outer edge, which the group's clip cuts: the edge pixels are the clip's, with no sliver of photo between.
+ */
+function pictureBorder(dst: Rect, clip: BoxGeometry | null, border: { width: number; color: RGBA }): DisplayItem {
+  const outer = clip ? clip.rect : dst;
+  const w = Math.min(border.width, outer.width / 2, outer.height / 2);
+  // Without a clip the stroke ends at the picture's edge itself (nothing cuts it).
+  const over = clip ? 1 : 0;
+  const inset = (w - over) / 2;
+  const rect = { x: outer.x + inset, y: outer.y + inset, width: outer.width - 2 * inset, height: outer.height - 2 * inset };
+  const radius = clip?.kind === 'round_rect' ? Math.max(0, clip.radius - inset) : 0;
+  const geometry: Geometry = clip?.kind === 'ellipse' ? { kind: 'ellipse', rect } : radius > 0 ? { kind: 'round_rect', rect, radius } : { kind: 'rect', rect };
+  return { kind: 'stroke', geometry, color: border.color, width: w + over, dash: null };
 }
 
 function shapeGeometry(shape: SceneShape['shape'], rect: Rect, radius: number): BoxGeometry {

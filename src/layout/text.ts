@@ -1,6 +1,8 @@
-// Text layout: shape, size by strategy, then place lines and glyph runs (with underlines and link
-// areas) in the object's own coordinates. Returns the items and the object's fit report.
-import type { Rect, SceneSpan, SceneText } from '../scene/scene.js';
+// Text layout: shape, size by strategy, then place lines and glyph runs (with underlines, line-throughs,
+// link areas and the background boxes around the lines) in the object's own coordinates. Returns the
+// items and the object's fit report.
+import type { RGBA, Rect, SceneSpan, SceneText } from '../scene/scene.js';
+import { IDENTITY } from './boxes.js';
 import { fitText } from '../text/fit.js';
 import type { FontFace, FontSet } from '../text/fonts.js';
 import type { Line } from '../text/line-break.js';
@@ -69,8 +71,9 @@ export function layoutText(t: SceneText, fonts: FontSet): TextLayout {
   // covers the letters of the run before it (CSS paint-order: stroke over a whole text).
   const outlines: DisplayItem[] | null = t.stroke ? [] : null;
   const reveal = t.reveal ? revealAlpha(t.reveal, fit.lines, paragraphs) : null;
+  const extents: LineExtent[] = [];
   fit.lines.forEach((line, i) => {
-    placeLine(
+    const extent = placeLine(
       items,
       paragraphs[line.paragraph]!,
       line,
@@ -82,8 +85,10 @@ export function layoutText(t: SceneText, fonts: FontSet): TextLayout {
       reveal ? (c) => reveal(i, c) : null,
       outlines,
     );
+    if (extent.x1 > extent.x0) extents.push({ ...extent, top: top + i * lineHeightPx, height: lineHeightPx });
   });
   if (outlines) items.unshift(...outlines);
+  if (t.background) items.unshift(...backgroundItems(t.background, extents));
 
   return {
     items,
@@ -165,11 +170,12 @@ function placeLine(
   lineHeightPx: number,
   alphaOf: ((cluster: number) => number) | null,
   outlines: DisplayItem[] | null,
-): void {
+): { x0: number; x1: number } {
   const widthPx = line.width * size;
   const free = t.box.width - widthPx;
   const align = alignOf(t.align, para.level % 2 === 1, line.last || free <= 0);
   let x = align === 'center' ? free / 2 : align === 'right' ? free : 0;
+  const x0 = x;
   let extraPerSpace = 0;
   if (align === 'justify' && free > 0) {
     let spaces = 0;
@@ -220,6 +226,55 @@ function placeLine(
     run.x1 = x - t.letterSpacing * size;
   }
   flush();
+  // The line's advance width, trailing letter spacing included (as CSS sizes an inline box).
+  return { x0, x1: x };
+}
+
+/** Where a laid-out line's glyphs run, horizontally, and its line box. */
+interface LineExtent {
+  x0: number;
+  x1: number;
+  top: number;
+  height: number;
+}
+
+/**
+ * The background of a text: in `lines` mode a rounded box per line around its advance width × line
+ * box, grown by the padding; in `box` mode one box around all of them. Several boxes are painted as
+ * one: opaque fills in a group at the colour's alpha, which the painters composite once (a layer), so
+ * where boxes overlap the alpha does not double (the union, as a nonzero fill of all the boxes).
+ */
+function backgroundItems(bg: NonNullable<SceneText['background']>, lines: readonly LineExtent[]): DisplayItem[] {
+  if (lines.length === 0 || bg.color[3] <= 0) return [];
+  const { x: px, y: py } = bg.padding;
+  const grow = (x0: number, x1: number, top: number, bottom: number): Rect => ({
+    x: x0 - px,
+    y: top - py,
+    width: x1 - x0 + 2 * px,
+    height: bottom - top + 2 * py,
+  });
+  const rects =
+    bg.mode === 'box'
+      ? [
+          grow(
+            Math.min(...lines.map((l) => l.x0)),
+            Math.max(...lines.map((l) => l.x1)),
+            lines[0]!.top,
+            lines[lines.length - 1]!.top + lines[lines.length - 1]!.height,
+          ),
+        ]
+      : lines.map((l) => grow(l.x0, l.x1, l.top, l.top + l.height));
+  const fills = (color: RGBA): DisplayItem[] =>
+    rects.map((rect) => {
+      const radius = Math.min(bg.cornerRadius, rect.width / 2, rect.height / 2);
+      return { kind: 'fill', geometry: radius > 0 ? { kind: 'round_rect', rect, radius } : { kind: 'rect', rect }, color };
+    });
+  if (rects.length === 1 || bg.color[3] === 1) return fills(bg.color);
+  const [r, g, b, a] = bg.color;
+  const x = Math.min(...rects.map((q) => q.x));
+  const y = Math.min(...rects.map((q) => q.y));
+  const bounds = { x, y, width: Math.max(...rects.map((q) => q.x + q.width)) - x, height: Math.max(...rects.map((q) => q.y + q.height)) - y };
+  return [{ kind: 'group', transform: IDENTITY, opacity: a, bounds, clip: null, items: fills([r, g, b, 1]) }];
 }
 
 function decorate(
@@ -236,6 +291,11 @@ function decorate(
   if (span.underline && x1 > x0) {
     const thickness = Math.max(1, face.underlineThickness * size);
     const y = baseline + face.underlinePosition * size - thickness / 2;
+    items.push({ kind: 'fill', geometry: { kind: 'rect', rect: { x: x0, y, width: x1 - x0, height: thickness } }, color: span.color });
+  }
+  if (span.strikethrough && x1 > x0) {
+    const thickness = Math.max(1, face.strikeoutThickness * size);
+    const y = baseline - face.strikeoutPosition * size - thickness / 2;
     items.push({ kind: 'fill', geometry: { kind: 'rect', rect: { x: x0, y, width: x1 - x0, height: thickness } }, color: span.color });
   }
   if (span.link !== undefined && x1 > x0) {

@@ -2,7 +2,7 @@
 // driven by the same walk (paint/walk.ts); this module only supplies the primitive operations.
 // Text is real text in the bundled fonts (embedded, subset, with a ToUnicode map) placed glyph by
 // glyph where layout put it; shapes and charts are paths; images are embedded once at source
-// resolution and cropped by clipping; links become URI annotations over their glyphs.
+// resolution (colour-filtered ones as their filtered pixels) and cropped by clipping; links become URI annotations over their glyphs.
 import { decodePixels, type DecodedImage, type ImageCache, type LoadedImage } from '../assets/load.js';
 import type { RGBA, Rect } from '../scene/scene.js';
 import type { BlendMode, DisplayItem, DisplayList, Geometry, Matrix, PositionedGlyph } from '../scene/display-list.js';
@@ -10,6 +10,7 @@ import { bundledFonts, type FontFace, type FontSet } from '../text/fonts.js';
 import { tableDirectory, withoutTables } from '../text/font-tables.js';
 import { SYNTHETIC_ITALIC_SKEW, syntheticBoldStroke } from '../text/synthetic.js';
 import { PdfColorGlyphs, svgToPdfPath } from './pdf-color.js';
+import { applyFilters, filteredKey } from './image-filters.js';
 import { paintShading } from './pdf-gradient.js';
 import { boundsOf, compose, invert, prepareShadows, type PreparedShadow } from './pdf-shadow.js';
 import type { GroupItem, ItemOf, PageInput, PaintBackend, PreparedPage } from './backend.js';
@@ -163,6 +164,8 @@ export interface PdfPagePixels {
   quads: Map<DisplayItem, { image: DecodedImage; dst: Rect } | null>;
   /** Full-resolution pixels of images not embedded as their own jpg bytes, and of every mask, by hash. */
   sources: Map<string, DecodedImage>;
+  /** Full-resolution pixels of colour-filtered pictures, by `filteredKey` (embedded instead of the source). */
+  filtered?: Map<string, DecodedImage>;
   /** Images decoded by the caller (video frames), by display-list key. */
   ready?: ReadonlyMap<string, DecodedImage>;
   /** Shadows rasterised at 300 dpi of their area, by the group that casts them (null: nothing to draw). */
@@ -172,6 +175,7 @@ export interface PdfPagePixels {
 export async function preparePdfPage(list: DisplayList, images: ReadonlyMap<string, LoadedImage>, cache: ImageCache): Promise<PdfPagePixels> {
   const quads: PdfPagePixels['quads'] = new Map();
   const sources: PdfPagePixels['sources'] = new Map();
+  const filtered: PdfPagePixels['sources'] = new Map();
   const decodeSource = async (image: LoadedImage): Promise<void> => {
     if (!sources.has(image.hash)) sources.set(image.hash, await decodePixels(image, null, image.width, image.height, cache));
   };
@@ -183,10 +187,19 @@ export async function preparePdfPage(list: DisplayList, images: ReadonlyMap<stri
     } else {
       const source = images.get(it.image);
       if (!source) continue; // decoded by the caller (video frames)
-      if (it.tint || !isJpeg(source.bytes) || source.oriented) await decodeSource(source);
+      if (it.tint || !isJpeg(source.bytes) || source.oriented || it.filters) await decodeSource(source);
+      const filters = it.filters;
+      if (filters) {
+        const key = filteredKey(source.hash, filters);
+        if (!filtered.has(key)) {
+          const px = sources.get(source.hash)!;
+          filtered.set(key, cache.pixels(key) ?? applyFilters(px, filters));
+          cache.set(filtered.get(key)!);
+        }
+      }
     }
   }
-  return { quads, sources };
+  return { quads, sources, filtered };
 }
 
 /** A page with everything decoded that pdfkit's synchronous drawing will need. */
@@ -322,6 +335,13 @@ export class PdfBackend implements PaintBackend<Buffer, PdfPreparedPage> {
   }
 
   image(it: ItemOf<'image'>): void {
+    const source = it.filters && this.images.get(it.image);
+    if (source && it.filters) {
+      // The filtered pixels at the source's resolution, so src (in source pixels) still applies.
+      const px = this.prepared.filtered?.get(filteredKey(source.hash, it.filters));
+      if (!px) throw new Error(`pdf: filtered pixels of ${source.ref} were not prepared`);
+      return this.pixels(px, it.src, it.dst);
+    }
     this.imageIn(it.image, it.src, it.dst, it.tint);
   }
 

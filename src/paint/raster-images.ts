@@ -1,11 +1,12 @@
 // Before raster painting, images are brought to the form Skia draws fast and well, once, and cached:
 // each is decoded at the pixel size it is painted at (sharp, Lanczos 3, shrink-on-load for jpg),
-// tinted masks are coloured, and perspective quads are warped (Skia via @napi-rs/canvas is affine
-// only). Every image item that leaves here is a plain, decoded image drawn at about 1:1.
+// tinted masks are coloured, colour filters applied (image-filters.ts), and perspective quads are
+// warped (Skia via @napi-rs/canvas is affine only). Every image item that leaves here is a plain, decoded image drawn at about 1:1.
 import { decodePixels, type DecodedImage, type ImageCache, type LoadedImage } from '../assets/load.js';
 import type { RGBA, Point, Rect } from '../scene/scene.js';
 import { ImprintError } from '../errors.js';
 import type { DisplayItem, DisplayList } from '../scene/display-list.js';
+import { applyFilters, filteredKey } from './image-filters.js';
 import { imageItems, type ImageItem } from './walk.js';
 import { warpImage } from './warp.js';
 
@@ -91,7 +92,10 @@ async function preparePlain(
   const ky = step(Math.min(1, (dst.height * scale) / src.height));
   const full = kx >= 0.95 && ky >= 0.95;
   const ext = full ? { x: 0, y: 0, width: image.width, height: image.height } : wholePixels(src, image);
-  const pixels = await source(image, ext, full ? ext.width : ext.width * kx, full ? ext.height : ext.height * ky, item.tint, cache);
+  const decoded = await source(image, ext, full ? ext.width : ext.width * kx, full ? ext.height : ext.height * ky, item.tint, cache);
+  // Filters change the pixels at the size they are painted, as a browser filters the drawn picture.
+  const filters = item.filters;
+  const pixels = filters ? await cached(cache, filteredKey(decoded.hash, filters), () => applyFilters(decoded, filters)) : decoded;
   const fx = pixels.width / ext.width;
   const fy = pixels.height / ext.height;
   return {

@@ -4,6 +4,7 @@
 import { z as zod } from 'zod';
 import type { AssetResolver } from '../assets/resolver.js';
 import type { Design } from '../design/schema.js';
+import type { PolotnoDocument } from '../design/polotno/schema.js';
 import { issueToError } from '../format/zod-error.js';
 import { AvifOptionsSchema, JpgOptionsSchema, MIME_TYPES, PngOptionsSchema, WebpOptionsSchema } from '../encode/image.js';
 import type { VideoProgress } from '../encode/video.js';
@@ -13,8 +14,11 @@ import { Watermark } from '../resolve/watermark.js';
 import { formatList, OUTPUT_FORMATS, RENDER_LIMITS, RenderLimitsSchema, type OutputFormat, type RenderLimits, type RenderPlan } from '../render-checks.js';
 import type { FontSet } from '../text/fonts.js';
 
-/** A design document (template format v1, see docs/template-format.md) as an object, or its JSON text. */
-export type DesignInput = zod.input<typeof Design> | string;
+/**
+ * A design document (template format v1, see docs/template-format.md) or a Polotno store JSON
+ * (docs/polotno.md), as an object or its JSON text.
+ */
+export type DesignInput = zod.input<typeof Design> | PolotnoDocument | string;
 
 /** Most pages one pdf may have. */
 export const MAX_PAGES = 100;

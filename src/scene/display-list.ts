@@ -1,6 +1,6 @@
 // The display list: positioned paint primitives, the only input a paint backend reads. Plain data,
 // so it can be asserted in tests, cached, or handed to another process; and the pixel size of a scaled raster page.
-import type { RGBA, Point, Quad, Rect } from './scene.js';
+import type { ColorFilters, RGBA, Point, Quad, Rect } from './scene.js';
 
 /** Affine matrix [a, b, c, d, e, f] as in canvas `transform(a, b, c, d, e, f)`. */
 export type Matrix = readonly [number, number, number, number, number, number];
@@ -70,8 +70,11 @@ export type DisplayItem =
   | { kind: 'fill'; geometry: Geometry; color: RGBA }
   | { kind: 'gradient'; geometry: Geometry; gradient: Gradient }
   | { kind: 'stroke'; geometry: Geometry; color: RGBA; width: number; dash: readonly number[] | null; join?: 'miter' | 'round' }
-  /** `tint` replaces the image's colour and keeps its alpha (a coloured mask). */
-  | { kind: 'image'; image: string; src: Rect; dst: Rect; tint?: RGBA }
+  /**
+   * `tint` replaces the image's colour and keeps its alpha (a coloured mask). `filters` change the
+   * pixels' colours (CSS filter functions) before they are drawn; the painters key decoded pixels by them.
+   */
+  | { kind: 'image'; image: string; src: Rect; dst: Rect; tint?: RGBA; filters?: ColorFilters }
   /** The `src` part of the image, warped so its corners land on `quad` (perspective). */
   | { kind: 'image_quad'; image: string; src: Rect; quad: Quad; tint?: RGBA }
   | {

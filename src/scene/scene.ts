@@ -26,6 +26,8 @@ export interface SceneSpan {
   family?: string;
   color: RGBA;
   underline: boolean;
+  /** A line through the text (font's OS/2 strikeout metrics). Absent: false. */
+  strikethrough?: boolean;
   link?: string;
 }
 
@@ -77,8 +79,18 @@ export interface SceneText extends SceneBase {
   valign: 'top' | 'center' | 'bottom';
   /** Outline around the glyphs (px, centred on the outline, painted under the fill); absent: none. */
   stroke?: { color: RGBA; width: number };
+  /** A box painted behind the laid-out text (per line or around all lines); absent: none. */
+  background?: SceneTextBackground;
   /** Part of the text shown by a reveal animation at the sampled time (layout keeps the full text's lines). */
   reveal?: { by: 'word' | 'line'; progress: number };
+}
+
+export interface SceneTextBackground {
+  color: RGBA;
+  /** px added left and right (x) and above and below (y) of each line's (or the block's) extent. */
+  padding: { x: number; y: number };
+  cornerRadius: number;
+  mode: 'lines' | 'box';
 }
 
 export type MediaFit = 'cover' | 'contain' | 'fill';
@@ -95,6 +107,25 @@ export interface SceneImage extends SceneBase {
   cornerRadius?: number;
   /** Clip shape of the picture area; wins over cornerRadius. Absent: none. */
   mask?: ImageMask;
+  /** Mirror the picture inside its area (after crop and fit). Absent: false. */
+  flipX?: boolean;
+  flipY?: boolean;
+  /** CSS colour filters on the picture's pixels; absent when they change nothing. */
+  filters?: ColorFilters;
+  /** Border inside the picture area, along its clip. Absent: none. */
+  border?: { width: number; color: RGBA };
+}
+
+/**
+ * CSS Filter Effects 1 colour filters, applied in this order: grayscale, sepia (amounts 0–1, 0 =
+ * none), brightness, contrast, saturate (factors, 1 = none). Every field is present.
+ */
+export interface ColorFilters {
+  grayscale: number;
+  sepia: number;
+  brightness: number;
+  contrast: number;
+  saturate: number;
 }
 
 export type ImageMask = 'none' | 'circle' | 'ellipse';

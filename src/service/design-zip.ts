@@ -231,6 +231,12 @@ export interface ZipImport {
 
 /** Imports (or replaces) a design from the bytes of a zip of its folder: the same validation as a folder import. */
 export async function importDesignZip(ctx: ServiceContext, accountId: unknown, zip: Uint8Array, opts: ZipImport = {}): Promise<DesignRecord> {
+  // A design.json on its own (a Polotno file with data: URLs, say) needs no zip around it.
+  if (looksLikeJson(zip)) {
+    const template = parseJson(new TextDecoder().decode(zip), '$', 'the design file');
+    const source = opts.name === undefined ? {} : { name: opts.name };
+    return opts.replace === undefined ? importDesign(ctx, accountId, template, source) : replaceDesign(ctx, accountId, opts.replace, template, source);
+  }
   let template: unknown;
   // The files design.json names, found before anything else is unpacked (its own errors come later,
   // from the import, with their paths).
@@ -242,4 +248,12 @@ export async function importDesignZip(ctx: ServiceContext, accountId: unknown, z
   const name = opts.name ?? (opts.replace === undefined ? read.folder : undefined);
   const source = { files: read.files, ...(name === undefined ? {} : { name }) };
   return opts.replace === undefined ? importDesign(ctx, accountId, template, source) : replaceDesign(ctx, accountId, opts.replace, template, source);
+}
+
+function looksLikeJson(bytes: Uint8Array): boolean {
+  for (const b of bytes.subarray(0, 64)) {
+    if (b === 0x20 || b === 0x09 || b === 0x0a || b === 0x0d || b === 0xef || b === 0xbb || b === 0xbf) continue;
+    return b === 0x7b;
+  }
+  return false;
 }

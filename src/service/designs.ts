@@ -53,7 +53,9 @@ async function storeTemplate(
 ): Promise<{ doc: unknown; kind: DesignKind; assets: Record<string, string> }> {
   // A Polotno document is stored as the Imprint design it converts to (its data: URLs as files), so
   // renders and overrides treat it like any other; its errors point at the Polotno fields.
-  const imported = convertInput(readTemplate(template), { hasFamily: (f) => bundledFonts().has(f) });
+  // A Polotno font whose family the account's library (or the bundled set) has needs no file.
+  const library = new Set((await ctx.meta.listFonts(accountId)).map((f) => f.family));
+  const imported = convertInput(readTemplate(template), { hasFamily: (f) => library.has(f) || bundledFonts().has(f) });
   try {
     return await storeConverted(ctx, accountId, imported.design, { ...source, files: withEmbedded(source.files, imported.files) });
   } catch (e) {

@@ -78,6 +78,9 @@ export interface FontFace {
   readonly descent: number;
   readonly underlinePosition: number;
   readonly underlineThickness: number;
+  /** Centre of a line-through above the baseline (positive = up) and its thickness, in em (OS/2 yStrikeout*). */
+  readonly strikeoutPosition: number;
+  readonly strikeoutThickness: number;
   /** A variable face: every weight from min to max. FontSet.face gives an instance at the exact weight. */
   readonly weightRange?: readonly [min: number, max: number];
   /** The axis coordinates of a variable instance (its shaping, advances and outlines follow them). */
@@ -167,6 +170,8 @@ interface Parsed {
   descent: number;
   underlinePosition: number;
   underlineThickness: number;
+  strikeoutPosition: number;
+  strikeoutThickness: number;
   colorGlyph: ((id: number) => ColorGlyph | undefined) | undefined;
 }
 
@@ -236,6 +241,14 @@ class LazyFace implements FontFace {
     const glyphs = new Map<number, { advanceWidth: number; path: { toSVG(): string } }>();
     const hhea = face.referenceTable('hhea');
     const post = face.referenceTable('post');
+    const os2 = face.referenceTable('OS/2');
+    // OS/2 yStrikeoutSize (offset 26) and yStrikeoutPosition (28: per the OpenType spec the top of
+    // the stroke above the baseline). A font without them gets the underline's thickness centred a
+    // quarter em up, about half the x-height of a Latin font.
+    const strikeSize = int16(os2, 26);
+    const strikeTop = int16(os2, 28);
+    const strikeoutThickness = strikeSize > 0 ? strikeSize / upem : int16(post, 10) / upem;
+    const strikeoutPosition = strikeSize > 0 ? strikeTop / upem - strikeoutThickness / 2 : 0.25;
     this.#parsed = {
       hasCodePoint: (cp) => font.nominalGlyph(cp) !== undefined,
       shaper: { layout: (text, options) => shapeText(font, text, options) },
@@ -256,6 +269,8 @@ class LazyFace implements FontFace {
       descent: -int16(hhea, 6) / upem,
       underlinePosition: -int16(post, 8) / upem,
       underlineThickness: int16(post, 10) / upem,
+      strikeoutPosition,
+      strikeoutThickness,
       colorGlyph: colorGlyphs(lib, face, font),
     };
     return this.#parsed;
@@ -285,6 +300,12 @@ class LazyFace implements FontFace {
   }
   get underlineThickness(): number {
     return this.#parse().underlineThickness;
+  }
+  get strikeoutPosition(): number {
+    return this.#parse().strikeoutPosition;
+  }
+  get strikeoutThickness(): number {
+    return this.#parse().strikeoutThickness;
   }
 }
 
@@ -334,6 +355,12 @@ class SyntheticFace implements FontFace {
   }
   get underlineThickness(): number {
     return this.base.underlineThickness;
+  }
+  get strikeoutPosition(): number {
+    return this.base.strikeoutPosition;
+  }
+  get strikeoutThickness(): number {
+    return this.base.strikeoutThickness;
   }
 }
 

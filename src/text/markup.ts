@@ -1,4 +1,4 @@
-// Substyle markup: `<substyle bold="700" italic font_family="Lora" color="#hex" underline link="(url:…)">…</substyle>`,
+// Substyle markup: `<substyle bold="700" italic font_family="Lora" color="#hex" underline strikethrough link="(url:…)">…</substyle>`,
 // never nested, parsed into styled spans. Anything that is not a substyle tag is literal text.
 import { HEX_COLOR, HEX_COLOR_HINT } from '../format/color.js';
 
@@ -9,6 +9,7 @@ export interface SpanStyle {
   family?: string;
   color?: string;
   underline?: boolean;
+  strikethrough?: boolean;
   link?: string;
 }
 
@@ -70,6 +71,10 @@ function parseAttributes(src: string, offset: number): SpanStyle {
         if (value !== undefined) throw new MarkupError(pos, 'underline is a bare attribute: write <substyle underline>, without a value');
         style.underline = true;
         break;
+      case 'strikethrough':
+        if (value !== undefined) throw new MarkupError(pos, 'strikethrough is a bare attribute: write <substyle strikethrough>, without a value');
+        style.strikethrough = true;
+        break;
       case 'link': {
         const url = value === undefined ? undefined : LINK.exec(value)?.[1];
         if (url === undefined) throw new MarkupError(pos, 'link must look like link="(url:https://example.com)"');
@@ -78,7 +83,7 @@ function parseAttributes(src: string, offset: number): SpanStyle {
         break;
       }
       default:
-        throw new MarkupError(pos, `unknown substyle attribute "${name}": use bold, italic, font_family, color, underline or link`);
+        throw new MarkupError(pos, `unknown substyle attribute "${name}": use bold, italic, font_family, color, underline, strikethrough or link`);
     }
     rest = rest.slice(whole.length);
     pos += whole.length;

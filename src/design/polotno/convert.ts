@@ -600,7 +600,7 @@ class Page {
       refuse(
         at,
         'opacity',
-        'group opacity is only supported on groups of one element (on several it would fade each one separately): set the opacity on the elements',
+        'group opacity is only supported on groups of one element (on several it would fade each one separately): remove it and give the elements their own opacity',
       );
     }
     const animations = (g.animations ?? []).filter((a) => a.enabled !== false && (a.name ?? 'none') !== 'none');
@@ -608,7 +608,7 @@ class Page {
       refuse(
         at,
         'animations',
-        'only move animations are supported on groups of several elements (fade, zoom and rotate act on the group as one): put the animation on the elements',
+        'only move animations are supported on groups of several elements (fade, zoom and rotate act on the group as one): remove it and animate the elements',
       );
     }
     const next = {
@@ -748,10 +748,7 @@ function checkElementTypes(list: unknown, at: string): void {
     const here = `${at}[${i}]`;
     if (typeof type === 'string' && REFUSED_TYPES[type]) throw validationError(`${here}.type`, REFUSED_TYPES[type]);
     if (typeof type === 'string' && !['text', 'image', 'svg', 'line', 'figure', 'video', 'group'].includes(type)) {
-      throw validationError(
-        `${here}.type`,
-        `unknown element type ${JSON.stringify(type)}: Polotno elements are text, image, svg, line, figure, video and group`,
-      );
+      throw validationError(`${here}.type`, `unknown element type ${JSON.stringify(type)}: use one of text, image, svg, line, figure, video and group`);
     }
     if (type === 'group') checkElementTypes((e as Json).children, `${here}.children`);
   });

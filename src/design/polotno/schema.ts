@@ -257,4 +257,6 @@ export const PolotnoDesign = z.strictObject({
 });
 
 export type PolotnoDesign = z.infer<typeof PolotnoDesign>;
+/** A Polotno store JSON as `store.toJSON()` saves it (what `render({ design })` accepts besides Imprint designs). */
+export type PolotnoDocument = z.input<typeof PolotnoDesign>;
 export type PolotnoPage = z.infer<typeof PolotnoPage>;

@@ -1,9 +1,9 @@
 // Image objects in template format v1: a picture placed into its box, optionally cropped, fitted
-// around a focal point and clipped to rounded corners or a circle/ellipse mask; an override may
-// replace the picture and each of those choices.
+// around a focal point, mirrored, colour-filtered, clipped to rounded corners or a circle/ellipse
+// mask and bordered; an override may replace the picture and each of those choices.
 import { Shadow } from '../../format/shadow.js';
 import { z } from 'zod';
-import { doc, ImageRef, LIMITS } from '../../format/fields.js';
+import { Color, doc, ImageRef, LIMITS } from '../../format/fields.js';
 import { common, placementOverrideFields } from '../common.js';
 import { MediaStrategy } from '../media.js';
 
@@ -78,6 +78,53 @@ export const CornerRadius = doc(
   24,
 );
 
+export const ImageBorder = z
+  .strictObject({
+    width: doc(
+      z.number().finite().min(0, { error: 'expected a border width of at least 0 pixels (0 = no border)' }).max(1000),
+      'Border width in pixels, drawn inside the picture area along its rounded corners or circle/ellipse mask (CSS border with border-radius on the picture). 0 = none.',
+      6,
+    ),
+    color: doc(Color, 'Border colour; a #rrggbbaa alpha makes it see-through (the photo shows under it).', '#ffffff'),
+  })
+  .meta({
+    description:
+      'A border inside the picture area (after fit: the fitted picture with contain), following corner_radius or the mask; the outer edge is the clip, the inner corners have the radius less the width (never below 0), as CSS draws border-radius. Default none.',
+    examples: [{ width: 6, color: '#ffffff' }],
+  });
+
+// CSS Filter Effects 1 amounts: the same ranges a designer gets from an editor's sliders.
+const amount = (what: string) =>
+  z
+    .number()
+    .finite()
+    .min(0, { error: `expected a ${what} amount from 0 (none) to 1 (full)` })
+    .max(1, { error: `expected a ${what} amount from 0 (none) to 1 (full)` });
+const factor = (what: string) =>
+  z
+    .number()
+    .finite()
+    .min(0, { error: `expected a ${what} factor from 0 to 5 (1 = unchanged)` })
+    .max(5, { error: `expected a ${what} factor from 0 to 5 (1 = unchanged)` });
+
+export const ImageFilters = z
+  .strictObject({
+    grayscale: doc(amount('grayscale'), 'CSS grayscale(): 0 = unchanged (default), 1 = fully grey (Rec. 709 luma weights).', 1).optional(),
+    sepia: doc(amount('sepia'), 'CSS sepia(): 0 = unchanged (default), 1 = full sepia tone.', 0.6).optional(),
+    brightness: doc(
+      factor('brightness'),
+      'CSS brightness(): multiplies every channel; 1 = unchanged (default), 0 = black, 1.5 = half as bright again.',
+      1.2,
+    ).optional(),
+    contrast: doc(factor('contrast'), 'CSS contrast(): scales every channel about mid-grey; 1 = unchanged (default), 0 = all grey.', 1.3).optional(),
+    saturate: doc(factor('saturate'), 'CSS saturate(): 1 = unchanged (default), 0 = grey, above 1 more vivid.', 1.5).optional(),
+  })
+  .meta({
+    description:
+      'Colour filters on the picture, exactly the CSS Filter Effects 1 functions, applied to its pixels (sRGB values, each step clamped to 0–1) in this fixed order whatever the order written: grayscale, sepia, brightness, contrast, saturate (CSS `filter: grayscale() sepia() brightness() contrast() saturate()`). png and pdf show the same filtered pixels (pdf embeds the filtered image). Blur is not one of them. Default none.',
+    examples: [{ grayscale: 1, contrast: 1.2 }],
+  });
+
 export const ImageObject = z
   .strictObject({
     type: doc(z.literal('image'), 'Object type: a picture.', 'image'),
@@ -91,6 +138,14 @@ export const ImageObject = z
     config: ImageConfig.optional(),
     corner_radius: CornerRadius.optional(),
     mask: ImageMask.optional(),
+    flip_x: doc(
+      z.boolean(),
+      'Mirror the picture left to right inside its area (after crop and fit; corners, mask and border stay put). Default false.',
+      true,
+    ).optional(),
+    flip_y: doc(z.boolean(), 'Mirror the picture top to bottom inside its area (after crop and fit). Default false.', false).optional(),
+    filters: ImageFilters.optional(),
+    border: ImageBorder.optional(),
     shadow: Shadow.optional(),
   })
   .meta({ description: 'A picture placed into its box.' });
@@ -102,6 +157,14 @@ export const ImageOverride = z.strictObject({
   config: ImageConfig.optional(),
   corner_radius: CornerRadius.optional(),
   mask: ImageMask.optional(),
+  flip_x: ImageObject.shape.flip_x,
+  flip_y: ImageObject.shape.flip_y,
+  // Field by field: { grayscale: 0 } alone takes one filter off and keeps the others.
+  filters: ImageFilters.optional(),
+  // Field by field, like a shape's border: a colour alone recolours the template's border.
+  border: ImageBorder.partial()
+    .meta({ description: "The picture's border, field by field (width and color both when the template has none).", examples: [{ color: '#ffca28' }] })
+    .optional(),
   // Field by field, like a shape's: a colour alone recolours the template's shadow.
   shadow: Shadow.optional(),
 });

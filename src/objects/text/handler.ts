@@ -1,15 +1,26 @@
-// Text objects: override fields text, text_align, text_transform, stroke, shadow and config.*; markup → spans; font checks.
+// Text objects: override fields text, text_align, text_transform, stroke, shadow, background, underline,
+// strikethrough and config.*; markup → spans; font checks.
 import { shadowOf } from '../../format/shadow.js';
 import { validationError } from '../../errors.js';
 import { parseHexColor } from '../../format/color.js';
 import { childPath } from '../../format/json-path.js';
-import type { SceneText } from '../../scene/scene.js';
+import type { SceneText, SceneTextBackground } from '../../scene/scene.js';
 import { MarkupError, parseMarkup } from '../../text/markup.js';
 import { transformTexts } from '../../text/transform.js';
 import { mergeFields, placementOf } from '../common.js';
 import { checkFontFamily, DEFAULT_FONT_FAMILY } from '../fonts.js';
 import type { ObjectHandler } from '../handler.js';
 import { TextOverride, type TextObject } from './schema.js';
+
+function backgroundOf(b: NonNullable<TextObject['background']>): SceneTextBackground {
+  const p = b.padding ?? 0;
+  return {
+    color: parseHexColor(b.color),
+    padding: typeof p === 'number' ? { x: p, y: p } : { x: p.x, y: p.y },
+    cornerRadius: b.corner_radius ?? 0,
+    mode: b.mode ?? 'lines',
+  };
+}
 
 /** `textAt` is the JSON path of the text field. */
 function spansOf(o: TextObject, textAt: string): ReturnType<typeof parseMarkup> {
@@ -39,6 +50,12 @@ export const textHandler: ObjectHandler<TextObject> = {
         );
       }
     }
+    if (o.background && o.background.color === undefined) {
+      throw validationError(
+        childPath(at, 'background', 'color'),
+        'the text has no background to restyle: give background.color (#rrggbb or #rrggbbaa) as well',
+      );
+    }
     if (o.min_font_size !== undefined && o.font_size !== undefined && o.min_font_size > o.font_size) {
       throw validationError(childPath(at, 'min_font_size'), `min_font_size (${o.min_font_size}) must not exceed font_size (${o.font_size})`);
     }
@@ -62,7 +79,8 @@ export const textHandler: ObjectHandler<TextObject> = {
         ...(s.style.italic || o.font_style === 'italic' ? { style: 'italic' as const } : {}),
         ...(s.style.family === undefined ? {} : { family: s.style.family }),
         color: parseHexColor(s.style.color ?? color),
-        underline: s.style.underline ?? false,
+        underline: s.style.underline ?? o.underline ?? false,
+        ...(s.style.strikethrough || o.strikethrough ? { strikethrough: true } : {}),
         ...(s.style.link === undefined ? {} : { link: s.style.link }),
       })),
       family: o.font_family ?? DEFAULT_FONT_FAMILY,
@@ -76,6 +94,7 @@ export const textHandler: ObjectHandler<TextObject> = {
       valign: o.config?.text_replacement_strategy_fit_valign ?? 'center',
       ...(o.stroke === undefined || o.stroke.width === 0 ? {} : { stroke: { color: parseHexColor(o.stroke.color), width: o.stroke.width } }),
       ...(o.shadow ? { shadow: shadowOf(o.shadow) } : {}),
+      ...(o.background ? { background: backgroundOf(o.background) } : {}),
     };
   },
 };

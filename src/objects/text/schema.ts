@@ -40,13 +40,50 @@ export const TextStroke = z
     examples: [{ color: '#000000', width: 6 }],
   });
 
+const px = (what: string, max: number) =>
+  z
+    .number()
+    .finite()
+    .min(0, { error: `expected ${what} of at least 0 pixels` })
+    .max(max, { error: `expected ${what} of at most ${max} pixels` });
+
+export const TextBackgroundPadding = z
+  .union([
+    px('a padding', 1000),
+    z.strictObject({
+      x: doc(px('a padding', 1000), 'Padding left and right, px.', 16),
+      y: doc(px('a padding', 1000), 'Padding above and below, px.', 6),
+    }),
+  ])
+  .meta({
+    description: 'Space between the text and the edge of its background, px: one number for all sides, or { x, y }. Default 0.',
+    examples: [12, { x: 16, y: 6 }],
+  });
+
+export const TextBackground = z
+  .strictObject({
+    color: doc(Color, 'Background colour; a #rrggbbaa alpha makes it see-through (overlapping line boxes do not double it).', '#ffeb3b'),
+    padding: TextBackgroundPadding.optional(),
+    corner_radius: doc(px('a corner radius', 1000), 'Radius of the rounded corners, px, capped at half the shorter side of each box. Default 0.', 8).optional(),
+    mode: doc(
+      z.enum(['lines', 'box']),
+      'lines (default): one box per line around that line (its advance width × the line height) grown by the padding, the highlighter look (CSS background on an inline span with box-decoration-break: clone). box: one box around all lines grown by the padding, the button look.',
+      'box',
+    ).optional(),
+  })
+  .meta({
+    description:
+      'A box behind the text that sizes itself around the laid-out text: it follows text_align, fit shrinking and overridden text (a longer text gets a bigger background). Painted under the outline and the glyphs; may reach past the object box by the padding. A shadow of the text object is the shadow of background and glyphs together (like CSS box-shadow on the box, not text-shadow on the glyphs over it). Default none.',
+    examples: [{ color: '#ffeb3b', padding: { x: 12, y: 4 }, corner_radius: 6, mode: 'lines' }],
+  });
+
 export const TextObject = z
   .strictObject({
     type: doc(z.literal('text'), 'Object type: a text box.', 'text'),
     ...common,
     text: doc(
       z.string().max(LIMITS.maxTextLength),
-      'The text. \\n breaks lines. May contain <substyle bold="700" italic font_family="Lora" color="#hex" underline link="(url:https://…)">…</substyle> tags, never nested.',
+      'The text. \\n breaks lines. May contain <substyle bold="700" italic font_family="Lora" color="#hex" underline strikethrough link="(url:https://…)">…</substyle> tags, never nested.',
       'Summer <substyle bold="700" color="#e53935">sale</substyle>',
     ),
     font_family: doc(
@@ -85,6 +122,13 @@ export const TextObject = z
     ).optional(),
     stroke: TextStroke.optional(),
     shadow: Shadow.optional(),
+    background: TextBackground.optional(),
+    underline: doc(z.boolean(), 'Underline all of the text (a substyle underline does a part). Default false.', true).optional(),
+    strikethrough: doc(
+      z.boolean(),
+      "A line through all of the text (a substyle strikethrough does a part), placed and as thick as the font's OS/2 strikeout metrics say, in the text colour. Default false.",
+      true,
+    ).optional(),
     min_font_size: doc(
       z.number().finite().gt(0).max(LIMITS.maxFontSize),
       'Smallest size fit may shrink to; below it the text is clipped. Default 6.',
@@ -105,6 +149,12 @@ export const TextOverride = z.strictObject({
     .optional(),
   // Field by field, like a shape's: a colour alone recolours the template's shadow.
   shadow: Shadow.optional(),
+  // Field by field: a colour alone recolours the template's background (color too when it has none).
+  background: TextBackground.partial()
+    .meta({ description: "The text's background, field by field (color too when the template has none).", examples: [{ color: '#e53935' }] })
+    .optional(),
+  underline: TextObject.shape.underline,
+  strikethrough: TextObject.shape.strikethrough,
   config: TextConfig.optional(),
 });
 

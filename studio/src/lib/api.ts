@@ -182,12 +182,12 @@ export class Api {
     return out.url;
   }
 
-  /** Imports a design zip (POST), or replaces design `replace` with it (PUT). */
+  /** Imports a design zip or design .json (POST), or replaces design `replace` with it (PUT). */
   importDesign(zip: Blob, name: string, replace?: number, signal?: AbortSignal): Promise<DesignDetail> {
     const form = new FormData();
     // Fields before the file: a multipart reader sees the name before it streams the zip.
     if (name.trim()) form.append('name', name.trim());
-    form.append('file', zip, 'design.zip');
+    form.append('file', zip, zip instanceof File ? zip.name : 'design.zip');
     return replace === undefined
       ? this.json('/public/v2/designs', { method: 'POST', form, signal })
       : this.json(`/public/v2/designs/${replace}`, { method: 'PUT', form, signal });

@@ -1,4 +1,5 @@
-// Import a design from a zip of its folder (design.json + its files): POST /public/v2/designs, or PUT
+// Import a design from a zip of its folder (design.json + its files), or a design .json alone (a
+// Polotno file with its images as data: URLs, say): POST /public/v2/designs, or PUT
 // to replace an existing design. The service checks it as `imprint admin import-design` does; an
 // error is listed with its JSON path in <code> and the message. On success, opens the new design.
 import { useId, useState } from 'preact/hooks';
@@ -34,12 +35,19 @@ export function ImportView() {
     <main class="page narrow">
       <h1>Import a design</h1>
       <p class="muted">
-        A zip of a design folder: <code>design.json</code> at its root (or in its one top-level folder) and the files it names. Checked as{' '}
+        A zip of a design folder: <code>design.json</code> at its root (or in its one top-level folder) and the files it names; or a design <code>.json</code>{' '}
+        alone. Imprint designs and Polotno files (what Polotno&apos;s <code>store.toJSON()</code> saves) are both accepted. Checked as{' '}
         <code>imprint admin import-design</code> checks it.
       </p>
       <form class="card form-grid" onSubmit={(e) => void submit(e)}>
-        <label for={ids.file}>Design zip</label>
-        <input id={ids.file} type="file" accept=".zip,application/zip" required onChange={(e) => setFile(e.currentTarget.files?.[0] ?? null)} />
+        <label for={ids.file}>Design zip or JSON</label>
+        <input
+          id={ids.file}
+          type="file"
+          accept=".zip,application/zip,.json,application/json"
+          required
+          onChange={(e) => setFile(e.currentTarget.files?.[0] ?? null)}
+        />
         <label for={ids.name}>Name</label>
         <input id={ids.name} type="text" value={name} placeholder="optional" maxLength={100} onInput={(e) => setName(e.currentTarget.value)} />
         <label for={ids.replace}>Replace design</label>
