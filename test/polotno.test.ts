@@ -125,9 +125,13 @@ describe('elements as Imprint objects', () => {
     );
   });
 
-  it('applies the element decoration to every run', () => {
-    const o = one({ type: 'text', fontFamily: 'Inter', text: 'a <b>b</b>', textDecoration: 'underline' });
-    expect(o.text).toBe('<substyle underline>a </substyle><substyle bold="700" underline>b</substyle>');
+  it("makes the element's decoration the text object's own, so an override of the text keeps it", () => {
+    const o = one({ type: 'text', fontFamily: 'Inter', text: 'a <b>b</b> <u>c</u> <s>d</s>', textDecoration: 'underline' });
+    expect(o).toMatchObject({ underline: true, text: 'a <substyle bold="700">b</substyle> c <substyle strikethrough>d</substyle>' });
+    expect(one({ type: 'text', fontFamily: 'Inter', text: 'x', textDecoration: 'underline line-through' })).toMatchObject({
+      underline: true,
+      strikethrough: true,
+    });
   });
 
   it('maps images: src, crop anchored at its top-left corner, corner radius, stretch', () => {

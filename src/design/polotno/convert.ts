@@ -368,13 +368,15 @@ function convertText(c: Converter, e: PolotnoText, at: string, pageSeconds: numb
   if (fit && e.minFontSize !== undefined) out.min_font_size = Math.min(e.minFontSize, fontSize);
   if (e.maxFontSize !== undefined && e.maxFontSize < fontSize) out.font_size = e.maxFontSize;
 
-  out.text = textMarkup(c, e, at, { weight, italic: e.fontStyle === 'italic', color: baseColor, family });
+  out.text = textMarkup(c, e, at, { weight, italic: e.fontStyle === 'italic', color: baseColor, family }, out);
   commonEffects(c, e, { x: e.x ?? 0, y: e.y ?? 0, width, height, rotation }, at, out);
   animationsOf(e.animations, out, at, pageSeconds);
   return out;
 }
 
 interface BaseStyle {
+  underline?: boolean;
+  strikethrough?: boolean;
   weight: number;
   italic: boolean;
   color: string;
@@ -382,7 +384,7 @@ interface BaseStyle {
 }
 
 /** The element's text as Imprint markup: rich-text runs and the element's decoration as substyles. */
-function textMarkup(c: Converter, e: PolotnoText, at: string, base: BaseStyle): string {
+function textMarkup(c: Converter, e: PolotnoText, at: string, base: BaseStyle, out: Json): string {
   const text = e.text ?? '';
   let runs: Run[];
   try {
@@ -397,11 +399,10 @@ function textMarkup(c: Converter, e: PolotnoText, at: string, base: BaseStyle): 
       refuse(at, 'textDecoration', `expected "underline", "line-through" or both but received ${JSON.stringify(e.textDecoration)}`);
     }
   }
-  const element: RunStyle = {
-    ...(decoration.includes('underline') ? { underline: true } : {}),
-    ...(decoration.includes('line-through') ? { strikethrough: true } : {}),
-  };
-  return runs.map((r) => substyle(c, r.text, { ...element, ...definedOnly(r.style) }, base, at)).join('');
+  // The element's decoration is the text object's own, so it stays when an override replaces the text.
+  if (decoration.includes('underline')) out.underline = base.underline = true;
+  if (decoration.includes('line-through')) out.strikethrough = base.strikethrough = true;
+  return runs.map((r) => substyle(c, r.text, definedOnly(r.style), base, at)).join('');
 }
 
 function definedOnly(s: RunStyle): RunStyle {
@@ -430,8 +431,8 @@ function substyle(c: Converter, text: string, s: RunStyle, base: BaseStyle, at: 
     const hex = c.color(s.color, `${at}.text`);
     if (hex !== base.color) attrs.push(`color="${hex}"`);
   }
-  if (s.underline) attrs.push('underline');
-  if (s.strikethrough) attrs.push('strikethrough');
+  if (s.underline && !base.underline) attrs.push('underline');
+  if (s.strikethrough && !base.strikethrough) attrs.push('strikethrough');
   return attrs.length === 0 ? text : `<substyle ${attrs.join(' ')}>${text}</substyle>`;
 }
 
