@@ -8,10 +8,9 @@
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import sharp from 'sharp';
-import { afterAll, describe, expect, it, type TestContext } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { ImageCache } from '../src/assets/load.js';
 import { Engine, type DesignInput } from '../src/engine.js';
-import { ImprintError } from '../src/errors.js';
 import { layoutAt, withScenes } from '../src/render/scenes.js';
 import type { DisplayItem } from '../src/scene/display-list.js';
 import { bundledFonts } from '../src/text/fonts.js';
@@ -22,22 +21,11 @@ import { polotnoHtml } from './support/polotno-html.js';
 import { run, toolsAvailable } from './support/tools.js';
 
 /**
- * Cases whose fields need a primitive that is not on main yet: the branch (or work) that brings it and
- * what the importer's validation_error names while it is missing. Such a case is skipped only when
- * its render fails with that error; once the feature is there it is compared like every other case.
- * The lead removes an entry after merging its branch.
+ * Fixtures the importer refuses on purpose, with the reason it gives: Polotno scales an image's blur by
+ * the source file's pixel size, which Imprint does not reproduce. The test asserts the refusal.
  */
-const NEEDS: Record<string, { branch: string; error: RegExp }> = {
-  'text-gradient-fill': { branch: 's18-effects (text gradient fill)', error: /\bfill\b/ },
-  'effects-blur': { branch: 's18-effects (blur on shapes and text)', error: /blur/ },
-  'effects-blur-image': { branch: 's18-effects (blur) and the importer (image blurRadius is relative to the source size; refused today)', error: /blur/ },
-  'figure-subtypes': { branch: 's18-shapes (figure subTypes)', error: /subType|figure "/ },
-  'figure-dash': { branch: 's18-shapes (figure dash patterns)', error: /dash/ },
-  'line-heads-dash': { branch: 's18-shapes (line element)', error: /line elements/ },
-  'svg-colors-replace': { branch: 's18-svg (svg element)', error: /svg elements/ },
-  'image-clip': { branch: 's18-svg (image clipSrc)', error: /clip/ },
-  // Not on any branch: the importer refuses a group opacity over several elements.
-  'group-opacity': { branch: 'importer (group opacity over several children)', error: /group opacity/ },
+const REFUSED: Record<string, { path: string; message: RegExp }> = {
+  'effects-blur-image': { path: '$.pages[0].children[0].blurRadius', message: /blur on image elements depends on the source file's pixel size/ },
 };
 
 /**
@@ -192,20 +180,19 @@ describe.runIf(ready)('Polotno conformance against Chromium', () => {
     for (const c of cases) expect(() => JSON.parse(readFileSync(join(ROOT, c, 'polotno.json'), 'utf8')) as unknown, c).not.toThrow();
   });
 
-  it.for(cases)('%s', { timeout: 120_000 }, async (name: string, ctx: TestContext) => {
+  it.for(cases)('%s', { timeout: 120_000 }, async (name: string) => {
     const dir = join(ROOT, name);
     const design = JSON.parse(readFileSync(join(dir, 'polotno.json'), 'utf8')) as Json;
-    let png: Buffer;
-    try {
-      png = (await engine.render({ design: asInput(design), format: 'png', baseDir: dir })).bytes;
-    } catch (e) {
-      const need = NEEDS[name];
-      if (need && e instanceof ImprintError && e.code === 'validation_error' && need.error.test(e.message)) {
-        ctx.skip(`needs ${need.branch}: ${e.path} ${e.message}`);
-        return;
-      }
-      throw e;
+    const refused = REFUSED[name];
+    if (refused) {
+      await expect(engine.render({ design: asInput(design), format: 'png', baseDir: dir })).rejects.toMatchObject({
+        code: 'validation_error',
+        path: refused.path,
+        message: expect.stringMatching(refused.message) as unknown,
+      });
+      return;
     }
+    const png = (await engine.render({ design: asInput(design), format: 'png', baseDir: dir })).bytes;
     const pngFile = join(work, `${name}.imprint.png`);
     writeFileSync(pngFile, png);
 

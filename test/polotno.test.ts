@@ -96,6 +96,7 @@ describe('elements as Imprint objects', () => {
       line_height: 1.5,
       letter_spacing: 0.1,
       text_transform: 'uppercase',
+      overflow_wrap: 'normal',
       stroke: { color: '#000080', width: 3 },
       config: { text_replacement_strategy: 'fit', text_replacement_strategy_fit_valign: 'bottom' },
     });
@@ -157,7 +158,7 @@ describe('elements as Imprint objects', () => {
     expect(one({ type: 'figure', cornerRadius: 12, strokeWidth: 4, stroke: '#fff', dash: [3, 2] })).toMatchObject({
       shape: 'rounded_rect',
       corner_radius: 12,
-      border: { width: 4, color: '#ffffff', style: 'dashed' },
+      border: { width: 4, color: '#ffffff', dash: [3, 2] },
     });
     expect(one({ type: 'figure', subType: 'circle', fill: 'linear-gradient(90deg, red, blue 80%)' })).toMatchObject({
       shape: 'ellipse',
@@ -200,14 +201,55 @@ describe('elements as Imprint objects', () => {
     expect(objects[0]!.hidden).toBe(true);
   });
 
-  it('flattens groups (children hold page coordinates), with the opacity of a one-element group', () => {
+  it("maps figures with straight sides to polygons of Polotno's outline, lines and svg elements", () => {
+    expect(one({ type: 'figure', subType: 'rightTriangle' })).toMatchObject({
+      shape: 'polygon',
+      vertices: [
+        [0, 0],
+        [1, 0],
+        [0, 1],
+      ],
+    });
+    const star = one({ type: 'figure', subType: 'star' }).vertices as number[][];
+    expect(star).toHaveLength(10);
+    expect(star[0]).toEqual([0.5, 0]);
+    expect(star[1]![0]).toBeCloseTo(0.5 + 0.25 * Math.sin(Math.PI / 5), 6);
+    expect(one({ type: 'line', x: 10, y: 20, width: 300, height: 6, color: 'red', dash: [2, 1], startHead: 'circle', endHead: 'arrow' })).toEqual({
+      type: 'line',
+      x: 10,
+      y: 20,
+      width: 300,
+      height: 6,
+      color: '#ff0000',
+      dash: [2, 1],
+      start_head: 'circle',
+      end_head: 'arrow',
+    });
+    expect(one({ type: 'svg', src: 'icons/star.svg', colorsReplace: { '#000': 'rgb(255, 0, 0)' } })).toMatchObject({
+      type: 'svg',
+      path: 'icons/star.svg',
+      config: { media_replacement_strategy: 'fill' },
+      colors: { '#000': '#ff0000' },
+    });
+    expect(one({ type: 'figure', strokeWidth: 2, dash: [2, 2] }).border).toMatchObject({ width: 2, dash: [2, 2] });
+    expect(one({ type: 'text', fontFamily: 'Inter', text: 'x' }).overflow_wrap).toBe('normal');
+  });
+
+  it('flattens groups (children hold page coordinates), multiplying their opacity into each element as Konva does', () => {
     const objects = objectsOf(
       page([
         {
           type: 'group',
           children: [
             { type: 'figure', name: 'a', x: 5 },
-            { type: 'group', opacity: 0.5, children: [{ type: 'figure', name: 'b', x: 7, opacity: 0.5 }] },
+            {
+              type: 'group',
+              opacity: 0.5,
+              children: [
+                { type: 'figure', name: 'b', x: 7, opacity: 0.5 },
+                { type: 'figure', name: 'c' },
+              ],
+            },
           ],
         },
       ]),
@@ -215,6 +257,7 @@ describe('elements as Imprint objects', () => {
     expect(objects).toMatchObject([
       { name: 'a', x: 5 },
       { name: 'b', x: 7, opacity: 0.25 },
+      { name: 'c', opacity: 0.5 },
     ]);
   });
 
@@ -499,10 +542,22 @@ describe('bad input: refused at its Polotno JSON path, nothing rendered', () => 
       message: 'lists (<ul>, <ol>)',
     },
     {
-      name: 'a group of several with opacity',
-      design: page([{ type: 'group', opacity: 0.5, children: [{ type: 'figure' }, { type: 'figure' }] }]),
-      path: '$.pages[0].children[0].opacity',
-      message: 'group opacity',
+      name: 'a zoom on a group of several',
+      design: page([{ type: 'group', animations: [{ type: 'enter', name: 'zoom' }], children: [{ type: 'figure' }, { type: 'figure' }] }]),
+      path: '$.pages[0].children[0].animations',
+      message: 'zoom and rotate animations of a group',
+    },
+    {
+      name: 'a curved figure',
+      design: page([{ type: 'figure', subType: 'heart1' }]),
+      path: '$.pages[0].children[0].subType',
+      message: 'the figure "heart1" is not supported',
+    },
+    {
+      name: 'a mask on an svg',
+      design: page([{ type: 'svg', src: 'a.svg', maskSrc: 'm.svg' }]),
+      path: '$.pages[0].children[0].maskSrc',
+      message: 'maskSrc is not supported on svg',
     },
   ];
   for (const row of rows) {

@@ -171,7 +171,7 @@ function layoutContent(o: SceneObject, images: ImageSizes, fonts: FontSet, textL
       return { group: castShadow(clippedToBox(layoutMockup(o, (r) => sizeOf(images, r))), o.shadow) };
     case 'svg':
       // Clipped to its box, as a browser's <img> of the file clips the drawing to the image's box.
-      return { group: clippedToBox(svgItems(svgOf(images, o.svg), local, o.fit, o.colors)) };
+      return { group: castShadow(clippedToBox(svgItems(svgOf(images, o.svg), local, o.fit, o.colors)), o.shadow) };
   }
 }
 
@@ -228,7 +228,7 @@ function shapeGeometry(o: SceneShape, rect: Rect, radius: number): Geometry {
   if (o.shape === 'rect') return { kind: 'rect', rect };
   if (o.shape === 'ellipse') return { kind: 'ellipse', rect };
   if (o.shape === 'rounded_rect') return { kind: 'round_rect', rect, radius: Math.max(0, Math.min(radius, rect.width / 2, rect.height / 2)) };
-  return figureGeometry(o.shape, rect, o.star);
+  return figureGeometry(o.shape, rect, o.star, o.vertices);
 }
 
 function shapeItems(o: SceneShape, box: Rect, images: ImageSizes): DisplayItem[] {
@@ -236,7 +236,14 @@ function shapeItems(o: SceneShape, box: Rect, images: ImageSizes): DisplayItem[]
   const items = o.fill ? fillItems(o.fill, outline, box, images) : [];
   if (o.border) {
     const w = Math.min(o.border.width, box.width / 2, box.height / 2);
-    const dash = o.border.style === 'dashed' ? [3 * w, 2 * w] : null;
+    const pattern = o.border.dash ? (o.border.dash.length % 2 === 1 ? [...o.border.dash, ...o.border.dash] : o.border.dash) : null;
+    const dash = pattern
+      ? pattern.length > 0 && pattern.some((d) => d > 0)
+        ? pattern.map((d) => d * w)
+        : null
+      : o.border.style === 'dashed'
+        ? [3 * w, 2 * w]
+        : null;
     if (o.shape === 'rect' || o.shape === 'rounded_rect' || o.shape === 'ellipse') {
       // The border lies inside the outline: stroke the outline inset by half the width.
       const inset = { x: w / 2, y: w / 2, width: box.width - w, height: box.height - w };

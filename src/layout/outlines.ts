@@ -13,6 +13,7 @@ export function figureGeometry(
   shape: FigureOutline,
   rect: Rect,
   star: { points: number; innerRadius: number } = { points: STAR_POINTS, innerRadius: STAR_INNER_RADIUS },
+  vertices: readonly Point[] = [],
 ): Geometry {
   const { x, y, width: w, height: h } = rect;
   // Points given in fractions of the box.
@@ -77,6 +78,8 @@ export function figureGeometry(
     case 'arrow_up':
     case 'arrow_down':
       return { kind: 'polygon', points: blockArrow(shape, rect) };
+    case 'polygon':
+      return inBox(vertices);
     case 'heart':
       return { kind: 'path', d: heartPath(rect) };
     case 'speech_bubble':

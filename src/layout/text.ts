@@ -60,6 +60,7 @@ export function layoutText(t: SceneText, fonts: FontSet): TextLayout {
     lineHeight: t.lineHeight,
     letterSpacing: t.letterSpacing,
     strategy: t.strategy,
+    ...(t.overflowWrap === 'normal' ? { keepWords: true } : {}),
   });
   const size = fit.fontSize;
   const lineHeightPx = size * t.lineHeight;

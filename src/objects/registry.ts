@@ -20,16 +20,7 @@ import { videoHandler } from './video/handler.js';
 import { VideoObject, type VideoOverride } from './video/schema.js';
 
 /** Any object of a template, chosen by `type`; the order is the published schema's. */
-export const DesignObject = z.discriminatedUnion('type', [
-  TextObject,
-  ImageObject,
-  ShapeObject,
-  ChartObject,
-  MockupObject,
-  VideoObject,
-  SvgObject,
-  LineObject,
-]);
+export const DesignObject = z.discriminatedUnion('type', [TextObject, ImageObject, ShapeObject, ChartObject, MockupObject, VideoObject, SvgObject, LineObject]);
 
 export type DesignObject = z.infer<typeof DesignObject>;
 export type ObjectType = DesignObject['type'];

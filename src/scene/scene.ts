@@ -81,6 +81,8 @@ export interface SceneText extends SceneBase {
   letterSpacing: number;
   strategy: 'fit' | 'fixed-width';
   valign: 'top' | 'center' | 'bottom';
+  /** normal: a word wider than the box stays whole (overflows); absent or break-word: it is split. */
+  overflowWrap?: 'normal' | 'break-word';
   /** Gradient painted through the glyphs of spans marked `fill`, spread over the text's box (CSS background-clip: text). */
   fill?: GradientSceneFill;
   /** Outline around the glyphs (px, centred on the outline, painted under the fill); absent: none. */
@@ -191,6 +193,7 @@ export const SHAPE_OUTLINES = [
   'arrow_down',
   'heart',
   'speech_bubble',
+  'polygon',
 ] as const;
 
 export type ShapeOutline = (typeof SHAPE_OUTLINES)[number];
@@ -205,13 +208,16 @@ export interface SceneShape extends SceneBase {
   cornerRadius: number;
   /** The star's points and inner radius (fraction of the outer); absent: 5 and a regular pentagram's. */
   star?: { points: number; innerRadius: number };
+  /** A polygon's corners in fractions of the box (shape polygon). */
+  vertices?: readonly Point[];
   /**
    * The "button" pattern: at layout the box becomes the named sibling text's laid-out lines grown by
    * `padding`, turned with the text; when that text is not on screen, the shape is not drawn either.
    */
   wrap?: { object: string; padding: { x: number; y: number } };
   fill: SceneFill | null;
-  border: { width: number; color: RGBA; style: 'solid' | 'dashed' } | null;
+  /** `dash`: lengths in multiples of the width (wins over style). */
+  border: { width: number; color: RGBA; style: 'solid' | 'dashed'; dash?: readonly number[] } | null;
   shadow: SceneShadow | null;
 }
 

@@ -14,6 +14,8 @@ export interface FitInput {
   /** em */
   letterSpacing: number;
   strategy: 'fit' | 'fixed-width';
+  /** A word wider than the box stays whole and overflows it (fit shrinks until it fits, if it can). Default false: it is split. */
+  keepWords?: boolean;
 }
 
 export interface FitResult {
@@ -34,9 +36,9 @@ const EPSILON = 1e-6;
 
 export function fitText(input: FitInput): FitResult {
   const at = (size: number) => {
-    const { lines, brokeWord } = breakLines(input.paragraphs, input.width / size, input.letterSpacing);
+    const { lines, brokeWord, overflowed } = breakLines(input.paragraphs, input.width / size, input.letterSpacing, input.keepWords ?? false);
     const textHeight = lines.length * size * input.lineHeight;
-    return { size, lines, brokeWord, textHeight };
+    return { size, lines, brokeWord, overflowed, textHeight };
   };
   const result = (r: ReturnType<typeof at>, boxHeight: number): FitResult => ({
     fontSize: r.size,
@@ -53,7 +55,7 @@ export function fitText(input: FitInput): FitResult {
     return result(r, r.textHeight);
   }
 
-  const fits = (r: ReturnType<typeof at>): boolean => r.textHeight <= input.height + EPSILON && !r.brokeWord;
+  const fits = (r: ReturnType<typeof at>): boolean => r.textHeight <= input.height + EPSILON && !r.brokeWord && !r.overflowed;
   const full = at(input.fontSize);
   if (fits(full)) return result(full, input.height);
 

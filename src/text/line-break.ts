@@ -19,13 +19,17 @@ export interface LineBreakResult {
   lines: Line[];
   /** Some word did not fit on a line by itself and was split. */
   brokeWord: boolean;
+  /** Some word did not fit on a line by itself and was kept whole (keepWords): it overflows. */
+  overflowed: boolean;
 }
 
 const EPSILON = 1e-9;
 
-export function breakLines(paragraphs: readonly ShapedParagraph[], maxWidth: number, letterSpacing: number): LineBreakResult {
+/** `keepWords`: a word wider than the line stays whole and overflows (CSS overflow-wrap: normal). */
+export function breakLines(paragraphs: readonly ShapedParagraph[], maxWidth: number, letterSpacing: number, keepWords = false): LineBreakResult {
   const lines: Line[] = [];
   let brokeWord = false;
+  let overflowed = false;
 
   paragraphs.forEach((para, pi) => {
     const { clusters } = para;
@@ -57,8 +61,9 @@ export function breakLines(paragraphs: readonly ShapedParagraph[], maxWidth: num
           push(lineStart, lineEnd);
           lineStart = lineEnd;
         }
-        // The segment alone may still be too wide: split it between clusters.
-        while (widthOf(lineStart, bo.cluster).width > maxWidth + EPSILON) {
+        // The segment alone may still be too wide: split it between clusters, or keep it whole.
+        if (keepWords && widthOf(lineStart, bo.cluster).width > maxWidth + EPSILON) overflowed = true;
+        while (!keepWords && widthOf(lineStart, bo.cluster).width > maxWidth + EPSILON) {
           let end = lineStart + 1;
           while (end < bo.cluster && widthOf(lineStart, end + 1).width <= maxWidth + EPSILON) end++;
           // A piece made only of whitespace cannot be the reason to split.
@@ -77,5 +82,5 @@ export function breakLines(paragraphs: readonly ShapedParagraph[], maxWidth: num
     if (lineEnd > lineStart) push(lineStart, lineEnd);
     lines[lines.length - 1]!.last = true;
   });
-  return { lines, brokeWord };
+  return { lines, brokeWord, overflowed };
 }

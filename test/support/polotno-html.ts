@@ -227,17 +227,20 @@ function svgDataUrl(src: string, baseDir: string, replace: Record<string, string
   return `data:image/svg+xml;base64,${Buffer.from(markup).toString('base64')}`;
 }
 
-/** Outline of a figure subType in a w×h box (my reading: regular shapes scaled to fill the box). */
+/**
+ * Outline of a figure subType in a w×h box, as Polotno's renderer draws it (@polotno/core figure-to-svg,
+ * read for this reference; its schema gives no geometry): triangles and the diamond on the box's corners
+ * and edge midpoints (a right triangle's right angle top left), regular figures and the star (inner
+ * corners at half the radius) inscribed in the box's ellipse with a corner straight up, not stretched.
+ */
 export function figurePath(subType: string, w: number, h: number, cornerRadius: number): string {
-  const poly = (pts: [number, number][]): string => {
-    // Scale the unit points so their bounds fill the box.
-    const xs = pts.map((p) => p[0]);
-    const ys = pts.map((p) => p[1]);
-    const [x0, x1, y0, y1] = [Math.min(...xs), Math.max(...xs), Math.min(...ys), Math.max(...ys)];
-    return `M${pts.map(([x, y]) => `${((x - x0) / (x1 - x0)) * w} ${((y - y0) / (y1 - y0)) * h}`).join(' L')} Z`;
-  };
-  const regular = (n: number, start: number): [number, number][] =>
-    Array.from({ length: n }, (_, i) => [Math.cos(start + (i * 2 * Math.PI) / n), Math.sin(start + (i * 2 * Math.PI) / n)] as [number, number]);
+  const poly = (pts: [number, number][]): string => `M${pts.map(([x, y]) => `${x * w} ${y * h}`).join(' L')} Z`;
+  // Corner i of n on the ellipse of the box, clockwise from the top, at `radius` × the half sides.
+  const inscribed = (n: number, radius: (i: number) => number): [number, number][] =>
+    Array.from({ length: n }, (_, i) => {
+      const a = (i * 2 * Math.PI) / n;
+      return [0.5 + 0.5 * radius(i) * Math.sin(a), 0.5 - 0.5 * radius(i) * Math.cos(a)] as [number, number];
+    });
   switch (subType) {
     case 'circle':
       return `M0 ${h / 2} A${w / 2} ${h / 2} 0 1 1 ${w} ${h / 2} A${w / 2} ${h / 2} 0 1 1 0 ${h / 2} Z`;
@@ -250,7 +253,7 @@ export function figurePath(subType: string, w: number, h: number, cornerRadius: 
     case 'rightTriangle':
       return poly([
         [0, 0],
-        [1, 1],
+        [1, 0],
         [0, 1],
       ]);
     case 'diamond':
@@ -261,17 +264,11 @@ export function figurePath(subType: string, w: number, h: number, cornerRadius: 
         [0, 0.5],
       ]);
     case 'pentagon':
-      return poly(regular(5, -Math.PI / 2));
+      return poly(inscribed(5, () => 1));
     case 'hexagon':
-      return poly(regular(6, 0));
+      return poly(inscribed(6, () => 1));
     case 'star':
-      return poly(
-        Array.from({ length: 10 }, (_, i) => {
-          const r = i % 2 === 0 ? 1 : 0.5;
-          const a = -Math.PI / 2 + (i * Math.PI) / 5;
-          return [r * Math.cos(a), r * Math.sin(a)] as [number, number];
-        }),
-      );
+      return poly(inscribed(10, (i) => (i % 2 === 0 ? 1 : 0.5)));
     default: {
       const r = Math.min(cornerRadius, Math.min(w, h) / 2);
       return `M${r} 0 H${w - r} A${r} ${r} 0 0 1 ${w} ${r} V${h - r} A${r} ${r} 0 0 1 ${w - r} ${h} H${r} A${r} ${r} 0 0 1 0 ${h - r} V${r} A${r} ${r} 0 0 1 ${r} 0 Z`;

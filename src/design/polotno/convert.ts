@@ -18,7 +18,9 @@ import {
   type PolotnoFigure,
   type PolotnoGroupInput,
   type PolotnoImage,
+  type PolotnoLine,
   type PolotnoPage,
+  type PolotnoSvg,
   type PolotnoText,
   type PolotnoVideo,
 } from './schema.js';
@@ -333,6 +335,8 @@ function convertText(c: Converter, e: PolotnoText, at: string, pageSeconds: numb
     out.letter_spacing = round(c.schemaVersion < 1 ? (e.letterSpacing * 16) / fontSize : e.letterSpacing);
   }
   if (e.textTransform && e.textTransform !== 'none') out.text_transform = e.textTransform;
+  // Polotno never splits a word across lines (its text-split option is off by default).
+  out.overflow_wrap = 'normal';
 
   const fill = c.paint(e.fill ?? TEXT_DEFAULTS.fill, width, height, `${at}.fill`);
   const baseColor = 'color' in fill ? fill.color : fill.stops[0]!.color;
@@ -468,7 +472,7 @@ function pictureFields(c: Converter, e: PolotnoImage | PolotnoVideo, at: string,
   if (e.flipX) out.flip_x = true;
   if (e.flipY) out.flip_y = true;
   if ((e.borderSize ?? 0) > 0) out.border = { width: e.borderSize, color: c.color(e.borderColor ?? 'black', `${at}.borderColor`) };
-  if (e.clipSrc) out.clip = c.source(e.clipSrc, `${at}.clipSrc`, 'clip mask');
+  if (e.clipSrc) out.clip_svg = c.source(e.clipSrc, `${at}.clipSrc`, 'clip mask');
 }
 
 function convertImage(c: Converter, e: PolotnoImage, at: string, pageSeconds: number): Json {
@@ -527,26 +531,168 @@ function convertFigure(c: Converter, e: PolotnoFigure, at: string, pageSeconds: 
     out.shape = radius > 0 ? 'rounded_rect' : 'rect';
     if (radius > 0) out.corner_radius = round(Math.min(radius, width / 2, height / 2));
   } else if (sub === 'circle') out.shape = 'ellipse';
-  else out.shape = FIGURES[sub] ?? refuse(at, 'subType', `the figure "${sub}" is not supported: use one of rect, circle, ${Object.keys(FIGURES).join(', ')}`);
+  else {
+    const corners = FIGURES[sub];
+    if (!corners) refuse(at, 'subType', `the figure "${sub}" is not supported: use one of rect, circle, ${Object.keys(FIGURES).join(', ')}`);
+    out.shape = 'polygon';
+    out.vertices = corners.map(([x, y]) => [round(x), round(y)]);
+  }
   const fill = c.paint(e.fill ?? 'rgb(0, 161, 255)', width, height, `${at}.fill`);
   out.background = 'color' in fill ? { type: 'color', color: fill.color } : fill;
   const strokeWidth = e.strokeWidth ?? 0;
   if (strokeWidth > 0) {
-    out.border = { width: strokeWidth, color: c.color(e.stroke ?? 'rgba(98, 197, 255, 1)', `${at}.stroke`), ...dashOf(e.dash, at) };
+    out.border = { width: strokeWidth, color: c.color(e.stroke ?? 'rgba(98, 197, 255, 1)', `${at}.stroke`), ...dashOf(e.dash) };
   }
   commonEffects(c, e, { x: e.x ?? 0, y: e.y ?? 0, width, height, rotation }, at, out);
   animationsOf(e.animations, out, at, pageSeconds);
   return out;
 }
 
-/** Polotno figure subTypes Imprint draws with the same outline, by its shape name. */
-const FIGURES: Record<string, string> = {};
+/** Corners of a regular figure inscribed in the box's ellipse, the first at the top (Polotno's pentagon, hexagon, star). */
+function inscribed(n: number, radius: (i: number) => number): [number, number][] {
+  return Array.from({ length: n }, (_, i) => {
+    const a = (2 * Math.PI * i) / n;
+    return [0.5 + radius(i) * Math.sin(a), 0.5 - radius(i) * Math.cos(a)];
+  });
+}
 
-/** Polotno dashes are multiples of the stroke width; Imprint's dashed border is dash 3, gap 2. */
-function dashOf(dash: number[] | undefined, at: string): Json {
-  if (!dash || dash.length === 0) return {};
-  if (dash.length === 2 && dash[0] === 3 && dash[1] === 2) return { style: 'dashed' };
-  return refuse(at, 'dash', `the dash pattern ${JSON.stringify(dash)} is not supported on figures: use [] (solid) or [3, 2] (dashed)`);
+/**
+ * Polotno figures with straight sides, as the corners of an Imprint polygon in fractions of the box:
+ * the outlines Polotno's renderer draws (regular figures inscribed in the box's ellipse, a star with
+ * inner corners at half its radius, arrows with a 60 % shaft, a cross with arms 30 % thick). Curved
+ * figures (heart, cloud, blobs…) are refused.
+ */
+const FIGURES: Record<string, [number, number][]> = {
+  triangle: [
+    [0.5, 0],
+    [1, 1],
+    [0, 1],
+  ],
+  rightTriangle: [
+    [0, 0],
+    [1, 0],
+    [0, 1],
+  ],
+  diamond: [
+    [0.5, 0],
+    [1, 0.5],
+    [0.5, 1],
+    [0, 0.5],
+  ],
+  pentagon: inscribed(5, () => 0.5),
+  hexagon: inscribed(6, () => 0.5),
+  star: inscribed(10, (i) => (i % 2 === 0 ? 0.5 : 0.25)),
+  cross: [
+    [0.35, 0],
+    [0.65, 0],
+    [0.65, 0.35],
+    [1, 0.35],
+    [1, 0.65],
+    [0.65, 0.65],
+    [0.65, 1],
+    [0.35, 1],
+    [0.35, 0.65],
+    [0, 0.65],
+    [0, 0.35],
+    [0.35, 0.35],
+  ],
+  rightArrow: [
+    [0, 0.25],
+    [0.6, 0.25],
+    [0.6, 0],
+    [1, 0.5],
+    [0.6, 1],
+    [0.6, 0.75],
+    [0, 0.75],
+  ],
+  leftArrow: [
+    [1, 0.25],
+    [0.4, 0.25],
+    [0.4, 0],
+    [0, 0.5],
+    [0.4, 1],
+    [0.4, 0.75],
+    [1, 0.75],
+  ],
+  upArrow: [
+    [0.25, 1],
+    [0.25, 0.4],
+    [0, 0.4],
+    [0.5, 0],
+    [1, 0.4],
+    [0.75, 0.4],
+    [0.75, 1],
+  ],
+  downArrow: [
+    [0.25, 0],
+    [0.25, 0.6],
+    [0, 0.6],
+    [0.5, 1],
+    [1, 0.6],
+    [0.75, 0.6],
+    [0.75, 0],
+  ],
+};
+
+const HEADS = new Set(['arrow', 'triangle', 'circle', 'square', 'bar']);
+
+function convertLine(c: Converter, e: PolotnoLine, at: string, pageSeconds: number): Json {
+  // A line's height is its stroke width: the Imprint line takes it from its box the same way.
+  const width = e.width ?? 400;
+  const height = e.height ?? 10;
+  const rotation = e.rotation ?? 0;
+  const out: Json = { type: 'line' };
+  c.named(e, at, out);
+  Object.assign(out, placement(e.x ?? 0, e.y ?? 0, width, height, rotation));
+  out.color = c.color(e.color ?? 'black', `${at}.color`);
+  if (e.dash?.length) out.dash = e.dash;
+  for (const [field, key] of [
+    ['startHead', 'start_head'],
+    ['endHead', 'end_head'],
+  ] as const) {
+    const head = e[field] ?? '';
+    // Polotno draws nothing for a head it does not know; Imprint's "none" is the same.
+    if (head !== '') out[key] = HEADS.has(head) ? head : 'none';
+  }
+  commonEffects(c, e, { x: e.x ?? 0, y: e.y ?? 0, width, height, rotation }, at, out);
+  animationsOf(e.animations, out, at, pageSeconds);
+  return out;
+}
+
+function convertSvg(c: Converter, e: PolotnoSvg, at: string, pageSeconds: number): Json {
+  const width = e.width ?? 100;
+  const height = e.height ?? 100;
+  const rotation = e.rotation ?? 0;
+  const out: Json = { type: 'svg' };
+  c.named(e, at, out);
+  Object.assign(out, placement(e.x ?? 0, e.y ?? 0, width, height, rotation));
+  const legacy = e.src === undefined && e.svgSource !== undefined;
+  out.path = c.source(legacy ? e.svgSource : e.src, `${at}.${legacy ? 'svgSource' : 'src'}`, 'svg');
+  for (const f of ['cropX', 'cropY', 'cropWidth', 'cropHeight', 'cornerRadius', 'borderSize', 'flipX', 'flipY', 'maskSrc', 'clipSrc'] as const) {
+    const v = e[f];
+    const neutral = f === 'cropWidth' || f === 'cropHeight' ? 1 : f === 'maskSrc' || f === 'clipSrc' ? '' : f === 'flipX' || f === 'flipY' ? false : 0;
+    if (v !== undefined && v !== neutral) refuse(at, f, `${f} is not supported on svg elements: remove it (edit the SVG file instead)`);
+  }
+  // Polotno stretches an svg to its box unless stretchEnabled is off (then it keeps its aspect, as an <img>).
+  out.config = { media_replacement_strategy: e.stretchEnabled === false ? 'contain' : 'fill' };
+  const replace = e.colorsReplace && !Array.isArray(e.colorsReplace) ? Object.entries(e.colorsReplace) : [];
+  if (replace.length) {
+    out.colors = Object.fromEntries(
+      replace.map(([from, to]) => {
+        if (cssColorToHex(from) === undefined)
+          refuse(at, `colorsReplace.${from}`, `${CSS_COLOR_HINT} as the colour to replace but received ${JSON.stringify(from)}`);
+        return [from, c.color(to, `${at}.colorsReplace.${from}`)];
+      }),
+    );
+  }
+  commonEffects(c, e, { x: e.x ?? 0, y: e.y ?? 0, width, height, rotation }, at, out);
+  animationsOf(e.animations, out, at, pageSeconds);
+  return out;
+}
+
+/** Polotno dashes are multiples of the stroke width, as the border's dash. */
+function dashOf(dash: number[] | undefined): Json {
+  return dash && dash.length > 0 ? { dash } : {};
 }
 
 class Page {
@@ -579,8 +725,12 @@ class Page {
       case 'figure':
         out = convertFigure(c, withGroup, at, this.seconds);
         break;
-      default:
-        throw validationError(`${at}.type`, `${withGroup.type} elements are not supported yet`);
+      case 'line':
+        out = convertLine(c, withGroup, at, this.seconds);
+        break;
+      case 'svg':
+        out = convertSvg(c, withGroup, at, this.seconds);
+        break;
     }
     if (inherited.opacity !== 1) out.opacity = round(((out.opacity as number | undefined) ?? 1) * inherited.opacity);
     if (inherited.hidden) out.hidden = true;
@@ -595,21 +745,15 @@ class Page {
     const children = (g.children ?? []).filter((ch) => ch.showInExport !== false);
     const opacity = g.opacity ?? 1;
     const leaves = countLeaves(children);
-    // A group's opacity and its fades apply to the group as one layer: spread over overlapping
-    // children they would not be the same, so they are taken only where there is one child.
-    if (opacity !== 1 && leaves > 1) {
-      refuse(
-        at,
-        'opacity',
-        'group opacity is only supported on groups of one element (on several it would fade each one separately): remove it and give the elements their own opacity',
-      );
-    }
+    // Konva multiplies a group's opacity into each child's (overlapping children show through each
+    // other), which is what multiplying it into every element does; fades and blinks likewise. A zoom
+    // or a turn of the group moves its elements around the group's centre, not their own.
     const animations = (g.animations ?? []).filter((a) => a.enabled !== false && (a.name ?? 'none') !== 'none');
-    if (animations.some((a) => a.name !== 'move') && leaves > 1) {
+    if (animations.some((a) => a.name === 'zoom' || a.name === 'rotate') && leaves > 1) {
       refuse(
         at,
         'animations',
-        'only move animations are supported on groups of several elements (fade, zoom and rotate act on the group as one): remove it and animate the elements',
+        'zoom and rotate animations of a group of several elements turn them around the group centre, which Imprint cannot: remove it and animate the elements',
       );
     }
     const next = {

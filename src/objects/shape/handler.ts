@@ -69,6 +69,9 @@ export const shapeHandler: ObjectHandler<ShapeObject> = {
   },
   check(o, at) {
     if (o.background) checkBackground(o.background, childPath(at, 'background'));
+    if (o.shape === 'polygon' && !o.vertices) {
+      throw validationError(childPath(at, 'vertices'), 'shape "polygon" needs its corners: give vertices as [[x, y], …] in fractions of the box, at least 3');
+    }
     // An override may style a border the template does not have; then it must say how wide.
     if (o.border && o.border.width === undefined) {
       throw validationError(childPath(at, 'border', 'width'), 'the shape has no border to restyle: give border.width (in pixels) as well');
@@ -82,9 +85,13 @@ export const shapeHandler: ObjectHandler<ShapeObject> = {
       shape: o.shape ?? 'rect',
       cornerRadius: o.corner_radius ?? 16,
       ...(o.shape === 'star' ? { star: { points: o.points ?? STAR_POINTS, innerRadius: o.inner_radius ?? STAR_INNER_RADIUS } } : {}),
+      ...(o.shape === 'polygon' && o.vertices ? { vertices: o.vertices.map(([x, y]) => [x, y] as const) } : {}),
       ...(o.wrap ? { wrap: { object: o.wrap.object, padding: paddingOf(o.wrap.padding) } } : {}),
       fill: o.background ? fillOf(o.background, fieldPath('background')) : null,
-      border: b && b.width !== undefined && b.width > 0 ? { width: b.width, color: parseHexColor(b.color ?? '#000000'), style: b.style ?? 'solid' } : null,
+      border:
+        b && b.width !== undefined && b.width > 0
+          ? { width: b.width, color: parseHexColor(b.color ?? '#000000'), style: b.style ?? 'solid', ...(b.dash ? { dash: b.dash } : {}) }
+          : null,
       shadow: shadowOf(o.shadow),
     };
   },

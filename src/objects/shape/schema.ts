@@ -38,6 +38,13 @@ export const Border = z
     width: doc(z.number().finite().min(0).max(1000), 'Border width in pixels, drawn inside the shape outline. 0 = no border.', 4),
     color: doc(Color, 'Border colour.', '#ffffff').optional(),
     style: doc(z.enum(['solid', 'dashed']), 'solid (default) or dashed (dashes 3× and gaps 2× the width).', 'dashed').optional(),
+    dash: doc(
+      z
+        .array(z.number().finite().min(0, { error: 'expected dash and gap lengths of at least 0 (multiples of the border width)' }).max(1000))
+        .max(16, { error: 'expected at most 16 dash and gap lengths' }),
+      'Dash and gap lengths in multiples of the border width, repeated along the outline (as Polotno and SVG stroke-dasharray: an odd count is repeated twice); wins over style. [] = solid.',
+      [2, 2],
+    ).optional(),
   })
   .meta({ description: 'Border drawn inside the shape outline.', examples: [{ width: 4, color: '#ffffff', style: 'dashed' }] });
 
@@ -72,7 +79,7 @@ export const ShapeObject = z
     ...common,
     shape: doc(
       z.enum(SHAPE_OUTLINES),
-      'Outline, stretched to fill the box: rect, rounded_rect (uses corner_radius), ellipse, triangle, right_triangle (right angle bottom left), diamond, pentagon, hexagon (flat top), octagon, star (uses points and inner_radius), cross, arrow_right, arrow_left, arrow_up, arrow_down (block arrows), heart or speech_bubble (tail at the bottom left). Default rect.',
+      'Outline, stretched to fill the box: rect, rounded_rect (uses corner_radius), ellipse, triangle, right_triangle (right angle bottom left), diamond, pentagon, hexagon (flat top), octagon, star (uses points and inner_radius), cross, arrow_right, arrow_left, arrow_up, arrow_down (block arrows), heart, speech_bubble (tail at the bottom left) or polygon (corners from vertices). Default rect.',
       'star',
     ).optional(),
     corner_radius: doc(
@@ -85,6 +92,22 @@ export const ShapeObject = z
       z.number().finite().min(0.05).max(1),
       'Inner corners of a star as a fraction of its outer radius, 0.05 to 1. Default 0.382 (a regular five-pointed star).',
       0.5,
+    ).optional(),
+    vertices: doc(
+      z
+        .array(
+          z.tuple([z.number().finite().min(-10).max(11), z.number().finite().min(-10).max(11)], {
+            error: 'expected a corner as [x, y]: fractions of the box width and height (0 = left/top edge, 1 = right/bottom edge)',
+          }),
+        )
+        .min(3, { error: 'expected at least 3 corners for a polygon' })
+        .max(256, { error: 'expected at most 256 corners for a polygon' }),
+      'shape polygon: its corners in order, each [x, y] as fractions of the box (0 = left/top edge, 1 = right/bottom edge), joined by straight sides and closed. Other shapes ignore it.',
+      [
+        [0.5, 0],
+        [1, 1],
+        [0, 1],
+      ],
     ).optional(),
     background: ShapeBackground.optional(),
     border: Border.optional(),

@@ -1,5 +1,6 @@
-// SVG objects: override fields path, colors (merged key by key) and config; the colour map is
+// SVG objects: override fields path, colors (merged key by key), config and shadow; the colour map is
 // normalised here to the #rrggbbaa keys layout compares the file's colours in.
+import { shadowOf } from '../../format/shadow.js';
 import { parseHexColor } from '../../format/color.js';
 import { parseImageRef } from '../../format/image-ref.js';
 import { childPath } from '../../format/json-path.js';
@@ -31,6 +32,7 @@ export const svgHandler: ObjectHandler<SvgObject> = {
       svg: { ...parseImageRef(o.path, pathAt), at: pathAt },
       colors,
       fit: strategy === undefined ? null : MEDIA_ALIASES[strategy],
+      ...(o.shadow ? { shadow: shadowOf(o.shadow) } : {}),
     };
   },
 };

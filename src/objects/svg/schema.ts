@@ -6,6 +6,7 @@ import { Color, doc, ImageRef } from '../../format/fields.js';
 import { parseSvgColor } from '../../svg/color.js';
 import { common, placementOverrideFields } from '../common.js';
 import { MediaStrategy } from '../media.js';
+import { Shadow } from '../../format/shadow.js';
 
 const MAX_COLORS = 256;
 
@@ -51,6 +52,7 @@ export const SvgObject = z
     ),
     colors: SvgColors.optional(),
     config: SvgConfig.optional(),
+    shadow: Shadow.optional(),
   })
   .meta({ description: 'A vector drawing from an SVG file, drawn as paths in png and pdf alike.' });
 
@@ -59,6 +61,8 @@ export const SvgOverride = z.strictObject({
   path: SvgObject.shape.path.optional(),
   colors: SvgColors.optional(),
   config: SvgConfig.optional(),
+  // Field by field, like a shape's: a colour alone recolours the template's shadow.
+  shadow: Shadow.optional(),
 });
 
 export type SvgObject = z.infer<typeof SvgObject>;

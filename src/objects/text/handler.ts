@@ -108,6 +108,7 @@ export const textHandler: ObjectHandler<TextObject> = {
       letterSpacing: o.letter_spacing ?? 0,
       strategy: o.config?.text_replacement_strategy ?? 'fit',
       valign: o.config?.text_replacement_strategy_fit_valign ?? 'center',
+      ...(o.overflow_wrap === 'normal' ? { overflowWrap: 'normal' as const } : {}),
       ...(fill ? { fill } : {}),
       ...(o.stroke === undefined || o.stroke.width === 0 ? {} : { stroke: { color: parseHexColor(o.stroke.color), width: o.stroke.width } }),
       ...(o.shadow ? { shadow: shadowOf(o.shadow) } : {}),

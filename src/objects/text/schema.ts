@@ -146,6 +146,11 @@ export const TextObject = z
       'Case change applied before shaping and line breaking, like CSS text-transform: uppercase, lowercase, or capitalize (the first letter of each word in titlecase, the rest unchanged). Locale-independent Unicode case mappings (ß becomes SS); substyles keep their parts. Default none.',
       'uppercase',
     ).optional(),
+    overflow_wrap: doc(
+      z.enum(['break-word', 'normal']),
+      'A word wider than the box: break-word (default) splits it between characters; normal keeps it whole, as CSS overflow-wrap: normal and Polotno do, so it reaches past the box (fit first shrinks the text until it fits, down to min_font_size).',
+      'normal',
+    ).optional(),
     stroke: TextStroke.optional(),
     shadow: Shadow.optional(),
     background: TextBackground.optional(),
@@ -169,6 +174,7 @@ export const TextOverride = z.strictObject({
   text: TextObject.shape.text.optional(),
   text_align: TextObject.shape.text_align,
   text_transform: TextObject.shape.text_transform,
+  overflow_wrap: TextObject.shape.overflow_wrap,
   // Field by field, like a shape's border: a colour alone restyles the template's outline.
   stroke: TextStroke.partial()
     .meta({ description: "The text's outline, field by field (color and width both when the template has none).", examples: [{ color: '#ffca28' }] })
