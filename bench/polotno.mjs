@@ -2,8 +2,9 @@
 // card-1080 in Polotno's JSON) against the native card-1080, both with the card's overrides, as png,
 // jpg and pdf, in alternating blocks in one process; then, in the same run, the equivalent HTML of
 // the Polotno card (test/support/polotno-html.ts, the conformance tests' reference) in a warm headless
-// Chromium, as Polotno's own server render (polotno-node: Puppeteer) draws it. Medians, load average,
-// and entries merged into bench/results/latest.json.
+// Chromium, as Polotno's own server render (polotno-node: Puppeteer) draws it, against Imprint
+// rendering the same JSON (both without overrides). Medians, load average, and entries merged into
+// bench/results/latest.json.
 import { readFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -58,10 +59,11 @@ for (const format of ['png', 'jpg', 'pdf']) {
 const work = mkdtempSync(join(tmpdir(), 'imprint-bench-polotno-'));
 let html;
 try {
-  const bundle = await rolldown({ input: join(ROOT, 'test/support/polotno-html.ts'), platform: 'node', logLevel: 'silent' });
+  const bundle = await rolldown({ input: join(ROOT, 'test/support/polotno-html.ts'), platform: 'node', external: ['sharp'], logLevel: 'silent' });
   await bundle.write({ file: join(work, 'polotno-html.mjs'), format: 'esm' });
   const mod = await import(pathToFileURL(join(work, 'polotno-html.mjs')).href);
-  html = await mod.polotnoToHtml(polotno.design, { baseDir: polotno.baseDir, overrides });
+  // The template as saved (no overrides: the HTML draws the Polotno JSON as it is).
+  html = (await mod.polotnoHtml(polotno.design, polotno.baseDir, 0)).html;
 } finally {
   rmSync(work, { recursive: true, force: true });
 }
@@ -82,7 +84,7 @@ try {
     pdf: () => page.pdf({ width: '1080px', height: '1080px', printBackground: true }),
   };
   for (const e of entries) {
-    const [chromiumMs, imprintMs] = await time([() => draw(shots[e.format]), () => engine.render({ ...polotno, format: e.format })]);
+    const [chromiumMs, imprintMs] = await time([() => draw(shots[e.format]), () => engine.render({ ...polotno, overrides: undefined, format: e.format })]);
     e.chromium_p50 = ms(chromiumMs);
     e.imprint_same_run_p50 = ms(imprintMs);
     e.chromium_ratio = (chromiumMs / imprintMs).toFixed(2);
