@@ -5,8 +5,8 @@
 // Chromium, as Polotno's own server render (polotno-node: Puppeteer) draws it, against Imprint
 // rendering the same JSON (both without overrides). Medians, load average, and entries merged into
 // bench/results/latest.json.
-import { readFileSync, mkdtempSync, rmSync } from 'node:fs';
-import { loadavg, tmpdir } from 'node:os';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { chromium } from 'playwright-core';
@@ -56,7 +56,9 @@ for (const format of ['png', 'jpg', 'pdf']) {
 }
 
 // The reference HTML: the conformance tests' Polotno → HTML/CSS module, bundled for node on the fly.
-const work = mkdtempSync(join(tmpdir(), 'imprint-bench-polotno-'));
+// Inside the repository (git-ignored), so the bundle finds sharp in node_modules.
+mkdirSync(join(ROOT, 'test-output'), { recursive: true });
+const work = mkdtempSync(join(ROOT, 'test-output', 'bench-polotno-'));
 let html;
 try {
   const bundle = await rolldown({ input: join(ROOT, 'test/support/polotno-html.ts'), platform: 'node', external: ['sharp'], logLevel: 'silent' });
