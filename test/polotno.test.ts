@@ -99,6 +99,7 @@ describe('elements as Imprint objects', () => {
       overflow_wrap: 'normal',
       stroke: { color: '#000080', width: 3 },
       config: { text_replacement_strategy: 'fit', text_replacement_strategy_fit_valign: 'bottom' },
+      min_font_size: 1,
     });
   });
 
@@ -173,7 +174,7 @@ describe('elements as Imprint objects', () => {
     });
   });
 
-  it('maps shadows with their opacity, offsets turned with the element, and blur in CSS pixels', () => {
+  it('maps shadows with their opacity, offsets in page directions (canvas shadows ignore rotation), blur in CSS pixels', () => {
     const o = one({
       type: 'figure',
       rotation: 90,
@@ -184,7 +185,7 @@ describe('elements as Imprint objects', () => {
       shadowColor: 'black',
       shadowOpacity: 0.5,
     });
-    expect(o.shadow).toEqual({ color: '#00000080', blur: 10, offset_x: 0, offset_y: 5 });
+    expect(o.shadow).toEqual({ color: '#00000080', blur: 10, offset_x: 5, offset_y: 0 });
     expect(one({ type: 'text', fontFamily: 'Inter', blurEnabled: true, blurRadius: 8 }).blur).toBe(4);
   });
 
@@ -294,6 +295,42 @@ describe('elements as Imprint objects', () => {
         ],
       },
     ]);
+  });
+
+  it('shows an element with an enter and an exit at rest in a still (the merged keyframes rest between them)', async () => {
+    const doc = page([
+      {
+        type: 'figure',
+        name: 'box',
+        x: 300,
+        y: 100,
+        width: 50,
+        height: 50,
+        animations: [
+          { type: 'enter', name: 'move', duration: 1000, data: { direction: 'right' } },
+          { type: 'exit', name: 'move', duration: 1000, delay: 500, data: { direction: 'right' } },
+        ],
+      },
+    ]);
+    const x = (objectsOf(doc)[0]!.animations as { keyframes: { time: number; value: number }[] }[])[0]!.keyframes;
+    expect(x).toEqual([
+      { time: 0, value: 100 },
+      { time: 1, value: 300 },
+      { time: 3.5, value: 300 },
+      { time: 4.5, value: 500 },
+    ]);
+    const { stillTime } = await import('../src/layout/timeline.js');
+    const { resolveScene } = await import('../src/resolve/resolve.js');
+    const { parseDesign } = await import('../src/design/parse.js');
+    expect(stillTime(resolveScene(parseDesign(convertPolotno(doc).design), {}))).toBe(1);
+  });
+
+  it('takes hostile markup, data: URLs and gradients in linear time', () => {
+    const text = { type: 'text', fontFamily: 'Inter' };
+    expect(one({ ...text, text: `<b>x</b><p${' '.repeat(50_000)}` }).text).toContain('x');
+    expect(() => one({ type: 'image', src: `data:${';'.repeat(5000)}` })).toThrow(/not a valid data: URL/);
+    expect(one({ type: 'image', src: `data:image/png${';a'.repeat(5000)};base64,iVBORw0KGgo=` }).path).toMatch(/^embedded\/.*\.png$/);
+    expect(() => one({ type: 'figure', fill: `linear-gradient(red, red ${'1'.repeat(1900)})` })).toThrow(ImprintError);
   });
 
   it('makes several pages slides with their durations, and a single page an animated design of its duration', () => {
@@ -534,6 +571,18 @@ describe('bad input: refused at its Polotno JSON path, nothing rendered', () => 
       design: { width: 100, height: 100, pages: [{ children: [] }, { width: 200, children: [] }] },
       path: '$.pages[1].width',
       message: 'every page must have the size',
+    },
+    {
+      name: 'a rotated text without its measured height',
+      design: page([{ type: 'text', fontFamily: 'Inter', text: 'x', rotation: 30, height: 0 }]),
+      path: '$.pages[0].children[0].height',
+      message: 'a rotated text needs the height',
+    },
+    {
+      name: 'an audio track cut before its end',
+      design: { ...page([]), audios: [{ src: 'a.mp3', duration: 10_000, endTime: 0.5 }] },
+      path: '$.audios[0].endTime',
+      message: 'an audio endTime before the end',
     },
     {
       name: 'lists in rich text',

@@ -119,10 +119,16 @@ function entrances(objects: readonly SceneObject[], offset: number, duration: nu
     out.push([start, start]);
     for (const a of o.animations) {
       if (a.kind === 'keyframes') {
-        const first = offset + a.keyframes[0]!.time;
-        const last = offset + a.keyframes[a.keyframes.length - 1]!.time;
+        const ks = a.keyframes;
+        const first = offset + ks[0]!.time;
+        const last = offset + ks[ks.length - 1]!.time;
+        // Keyframes that come to rest (the same value twice in a row) have entered when the rest
+        // begins; what moves after it (an exit) is not part of the opening, and a list that starts at
+        // rest enters nothing.
+        const rest = ks.findIndex((k, i) => i + 1 < ks.length && ks[i + 1]!.value === k.value);
+        if (rest > 0) out.push([first, offset + ks[rest]!.time]);
         // Motion that runs until the object leaves (a slow zoom on a photo) is not an entrance.
-        if (last < end) out.push([first, last]);
+        else if (rest < 0 && last < end) out.push([first, last]);
       } else if (a.kind !== 'fade_out' && a.kind !== 'slide_out') {
         out.push([start + a.delay, start + a.delay + a.duration]);
       }

@@ -243,7 +243,8 @@ export async function importDesignZip(ctx: ServiceContext, accountId: unknown, z
   const read = readDesignZip(zip, opts.limits, (text) => {
     template = parseJson(text, '$', 'design.json');
     // design.json may hold a Polotno document: the files it needs are those of its conversion.
-    return designAssetRefs(convertInput(template).design).map((r) => r.path);
+    // Fonts given by URL are the import's to judge (the account's library may have them); only files matter here.
+    return designAssetRefs(convertInput(template, { hasFamily: () => true }).design).map((r) => r.path);
   });
   const name = opts.name ?? (opts.replace === undefined ? read.folder : undefined);
   const source = { files: read.files, ...(name === undefined ? {} : { name }) };

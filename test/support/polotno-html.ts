@@ -5,7 +5,8 @@
 // - every element is a box at (x, y) of width×height, rotated clockwise about its top-left corner;
 // - opacity multiplies into the element (a group's opacity multiplies into each child separately);
 // - blur = CSS blur(radius/2) (images: radius/1000 × min(source w, h), then /2); shadow =
-//   drop-shadow(offsetX offsetY shadowBlur/2 colour×shadowOpacity) after the blur, in the rotated frame;
+//   drop-shadow(offsetX offsetY shadowBlur/2 colour×shadowOpacity) after the blur, in page directions
+//   (Konva's canvas shadowOffset is not turned by the element's rotation);
 // - text: line-height multiplier, letter-spacing in em, pre-wrap, no word splitting, verticalAlign in the box;
 // - images: crop fractions, trimmed to the box aspect from the crop's top-left unless stretchEnabled;
 //   corner radius clamped to half the smaller side; border drawn inside; clipSrc as a mask; flips;
@@ -110,10 +111,13 @@ function filters(el: Json, blurPx: number): string {
 
 function box(el: Json, w: number, h: number, opacity: number, filter: string, inner: string, extra = ''): string {
   const rot = num(el.rotation, 0);
-  return (
+  // Konva draws shadows with the canvas shadowOffset, which no transform turns: a rotated element's
+  // filters go on an unturned wrapper, so its drop shadow falls in page directions (a blur is the same either way).
+  const wrap = rot !== 0 && filter !== '';
+  const div =
     `<div class="el"${rot ? ' data-rot="1"' : ''} style="position:absolute;left:${num(el.x, 0)}px;top:${num(el.y, 0)}px;width:${w}px;height:${h}px;` +
-    `transform-origin:0 0;${rot ? `transform:rotate(${rot}deg);` : ''}opacity:${opacity};${filter}${extra}">${inner}</div>`
-  );
+    `transform-origin:0 0;${rot ? `transform:rotate(${rot}deg);` : ''}opacity:${opacity};${wrap ? '' : filter}${extra}">${inner}</div>`;
+  return wrap ? `<div style="position:absolute;left:0;top:0;width:100%;height:100%;${filter}">${div}</div>` : div;
 }
 
 function fontWeight(v: unknown): string {

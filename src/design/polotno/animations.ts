@@ -51,14 +51,19 @@ const text = (v: unknown): string => (typeof v === 'string' ? v : JSON.stringify
 
 const round = (v: number): number => Math.round(v * 1e6) / 1e6;
 
-/** Keyframes from a to b over [from, to]. */
-function ramp(property: string, from: number, to: number, a: number, b: number, easing = EASING): Out {
+/**
+ * Keyframes from a to b over [from, to]. An exit starts with the value at rest from the page's start
+ * (it holds there anyway), so the timeline sees it as motion after a rest, not as an entrance.
+ */
+function ramp(property: string, from: number, to: number, a: number, b: number, easing = EASING, exit = false): Out {
+  const start = round(Math.max(0, from));
   return {
     type: 'keyframes',
     property,
     easing,
     keyframes: [
-      { time: round(Math.max(0, from)), value: round(a) },
+      ...(exit && start > 0 ? [{ time: 0, value: round(a) }] : []),
+      { time: start, value: round(a) },
       { time: round(Math.max(0, to)), value: round(b) },
     ],
   };
@@ -91,14 +96,17 @@ function mergeKeyframes(list: Out[]): Out[] {
       out.push(copy);
       continue;
     }
-    const overlap = k.keyframes[0]!.time < prev.keyframes[prev.keyframes.length - 1]!.time;
+    // An exit's leading rest keyframes repeat where the entrance ended: they fold into it.
+    const end = prev.keyframes[prev.keyframes.length - 1]!;
+    const incoming = k.keyframes.filter((f) => !(f.time <= end.time && f.value === end.value));
+    const overlap = incoming.length > 0 && incoming[0]!.time < end.time;
     if (overlap || prev.easing !== k.easing) {
       throw new AnimationError(
         '',
         `two animations move the same property (${k.property}) ${overlap ? 'at the same time' : 'with different easings'}: Imprint cannot combine them; keep one of them`,
       );
     }
-    prev.keyframes.push(...k.keyframes);
+    prev.keyframes.push(...incoming);
   }
   return out;
 }
@@ -138,8 +146,8 @@ function presetsAndKeyframes(list: readonly PolotnoAnimation[], t: AnimationTarg
         // Enter: from d px against the direction to rest; exit: from rest d px along it.
         const [fx, fy] = enter ? [-dir[0] * d, -dir[1] * d] : [0, 0];
         const [tx, ty] = enter ? [0, 0] : [dir[0] * d, dir[1] * d];
-        if (dir[0] !== 0) out.push(ramp('x', start, end, t.x + fx, t.x + tx));
-        if (dir[1] !== 0) out.push(ramp('y', start, end, t.y + fy, t.y + ty));
+        if (dir[0] !== 0) out.push(ramp('x', start, end, t.x + fx, t.x + tx, EASING, !enter));
+        if (dir[1] !== 0) out.push(ramp('y', start, end, t.y + fy, t.y + ty, EASING, !enter));
         return;
       }
       case 'zoom': {
@@ -149,13 +157,15 @@ function presetsAndKeyframes(list: readonly PolotnoAnimation[], t: AnimationTarg
           throw new AnimationError(`${field}.data.direction`, `expected "in" or "out" for a zoom animation but received ${JSON.stringify(dirName)}`);
         }
         const far = dirName === 'in' ? 1 - 0.25 * strength : 1 + 0.25 * strength;
-        out.push(enter ? ramp('scale', start, end, Math.max(0, far), 1) : ramp('scale', start, end, 1, Math.max(0, far)));
+        out.push(enter ? ramp('scale', start, end, Math.max(0, far), 1) : ramp('scale', start, end, 1, Math.max(0, far), EASING, true));
         return;
       }
       case 'rotate': {
         // One full turn per duration, around the centre; a loop turns for the whole page.
         if (a.type !== 'loop') {
-          out.push(enter ? ramp('rotation', start, end, t.rotation - 360, t.rotation) : ramp('rotation', start, end, t.rotation, t.rotation + 360));
+          out.push(
+            enter ? ramp('rotation', start, end, t.rotation - 360, t.rotation) : ramp('rotation', start, end, t.rotation, t.rotation + 360, EASING, true),
+          );
           return;
         }
         const turns = (t.pageDuration - delay) / duration;

@@ -125,17 +125,20 @@ class Converter {
   /** An image or clip reference: a relative path, an asset, or a data: URL stored as a file. Remote URLs are refused. */
   source(src: string | undefined, at: string, what: string): string {
     if (src === undefined || src.trim() === '') throw validationError(at, `the ${what} has no src: give a path relative to the JSON file or a data: URL`);
-    const data = /^data:([^;,]*)((?:;[^,]*)*),(.*)$/s.exec(src);
+    // Split by hand: a regular expression with nested repetition here would backtrack for ever on ';;;…'.
+    const data = dataUrlParts(src);
+    if (!data && /^data:/i.test(src))
+      throw validationError(at, `the ${what} is not a valid data: URL (no comma before its data): embed the file as data:<type>;base64,<data>`);
     if (data) {
-      const base64 = data[2]!.split(';').includes('base64');
+      const base64 = data[2].split(';').includes('base64');
       let bytes: Buffer;
       try {
-        bytes = base64 ? Buffer.from(data[3]!, 'base64') : Buffer.from(decodeURIComponent(data[3]!), 'utf8');
+        bytes = base64 ? Buffer.from(data[3], 'base64') : Buffer.from(decodeURIComponent(data[3]), 'utf8');
       } catch {
         throw validationError(at, `the data: URL of the ${what} is not valid (its percent-encoding is broken): encode the file as base64`);
       }
       if (bytes.byteLength === 0) throw validationError(at, `the data: URL of the ${what} holds no bytes: embed the file or give its relative path`);
-      const ext = extensionOf(data[1]!.toLowerCase());
+      const ext = extensionOf(data[1].toLowerCase());
       const path = `embedded/${createHash('sha256').update(bytes).digest('hex').slice(0, 24)}${ext}`;
       this.files.set(path, bytes);
       return path;
@@ -166,6 +169,16 @@ class Converter {
     this.names.set(name, at);
     out.name = name;
   }
+}
+
+/** A data: URL's media type, parameters and payload; undefined when the string is not one. */
+function dataUrlParts(src: string): [whole: string, mime: string, params: string, payload: string] | undefined {
+  if (!src.startsWith('data:')) return undefined;
+  const comma = src.indexOf(',');
+  if (comma < 0) return undefined;
+  const head = src.slice(5, comma);
+  const semi = head.indexOf(';');
+  return [src, semi < 0 ? head : head.slice(0, semi), semi < 0 ? '' : head.slice(semi), src.slice(comma + 1)];
 }
 
 function extensionOf(mime: string): string {
@@ -206,14 +219,6 @@ function placement(x: number, y: number, width: number, height: number, rotation
   return { x: round(cx - width / 2), y: round(cy - height / 2), width: round(width), height: round(height), rotation: round(rotation) };
 }
 
-interface Common {
-  x: number;
-  y: number;
-  width: number;
-  height: number;
-  rotation: number;
-}
-
 type Shaped = Exclude<PolotnoElement, PolotnoGroupInput>;
 
 function refuse(at: string, field: string, why: string): never {
@@ -221,19 +226,16 @@ function refuse(at: string, field: string, why: string): never {
 }
 
 /** Effects every element type has; those without an exact Imprint equivalent are refused. */
-function commonEffects(c: Converter, e: Shaped, box: Common, at: string, out: Json): void {
+function commonEffects(c: Converter, e: Shaped, at: string, out: Json): void {
   if (e.shadowEnabled) {
-    const blur = e.shadowBlur ?? 5;
-    // Polotno's offsets turn with the element; Imprint's are in page pixels.
-    const r = (box.rotation * Math.PI) / 180;
-    const ox = e.shadowOffsetX ?? 0;
-    const oy = e.shadowOffsetY ?? 0;
+    // Konva draws shadows with the canvas shadowOffset, which the element's rotation does not turn:
+    // page pixels, as Imprint's offsets are.
     out.shadow = {
       color: c.colorWithAlpha(e.shadowColor ?? 'black', e.shadowOpacity ?? 1, `${at}.shadowColor`),
       // Konva's shadowBlur is the canvas shadowBlur (σ = blur / 2), as Imprint's shadow.blur.
-      blur: round(blur),
-      offset_x: round(ox * Math.cos(r) - oy * Math.sin(r)),
-      offset_y: round(ox * Math.sin(r) + oy * Math.cos(r)),
+      blur: round(e.shadowBlur ?? 5),
+      offset_x: round(e.shadowOffsetX ?? 0),
+      offset_y: round(e.shadowOffsetY ?? 0),
     };
   }
   if (e.blurEnabled) {
@@ -318,6 +320,11 @@ function convertText(c: Converter, e: PolotnoText, at: string, pageSeconds: numb
   const savedHeight = e.height ?? 0;
   const height = savedHeight > 0 ? savedHeight : fontSize * lineHeight;
   const rotation = e.rotation ?? 0;
+  if (rotation !== 0 && savedHeight <= 0) {
+    // Polotno turns the text about its top-left corner whatever its height; Imprint about the box
+    // centre, which is only the same point when the height the editor measured is known.
+    refuse(at, 'height', 'a rotated text needs the height the editor measured (it saves it): give height, the height of the text in pixels');
+  }
   const out: Json = { type: 'text' };
   c.named(e, at, out);
   Object.assign(out, placement(e.x ?? 0, e.y ?? 0, width, height, rotation));
@@ -355,7 +362,8 @@ function convertText(c: Converter, e: PolotnoText, at: string, pageSeconds: numb
       color: c.colorWithAlpha(e.backgroundColor ?? '#7ED321', e.backgroundOpacity ?? 1, `${at}.backgroundColor`),
       padding: round((e.backgroundPadding ?? 0.5) * unit),
       corner_radius: round((e.backgroundCornerRadius ?? 0.5) * unit),
-      mode: e.legacyBackground ? 'box' : 'lines',
+      // Before schema version 3 a rich text's background was one rectangle (Polotno's migration marks it legacy).
+      mode: e.legacyBackground || (c.schemaVersion < 3 && /<(p|br|span|strong|em|ol|ul|li)\b/i.test(e.text ?? '')) ? 'box' : 'lines',
     };
   }
   if (e.curveEnabled) refuse(at, 'curveEnabled', 'curved text is not supported: set curveEnabled to false');
@@ -369,11 +377,12 @@ function convertText(c: Converter, e: PolotnoText, at: string, pageSeconds: numb
   const fit = overflow === 'fit' || overflow === 'change-font-size' || (valign !== 'top' && savedHeight > 0);
   const imprintValign = valign === 'middle' ? 'center' : valign;
   out.config = fit ? { text_replacement_strategy: 'fit', text_replacement_strategy_fit_valign: imprintValign } : { text_replacement_strategy: 'fixed-width' };
-  if (fit && e.minFontSize !== undefined) out.min_font_size = Math.min(e.minFontSize, fontSize);
-  if (e.maxFontSize !== undefined && e.maxFontSize < fontSize) out.font_size = e.maxFontSize;
+  // Polotno's fit shrinks down to minFontSize (default 1 px) and draws at most maxFontSize.
+  if (fit) out.min_font_size = Math.min(e.minFontSize ?? 1, fontSize);
+  if (fit && e.maxFontSize !== undefined && e.maxFontSize < fontSize) out.font_size = e.maxFontSize;
 
   out.text = textMarkup(c, e, at, { weight, italic: e.fontStyle === 'italic', color: baseColor, family }, out);
-  commonEffects(c, e, { x: e.x ?? 0, y: e.y ?? 0, width, height, rotation }, at, out);
+  commonEffects(c, e, at, out);
   animationsOf(e.animations, out, at, pageSeconds);
   return out;
 }
@@ -484,7 +493,7 @@ function convertImage(c: Converter, e: PolotnoImage, at: string, pageSeconds: nu
   Object.assign(out, placement(e.x ?? 0, e.y ?? 0, width, height, rotation));
   out.path = c.source(e.src, `${at}.src`, 'image');
   pictureFields(c, e, at, out, width, height);
-  commonEffects(c, e, { x: e.x ?? 0, y: e.y ?? 0, width, height, rotation }, at, out);
+  commonEffects(c, e, at, out);
   animationsOf(e.animations, out, at, pageSeconds);
   return out;
 }
@@ -513,7 +522,7 @@ function convertVideo(c: Converter, e: PolotnoVideo, at: string, pageSeconds: nu
   if (volume === 0) out.muted = true;
   else if (volume !== 1) refuse(at, 'volume', 'only volume 0 (muted) or 1 is supported on video elements');
   out.config = { media_replacement_strategy: e.stretchEnabled ? 'fill' : 'cover' };
-  commonEffects(c, e, { x: e.x ?? 0, y: e.y ?? 0, width, height, rotation }, at, out);
+  commonEffects(c, e, at, out);
   animationsOf(e.animations, out, at, pageSeconds);
   return out;
 }
@@ -543,7 +552,7 @@ function convertFigure(c: Converter, e: PolotnoFigure, at: string, pageSeconds: 
   if (strokeWidth > 0) {
     out.border = { width: strokeWidth, color: c.color(e.stroke ?? 'rgba(98, 197, 255, 1)', `${at}.stroke`), ...dashOf(e.dash) };
   }
-  commonEffects(c, e, { x: e.x ?? 0, y: e.y ?? 0, width, height, rotation }, at, out);
+  commonEffects(c, e, at, out);
   animationsOf(e.animations, out, at, pageSeconds);
   return out;
 }
@@ -654,7 +663,7 @@ function convertLine(c: Converter, e: PolotnoLine, at: string, pageSeconds: numb
     // Polotno draws nothing for a head it does not know; Imprint's "none" is the same.
     if (head !== '') out[key] = HEADS.has(head) ? head : 'none';
   }
-  commonEffects(c, e, { x: e.x ?? 0, y: e.y ?? 0, width, height, rotation }, at, out);
+  commonEffects(c, e, at, out);
   animationsOf(e.animations, out, at, pageSeconds);
   return out;
 }
@@ -666,7 +675,7 @@ function convertSvg(c: Converter, e: PolotnoSvg, at: string, pageSeconds: number
   const out: Json = { type: 'svg' };
   c.named(e, at, out);
   Object.assign(out, placement(e.x ?? 0, e.y ?? 0, width, height, rotation));
-  const legacy = e.src === undefined && e.svgSource !== undefined;
+  const legacy = (e.src === undefined || e.src === '') && e.svgSource !== undefined;
   out.path = c.source(legacy ? e.svgSource : e.src, `${at}.${legacy ? 'svgSource' : 'src'}`, 'svg');
   for (const f of ['cropX', 'cropY', 'cropWidth', 'cropHeight', 'cornerRadius', 'borderSize', 'flipX', 'flipY', 'maskSrc', 'clipSrc'] as const) {
     const v = e[f];
@@ -685,7 +694,7 @@ function convertSvg(c: Converter, e: PolotnoSvg, at: string, pageSeconds: number
       }),
     );
   }
-  commonEffects(c, e, { x: e.x ?? 0, y: e.y ?? 0, width, height, rotation }, at, out);
+  commonEffects(c, e, at, out);
   animationsOf(e.animations, out, at, pageSeconds);
   return out;
 }
@@ -732,7 +741,15 @@ class Page {
         out = convertSvg(c, withGroup, at, this.seconds);
         break;
     }
-    if (inherited.opacity !== 1) out.opacity = round(((out.opacity as number | undefined) ?? 1) * inherited.opacity);
+    if (inherited.opacity !== 1) {
+      out.opacity = round(((out.opacity as number | undefined) ?? 1) * inherited.opacity);
+      // Opacity keyframes (a blink) are absolute: the group's opacity scales them too.
+      for (const a of (out.animations as Json[] | undefined) ?? []) {
+        if (a.type === 'keyframes' && a.property === 'opacity') {
+          a.keyframes = (a.keyframes as { time: number; value: number }[]).map((k) => ({ time: k.time, value: round(k.value * inherited.opacity) }));
+        }
+      }
+    }
     if (inherited.hidden) out.hidden = true;
     const path = `${this.objectsAt}[${this.objects.length}]`;
     // Field-level origins first (they are more specific), then the element as a whole.
@@ -848,7 +865,10 @@ function audioOf(c: Converter, doc: PolotnoDesign): Json | undefined {
   ] as const) {
     if ((a[field] ?? neutral) !== neutral) refuse(at, field, `audio ${field} other than ${neutral} is not supported: edit the sound file instead`);
   }
-  const out: Json = { path: c.source(a.src, `${at}.src`, 'audio track') };
+  if ((a.endTime ?? 1) < 1)
+    refuse(at, 'endTime', 'an audio endTime before the end of the track is not supported: trim the sound file (the video ends the track)');
+  // Polotno does not fade the track out; Imprint's default is a 1 s fade.
+  const out: Json = { path: c.source(a.src, `${at}.src`, 'audio track'), fade_out: 0 };
   if ((a.startTime ?? 0) > 0) {
     if (!a.duration) refuse(at, 'duration', 'startTime is a fraction of the track duration: give duration (ms) too');
     out.start = round((a.startTime! * a.duration) / 1000);

@@ -81,7 +81,10 @@ export function parseLinearGradient(input: string, width: number, height: number
   }
   if (parts.length < 2) throw new GradientSyntaxError('a linear-gradient needs at least two colours');
   const raw = parts.map((p) => {
-    const pm = /^(.*?)(?:\s+(-?\d*\.?\d+)%)?$/.exec(p)!;
+    // The position is the last word when it ends in %; found by hand, not by a backtracking pattern.
+    const space = p.lastIndexOf(' ');
+    const last = space < 0 ? '' : p.slice(space + 1);
+    const pm = /^-?(?:\d+(?:\.\d+)?|\.\d+)%$/.test(last) ? [p, p.slice(0, space).trim(), last.slice(0, -1)] : [p, p, undefined];
     const color = cssColorToHex(pm[1]!);
     if (color === undefined) throw new GradientSyntaxError(`"${pm[1]}" in the gradient is not a CSS colour`);
     return { color, offset: pm[2] === undefined ? undefined : Number(pm[2]) / 100 };

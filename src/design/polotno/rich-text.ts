@@ -140,9 +140,13 @@ export function parseRichText(html: string): Run[] {
   const blockEdge = (): void => {
     if (!endsWithBreak) emit('\n');
   };
-  const re = /<!--[\s\S]*?-->|<\/?([a-zA-Z][a-zA-Z0-9-]*)((?:\s+[^>]*?)?)\s*(\/?)>|([^<]+)|(<)/g;
+  // Linear: the attribute part is one [^>]* run (nested or overlapping repetition here would backtrack
+  // for ever on a long run of spaces); a closing "/" is found by hand.
+  const re = /<!--[\s\S]*?-->|<\/?([a-zA-Z][\w-]*)([^>]*)>|([^<]+)|(<)/g;
   for (const m of html.matchAll(re)) {
-    const [whole, rawTag, attrSrc, selfClose, text, lone] = m;
+    const [whole, rawTag, rawAttrs, text, lone] = m;
+    const attrSrc = rawAttrs?.trimEnd().replace(/\/$/, '');
+    const selfClose = rawAttrs?.trimEnd().endsWith('/') ? '/' : '';
     if (whole.startsWith('<!--')) continue;
     if (text !== undefined || lone !== undefined) {
       if (dropping === 0) emit(decodeEntities(text ?? lone!));

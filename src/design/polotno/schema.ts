@@ -9,6 +9,8 @@ const fraction = num.min(0, { error: 'expected a fraction from 0 to 1' }).max(1,
 const ms = num.min(0, { error: 'expected milliseconds (0 or more)' }).max(3_600_000);
 /** Client data Polotno never reads, and neither does Imprint. */
 const custom = z.unknown().optional();
+/** A CSS colour or gradient: short, so no parser ever sees megabytes. */
+const paint = z.string().max(2000, { error: 'expected a CSS colour or gradient of at most 2000 characters' });
 
 export const PolotnoAnimation = z.strictObject({
   type: z.enum(['enter', 'exit', 'loop']),
@@ -58,7 +60,7 @@ const shapeFields = {
   shadowBlur: num.min(0).max(1000).optional(),
   shadowOffsetX: num.min(-10_000).max(10_000).optional(),
   shadowOffsetY: num.min(-10_000).max(10_000).optional(),
-  shadowColor: z.string().optional(),
+  shadowColor: paint.optional(),
   shadowOpacity: num.min(0).max(1).optional(),
 };
 
@@ -75,16 +77,16 @@ export const PolotnoText = z.strictObject({
   fontWeight: z.union([z.string(), num]).optional(),
   textDecoration: z.string().optional(),
   textTransform: z.enum(['none', 'uppercase', 'lowercase', 'capitalize']).optional(),
-  fill: z.string().optional(),
+  fill: paint.optional(),
   align: z.enum(['left', 'center', 'right', 'justify', 'start', 'end']).optional(),
   verticalAlign: z.enum(['top', 'middle', 'bottom']).optional(),
-  stroke: z.string().optional(),
+  stroke: paint.optional(),
   strokeWidth: num.min(0).max(1000).optional(),
   strokeLineJoin: z.enum(['round', 'miter', 'bevel']).optional(),
   lineHeight: z.union([num, z.string()]).optional(),
   letterSpacing: num.min(-10).max(10).optional(),
   backgroundEnabled: z.boolean().optional(),
-  backgroundColor: z.string().optional(),
+  backgroundColor: paint.optional(),
   backgroundOpacity: num.min(0).max(1).optional(),
   backgroundCornerRadius: num.min(0).max(100).optional(),
   backgroundPadding: num.min(0).max(100).optional(),
@@ -107,7 +109,7 @@ const pictureFields = {
   flipX: z.boolean().optional(),
   flipY: z.boolean().optional(),
   clipSrc: z.string().max(5_000_000).optional(),
-  borderColor: z.string().optional(),
+  borderColor: paint.optional(),
   borderSize: num.min(0).max(1000).optional(),
   keepRatio: z.boolean().optional(),
   stretchEnabled: z.boolean().optional(),
@@ -127,7 +129,7 @@ export const PolotnoSvg = z.strictObject({
 export const PolotnoLine = z.strictObject({
   type: z.literal('line'),
   ...shapeFields,
-  color: z.string().optional(),
+  color: paint.optional(),
   dash: z.array(num.min(0).max(1000)).max(32).optional(),
   startHead: z.string().optional(),
   endHead: z.string().optional(),
@@ -137,8 +139,8 @@ export const PolotnoFigure = z.strictObject({
   type: z.literal('figure'),
   ...shapeFields,
   subType: z.string().max(50).optional(),
-  fill: z.string().optional(),
-  stroke: z.string().optional(),
+  fill: paint.optional(),
+  stroke: paint.optional(),
   strokeWidth: num.min(0).max(1000).optional(),
   cornerRadius: num.min(0).max(100_000).optional(),
   dash: z.array(num.min(0).max(1000)).max(32).optional(),
