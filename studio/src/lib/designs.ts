@@ -18,7 +18,7 @@ export interface DesignSummary {
   updated_at: string;
 }
 
-export type ObjectType = 'text' | 'image' | 'shape' | 'chart' | 'mockup' | 'video';
+export type ObjectType = 'text' | 'image' | 'shape' | 'chart' | 'mockup' | 'video' | 'svg' | 'line';
 
 export interface ObjectInfo {
   name: string;
