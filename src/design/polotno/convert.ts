@@ -221,6 +221,25 @@ function placement(x: number, y: number, width: number, height: number, rotation
 
 type Shaped = Exclude<PolotnoElement, PolotnoGroupInput>;
 
+/**
+ * The Imprint object of an element, begun: its type, name and box. `defaultWidth` is Polotno's width
+ * for the type when the element has none; `height` the height the converter settled on.
+ */
+function begin(
+  c: Converter,
+  e: Shaped,
+  at: string,
+  type: string,
+  size: { defaultWidth: number; height: number },
+): { out: Json; width: number; height: number } {
+  const width = e.width ?? size.defaultWidth;
+  const height = size.height;
+  const out: Json = { type };
+  c.named(e, at, out);
+  Object.assign(out, placement(e.x ?? 0, e.y ?? 0, width, height, e.rotation ?? 0));
+  return { out, width, height };
+}
+
 function refuse(at: string, field: string, why: string): never {
   throw validationError(`${at}.${field}`, why);
 }
@@ -319,15 +338,12 @@ function convertText(c: Converter, e: PolotnoText, at: string, pageSeconds: numb
   // 0 means "not measured yet": the editor sizes the box to the text.
   const savedHeight = e.height ?? 0;
   const height = savedHeight > 0 ? savedHeight : fontSize * lineHeight;
-  const rotation = e.rotation ?? 0;
-  if (rotation !== 0 && savedHeight <= 0) {
+  if ((e.rotation ?? 0) !== 0 && savedHeight <= 0) {
     // Polotno turns the text about its top-left corner whatever its height; Imprint about the box
     // centre, which is only the same point when the height the editor measured is known.
     refuse(at, 'height', 'a rotated text needs the height the editor measured (it saves it): give height, the height of the text in pixels');
   }
-  const out: Json = { type: 'text' };
-  c.named(e, at, out);
-  Object.assign(out, placement(e.x ?? 0, e.y ?? 0, width, height, rotation));
+  const { out } = begin(c, e, at, 'text', { defaultWidth: width, height });
   const family = e.fontFamily ?? TEXT_DEFAULTS.fontFamily;
   c.family(family, `${at}.fontFamily`);
   out.font_family = family;
@@ -485,12 +501,7 @@ function pictureFields(c: Converter, e: PolotnoImage | PolotnoVideo, at: string,
 }
 
 function convertImage(c: Converter, e: PolotnoImage, at: string, pageSeconds: number): Json {
-  const width = e.width ?? 100;
-  const height = e.height ?? 100;
-  const rotation = e.rotation ?? 0;
-  const out: Json = { type: 'image' };
-  c.named(e, at, out);
-  Object.assign(out, placement(e.x ?? 0, e.y ?? 0, width, height, rotation));
+  const { out, width, height } = begin(c, e, at, 'image', { defaultWidth: 100, height: e.height ?? 100 });
   out.path = c.source(e.src, `${at}.src`, 'image');
   pictureFields(c, e, at, out, width, height);
   commonEffects(c, e, at, out);
@@ -499,12 +510,7 @@ function convertImage(c: Converter, e: PolotnoImage, at: string, pageSeconds: nu
 }
 
 function convertVideo(c: Converter, e: PolotnoVideo, at: string, pageSeconds: number): Json {
-  const width = e.width ?? 100;
-  const height = e.height ?? 100;
-  const rotation = e.rotation ?? 0;
-  const out: Json = { type: 'video' };
-  c.named(e, at, out);
-  Object.assign(out, placement(e.x ?? 0, e.y ?? 0, width, height, rotation));
+  const { out } = begin(c, e, at, 'video', { defaultWidth: 100, height: e.height ?? 100 });
   out.path = c.source(e.src, `${at}.src`, 'video');
   for (const f of ['cropX', 'cropY', 'cropWidth', 'cropHeight', 'cornerRadius', 'clipSrc', 'borderSize', 'flipX', 'flipY'] as const) {
     const v = e[f];
@@ -528,12 +534,7 @@ function convertVideo(c: Converter, e: PolotnoVideo, at: string, pageSeconds: nu
 }
 
 function convertFigure(c: Converter, e: PolotnoFigure, at: string, pageSeconds: number): Json {
-  const width = e.width ?? 100;
-  const height = e.height ?? 100;
-  const rotation = e.rotation ?? 0;
-  const out: Json = { type: 'shape' };
-  c.named(e, at, out);
-  Object.assign(out, placement(e.x ?? 0, e.y ?? 0, width, height, rotation));
+  const { out, width, height } = begin(c, e, at, 'shape', { defaultWidth: 100, height: e.height ?? 100 });
   const sub = e.subType ?? 'rect';
   const radius = e.cornerRadius ?? 0;
   if (sub === 'rect') {
@@ -647,12 +648,7 @@ const HEADS = new Set(['arrow', 'triangle', 'circle', 'square', 'bar']);
 
 function convertLine(c: Converter, e: PolotnoLine, at: string, pageSeconds: number): Json {
   // A line's height is its stroke width: the Imprint line takes it from its box the same way.
-  const width = e.width ?? 400;
-  const height = e.height ?? 10;
-  const rotation = e.rotation ?? 0;
-  const out: Json = { type: 'line' };
-  c.named(e, at, out);
-  Object.assign(out, placement(e.x ?? 0, e.y ?? 0, width, height, rotation));
+  const { out } = begin(c, e, at, 'line', { defaultWidth: 400, height: e.height ?? 10 });
   out.color = c.color(e.color ?? 'black', `${at}.color`);
   if (e.dash?.length) out.dash = e.dash;
   for (const [field, key] of [
@@ -669,12 +665,7 @@ function convertLine(c: Converter, e: PolotnoLine, at: string, pageSeconds: numb
 }
 
 function convertSvg(c: Converter, e: PolotnoSvg, at: string, pageSeconds: number): Json {
-  const width = e.width ?? 100;
-  const height = e.height ?? 100;
-  const rotation = e.rotation ?? 0;
-  const out: Json = { type: 'svg' };
-  c.named(e, at, out);
-  Object.assign(out, placement(e.x ?? 0, e.y ?? 0, width, height, rotation));
+  const { out } = begin(c, e, at, 'svg', { defaultWidth: 100, height: e.height ?? 100 });
   const legacy = (e.src === undefined || e.src === '') && e.svgSource !== undefined;
   out.path = c.source(legacy ? e.svgSource : e.src, `${at}.${legacy ? 'svgSource' : 'src'}`, 'svg');
   for (const f of ['cropX', 'cropY', 'cropWidth', 'cropHeight', 'cornerRadius', 'borderSize', 'flipX', 'flipY', 'maskSrc', 'clipSrc'] as const) {
