@@ -30,17 +30,22 @@ const fields = {
   end_head: doc(Head, `Head at the end (right end): ${HEAD_TEXT}`, 'arrow'),
 };
 
+/** A line's own fields: the template's and, all of them, an override's. */
+const lineFields = {
+  color: fields.color.optional(),
+  stroke_width: fields.stroke_width.optional(),
+  dash: fields.dash.optional(),
+  line_cap: fields.line_cap.optional(),
+  start_head: fields.start_head.optional(),
+  end_head: fields.end_head.optional(),
+  shadow: Shadow.optional(),
+};
+
 export const LineObject = z
   .strictObject({
     type: doc(z.literal('line'), 'Object type: a straight line from the left middle to the right middle of its box.', 'line'),
     ...common,
-    color: fields.color.optional(),
-    stroke_width: fields.stroke_width.optional(),
-    dash: fields.dash.optional(),
-    line_cap: fields.line_cap.optional(),
-    start_head: fields.start_head.optional(),
-    end_head: fields.end_head.optional(),
-    shadow: Shadow.optional(),
+    ...lineFields,
   })
   .meta({
     description:
@@ -49,13 +54,7 @@ export const LineObject = z
 
 export const LineOverride = z.strictObject({
   ...placementOverrideFields,
-  color: fields.color.optional(),
-  stroke_width: fields.stroke_width.optional(),
-  dash: fields.dash.optional(),
-  line_cap: fields.line_cap.optional(),
-  start_head: fields.start_head.optional(),
-  end_head: fields.end_head.optional(),
-  shadow: Shadow.optional(),
+  ...lineFields,
 });
 
 export type LineObject = z.infer<typeof LineObject>;
