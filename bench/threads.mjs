@@ -1,10 +1,13 @@
 // Concurrency (spawned by bench/render.mjs, or run alone): images/s of card-1080 png with 1, 2 and 4
-// renders in flight, from an Engine rendering on the caller's thread (threads: 0) and from one with
-// render threads (the default: one per core). Rounds alternate between the configurations so they
-// share the machine's noise; each figure is the median of the rounds. Prints a table, merges entries.
+// renders in flight, from an Engine rendering on the caller's thread (threads: 0), from one with
+// render threads (the default: one per core), and from the raw baseline (bench/raw-card.mjs: the same
+// card by hand, @napi-rs/canvas + sharp) in as many worker threads: the raw row is the ceiling this
+// machine allows the same work. Rounds alternate between the configurations so they share the
+// machine's noise; each figure is the median of the rounds. Prints a table, merges entries.
 import { readFileSync } from 'node:fs';
 import { availableParallelism, loadavg } from 'node:os';
 import { join } from 'node:path';
+import { Worker } from 'node:worker_threads';
 import { Engine, fileAssetResolver } from '../dist/pkg/index.js';
 import { mergeResults, printTable } from './report.mjs';
 
@@ -18,7 +21,44 @@ const ROUNDS = Number(process.env.BENCH_THREAD_ROUNDS ?? 5);
 const IN_FLIGHT = [1, 2, 4];
 const FORMAT = process.env.BENCH_THREAD_FORMAT ?? 'png';
 
-const engines = { 'caller thread (threads: 0)': new Engine({ threads: 0 }), [`render threads (threads: ${availableParallelism()})`]: new Engine() };
+/** The raw baseline in `size` worker threads (bench/raw-card-thread.mjs), with Engine's render() and
+ *  close(): a job goes to an idle thread, or waits for the first one that finishes. */
+async function rawPool(size) {
+  const idle = await Promise.all(
+    Array.from({ length: size }, () => {
+      const w = new Worker(join(ROOT, 'bench', 'raw-card-thread.mjs'));
+      // One job per thread at a time: its answer (or the thread's failure) settles `w.job`.
+      w.on('message', (png) => w.job?.resolve(png));
+      w.on('error', (e) => w.job?.reject(e));
+      return new Promise((resolve) => w.once('message', () => resolve(w)));
+    }),
+  );
+  const all = [...idle];
+  const waiting = [];
+  const take = () => (idle.length ? Promise.resolve(idle.pop()) : new Promise((resolve) => waiting.push(resolve)));
+  const give = (w) => (waiting.length ? waiting.shift()(w) : idle.push(w));
+  return {
+    async render() {
+      const w = await take();
+      const png = await new Promise((resolve, reject) => {
+        w.job = { resolve, reject };
+        w.postMessage(0);
+      });
+      w.job = undefined;
+      give(w);
+      return png;
+    },
+    close: () => Promise.all(all.map((w) => w.terminate())),
+  };
+}
+
+const cores = availableParallelism();
+const engines = {
+  'caller thread (threads: 0)': new Engine({ threads: 0 }),
+  [`render threads (threads: ${cores})`]: new Engine(),
+  // The raw card is a png (bench/raw-card.mjs); other formats have no raw row.
+  ...(FORMAT === 'png' ? { [`raw baseline, ${cores} worker threads`]: await rawPool(cores) } : {}),
+};
 
 /** Renders PER_ROUND cards keeping `n` in flight: images per second, and the cores the process used
  *  meanwhile (CPU time of all its threads, libvips' and the render threads' included, over wall time). */
@@ -74,7 +114,7 @@ for (const name of Object.keys(engines)) {
     });
   }
 }
-console.log(`concurrency: card-1080 ${FORMAT}, ${ROUNDS} rounds of ${PER_ROUND} renders, ${availableParallelism()} cores, load average ${loadAvg.join(', ')}`);
+console.log(`concurrency: card-1080 ${FORMAT}, ${ROUNDS} rounds of ${PER_ROUND} renders, ${cores} cores, load average ${loadAvg.join(', ')}`);
 printTable(
   [
     ['case', (e) => e.name],
