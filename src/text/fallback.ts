@@ -178,6 +178,12 @@ export function isHanLike(ch: string): boolean {
   return CJK_PUNCTUATION.test(ch) || (NO_SCRIPT.test(ch) && extensionsOf(ch).some((s) => CJK_SCRIPTS.has(s)));
 }
 
+/** Whether `ch` is drawn by the CJK faces: Han-like (isHanLike), kana or Hangul. */
+export function isCjk(ch: string): boolean {
+  const script = scriptOf(ch);
+  return script === 'Hiragana' || script === 'Katakana' || script === 'Hangul' || isHanLike(ch);
+}
+
 /**
  * The fallback families to try, in order, for a grapheme whose first non-ignorable character is `ch`:
  * its script's families; for CJK, kana → JP and Hangul → KR first, Han and CJK punctuation in the

@@ -2,7 +2,7 @@
 // boundaries (colour, underline or link never split a run), the face chosen per grapheme cluster from
 // the span's face and the bundled fallback chain (fallback.ts), Han forms by the span's language.
 import { fallbackFace, type FontFace } from './fonts.js';
-import { EMOJI_FAMILY, fallbackFamilies, hanFamilyFor, IGNORABLE, isEmojiGrapheme, isHanLike, type CjkFamily, type CjkHint } from './fallback.js';
+import { EMOJI_FAMILY, fallbackFamilies, hanFamilyFor, IGNORABLE, isCjk, isEmojiGrapheme, type CjkFamily, type CjkHint } from './fallback.js';
 
 export interface ItemRun {
   /** UTF-16 range in the paragraph text. */
@@ -60,8 +60,9 @@ function covers(face: FontFace, grapheme: string): boolean {
  * falls to Inter), else the face of the grapheme before (fullwidth punctuation after Chinese), else the
  * first bundled fallback face that has, else the span's face
  * (the character is then missing, drawn as its empty box and reported). With a language that names
- * Han forms (`han`), Han characters and CJK punctuation go to that language's face before the face of
- * the grapheme before, so a character one CJK face lacks does not pull the rest into it.
+ * Han forms (`han`), CJK characters skip the face of the grapheme before: Han and CJK punctuation go to
+ * that language's face, kana to Japanese, Hangul to Korean, so a character one CJK face lacks (写 in
+ * Traditional Chinese) does not pull the characters after it into another face.
  */
 function faceFor(
   grapheme: string,
@@ -81,7 +82,7 @@ function faceFor(
   for (const face of alternates) if (covers(face, grapheme)) return face;
   // Punctuation the span's face lacks (fullwidth ，？) stays in the face of the text it follows.
   const first = [...grapheme].find((ch) => !IGNORABLE.test(ch));
-  const byLanguage = han !== null && first !== undefined && isHanLike(first);
+  const byLanguage = han !== null && first !== undefined && isCjk(first);
   if (!byLanguage && previous && previous !== primary && covers(previous, grapheme)) return previous;
   if (first === undefined) return primary;
   for (const family of fallbackFamilies(first, hint, han)) {
