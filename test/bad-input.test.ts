@@ -219,7 +219,8 @@ const rows: Row[] = [
     name: 'lang that is not a language tag (override)',
     overrides: { headline: { lang: 'zh_TW' } },
     path: `${O}.headline.lang`,
-    message: 'expected a BCP 47 language tag: a language code, optionally with a script and a region, such as "ja", "zh-Hant", "zh-TW", "ko" or "en-US" but received the string "zh_TW"',
+    message:
+      'expected a BCP 47 language tag: a language code, optionally with a script and a region, such as "ja", "zh-Hant", "zh-TW", "ko" or "en-US" but received the string "zh_TW"',
   },
   {
     name: 'bad config.text_replacement_strategy (nested override)',
@@ -731,13 +732,19 @@ const rows: Row[] = [
     path: '$.objects[0].lang',
     message: 'expected a language tag of at most 64 characters',
   },
-  { name: 'lang that is not a string', design: edit((d) => (T(d).lang = 17)), path: '$.objects[0].lang', message: 'expected a string but received the number 17' },
+  {
+    name: 'lang that is not a string',
+    design: edit((d) => (T(d).lang = 17)),
+    path: '$.objects[0].lang',
+    message: 'expected a string but received the number 17',
+  },
   { name: 'design lang that is not a tag', design: edit((d) => (d.lang = 'ja_JP')), path: '$.lang', message: 'expected a BCP 47 language tag' },
   {
     name: 'substyle lang that is not a tag',
     design: edit((d) => (T(d).text = 'Hello <substyle lang="japanese">世界</substyle>')),
     path: '$.objects[0].text',
-    message: 'substyle lang: expected a BCP 47 language tag: a language code, optionally with a script and a region, such as "ja", "zh-Hant", "zh-TW", "ko" or "en-US", received "japanese"',
+    message:
+      'substyle lang: expected a BCP 47 language tag: a language code, optionally with a script and a region, such as "ja", "zh-Hant", "zh-TW", "ko" or "en-US", received "japanese"',
   },
   {
     name: 'bad bold weight',

@@ -229,7 +229,7 @@ describe.runIf(cjk && toolsAvailable(['pdffonts', 'qpdf'], 'checking pdf fonts a
     const objects = json.qpdf[1];
     const root = objects.trailer!.value!['/Root'] as string;
     const lang = objects[`obj:${root}`]!.value!['/Lang'];
-    return lang === undefined ? undefined : String(lang).replace(/^u:/, '');
+    return typeof lang === 'string' ? lang.replace(/^u:/, '') : undefined;
   };
   const pdf = async (name: string, options: RenderOptions): Promise<string> => {
     const file = join(dir, `${name}.pdf`);
