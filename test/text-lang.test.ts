@@ -231,7 +231,7 @@ describe.runIf(cjk && toolsAvailable(['pdffonts', 'qpdf'], 'checking pdf fonts a
     const lang = objects[`obj:${root}`]!.value!['/Lang'];
     return typeof lang === 'string' ? lang.replace(/^u:/, '') : undefined;
   };
-  const pdf = async (name: string, options: RenderOptions): Promise<string> => {
+  const pdf = async (name: string, options: Omit<RenderOptions, 'format'>): Promise<string> => {
     const file = join(dir, `${name}.pdf`);
     writeFileSync(file, (await render({ ...options, format: 'pdf' })).bytes);
     return file;
