@@ -80,9 +80,10 @@ function faceFor(
   }
   if (covers(primary, grapheme)) return primary;
   for (const face of alternates) if (covers(face, grapheme)) return face;
-  // Punctuation the span's face lacks (fullwidth ，？) stays in the face of the text it follows.
   const first = [...grapheme].find((ch) => !IGNORABLE.test(ch));
   const byLanguage = han !== null && first !== undefined && isCjk(first);
+  // Punctuation the span's face lacks (fullwidth ，？) stays in the face of the text it follows, unless
+  // the language decides its CJK face.
   if (!byLanguage && previous && previous !== primary && covers(previous, grapheme)) return previous;
   if (first === undefined) return primary;
   for (const family of fallbackFamilies(first, hint, han)) {
