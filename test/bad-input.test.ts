@@ -216,6 +216,13 @@ const rows: Row[] = [
     message: 'expected at most 200 but received the number 500',
   },
   {
+    name: 'lang that is not a language tag (override)',
+    overrides: { headline: { lang: 'zh_TW' } },
+    path: `${O}.headline.lang`,
+    message:
+      'expected a BCP 47 language tag: a language code, optionally with a script and a region, such as "ja", "zh-Hant", "zh-TW", "ko" or "en-US" but received the string "zh_TW"',
+  },
+  {
     name: 'bad config.text_replacement_strategy (nested override)',
     overrides: { headline: { config: { text_replacement_strategy: 'bogus' } } },
     path: `${O}.headline.config.text_replacement_strategy`,
@@ -706,6 +713,38 @@ const rows: Row[] = [
     design: edit((d) => (T(d).stroke = { color: '#000000', width: 2, join: 'miter' })),
     path: '$.objects[0].stroke.join',
     message: 'unknown field "join"',
+  },
+  {
+    name: 'lang that is a language name, not a tag',
+    design: edit((d) => (T(d).lang = 'chinese')),
+    path: '$.objects[0].lang',
+    message: 'expected a BCP 47 language tag',
+  },
+  {
+    name: 'lang with subtags in an order BCP 47 does not allow',
+    design: edit((d) => (T(d).lang = 'zh-TW-Hant')),
+    path: '$.objects[0].lang',
+    message: 'such as "ja", "zh-Hant", "zh-TW", "ko" or "en-US"',
+  },
+  {
+    name: 'lang longer than 64 characters',
+    design: edit((d) => (T(d).lang = `en-${'abcdefgh-'.repeat(7)}x`)),
+    path: '$.objects[0].lang',
+    message: 'expected a language tag of at most 64 characters',
+  },
+  {
+    name: 'lang that is not a string',
+    design: edit((d) => (T(d).lang = 17)),
+    path: '$.objects[0].lang',
+    message: 'expected a string but received the number 17',
+  },
+  { name: 'design lang that is not a tag', design: edit((d) => (d.lang = 'ja_JP')), path: '$.lang', message: 'expected a BCP 47 language tag' },
+  {
+    name: 'substyle lang that is not a tag',
+    design: edit((d) => (T(d).text = 'Hello <substyle lang="japanese">世界</substyle>')),
+    path: '$.objects[0].text',
+    message:
+      'substyle lang: expected a BCP 47 language tag: a language code, optionally with a script and a region, such as "ja", "zh-Hant", "zh-TW", "ko" or "en-US", received "japanese"',
   },
   {
     name: 'bad bold weight',

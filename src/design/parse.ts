@@ -11,6 +11,7 @@ import { slotsOf, type Slot } from './slots.js';
 import { parseImageRef } from '../format/image-ref.js';
 import { checkTimeline } from './timeline-check.js';
 import { issueToError } from '../format/zod-error.js';
+import { canonicalLang } from '../format/lang.js';
 
 /** Parses JSON text; the error names the position, since a path does not exist yet. */
 export function parseJson(text: string, root = '$', what = 'the document'): unknown {
@@ -42,7 +43,8 @@ function declaredFamilies(fonts: Design['fonts']): string[] {
 
 export function checkContext(design: Design, fonts: FontSet): CheckContext {
   const fileFamilies = declaredFamilies(design.fonts?.filter((f) => typeof f !== 'string'));
-  return { fonts, designFonts: design.fonts ? declaredFamilies(design.fonts) : [DEFAULT_FONT_FAMILY], fileFamilies };
+  const lang = design.lang === undefined ? null : canonicalLang(design.lang);
+  return { fonts, designFonts: design.fonts ? declaredFamilies(design.fonts) : [DEFAULT_FONT_FAMILY], fileFamilies, ...(lang === null ? {} : { lang }) };
 }
 
 /** A shape's `wrap` names a text object beside it: in the same design, or on the same slide. */

@@ -3,6 +3,7 @@
 import { z } from 'zod';
 import { Color, doc, ImageRef, LIMITS } from '../format/fields.js';
 import { gradientFields } from '../format/gradient.js';
+import { LangTag } from '../format/lang.js';
 import { DesignObject } from '../objects/registry.js';
 
 export const Background = z
@@ -105,6 +106,11 @@ export const Design = z
         .max(32),
       'Font families the design uses: bundled family names (Inter, Lora), families of font files given with the render, and font files shipped beside design.json as {family, path, weight?, style?}. Default ["Inter"].',
       ['Inter', { family: 'Brand Sans', path: 'fonts/BrandSans-Variable.woff2' }],
+    ).optional(),
+    lang: doc(
+      LangTag,
+      "The design's language as a BCP 47 tag (ja, ko, zh-Hans, zh-Hant, zh-TW, zh-HK, en-US, ar…): the lang of every text object that gives none (it picks the forms of Chinese characters: Japanese, Korean, Simplified or Traditional Chinese), and the language a pdf declares (its /Lang, read by screen readers). Default none.",
+      'zh-Hant',
     ).optional(),
     duration: doc(z.number().finite().gt(0).max(3600), 'Length of the video in seconds (mp4). Interface A renders at most 15 s.', 15).optional(),
     poster_time: doc(

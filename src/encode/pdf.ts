@@ -19,11 +19,18 @@ export const PDF_FIXED_DATE = new Date('2000-01-01T00:00:00Z');
 /** One pdf page: a display list, its images, and images already decoded (video frames) by key. */
 export type PdfPageInput = PageInput;
 
-export async function encodePdf(pages: readonly PdfPageInput[], fonts: FontSet, cache: ImageCache): Promise<Buffer> {
+/** Document-wide settings of the pdf. */
+export interface PdfDocumentOptions {
+  /** The document's language (the catalog's /Lang, a BCP 47 tag); default none. */
+  lang?: string;
+}
+
+export async function encodePdf(pages: readonly PdfPageInput[], fonts: FontSet, cache: ImageCache, options: PdfDocumentOptions = {}): Promise<Buffer> {
   const doc = new (pdfkit())({
     autoFirstPage: false,
     compress: true,
     pdfVersion: '1.7',
+    ...(options.lang === undefined ? {} : { lang: options.lang }),
     // The document id is a hash of the info dictionary, so it is fixed too.
     info: { Producer: 'Imprint', Creator: 'Imprint', CreationDate: PDF_FIXED_DATE, ModDate: PDF_FIXED_DATE },
   });

@@ -50,7 +50,7 @@ export interface TextLayout {
 }
 
 export function layoutText(t: SceneText, fonts: FontSet): TextLayout {
-  const paragraphs = shapeText(t.spans, t.family, fonts, t.letterSpacing, t.direction ?? 'auto');
+  const paragraphs = shapeText(t.spans, t.family, fonts, t.letterSpacing, t.direction ?? 'auto', t.lang);
   const fit = fitText({
     paragraphs,
     width: t.box.width,

@@ -11,6 +11,8 @@ export interface CheckContext {
   designFonts: readonly string[];
   /** Families of the design's own font files, available though `fonts` (the FontSet) may not have loaded them. */
   fileFamilies?: readonly string[];
+  /** The design's `lang`, canonical (text objects without a lang of their own take it). */
+  lang?: string;
 }
 
 export interface ObjectHandler<T extends PlacedObject = PlacedObject> {

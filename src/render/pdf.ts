@@ -33,11 +33,14 @@ function pdfPages(page: ScenePage, options: RenderOptions): { page: ScenePage; t
 export function renderPdf(ctx: EngineContext, options: RenderOptions): Promise<RenderResult> {
   return withScenes(ctx, options, async (scenes) => {
     const pages = await Promise.all(scenes.flatMap((s) => pdfPages(s, options)).map(({ page, time }) => layoutAt(ctx, page, time)));
+    // A document has one /Lang: the first design's that gives one (a pdf of several designs is usually one language).
+    const lang = scenes.find((s) => s.scene.lang !== undefined)?.scene.lang;
     const bytes = await encodePdf(
       pages.map((p) => ({ list: p.displayList, images: p.images, ready: p.ready })),
       // One set that knows every page's faces (their keys name the file, so pages never clash).
       pages.length === 1 ? pages[0]!.fonts : new FontSet(ctx.fonts, [...new Set(pages.flatMap((p) => p.fonts.ownFaces()))]),
       ctx.images,
+      lang === undefined ? {} : { lang },
     );
     const first = pages[0]!.displayList;
     // Entries of a multi-page document carry their page index.

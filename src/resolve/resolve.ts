@@ -168,11 +168,12 @@ export function resolveScene(design: Design, overrides: unknown = {}, fonts: Fon
     ? fillOf(design.background, childPath(roots.design, 'background'))
     : { kind: 'color', color: design.slides ? [0, 0, 0, 1] : [255, 255, 255, 0] };
   const posterTime = design.poster_time ?? null;
+  const lang = ctx.lang === undefined ? {} : { lang: ctx.lang };
 
   if (design.slides) {
     const slides = slidesOf(design.slides, canvas, (si) => slots.flatMap((s, i) => (s.slide === si ? sceneOf(i) : [])), slideBackgrounds, roots.design);
     checkPosterTime(posterTime, slides.duration, roots.design);
-    return { ...canvas, duration: slides.duration, slides: true, posterTime, audio, background, objects: slides.groups };
+    return { ...canvas, duration: slides.duration, slides: true, posterTime, audio, background, ...lang, objects: slides.groups };
   }
   checkPosterTime(posterTime, design.duration ?? null, roots.design);
   return {
@@ -182,6 +183,7 @@ export function resolveScene(design: Design, overrides: unknown = {}, fonts: Fon
     posterTime,
     audio,
     background,
+    ...lang,
     objects: slots.flatMap((_, i) => sceneOf(i)),
   };
 }

@@ -31,6 +31,8 @@ export interface SceneSpan {
   /** A line through the text (font's OS/2 strikeout metrics). Absent: false. */
   strikethrough?: boolean;
   link?: string;
+  /** A language other than the text object's (substyle lang), canonical BCP 47. */
+  lang?: string;
 }
 
 /** A timing curve as CSS cubic-bezier control points (linear is 0, 0, 1, 1). */
@@ -77,6 +79,8 @@ export interface SceneText extends SceneBase {
   align: 'left' | 'center' | 'right' | 'justify' | 'start' | 'end';
   /** Base direction of each paragraph; auto (default) takes it from the first strong character. */
   direction?: 'auto' | 'ltr' | 'rtl';
+  /** The text's language, canonical BCP 47 (its own lang, else the design's); absent: none given. */
+  lang?: string;
   lineHeight: number;
   letterSpacing: number;
   strategy: 'fit' | 'fixed-width';
@@ -325,6 +329,8 @@ export interface Scene {
   /** mp4 soundtrack. */
   audio: { file: SceneImageRef; start: number; fadeOut: number } | null;
   background: SceneFill;
+  /** The design's language, canonical BCP 47 (a pdf's /Lang); absent: none given. */
+  lang?: string;
   /** Visible objects in z-order (hidden ones are dropped here). */
   objects: SceneObject[];
 }

@@ -101,6 +101,45 @@ export interface CjkHint {
   korean: boolean;
 }
 
+/** The CJK fallback family whose forms a language writes Han characters in (Noto Sans SC, TC, JP or KR). */
+export type CjkFamily = 'Noto Sans SC' | 'Noto Sans TC' | 'Noto Sans JP' | 'Noto Sans KR';
+
+const HAN_BY_SCRIPT: Readonly<Record<string, CjkFamily>> = {
+  hans: 'Noto Sans SC',
+  hant: 'Noto Sans TC',
+  jpan: 'Noto Sans JP',
+  hrkt: 'Noto Sans JP',
+  hira: 'Noto Sans JP',
+  kana: 'Noto Sans JP',
+  kore: 'Noto Sans KR',
+  hang: 'Noto Sans KR',
+};
+const TRADITIONAL_REGIONS = new Set(['tw', 'hk', 'mo']);
+
+/**
+ * The family whose Han forms the language `lang` (BCP 47) uses, or null when it says nothing about
+ * them: a script subtag decides (zh-Hant → TC, zh-Hans → SC); else ja → JP, ko → KR, Chinese by
+ * region (zh-TW, zh-HK, zh-MO → TC, other zh → SC) and Cantonese (yue) → TC. Subtags are compared
+ * case-insensitively, so ja-JP is ja and zh-hant-hk is Traditional, as CSS :lang() matches.
+ */
+export function hanFamilyFor(lang: string | undefined): CjkFamily | null {
+  if (lang === undefined) return null;
+  const [language = '', ...rest] = lang.toLowerCase().split('-');
+  // Subtags after a singleton (-u-…, -x-…) are extensions, not script or region.
+  const end = rest.findIndex((t) => t.length === 1);
+  const subtags = end < 0 ? rest : rest.slice(0, end);
+  const script = subtags.find((t) => t.length === 4 && /^[a-z]{4}$/.test(t));
+  if (script !== undefined && HAN_BY_SCRIPT[script]) return HAN_BY_SCRIPT[script];
+  if (language === 'ja') return 'Noto Sans JP';
+  if (language === 'ko') return 'Noto Sans KR';
+  if (language === 'yue') return 'Noto Sans TC';
+  if (language === 'zh') {
+    const region = subtags.find((t) => /^([a-z]{2}|\d{3})$/.test(t));
+    return region !== undefined && TRADITIONAL_REGIONS.has(region) ? 'Noto Sans TC' : 'Noto Sans SC';
+  }
+  return null;
+}
+
 const SCRIPT_NAMES = [...new Set(FALLBACK_FAMILIES.flatMap((f) => f.scripts))].map((name) => ({
   name,
   pattern: new RegExp(`^\\p{Script=${name}}`, 'u'),
@@ -119,20 +158,47 @@ function extensionsOf(ch: string): string[] {
 
 const SYMBOLS = ['Noto Sans Symbols', 'Noto Sans Symbols 2', 'Noto Sans Math'];
 const NO_SCRIPT = /^[\p{Script=Common}\p{Script=Inherited}]/u;
+const CJK_SCRIPTS = new Set(['Han', 'Bopomofo', 'Hiragana', 'Katakana', 'Hangul']);
+// Punctuation and symbols made for CJK text whose shape and place in the em box differ by language
+// (。 sits in the corner in Japanese and Simplified Chinese, centred in Traditional): CJK Symbols and
+// Punctuation, vertical and compatibility forms, Halfwidth and Fullwidth Forms, enclosed CJK.
+const CJK_PUNCTUATION = /^[\u3000-\u303f\ufe10-\ufe1f\ufe30-\ufe4f\uff00-\uffef\u3200-\u33ff]/u;
+
+/**
+ * Whether the forms of `ch` depend on the CJK language: a Han or Bopomofo character, or CJK punctuation
+ * (script-less characters used by the CJK scripts, and the CJK punctuation, compatibility and
+ * fullwidth blocks).
+ */
+export function isHanLike(ch: string): boolean {
+  const script = scriptOf(ch);
+  if (script === 'Han' || script === 'Bopomofo') return true;
+  // Kana, Hangul and the other served scripts have faces of their own.
+  if (script !== null) return false;
+  // Fullwidth Latin letters (Ｉｍｐｒｉｎｔ) are drawn by the CJK faces too.
+  return CJK_PUNCTUATION.test(ch) || (NO_SCRIPT.test(ch) && extensionsOf(ch).some((s) => CJK_SCRIPTS.has(s)));
+}
+
+/** Whether `ch` is drawn by the CJK faces: Han-like (isHanLike), kana or Hangul. */
+export function isCjk(ch: string): boolean {
+  const script = scriptOf(ch);
+  return script === 'Hiragana' || script === 'Katakana' || script === 'Hangul' || isHanLike(ch);
+}
 
 /**
  * The fallback families to try, in order, for a grapheme whose first non-ignorable character is `ch`:
- * its script's families (Han by the paragraph's language: kana → JP, Hangul → KR, else SC then TC);
- * for characters of no script, the faces of the scripts that use them (Script_Extensions), then the
- * symbol and math faces, then the emoji face.
+ * its script's families; for CJK, kana → JP and Hangul → KR first, Han and CJK punctuation in the
+ * forms of `han` (the text's language, hanFamilyFor) when given, else by the paragraph's hint (kana → JP,
+ * Hangul → KR, else SC), then the other CJK faces; for characters of no script, the faces of the scripts
+ * that use them (Script_Extensions), then the symbol and math faces, then the emoji face.
  * A script the chain does not serve gets none, so no font is opened in vain.
  */
-export function fallbackFamilies(ch: string, hint: CjkHint): string[] {
+export function fallbackFamilies(ch: string, hint: CjkHint, han: CjkFamily | null = null): string[] {
   const script = scriptOf(ch);
   const scripts = script !== null ? [script] : NO_SCRIPT.test(ch) ? extensionsOf(ch) : [];
   const out: string[] = [];
+  if (han !== null && isHanLike(ch)) out.push(han);
   for (const sc of scripts) {
-    if (sc === 'Han' || sc === 'Bopomofo' || sc === 'Hiragana' || sc === 'Katakana' || sc === 'Hangul') {
+    if (CJK_SCRIPTS.has(sc)) {
       // The CJK faces share kana and ideographs: the paragraph's language picks the forms.
       const first = hint.japanese || sc === 'Hiragana' || sc === 'Katakana' ? ['Noto Sans JP'] : hint.korean || sc === 'Hangul' ? ['Noto Sans KR'] : [];
       out.push(...first, 'Noto Sans SC', 'Noto Sans TC', 'Noto Sans JP', 'Noto Sans KR');

@@ -35,9 +35,11 @@ function hb(): typeof HarfBuzz {
 
 // The public face type names only the few font operations Imprint uses, not the shaping library's
 // own types, so that library can change without changing the API.
-/** How one run is shaped: its direction (default left to right). */
+/** How one run is shaped: its direction (default left to right) and language. */
 export interface ShapeRunOptions {
   direction?: 'ltr' | 'rtl';
+  /** BCP 47 tag: the font's forms for that language apply (OpenType language system, locl). Default: none (the font's default forms). */
+  language?: string;
 }
 /** Shaping: glyph ids with the code points each consumed, and their positions in font units. */
 export interface ShapingFont {
@@ -123,17 +125,19 @@ function shapeText(font: HarfBuzz.Font, text: string, options: ShapeRunOptions =
   const glyphs: ShapedRun['glyphs'] = [];
   const positions: ShapedRun['positions'] = [];
   for (const run of scriptRuns(text)) {
-    const shaped = shapeRun(font, run, options.direction ?? 'ltr');
+    const shaped = shapeRun(font, run, options.direction ?? 'ltr', options.language);
     glyphs.push(...shaped.glyphs);
     positions.push(...shaped.positions);
   }
   return { glyphs, positions };
 }
 
-function shapeRun(font: HarfBuzz.Font, text: string, direction: 'ltr' | 'rtl'): ShapedRun {
+function shapeRun(font: HarfBuzz.Font, text: string, direction: 'ltr' | 'rtl', language: string | undefined): ShapedRun {
   const lib = hb();
   const buffer = new lib.Buffer();
   buffer.addText(text);
+  // Before guessing: the guess fills in only what is unset, and would take the process locale's language.
+  if (language !== undefined) buffer.setLanguage(language);
   buffer.guessSegmentProperties();
   buffer.setDirection(direction === 'rtl' ? lib.Direction.RTL : lib.Direction.LTR);
   lib.shape(font, buffer);

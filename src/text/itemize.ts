@@ -1,8 +1,8 @@
-// Itemization: a paragraph cut into runs of one face and one bidi level, across span boundaries (only a
-// change of face splits a run, never colour, underline or link), the face chosen per grapheme cluster
-// from the span's face and the bundled fallback chain (fallback.ts).
+// Itemization: a paragraph cut into runs of one face, one bidi level and one language, across span
+// boundaries (colour, underline or link never split a run), the face chosen per grapheme cluster from
+// the span's face and the bundled fallback chain (fallback.ts), Han forms by the span's language.
 import { fallbackFace, type FontFace } from './fonts.js';
-import { EMOJI_FAMILY, fallbackFamilies, IGNORABLE, isEmojiGrapheme, type CjkHint } from './fallback.js';
+import { EMOJI_FAMILY, fallbackFamilies, hanFamilyFor, IGNORABLE, isCjk, isEmojiGrapheme, type CjkFamily, type CjkHint } from './fallback.js';
 
 export interface ItemRun {
   /** UTF-16 range in the paragraph text. */
@@ -11,6 +11,18 @@ export interface ItemRun {
   face: FontFace;
   /** Bidi embedding level: odd runs are shaped right to left. */
   level: number;
+  /** The language (BCP 47) the run is shaped in; absent: none given. */
+  lang?: string;
+}
+
+/** What itemization needs of the span at an offset. */
+export interface SpanFaces {
+  /** The span's own face, then the set's other families at its weight and style. */
+  face: FontFace;
+  alternates: readonly FontFace[];
+  weight: number;
+  /** The span's language (BCP 47), if any. */
+  lang?: string;
 }
 
 // Creating a segmenter loads ICU's break data (~20 ms): on first use, not at import.
@@ -47,7 +59,10 @@ function covers(face: FontFace, grapheme: string): boolean {
  * span's face when it has every glyph, else the first of the other families of the set (Greek in Lora
  * falls to Inter), else the face of the grapheme before (fullwidth punctuation after Chinese), else the
  * first bundled fallback face that has, else the span's face
- * (the character is then missing, drawn as its empty box and reported).
+ * (the character is then missing, drawn as its empty box and reported). With a language that names
+ * Han forms (`han`), CJK characters skip the face of the grapheme before: Han and CJK punctuation go to
+ * that language's face, kana to Japanese, Hangul to Korean, so a character one CJK face lacks (写 in
+ * Traditional Chinese) does not pull the characters after it into another face.
  */
 function faceFor(
   grapheme: string,
@@ -56,6 +71,7 @@ function faceFor(
   previous: FontFace | undefined,
   weight: number,
   hint: CjkHint,
+  han: CjkFamily | null,
 ): FontFace {
   if (isEmojiGrapheme(grapheme)) {
     const emoji = fallbackFace(EMOJI_FAMILY, 400);
@@ -64,11 +80,13 @@ function faceFor(
   }
   if (covers(primary, grapheme)) return primary;
   for (const face of alternates) if (covers(face, grapheme)) return face;
-  // Punctuation the span's face lacks (fullwidth ，？) stays in the face of the text it follows.
-  if (previous && previous !== primary && covers(previous, grapheme)) return previous;
   const first = [...grapheme].find((ch) => !IGNORABLE.test(ch));
+  const byLanguage = han !== null && first !== undefined && isCjk(first);
+  // Punctuation the span's face lacks (fullwidth ，？) stays in the face of the text it follows, unless
+  // the language decides its CJK face.
+  if (!byLanguage && previous && previous !== primary && covers(previous, grapheme)) return previous;
   if (first === undefined) return primary;
-  for (const family of fallbackFamilies(first, hint)) {
+  for (const family of fallbackFamilies(first, hint, han)) {
     const face = fallbackFace(family, weight);
     if (face && covers(face, grapheme)) return face;
   }
@@ -76,23 +94,22 @@ function faceFor(
 }
 
 /**
- * Runs of (face, level) over the paragraph `text`. `spanAt(i)` gives the span of UTF-16 offset i with
- * its primary face, the set's other families at its weight, and the weight; `levels` are the bidi levels per UTF-16 unit (null: all level 0).
+ * Runs of (face, level, language) over the paragraph `text`. `spanAt(i)` gives the span of UTF-16
+ * offset i (SpanFaces); `levels` are the bidi levels per UTF-16 unit (null: all level 0).
  */
-export function itemize(
-  text: string,
-  spanAt: (offset: number) => { face: FontFace; alternates: readonly FontFace[]; weight: number },
-  levels: Uint8Array | null,
-): ItemRun[] {
+export function itemize(text: string, spanAt: (offset: number) => SpanFaces, levels: Uint8Array | null): ItemRun[] {
   const hint: CjkHint = { japanese: /[\p{Script=Hiragana}\p{Script=Katakana}]/u.test(text), korean: /\p{Script=Hangul}/u.test(text) };
   const runs: ItemRun[] = [];
+  const hanOf = new Map<string | undefined, CjkFamily | null>();
   for (const { segment, index } of graphemesOf(text)) {
-    const { face: primary, alternates, weight } = spanAt(index);
-    const face = faceFor(segment, primary, alternates, runs[runs.length - 1]?.face, weight, hint);
+    const { face: primary, alternates, weight, lang } = spanAt(index);
+    let han = hanOf.get(lang);
+    if (han === undefined) hanOf.set(lang, (han = hanFamilyFor(lang)));
+    const face = faceFor(segment, primary, alternates, runs[runs.length - 1]?.face, weight, hint, han);
     const level = levels ? levels[index]! : 0;
     const last = runs[runs.length - 1];
-    if (last && last.face === face && last.level === level) last.end = index + segment.length;
-    else runs.push({ start: index, end: index + segment.length, face, level });
+    if (last && last.face === face && last.level === level && last.lang === lang) last.end = index + segment.length;
+    else runs.push({ start: index, end: index + segment.length, face, level, ...(lang === undefined ? {} : { lang }) });
   }
   return runs;
 }

@@ -1,6 +1,7 @@
-// Substyle markup: `<substyle bold="700" italic font_family="Lora" color="#hex" underline strikethrough link="(url:…)">…</substyle>`,
+// Substyle markup: `<substyle bold="700" italic font_family="Lora" color="#hex" underline strikethrough link="(url:…)" lang="ja">…</substyle>`,
 // never nested, parsed into styled spans. Anything that is not a substyle tag is literal text.
 import { HEX_COLOR, HEX_COLOR_HINT } from '../format/color.js';
+import { canonicalLang, LANG_HINT } from '../format/lang.js';
 
 export interface SpanStyle {
   weight?: number;
@@ -11,6 +12,8 @@ export interface SpanStyle {
   underline?: boolean;
   strikethrough?: boolean;
   link?: string;
+  /** The span's language (BCP 47, canonical), when it differs from the object's. */
+  lang?: string;
 }
 
 export interface Span {
@@ -82,8 +85,14 @@ function parseAttributes(src: string, offset: number): SpanStyle {
         style.link = url;
         break;
       }
+      case 'lang': {
+        const lang = value === undefined ? null : canonicalLang(value);
+        if (lang === null) throw new MarkupError(pos, `substyle lang: ${LANG_HINT}, received ${value === undefined ? 'no value' : JSON.stringify(value)}`);
+        style.lang = lang;
+        break;
+      }
       default:
-        throw new MarkupError(pos, `unknown substyle attribute "${name}": use bold, italic, font_family, color, underline, strikethrough or link`);
+        throw new MarkupError(pos, `unknown substyle attribute "${name}": use bold, italic, font_family, color, underline, strikethrough, link or lang`);
     }
     rest = rest.slice(whole.length);
     pos += whole.length;

@@ -6,7 +6,7 @@ import type { PositionedGlyph } from '../scene/display-list.js';
 import type { SceneSpan } from '../scene/scene.js';
 import { embeddingLevels, needsBidi, type Direction } from './bidi.js';
 import type { FontFace, FontSet, FontStyle } from './fonts.js';
-import { graphemes, itemize } from './itemize.js';
+import { graphemes, itemize, type SpanFaces } from './itemize.js';
 
 // linebreak decodes its Unicode tables when loaded: on first use, not at `import 'imprint'`.
 const LineBreaker = lazyRequire<typeof LineBreakerClass>('linebreak');
@@ -52,9 +52,17 @@ export interface ShapedParagraph {
 
 const WHITESPACE = /^\s+$/u;
 
-function shapePiece(text: string, face: FontFace, level: number, offset: number, letterSpacing: number, byGrapheme = false): Cluster[] {
+function shapePiece(
+  text: string,
+  face: FontFace,
+  level: number,
+  offset: number,
+  letterSpacing: number,
+  lang: string | undefined,
+  byGrapheme = false,
+): Cluster[] {
   const span = 0;
-  const run = face.shaper.layout(text, { direction: level % 2 === 1 ? 'rtl' : 'ltr' });
+  const run = face.shaper.layout(text, { direction: level % 2 === 1 ? 'rtl' : 'ltr', ...(lang === undefined ? {} : { language: lang }) });
   const em = face.unitsPerEm;
   const clusters: Cluster[] = [];
   let pos = 0;
@@ -94,7 +102,7 @@ function shapePiece(text: string, face: FontFace, level: number, offset: number,
   // across graphemes, rather than misplace characters.
   const out: Cluster[] = [];
   for (const { segment, index } of graphemes().segment(text)) {
-    const sub = shapePiece(segment, face, level, offset + index, letterSpacing, true);
+    const sub = shapePiece(segment, face, level, offset + index, letterSpacing, lang, true);
     const first = sub[0];
     if (!first) continue;
     out.push({ ...first, end: offset + index + segment.length, glyphs: sub.flatMap((c) => c.glyphs), advance: sub.reduce((n, c) => n + c.advance, 0) });
@@ -103,17 +111,17 @@ function shapePiece(text: string, face: FontFace, level: number, offset: number,
 }
 
 // Templates re-render the same fixed texts (labels, brand lines) with every request, so shaped runs
-// are kept per face, keyed by direction, letter spacing and text. Bounded; oldest entries go first.
+// are kept per face, keyed by direction, letter spacing, language and text. Bounded; oldest entries go first.
 const SHAPE_CACHE_ENTRIES = 4096;
 const shapeCache = new WeakMap<FontFace, Map<string, Cluster[]>>();
 
-function shapeCached(text: string, face: FontFace, level: number, offset: number, letterSpacing: number): Cluster[] {
+function shapeCached(text: string, face: FontFace, level: number, offset: number, letterSpacing: number, lang: string | undefined): Cluster[] {
   let cache = shapeCache.get(face);
   if (!cache) shapeCache.set(face, (cache = new Map()));
-  const key = `${level}\u0000${letterSpacing}\u0000${text}`;
+  const key = `${level}\u0000${letterSpacing}\u0000${lang ?? ''}\u0000${text}`;
   let clusters = cache.get(key);
   if (!clusters) {
-    clusters = shapePiece(text, face, level, 0, letterSpacing);
+    clusters = shapePiece(text, face, level, 0, letterSpacing, lang);
     if (cache.size >= SHAPE_CACHE_ENTRIES) cache.delete(cache.keys().next().value!);
     cache.set(key, clusters);
   }
@@ -121,9 +129,11 @@ function shapeCached(text: string, face: FontFace, level: number, offset: number
 }
 
 /**
- * Splits spans into paragraphs at \n and shapes each paragraph in runs of one face and bidi level
- * (itemize.ts): runs cross span boundaries, so a span that changes only colour, underline or link keeps
- * kerning and ligatures with its neighbours; each cluster then takes the span of its first character.
+ * Splits spans into paragraphs at \n and shapes each paragraph in runs of one face, bidi level and
+ * language (itemize.ts): runs cross span boundaries, so a span that changes only colour, underline or
+ * link keeps kerning and ligatures with its neighbours; each cluster then takes the span of its first
+ * character. `lang` (BCP 47) is the text's language, which a span's own `lang` overrides: it picks the
+ * forms of Han characters and is the shaper's language; default none.
  */
 export function shapeText(
   spans: readonly SceneSpan[],
@@ -131,6 +141,7 @@ export function shapeText(
   fonts: FontSet,
   letterSpacing: number,
   direction: Direction = 'auto',
+  lang?: string,
 ): ShapedParagraph[] {
   interface Piece {
     start: number;
@@ -155,14 +166,17 @@ export function shapeText(
       for (const p of pieces) if (offset < p.end) return p.span;
       return pieces[pieces.length - 1]?.span ?? 0;
     };
-    // Only the text and where the face changes (family, weight, style) decide the shaping: colour,
-    // underline and link do not.
-    const faceOf = (s: SceneSpan): SpanFace => ({ family: s.family ?? family, weight: s.weight, style: s.style ?? 'normal' });
-    const faceKey = (f: SpanFace) => `${f.family}:${f.weight}:${f.style}`;
-    const key = `${direction}\u0000${letterSpacing}\u0000${pieces.map((p) => `${p.end}:${faceKey(faceOf(spans[p.span]!))}`).join(',')}\u0000${text}`;
+    // Only the text and where the face or language changes (family, weight, style, lang) decide the
+    // shaping: colour, underline and link do not.
+    const faceOf = (s: SceneSpan): SpanFace => {
+      const spanLang = s.lang ?? lang;
+      return { family: s.family ?? family, weight: s.weight, style: s.style ?? 'normal', ...(spanLang === undefined ? {} : { lang: spanLang }) };
+    };
+    const faceKey = (f: SpanFace) => `${f.family}:${f.weight}:${f.style}:${f.lang ?? ''}`;
+    const key = `${direction}\u0000${letterSpacing}\u0000${lang ?? ''}\u0000${pieces.map((p) => `${p.end}:${faceKey(faceOf(spans[p.span]!))}`).join(',')}\u0000${text}`;
     let shaped = paragraphCache(fonts).get(key);
     if (!shaped) {
-      shaped = shapeParagraph(text, (offset) => faceOf(spans[spanIndexAt(offset)]!), fonts, letterSpacing, direction);
+      shaped = shapeParagraph(text, (offset) => faceOf(spans[spanIndexAt(offset)]!), fonts, letterSpacing, direction, lang);
       const cache = paragraphCache(fonts);
       if (cache.size >= SHAPE_CACHE_ENTRIES) cache.delete(cache.keys().next().value!);
       cache.set(key, shaped);
@@ -179,19 +193,27 @@ function paragraphCache(fonts: FontSet): Map<string, ShapedParagraph> {
   return cache;
 }
 
-/** What a span asks of the fonts: its family (a substyle's font_family, else the object's), weight and style. */
+/** What a span asks of the fonts: its family (a substyle's font_family, else the object's), weight, style and language. */
 interface SpanFace {
   family: string;
   weight: number;
   style: FontStyle;
+  lang?: string;
 }
 
-function shapeParagraph(text: string, faceAt: (offset: number) => SpanFace, fonts: FontSet, letterSpacing: number, direction: Direction): ShapedParagraph {
+function shapeParagraph(
+  text: string,
+  faceAt: (offset: number) => SpanFace,
+  fonts: FontSet,
+  letterSpacing: number,
+  direction: Direction,
+  lang: string | undefined,
+): ShapedParagraph {
   const bidi = needsBidi(text, direction) ? embeddingLevels(text, direction) : null;
-  const byFace = new Map<string, { face: FontFace; alternates: FontFace[]; weight: number }>();
-  const spanAt = (offset: number): { face: FontFace; alternates: FontFace[]; weight: number } => {
+  const byFace = new Map<string, SpanFaces>();
+  const spanAt = (offset: number): SpanFaces => {
     const want = faceAt(offset);
-    const k = `${want.family}:${want.weight}:${want.style}`;
+    const k = `${want.family}:${want.weight}:${want.style}:${want.lang ?? ''}`;
     let faces = byFace.get(k);
     if (!faces) {
       // The span's face, then the set's other families (the design's, the account's, the bundled ones).
@@ -199,22 +221,33 @@ function shapeParagraph(text: string, faceAt: (offset: number) => SpanFace, font
         .familyNames()
         .filter((f) => f !== want.family)
         .map((f) => fonts.face(f, want.weight, want.style));
-      byFace.set(k, (faces = { face: fonts.face(want.family, want.weight, want.style), alternates, weight: want.weight }));
+      faces = {
+        face: fonts.face(want.family, want.weight, want.style),
+        alternates,
+        weight: want.weight,
+        ...(want.lang === undefined ? {} : { lang: want.lang }),
+      };
+      byFace.set(k, faces);
     }
     return faces;
   };
   const clusters: Cluster[] = [];
   for (const run of itemize(text, spanAt, bidi?.levels ?? null)) {
-    clusters.push(...shapeCached(text.slice(run.start, run.end), run.face, run.level, run.start, letterSpacing));
+    clusters.push(...shapeCached(text.slice(run.start, run.end), run.face, run.level, run.start, letterSpacing, run.lang));
   }
-  return { text, clusters, breaks: breakOpportunities(text, clusters), level: bidi?.base ?? (direction === 'rtl' ? 1 : 0) };
+  return { text, clusters, breaks: breakOpportunities(text, clusters, lang), level: bidi?.base ?? (direction === 'rtl' ? 1 : 0) };
 }
 
 // Scripts written without spaces between words (line break class SA): UAX #14 gives no opportunity
-// inside them, so their words come from ICU's dictionary word segmenter, as browsers do.
+// inside them, so their words come from ICU's dictionary word segmenter, as browsers do, in the text's
+// language (one segmenter per language, made on first use: each loads ICU's break data).
 const SA_RUN = /[\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}]+/gu;
-let wordSegmenter: Intl.Segmenter | undefined;
-const words = (): Intl.Segmenter => (wordSegmenter ??= new Intl.Segmenter('en', { granularity: 'word' }));
+const wordSegmenters = new Map<string, Intl.Segmenter>();
+function words(lang = 'en'): Intl.Segmenter {
+  let segmenter = wordSegmenters.get(lang);
+  if (!segmenter) wordSegmenters.set(lang, (segmenter = new Intl.Segmenter(lang, { granularity: 'word' })));
+  return segmenter;
+}
 
 // Small kana and the prolonged sound mark (class CJ) are treated as NS by the linebreak package (CSS
 // line-break: strict); browsers default to normal, which allows a break before them after kana or an
@@ -222,20 +255,20 @@ const words = (): Intl.Segmenter => (wordSegmenter ??= new Intl.Segmenter('en', 
 const CJ_AFTER_CJK = /(?<=[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}])[ぁぃぅぇぉっゃゅょゎゕゖァィゥェォッャュョヮヵヶㇰ-ㇿーｧ-ｯｰ]/gu;
 
 /** Word boundaries strictly inside runs of SA scripts, and before small kana, as UTF-16 offsets. */
-function extraBreaks(text: string): number[] {
+function extraBreaks(text: string, lang: string | undefined): number[] {
   const out: number[] = [];
   for (const m of text.matchAll(SA_RUN)) {
-    for (const { index } of words().segment(m[0])) if (index > 0) out.push(m.index + index);
+    for (const { index } of words(lang).segment(m[0])) if (index > 0) out.push(m.index + index);
   }
   for (const m of text.matchAll(CJ_AFTER_CJK)) out.push(m.index);
   return out;
 }
 
-function breakOpportunities(text: string, clusters: readonly Cluster[]): BreakOpportunity[] {
+function breakOpportunities(text: string, clusters: readonly Cluster[], lang: string | undefined): BreakOpportunity[] {
   const positions: { position: number; required: boolean }[] = [];
   const breaker = new (LineBreaker())(text);
   for (let b = breaker.nextBreak(); b; b = breaker.nextBreak()) positions.push({ position: b.position, required: b.required });
-  const extra = extraBreaks(text);
+  const extra = extraBreaks(text, lang);
   if (extra.length > 0) {
     const known = new Set(positions.map((p) => p.position));
     for (const position of extra) if (!known.has(position)) positions.push({ position, required: false });

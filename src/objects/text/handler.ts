@@ -1,10 +1,11 @@
-// Text objects: override fields text, text_align, text_transform, stroke, shadow, fill, background,
+// Text objects: override fields text, text_align, text_transform, lang, stroke, shadow, fill, background,
 // underline, strikethrough and config.*; markup → spans; font checks.
 import { shadowOf } from '../../format/shadow.js';
 import { validationError } from '../../errors.js';
 import { parseHexColor } from '../../format/color.js';
 import { checkGradient, gradientFill } from '../../format/gradient.js';
 import { childPath } from '../../format/json-path.js';
+import { canonicalLang } from '../../format/lang.js';
 import type { GradientSceneFill, SceneText, SceneTextBackground } from '../../scene/scene.js';
 import { MarkupError, parseMarkup } from '../../text/markup.js';
 import { transformTexts } from '../../text/transform.js';
@@ -73,12 +74,14 @@ export const textHandler: ObjectHandler<TextObject> = {
       throw validationError(childPath(at, 'min_font_size'), `min_font_size (${o.min_font_size}) must not exceed font_size (${o.font_size})`);
     }
   },
-  toScene(o, fieldPath): SceneText {
+  toScene(o, fieldPath, ctx): SceneText {
     const color = o.color ?? '#000000';
     const weight = o.font_weight ?? 400;
     const fontSize = o.font_size ?? 48;
     const spans = spansOf(o, fieldPath('text'));
     const fill: GradientSceneFill | undefined = o.fill ? gradientFill(o.fill) : undefined;
+    // The object's own language, else the design's (both validated by the schema, so canonicalLang is not null).
+    const lang = (o.lang === undefined ? undefined : (canonicalLang(o.lang) ?? undefined)) ?? ctx.lang;
     // The case change comes before shaping, so line breaks, fit and the pdf's text all see the changed text.
     const texts = transformTexts(
       spans.map((s) => s.text),
@@ -98,12 +101,14 @@ export const textHandler: ObjectHandler<TextObject> = {
         // A substyle colour wins over the gradient for its span, as a coloured <span> inside CSS background-clip: text would.
         ...(fill && s.style.color === undefined ? { fill: true as const } : {}),
         ...(s.style.link === undefined ? {} : { link: s.style.link }),
+        ...(s.style.lang === undefined || s.style.lang === lang ? {} : { lang: s.style.lang }),
       })),
       family: o.font_family ?? DEFAULT_FONT_FAMILY,
       fontSize,
       minFontSize: Math.min(o.min_font_size ?? 6, fontSize),
       align: o.text_align ?? 'start',
       ...(o.direction === undefined || o.direction === 'auto' ? {} : { direction: o.direction }),
+      ...(lang === undefined ? {} : { lang }),
       lineHeight: o.line_height ?? 1.2,
       letterSpacing: o.letter_spacing ?? 0,
       strategy: o.config?.text_replacement_strategy ?? 'fit',

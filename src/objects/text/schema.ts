@@ -4,6 +4,7 @@ import { Shadow } from '../../format/shadow.js';
 import { z } from 'zod';
 import { Color, doc, LIMITS } from '../../format/fields.js';
 import { gradientFields } from '../../format/gradient.js';
+import { LangTag } from '../../format/lang.js';
 import { common, placementOverrideFields } from '../common.js';
 
 export const TextAlign = doc(
@@ -108,7 +109,7 @@ export const TextObject = z
     ...common,
     text: doc(
       z.string().max(LIMITS.maxTextLength),
-      'The text. \\n breaks lines. May contain <substyle bold="700" italic font_family="Lora" color="#hex" underline strikethrough link="(url:https://…)">…</substyle> tags, never nested.',
+      'The text. \\n breaks lines. May contain <substyle bold="700" italic font_family="Lora" color="#hex" underline strikethrough link="(url:https://…)" lang="ja">…</substyle> tags, never nested.',
       'Summer <substyle bold="700" color="#e53935">sale</substyle>',
     ),
     font_family: doc(
@@ -134,6 +135,11 @@ export const TextObject = z
       z.enum(['auto', 'ltr', 'rtl']),
       'Base direction of each paragraph. auto (default) takes it from the first letter: right to left for Arabic or Hebrew, else left to right.',
       'rtl',
+    ).optional(),
+    lang: doc(
+      LangTag,
+      "The text's language as a BCP 47 tag (ja, ko, zh-Hans, zh-Hant, zh-TW, zh-HK, en-US, ar…), like HTML's lang attribute: Chinese characters and CJK punctuation the font lacks are drawn in the forms of that language (zh-Hant, zh-TW, zh-HK and zh-MO with Noto Sans TC, ja with Noto Sans JP, ko with Noto Sans KR, other zh with Noto Sans SC), and fonts apply their language-specific forms (OpenType locl). Tags match by prefix and case-insensitively, as CSS :lang() does (ja-JP is ja). Default: the design's lang; without one, forms follow the characters (kana: Japanese, Hangul: Korean, else Simplified Chinese).",
+      'ja',
     ).optional(),
     line_height: doc(z.number().finite().min(0.5).max(5), 'Line height as a multiple of the font size. Default 1.2.', 1.1).optional(),
     letter_spacing: doc(
@@ -174,6 +180,7 @@ export const TextOverride = z.strictObject({
   text: TextObject.shape.text.optional(),
   text_align: TextObject.shape.text_align,
   text_transform: TextObject.shape.text_transform,
+  lang: TextObject.shape.lang,
   overflow_wrap: TextObject.shape.overflow_wrap,
   // Field by field, like a shape's border: a colour alone restyles the template's outline.
   stroke: TextStroke.partial()
