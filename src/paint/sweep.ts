@@ -71,9 +71,10 @@ export function sweepSegments(start: number, end: number, stops: readonly ColorS
     const mean = meanColour(stops);
     return [{ from: 0, to: TURN, c0: mean, c1: mean }];
   }
-  const tOf = (theta: number): number => (theta - start) / span;
-  const thetaOf = (t: number): number => start + t * span;
-  const [t0, t1] = [tOf(0), tOf(TURN)].sort((a, b) => a - b) as [number, number];
+  const [tStart, tEnd] = [-start / span, (TURN - start) / span];
+  // The turn's own ends map back exactly (start + t·span would leave a rounding error at 0 and 2π).
+  const thetaOf = (t: number): number => (t === tStart ? 0 : t === tEnd ? TURN : start + t * span);
+  const [t0, t1] = [tStart, tEnd].sort((a, b) => a - b) as [number, number];
   // Where the colour stops being one linear piece: every stop of every copy of the line in t0..t1.
   const offsets = [0, 1, ...stops.map((s) => s.offset)];
   const breaks = new Set<number>([t0, t1]);
