@@ -4,8 +4,9 @@
 //
 // Why not a triangle mesh (type 4 shading, a fan of thin Gouraud wedges): poppler fills meshes without
 // anti-aliasing against the clip (the glyph's edge comes out jagged) and draws them wrongly inside a
-// luminosity soft mask (the stop alphas), while it evaluates a function shading per pixel, anti-aliased.
-// Acrobat and PDFium evaluate it per pixel too; pdf.js and MuPDF sample it into a mesh of their own.
+// luminosity soft mask (the stop alphas), while it evaluates a function shading per pixel, anti-aliased
+// (pdftoppm 22.12). Ghostscript subdivides it finely; pdf.js and MuPDF sample it into a mesh of their
+// own, coarser near the centre.
 import type { RGBA } from '../scene/scene.js';
 import type { ColorBox } from '../text/colr.js';
 import type { SweepSegment } from './sweep.js';
