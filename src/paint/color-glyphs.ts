@@ -6,6 +6,7 @@ import type * as SkiaCanvas from '@napi-rs/canvas';
 import { lazyRequire } from '../lazy-require.js';
 import type { RGBA } from '../scene/scene.js';
 import type { ColorBox, ColorGlyph, ColorStopOp } from '../text/colr.js';
+import { sweepConicStops, sweepSegments } from './sweep.js';
 
 const skia = lazyRequire<typeof SkiaCanvas>('@napi-rs/canvas');
 
@@ -18,8 +19,8 @@ const css = ([r, g, b, a]: RGBA): string => `rgba(${r},${g},${b},${a})`;
 
 type Gradient = ReturnType<SKRSContext2D['createLinearGradient']>;
 
-function addStops(gradient: Gradient, stops: readonly ColorStopOp[], scale = 1): Gradient {
-  for (const s of stops) gradient.addColorStop(Math.min(1, Math.max(0, s.offset * scale)), css(s.color));
+function addStops(gradient: Gradient, stops: readonly ColorStopOp[]): Gradient {
+  for (const s of stops) gradient.addColorStop(Math.min(1, Math.max(0, s.offset)), css(s.color));
   return gradient;
 }
 
@@ -102,11 +103,16 @@ export function paintColorGlyph(target: SKRSContext2D, glyph: ColorGlyph, foregr
         ctx.fillStyle = addStops(ctx.createRadialGradient(op.c0[0], op.c0[1], op.r0, op.c1[0], op.c1[1], op.r1), op.stops);
         fillBox(ctx, op.bounds);
         break;
-      case 'sweep':
-        // A conic gradient spans a full turn: the sweep's stops are placed along its share of it.
-        ctx.fillStyle = addStops(ctx.createConicGradient(op.start, op.center[0], op.center[1]), op.stops, (op.end - op.start) / (2 * Math.PI));
+      case 'sweep': {
+        // A conic gradient from angle 0 over the whole turn, its stops the sweep resolved over the turn
+        // (sweep.ts: start and end angles, direction and extend mode). The canvas measures angles from
+        // +x towards +y of the current space, which is font space with y up: counter-clockwise, as COLR.
+        const segments = sweepSegments(op.start, op.end, op.stops, op.extend);
+        if (segments.length === 0) break;
+        ctx.fillStyle = addStops(ctx.createConicGradient(0, op.center[0], op.center[1]), sweepConicStops(segments));
         fillBox(ctx, op.bounds);
         break;
+      }
       case 'push_group': {
         const r = deviceRect(ctx, op.bounds);
         if (r.width === 0 || r.height === 0) {

@@ -1,10 +1,13 @@
 // Colour glyphs (emoji) in pdf, as vector: each glyph's COLR op list (text/colr.ts) becomes one form
 // XObject per document (a transparency group in font units, y up), drawn wherever the glyph appears.
 // Clips are glyph paths (W n), solid paints are rg fills (ExtGState alpha when translucent), gradients
-// are axial/radial shadings with Extend (stop alphas through a luminosity soft mask), blend groups use
-// /BM, and source-in groups draw the source through an alpha soft mask made of the backdrop.
+// are axial/radial shadings with Extend and sweeps function shadings (stop alphas through a luminosity
+// soft mask), blend groups use /BM, and source-in groups draw the source through an alpha soft mask
+// made of the backdrop.
 import type { RGBA } from '../scene/scene.js';
 import type { ColorBox, ColorComposite, ColorGlyph, ColorOp, ColorStopOp } from '../text/colr.js';
+import { sweepShading } from './pdf-sweep.js';
+import { sweepSegments } from './sweep.js';
 
 /** The pdfkit internals this module uses (a subset of paint/pdf.ts's). */
 export interface PdfColorDoc {
@@ -159,16 +162,39 @@ export class PdfColorGlyphs {
       ref.end();
       return ref;
     };
+    this.paint(b, op.bounds, shading('DeviceRGB', rgb01), op.stops.every((s) => s.color[3] === 1) ? undefined : shading('DeviceGray', (c) => [c[3]]));
+  }
+
+  /** A sweep gradient filling the current clip: a function shading (pdf-sweep.ts), its alpha a luminosity soft mask. */
+  private sweep(b: FormBuilder, op: Extract<ColorOp, { op: 'sweep' }>): void {
+    const segments = sweepSegments(op.start, op.end, op.stops, op.extend);
+    const shading = (space: string, channel: (c: RGBA) => number[]): Ref | undefined => {
+      const s = sweepShading(op.center, op.bounds, segments, channel);
+      if (!s) return undefined;
+      const fn = this.doc.ref(s.fn);
+      fn.end(s.program);
+      const ref = this.doc.ref({ ...s.shading, ColorSpace: space, Function: fn });
+      ref.end();
+      return ref;
+    };
+    const color = shading('DeviceRGB', rgb01);
+    if (!color) return;
+    const seeThrough = segments.some((s) => s.c0[3] < 1 || s.c1[3] < 1);
+    this.paint(b, op.bounds, color, seeThrough ? shading('DeviceGray', (c) => [c[3]]) : undefined);
+  }
+
+  /** Paints the shading `color` over the current clip, through a luminosity soft mask made of the shading `alpha` if given. */
+  private paint(b: FormBuilder, bounds: ColorBox, color: Ref, alpha: Ref | undefined): void {
     const name = this.name('S');
-    b.shadings[name] = shading('DeviceRGB', rgb01);
-    if (op.stops.every((s) => s.color[3] === 1)) {
+    b.shadings[name] = color;
+    if (!alpha) {
       b.ops.push(`/${name} sh`);
       return;
     }
-    const mask = new FormBuilder(op.bounds);
-    const alpha = this.name('S');
-    mask.shadings[alpha] = shading('DeviceGray', (c) => [c[3]]);
-    mask.ops.push(`/${alpha} sh`);
+    const mask = new FormBuilder(bounds);
+    const a = this.name('S');
+    mask.shadings[a] = alpha;
+    mask.ops.push(`/${a} sh`);
     const g = this.finish(mask, { Type: 'Group', S: 'Transparency', CS: 'DeviceGray' });
     b.ops.push('q', this.gs(b, { SMask: { Type: 'Mask', S: 'Luminosity', G: g } }), `/${name} sh`, 'Q');
   }
@@ -207,13 +233,9 @@ export class PdfColorGlyphs {
         case 'radial':
           this.shade(b, op);
           break;
-        case 'sweep': {
-          // pdf has no sweep shading: the middle stop's colour stands in (Noto Color Emoji has none).
-          const c = op.stops[Math.floor(op.stops.length / 2)]!.color;
-          const [x0, y0, x1, y1] = op.bounds;
-          b.ops.push(`${rgb01(c).map(num).join(' ')} rg ${num(x0)} ${num(y0)} ${num(x1 - x0)} ${num(y1 - y0)} re f`);
+        case 'sweep':
+          this.sweep(b, op);
           break;
-        }
         case 'push_group':
           stack.push(new FormBuilder(op.bounds));
           break;

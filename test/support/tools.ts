@@ -1,4 +1,4 @@
-// Real command-line tools from Debian packages (poppler-utils, qpdf, chromium) that check our output better
+// Real command-line tools from Debian packages (poppler-utils, qpdf, ghostscript, chromium) that check our output better
 // than our own code could. Missing on a developer machine → the tests that need them skip with a
 // message; in CI (CI=true, where .ci/run installs them) a missing tool fails instead.
 import { execFileSync, spawnSync } from 'node:child_process';
@@ -11,7 +11,7 @@ export function hasTool(name: string): boolean {
 export function toolsAvailable(names: readonly string[], why: string): boolean {
   const missing = names.filter((n) => !hasTool(n));
   if (missing.length === 0) return true;
-  const message = `${why}: ${missing.join(', ')} not found (Debian: apt-get install poppler-utils qpdf chromium)`;
+  const message = `${why}: ${missing.join(', ')} not found (Debian: apt-get install poppler-utils qpdf ghostscript chromium)`;
   if (process.env.CI) throw new Error(`${message}; CI must install them`);
   console.warn(`skipping: ${message}`);
   return false;
