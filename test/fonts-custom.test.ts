@@ -307,7 +307,7 @@ describe('fonts shipped with a design', () => {
     });
 
     it.each([
-      ['corrupt.woff2', /^validation_error at \$\.fontFiles\[0\]: the WOFF2 file is corrupt/],
+      ['corrupt.woff2', /^validation_error at \$\.fontFiles\[0\]: --font corrupt\.woff2: the WOFF2 file is corrupt/],
       ['huge.ttf', /^validation_error at \$\.fontFiles\[0\]: --font huge\.ttf: the font file is 21\.0 MB, more than the 20 MB allowed/],
       ['none.ttf', /^validation_error at \$\.fontFiles\[0\]: --font none\.ttf: no such file/],
     ])('refuses --font %s with exit 2 and one line', async (file, message) => {

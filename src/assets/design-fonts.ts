@@ -71,12 +71,18 @@ function faceOf(info: FontFileInfo, faces: Map<string, FontFace>, family: string
   return face;
 }
 
-async function load(bytes: Uint8Array, at: string, available: () => string): Promise<{ info: FontFileInfo; faces: Map<string, FontFace> }> {
+/** A decoded file; a file Imprint cannot use is a validation error at `at` that names it (`name`, when it has one). */
+async function load(
+  bytes: Uint8Array,
+  at: string,
+  available: () => string,
+  name?: string,
+): Promise<{ info: FontFileInfo; faces: Map<string, FontFace> }> {
   const entry = decoded(bytes);
   try {
     return { info: await entry.info, faces: entry.faces };
   } catch (e) {
-    if (e instanceof FontFileError) throw validationError(at, `${e.message} (families available: ${available()})`);
+    if (e instanceof FontFileError) throw validationError(at, `${name === undefined ? '' : `${JSON.stringify(name)}: `}${e.message} (families available: ${available()})`);
     throw e;
   }
 }
@@ -112,7 +118,7 @@ export async function designFontSet(
         if (err instanceof ImprintError) throw err;
         throw validationError(at, `the font file could not be read: ${(err as Error).message}`);
       }
-      const { info, faces } = await load(bytes, at, available);
+      const { info, faces } = await load(bytes, at, available, e.path);
       return faceOf(info, faces, e.family, e.weight, e.style);
     }),
     ...(fontFiles ?? []).map(async (bytes, i) => {

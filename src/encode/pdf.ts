@@ -9,7 +9,7 @@ import { isColorFace, PdfBackend, type PdfInternals } from '../paint/pdf.js';
 import { paintPages } from '../paint/walk.js';
 import type { DisplayItem } from '../scene/display-list.js';
 import type { FontSet } from '../text/fonts.js';
-import { staticInstance } from '../text/instance.js';
+import { pdfFontProgram } from '../text/instance.js';
 
 /** Every Imprint pdf carries this date: the file must not depend on when it was made. */
 const pdfkit = lazyRequire<typeof PDFDocument>('pdfkit');
@@ -34,22 +34,28 @@ export async function encodePdf(pages: readonly PdfPageInput[], fonts: FontSet, 
     // The document id is a hash of the info dictionary, so it is fixed too.
     info: { Producer: 'Imprint', Creator: 'Imprint', CreationDate: PDF_FIXED_DATE, ModDate: PDF_FIXED_DATE },
   });
-  // Each face the pages draw with, by key; a variable instance is embedded as a static font of its own.
-  for (const key of faceKeys(pages.map((p) => p.list.items))) {
+  // Each face the pages draw with, by key; a variable instance (or a CFF2 font) is embedded as a static
+  // font of its own, holding the glyphs the pages draw (instance.ts).
+  for (const [key, glyphs] of faceGlyphs(pages.map((p) => p.list.items))) {
     const face = fonts.byFaceKey(key);
     // Colour faces (emoji) are drawn as vector forms, not as text of their font (paint/pdf.ts).
     if (isColorFace(face)) continue;
-    doc.registerFont(key, face.variations ? await staticInstance(face.bytes, face.variations) : face.bytes);
+    doc.registerFont(key, await pdfFontProgram(face.bytes, face.variations, glyphs));
   }
   // pdfkit's own types lack the internals the backend needs (see paint/pdf.ts); the rest is checked here.
   return paintPages(new PdfBackend(doc as unknown as Omit<PDFKit.PDFDocument, 'page'> & PdfInternals, fonts, cache), pages);
 }
 
-function faceKeys(lists: readonly (readonly DisplayItem[])[], out = new Set<string>()): Set<string> {
+/** The glyph ids each face draws, by face key. */
+function faceGlyphs(lists: readonly (readonly DisplayItem[])[], out = new Map<string, Set<number>>()): Map<string, Set<number>> {
   for (const items of lists) {
     for (const it of items) {
-      if (it.kind === 'group') faceKeys([it.items], out);
-      else if (it.kind === 'glyphs') out.add(it.face);
+      if (it.kind === 'group') faceGlyphs([it.items], out);
+      else if (it.kind === 'glyphs') {
+        let ids = out.get(it.face);
+        if (!ids) out.set(it.face, (ids = new Set()));
+        for (const g of it.glyphs) ids.add(g.id);
+      }
     }
   }
   return out;

@@ -3,6 +3,7 @@
 import { createHash } from 'node:crypto';
 import { inflateSync } from 'node:zlib';
 import type * as HarfBuzz from 'harfbuzzjs';
+import { tableDirectory } from './font-tables.js';
 import type { FontStyle } from './fonts.js';
 
 /** Font files above this size are refused (the issue's cap; a whole CJK family is ~10 MB). */
@@ -153,6 +154,42 @@ function nameOf(face: HarfBuzz.Face, id: number): string {
   return '';
 }
 
+let silentDraw: HarfBuzz.DrawFuncs | undefined;
+
+/**
+ * Refuses a CFF or CFF2 font whose outlines HarfBuzz cannot read (a damaged table draws nothing, so its
+ * text would render blank): every glyph the character map reaches must draw. TrueType outlines need no
+ * such check here: a damaged glyf/loca is caught by the table directory check or draws as HarfBuzz reads it.
+ */
+function checkCffOutlines(hb: typeof HarfBuzz, face: HarfBuzz.Face, sfnt: Buffer): void {
+  const table = tableDirectory(sfnt)?.find((t) => t.tag === 'CFF ' || t.tag === 'CFF2')?.tag;
+  if (!table) return;
+  if (!silentDraw) {
+    silentDraw = new hb.DrawFuncs();
+    const none = (): void => undefined;
+    silentDraw.setMoveToFunc(none);
+    silentDraw.setLineToFunc(none);
+    silentDraw.setQuadraticToFunc(none);
+    silentDraw.setCubicToFunc(none);
+    silentDraw.setClosePathFunc(none);
+  }
+  const font = new hb.Font(face);
+  const checked = new Set<number>();
+  const broken: number[] = [];
+  for (const cp of face.collectUnicodes()) {
+    const id = font.nominalGlyph(cp);
+    if (id === undefined || checked.has(id)) continue;
+    checked.add(id);
+    if (!font.drawGlyphOrFail(id, silentDraw)) broken.push(cp);
+  }
+  if (broken.length > 0) {
+    const first = `U+${broken[0]!.toString(16).toUpperCase().padStart(4, '0')}`;
+    throw new FontFileError(
+      `the font file is corrupt: the ${table.trim()} outlines of ${broken.length} of its ${checked.size} glyphs cannot be read (the first: ${first}): ${SUPPORTED}`,
+    );
+  }
+}
+
 /**
  * Decodes and describes a font file. HarfBuzz reads the names, OS/2 weight and italic bit, and fvar
  * axes; a file it sees no glyphs or characters in is refused as corrupt.
@@ -166,6 +203,7 @@ export async function readFontFile(bytes: Uint8Array): Promise<FontFileInfo> {
   if (glyphCount === 0 || face.collectUnicodes().length === 0) {
     throw new FontFileError(`the font file is corrupt or has no characters (no glyphs or no character map): ${SUPPORTED}`);
   }
+  checkCffOutlines(hb, face, sfnt);
   const family = nameOf(face, 16) || nameOf(face, 1);
   if (!family) throw new FontFileError('the font file has no family name (name table ids 16 and 1 are empty): give a family in the design');
   const os2 = face.referenceTable('OS/2');

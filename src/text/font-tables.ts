@@ -51,11 +51,26 @@ function checksum(bytes: Uint8Array, from: number, length: number): number {
 export function withoutTables(bytes: Buffer, drop: readonly string[]): Buffer {
   const all = tableDirectory(bytes);
   if (!all || !all.some((t) => drop.includes(t.tag))) return bytes;
-  const kept = all.filter((t) => !drop.includes(t.tag) && t.offset + t.length <= bytes.length);
+  return withTables(bytes, Object.fromEntries(drop.map((tag) => [tag, null])));
+}
+
+/**
+ * The font with tables replaced, added (a Buffer) or dropped (null), as withoutTables writes it; the
+ * directory stays sorted by tag and changed tables get their checksums. Throws if `bytes` is no sfnt.
+ */
+export function withTables(bytes: Buffer, changes: Readonly<Record<string, Buffer | null>>): Buffer {
+  const all = tableDirectory(bytes);
+  if (!all) throw new Error('withTables: not a TrueType/OpenType font');
+  const kept = [
+    ...all
+      .filter((t) => !(t.tag in changes) && t.offset + t.length <= bytes.length)
+      .map((t) => ({ tag: t.tag, checksum: t.checksum as number | undefined, data: bytes.subarray(t.offset, t.offset + t.length) })),
+    ...Object.entries(changes).flatMap(([tag, data]) => (data ? [{ tag, checksum: undefined, data }] : [])),
+  ].sort((a, b) => (a.tag < b.tag ? -1 : a.tag > b.tag ? 1 : 0));
   let end = 12 + 16 * kept.length;
   const offsets = kept.map((t) => {
     const o = end;
-    end += (t.length + 3) & ~3;
+    end += (t.data.length + 3) & ~3;
     return o;
   });
   const out = Buffer.alloc(end);
@@ -68,17 +83,18 @@ export function withoutTables(bytes: Buffer, drop: readonly string[]): Buffer {
   let head = -1;
   kept.forEach((t, i) => {
     const o = 12 + 16 * i;
+    t.data.copy(out, offsets[i]);
+    if (t.tag === 'head' && t.data.length >= 12) {
+      head = offsets[i]!;
+      out.writeUInt32BE(0, head + 8);
+    }
     out.write(t.tag, o, 'latin1');
-    out.writeUInt32BE(t.checksum, o + 4);
+    // A new or changed table's checksum (head's with checkSumAdjustment 0, as the format says).
+    out.writeUInt32BE(t.checksum ?? checksum(out, offsets[i]!, t.data.length), o + 4);
     out.writeUInt32BE(offsets[i]!, o + 8);
-    out.writeUInt32BE(t.length, o + 12);
-    bytes.copy(out, offsets[i], t.offset, t.offset + t.length);
-    if (t.tag === 'head' && t.length >= 12) head = offsets[i]!;
+    out.writeUInt32BE(t.data.length, o + 12);
   });
-  if (head >= 0) {
-    out.writeUInt32BE(0, head + 8);
-    out.writeUInt32BE((0xb1b0afba - checksum(out, 0, out.length)) >>> 0, head + 8);
-  }
+  if (head >= 0) out.writeUInt32BE((0xb1b0afba - checksum(out, 0, out.length)) >>> 0, head + 8);
   return out;
 }
 

@@ -1,9 +1,13 @@
-// Static instances of variable fonts for pdf embedding (pdfkit cannot embed a variation): HarfBuzz's
-// subsetter (harfbuzzjs's harfbuzz-subset.wasm), compiled on the first need, pins the axes and keeps
-// every glyph id, so the glyph ids layout chose stay valid. Instances are cached per file and location.
+// Font programs pdfkit can embed, made by HarfBuzz's subsetter (harfbuzzjs's harfbuzz-subset.wasm,
+// compiled on the first need): variable faces become static at their axis location, and CFF2 outlines
+// become CFF (HarfBuzz's downgrade), since pdfkit and PDF 1.7 readers know CFF, not CFF2. Only the
+// glyphs a document draws are kept, at their own ids, so the ids layout chose stay valid.
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import type * as HarfBuzz from 'harfbuzzjs';
+import { writeCff, type OutlineCommand } from './cff-write.js';
+import { tableDirectory, withTables } from './font-tables.js';
 
 /** The exports of harfbuzz-subset.wasm this module calls (plain C ABI: pointers are numbers). */
 interface SubsetExports {
@@ -18,13 +22,29 @@ interface SubsetExports {
   hb_face_create(blob: number, index: number): number;
   hb_face_destroy(face: number): void;
   hb_face_reference_blob(face: number): number;
+  hb_set_add(set: number, value: number): void;
   hb_subset_input_create_or_fail(): number;
   hb_subset_input_destroy(input: number): void;
-  hb_subset_input_keep_everything(input: number): void;
+  hb_subset_input_set_flags(input: number, flags: number): void;
+  hb_subset_input_glyph_set(input: number): number;
+  hb_subset_input_set(input: number, which: number): number;
   hb_subset_input_pin_all_axes_to_default(input: number, face: number): number;
   hb_subset_input_pin_axis_location(input: number, face: number, tag: number, value: number): number;
   hb_subset_or_fail(face: number, input: number): number;
 }
+
+// hb_subset_flags_t (hb-subset.h).
+const RETAIN_GIDS = 0x2;
+const NAME_LEGACY = 0x8;
+const NOTDEF_OUTLINE = 0x40;
+const GLYPH_NAMES = 0x80;
+const NO_LAYOUT_CLOSURE = 0x200;
+/** HarfBuzz ≥ 13: an instance with every axis pinned gets a CFF table instead of CFF2. */
+const DOWNGRADE_CFF2 = 0x4000;
+/** hb_subset_sets_t: the tables to leave out. */
+const DROP_TABLE_TAG = 3;
+/** Shaping and signature tables: pdf places glyphs by id, and a changed font's signature is void. */
+const UNUSED_IN_PDF = ['GSUB', 'GPOS', 'GDEF', 'BASE', 'JSTF', 'MATH', 'STAT', 'DSIG', 'morx', 'kerx', 'kern'];
 
 let subsetter: Promise<SubsetExports> | undefined;
 
@@ -43,19 +63,31 @@ function tag(s: string): number {
   return ((s.charCodeAt(0) << 24) | (s.charCodeAt(1) << 16) | (s.charCodeAt(2) << 8) | s.charCodeAt(3)) >>> 0;
 }
 
-// Instances by (file hash, location): a document, or a run of documents, embeds each once.
+const hasTable = (sfnt: Buffer, name: string): boolean => tableDirectory(sfnt)?.some((t) => t.tag === name) ?? false;
+
+// Programs by (file hash, location, glyphs): a document, or a run of documents, makes each once.
 const cache = new Map<string, Promise<Buffer>>();
 const CACHE_ENTRIES = 32;
 
 /**
- * A static TTF of `sfnt` at the axis location `axes` (others at their defaults), with the same glyph
- * ids. Throws if HarfBuzz cannot instance the file (CFF2 variable fonts, for one).
+ * The font program to embed for a face of `sfnt` at the axis location `axes` (others at their
+ * defaults) drawing `glyphs`: the file itself for a static TrueType or CFF font; otherwise a static
+ * subset with those glyphs at their own ids and CFF outlines where the file has CFF2.
  */
-export function staticInstance(sfnt: Buffer, axes: Readonly<Record<string, number>>): Promise<Buffer> {
-  const key = `${createHash('sha256').update(sfnt).digest('hex')}|${JSON.stringify(Object.entries(axes).sort())}`;
+export function pdfFontProgram(sfnt: Buffer, axes: Readonly<Record<string, number>> | undefined, glyphs: Iterable<number>): Promise<Buffer> {
+  const cff2 = hasTable(sfnt, 'CFF2');
+  if (!axes && !cff2) return Promise.resolve(sfnt);
+  const ids = [...new Set([0, ...glyphs])].sort((a, b) => a - b);
+  const location = Object.entries(axes ?? {}).sort();
+  const key = `${createHash('sha256').update(sfnt).digest('hex')}|${JSON.stringify(location)}|${createHash('sha256').update(ids.join(',')).digest('hex')}`;
   let out = cache.get(key);
   if (!out) {
-    out = loadSubsetter().then((e) => instanceWith(e, sfnt, axes));
+    out = loadSubsetter().then(async (e) => {
+      const made = instanceWith(e, sfnt, axes ?? {}, ids);
+      // A CFF2 table left as it is (a static CFF2 font has no axes to pin, so HarfBuzz keeps it): CFF
+      // written from the outlines HarfBuzz draws, the ones the raster backend fills.
+      return hasTable(made, 'CFF2') ? await withCffFromOutlines(made, sfnt, axes ?? {}, ids) : made;
+    });
     if (cache.size >= CACHE_ENTRIES) cache.delete(cache.keys().next().value!);
     cache.set(key, out);
     out.catch(() => cache.delete(key));
@@ -63,7 +95,7 @@ export function staticInstance(sfnt: Buffer, axes: Readonly<Record<string, numbe
   return out;
 }
 
-function instanceWith(e: SubsetExports, sfnt: Buffer, axes: Readonly<Record<string, number>>): Buffer {
+function instanceWith(e: SubsetExports, sfnt: Buffer, axes: Readonly<Record<string, number>>, glyphs: readonly number[]): Buffer {
   const data = e.malloc(sfnt.length);
   new Uint8Array(e.memory.buffer).set(sfnt, data);
   const blob = e.hb_blob_create(data, sfnt.length, 2 /* writable: HarfBuzz may keep the memory as is */, 0, 0);
@@ -71,13 +103,17 @@ function instanceWith(e: SubsetExports, sfnt: Buffer, axes: Readonly<Record<stri
   const input = e.hb_subset_input_create_or_fail();
   try {
     if (!input) throw new Error('harfbuzz subset: out of memory');
-    e.hb_subset_input_keep_everything(input);
+    e.hb_subset_input_set_flags(input, RETAIN_GIDS | NAME_LEGACY | NOTDEF_OUTLINE | GLYPH_NAMES | NO_LAYOUT_CLOSURE | DOWNGRADE_CFF2);
+    const keep = e.hb_subset_input_glyph_set(input);
+    for (const id of glyphs) e.hb_set_add(keep, id);
+    const drop = e.hb_subset_input_set(input, DROP_TABLE_TAG);
+    for (const t of UNUSED_IN_PDF) e.hb_set_add(drop, tag(t));
     e.hb_subset_input_pin_all_axes_to_default(input, face);
     for (const [axis, value] of Object.entries(axes)) {
       if (!e.hb_subset_input_pin_axis_location(input, face, tag(axis), value)) throw new Error(`harfbuzz subset: the font has no ${axis} axis`);
     }
     const result = e.hb_subset_or_fail(face, input);
-    if (!result) throw new Error('harfbuzz subset: this variable font cannot be instanced for pdf (CFF2 outlines?)');
+    if (!result) throw new Error('harfbuzz subset: this font cannot be made static for pdf');
     const out = e.hb_face_reference_blob(result);
     const bytes = Buffer.from(new Uint8Array(e.memory.buffer, e.hb_blob_get_data(out, 0), e.hb_blob_get_length(out)));
     e.hb_blob_destroy(out);
@@ -89,4 +125,44 @@ function instanceWith(e: SubsetExports, sfnt: Buffer, axes: Readonly<Record<stri
     e.hb_blob_destroy(blob);
     e.free(data);
   }
+}
+
+/** `instance` with its CFF2 table replaced by CFF drawn from `sfnt` at `axes`: the kept glyphs' outlines, the others empty. */
+async function withCffFromOutlines(instance: Buffer, sfnt: Buffer, axes: Readonly<Record<string, number>>, glyphs: readonly number[]): Promise<Buffer> {
+  const hb = await import('harfbuzzjs');
+  const face = new hb.Face(new hb.Blob(sfnt));
+  const font = new hb.Font(face);
+  const variations = Object.entries(axes);
+  if (variations.length) font.setVariations(variations.map(([t, value]) => new hb.Variation(t, value)));
+  // As many charstrings as the instance has glyphs (with retained ids: the highest kept id + 1).
+  const maxp = new hb.Face(new hb.Blob(instance)).referenceTable('maxp');
+  const count = maxp && maxp.length >= 6 ? (maxp[4]! << 8) | maxp[5]! : 0;
+  const draw = outlineRecorder(hb);
+  const kept = new Set(glyphs);
+  const cffGlyphs = Array.from({ length: count }, (_, id) => {
+    if (!kept.has(id)) return { advance: 0, outline: [] };
+    const outline: OutlineCommand[] = [];
+    font.drawGlyph(id, draw, outline);
+    return { advance: font.glyphHAdvance(id), outline };
+  });
+  let postscriptName = '';
+  try {
+    postscriptName = face.getName(6, 'en');
+  } catch {
+    // no PostScript name: writeCff names the font itself
+  }
+  const { table } = writeCff(postscriptName, face.upem, cffGlyphs);
+  return withTables(instance, { CFF2: null, 'CFF ': table });
+}
+
+/** DrawFuncs that append OutlineCommands to the array passed as draw data. */
+function outlineRecorder(hb: typeof HarfBuzz): HarfBuzz.DrawFuncs {
+  const funcs = new hb.DrawFuncs();
+  const into = (data: unknown): OutlineCommand[] => data as OutlineCommand[];
+  funcs.setMoveToFunc((x, y, data) => into(data).push(['M', x, y]));
+  funcs.setLineToFunc((x, y, data) => into(data).push(['L', x, y]));
+  funcs.setQuadraticToFunc((x1, y1, x, y, data) => into(data).push(['Q', x1, y1, x, y]));
+  funcs.setCubicToFunc((x1, y1, x2, y2, x, y, data) => into(data).push(['C', x1, y1, x2, y2, x, y]));
+  funcs.setClosePathFunc((data) => into(data).push(['Z']));
+  return funcs;
 }
