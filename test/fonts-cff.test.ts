@@ -296,6 +296,23 @@ ${lines.map((l, i) => `<div style="top:${10 + i * 56}px;${l.css}">${l.text}</div
     expect(mismatch).toBeLessThan(0.005);
   });
 
+  it('packed as WOFF or WOFF2 (CFF flavour) render exactly as the .otf; the CFF2 VF as WOFF2 too', async () => {
+    for (const style of STATIC) {
+      for (const ext of ['woff', 'woff2']) {
+        await copyFile(join(SOURCE_SANS, `${ext.toUpperCase()}/OTF/SourceSans3-${style}.otf.${ext}`), join(dir, `fonts/SourceSans3-${style}.otf.${ext}`));
+      }
+    }
+    await copyFile(join(SOURCE_SANS, 'WOFF2/VF/SourceSans3VF-Upright.otf.woff2'), join(dir, 'fonts/SourceSans3VF-Upright.otf.woff2'));
+    const otf = await render(familyDesign('otf'), 'png');
+    for (const ext of ['woff', 'woff2']) {
+      const packed = await render({ ...familyDesign('otf'), fonts: family('otf').map((f) => ({ ...f, path: `${f.path}.${ext}` })) }, 'png');
+      expect((await difference(packed.bytes, otf.bytes, 0)).share).toBe(0);
+    }
+    const vf = await render(variableDesign('otf'), 'png');
+    const vfWoff2 = await render({ ...variableDesign('otf'), fonts: [{ family: 'Brand VF', path: 'fonts/SourceSans3VF-Upright.otf.woff2' }] }, 'png');
+    expect((await difference(vfWoff2.bytes, vf.bytes, 0)).share).toBe(0);
+  });
+
   it('the CLI renders with --font <file>.otf: png and pdf', async () => {
     const design = { ...familyDesign('otf'), fonts: ['Source Sans 3'] };
     (design.objects[0] as { font_family: string }).font_family = 'Source Sans 3';
@@ -345,6 +362,8 @@ describe('CFF2 variable fonts', () => {
     const read = await readPdf('variable', pdf.bytes);
     expect(read.fonts).toHaveLength(4);
     for (const line of read.fonts) expect(line).toMatch(/CID Type 0C\s+Identity-H\s+yes yes yes/);
+    // Each instance under its own PostScript name (Adobe TN #5902: the file's name 25 prefix and the weight).
+    expect(read.fonts.map((l) => /\+(\S+)/.exec(l)![1]).sort()).toEqual(WEIGHTS.map((w) => `SourceSans3Upright_${w}wght`).sort());
     expect(read.text.replace(/\f/g, '').split('\n').filter(Boolean)).toEqual(WEIGHTS.map((w) => `Brand ${w} AVAVAV`));
     expect(read.check).toMatch(/No syntax or stream encoding errors/);
     const mismatch = await envelopeMismatch(png.bytes, read.png);

@@ -83,10 +83,13 @@ export function pdfFontProgram(sfnt: Buffer, axes: Readonly<Record<string, numbe
   let out = cache.get(key);
   if (!out) {
     out = loadSubsetter().then(async (e) => {
-      const made = instanceWith(e, sfnt, axes ?? {}, ids);
+      let made = instanceWith(e, sfnt, axes ?? {}, ids);
       // A CFF2 table left as it is (a static CFF2 font has no axes to pin, so HarfBuzz keeps it): CFF
       // written from the outlines HarfBuzz draws, the ones the raster backend fills.
-      return hasTable(made, 'CFF2') ? await withCffFromOutlines(made, sfnt, axes ?? {}, ids) : made;
+      if (hasTable(made, 'CFF2')) made = await withCffFromOutlines(made, sfnt, axes ?? {}, ids);
+      // HarfBuzz keeps the default instance's PostScript name ("…-ExtraLight" at any weight).
+      const name = axes && Object.keys(axes).length > 0 ? await instanceName(sfnt, axes) : undefined;
+      return name ? withPostScriptName(made, name) : made;
     });
     if (cache.size >= CACHE_ENTRIES) cache.delete(cache.keys().next().value!);
     cache.set(key, out);
@@ -165,4 +168,60 @@ function outlineRecorder(hb: typeof HarfBuzz): HarfBuzz.DrawFuncs {
   funcs.setCubicToFunc((x1, y1, x2, y2, x, y, data) => into(data).push(['C', x1, y1, x2, y2, x, y]));
   funcs.setClosePathFunc((data) => into(data).push(['Z']));
   return funcs;
+}
+
+/**
+ * An instance's PostScript name as Adobe's TN #5902 makes it: the variations prefix (name id 25, else
+ * the family name without what a PostScript name cannot hold), then each axis as _<value><tag>, e.g.
+ * SourceSans3Upright_650wght. Undefined when it would be longer than the 63 characters allowed.
+ */
+async function instanceName(sfnt: Buffer, axes: Readonly<Record<string, number>>): Promise<string | undefined> {
+  const hb = await import('harfbuzzjs');
+  const face = new hb.Face(new hb.Blob(sfnt));
+  const name = (id: number): string => {
+    try {
+      return face.getName(id, 'en');
+    } catch {
+      return '';
+    }
+  };
+  const prefix = (name(25) || name(16) || name(1)).replace(/[^A-Za-z0-9]/g, '');
+  const values = Object.entries(axes)
+    .sort(([a], [b]) => (a < b ? -1 : 1))
+    .map(([t, v]) => `_${Number(v.toFixed(5))}${t.trim()}`)
+    .join('');
+  const full = `${prefix}${values}`;
+  return prefix && full.length <= 63 ? full : undefined;
+}
+
+/** The font with its PostScript name (name id 6) set to `psName` in every record, the name table rewritten as format 0. */
+function withPostScriptName(sfnt: Buffer, psName: string): Buffer {
+  const dir = tableDirectory(sfnt)?.find((t) => t.tag === 'name');
+  if (!dir || dir.length < 6) return sfnt;
+  const table = sfnt.subarray(dir.offset, dir.offset + dir.length);
+  const count = table.readUInt16BE(2);
+  const storage = table.readUInt16BE(4);
+  const utf16 = Buffer.from(psName, 'utf16le').swap16();
+  const records: { platform: number; encoding: number; language: number; id: number; text: Buffer }[] = [];
+  for (let i = 0; i < count && 6 + 12 * (i + 1) <= table.length; i++) {
+    const o = 6 + 12 * i;
+    const [platform, encoding, language, id, length, offset] = [0, 2, 4, 6, 8, 10].map((k) => table.readUInt16BE(o + k)) as [number, number, number, number, number, number];
+    // Format 1's language-tag records go (their tags are not kept); a string past the table is dropped.
+    if (language >= 0x8000 || storage + offset + length > table.length) continue;
+    const text = id !== 6 ? table.subarray(storage + offset, storage + offset + length) : platform === 1 ? Buffer.from(psName, 'latin1') : utf16;
+    records.push({ platform, encoding, language, id, text });
+  }
+  if (!records.some((r) => r.id === 6)) records.push({ platform: 3, encoding: 1, language: 0x409, id: 6, text: utf16 });
+  records.sort((a, b) => a.platform - b.platform || a.encoding - b.encoding || a.language - b.language || a.id - b.id);
+  const head = Buffer.alloc(6 + 12 * records.length);
+  head.writeUInt16BE(0, 0);
+  head.writeUInt16BE(records.length, 2);
+  head.writeUInt16BE(head.length, 4);
+  let at = 0;
+  records.forEach((r, i) => {
+    const o = 6 + 12 * i;
+    [r.platform, r.encoding, r.language, r.id, r.text.length, at].forEach((v, k) => head.writeUInt16BE(v, o + 2 * k));
+    at += r.text.length;
+  });
+  return withTables(sfnt, { name: Buffer.concat([head, ...records.map((r) => r.text)]) });
 }
