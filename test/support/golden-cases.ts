@@ -24,6 +24,11 @@ export const TEST_CARDS = {
   // Font files for design fonts: a variable WOFF2 (a devDependency) and a bundled static face.
   'inter-variable': join(REPO_ROOT, 'node_modules/@fontsource-variable/inter/files/inter-latin-wght-normal.woff2'),
   'inter-regular': join(REPO_ROOT, 'node_modules/@expo-google-fonts/inter/400Regular/Inter_400Regular.ttf'),
+  // CFF-flavoured OpenType and a CFF2 variable font: Source Sans 3 (the devDependency source-sans, OFL).
+  'source-sans-regular-otf': join(REPO_ROOT, 'node_modules/source-sans/OTF/SourceSans3-Regular.otf'),
+  'source-sans-bold-otf': join(REPO_ROOT, 'node_modules/source-sans/OTF/SourceSans3-Bold.otf'),
+  'source-sans-italic-otf': join(REPO_ROOT, 'node_modules/source-sans/OTF/SourceSans3-It.otf'),
+  'source-sans-variable-otf': join(REPO_ROOT, 'node_modules/source-sans/VF/SourceSans3VF-Upright.otf'),
 };
 
 export function discoverCases(): GoldenCase[] {
