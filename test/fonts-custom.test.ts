@@ -81,9 +81,10 @@ describe('font files of every format', () => {
     expect(await readFontFile(await readFile(WOFF2))).toMatchObject({ format: 'woff2', family: 'Inter', weightAxis: { min: 100, default: 400, max: 900 } });
   });
 
-  it('knows OTF (CFF) files by their magic bytes', () => {
-    // No CFF font ships in node_modules to decode end to end; the format is recognised and passed to HarfBuzz as is.
+  it('knows OTF (CFF) files by their magic bytes and reads them (end to end in fonts-cff.test.ts)', async () => {
     expect(sniffFontFormat(Buffer.from('OTTO\0\0\0\0\0\0\0\0', 'latin1'))).toBe('otf');
+    const otf = await readFile(join(ROOT, 'node_modules/source-sans/OTF/SourceSans3-It.otf'));
+    expect(await readFontFile(otf)).toMatchObject({ format: 'otf', family: 'Source Sans 3', weight: 400, style: 'italic' });
   });
 
   it.each([

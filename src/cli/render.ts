@@ -307,13 +307,11 @@ export async function renderCommand(args: string[], io: CliIO): Promise<number> 
     ...(isVideo ? { onProgress: progressReporter(io, io.stderr.isTTY === true, startedAt) } : {}),
   };
   // One render per process: a render thread would only add its start-up time.
-  const result = await new Engine({ threads: 0 })
-    .render(many ? { ...options, pages } : { ...options, ...pages[0]! })
-    .catch((e: unknown) => {
-      // The engine knows a --font file by its index only: name the file as the flag gave it.
-      const flag = e instanceof ImprintError && e.code === 'validation_error' ? /^\$\.fontFiles\[(\d+)\]$/.exec(e.path) : null;
-      throw flag && e instanceof ImprintError ? validationError(e.path, `--font ${values.font![Number(flag[1])]}: ${e.message}`) : e;
-    });
+  const result = await new Engine({ threads: 0 }).render(many ? { ...options, pages } : { ...options, ...pages[0]! }).catch((e: unknown) => {
+    // The engine knows a --font file by its index only: name the file as the flag gave it.
+    const flag = e instanceof ImprintError && e.code === 'validation_error' ? /^\$\.fontFiles\[(\d+)\]$/.exec(e.path) : null;
+    throw flag && e instanceof ImprintError ? validationError(e.path, `--font ${values.font![Number(flag[1])]}: ${e.message}`) : e;
+  });
 
   if (toStdout) {
     const closed = await new Promise<Error | null | undefined>((done) => io.stdout.write(result.bytes, done));

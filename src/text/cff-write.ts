@@ -110,7 +110,14 @@ function dictOffset(v: number): number[] {
 
 /** A DICT real operand: packed decimal nibbles (0-9, a = point, c = E-, e = minus, f = end). */
 function dictReal(v: number): number[] {
-  const text = Number.isInteger(v) ? String(v) : v.toExponential(8).replace(/\.?0+e/, 'e').replace('e+0', '').replace('e+', 'E').replace('e-', 'c');
+  const text = Number.isInteger(v)
+    ? String(v)
+    : v
+        .toExponential(8)
+        .replace(/\.?0+e/, 'e')
+        .replace('e+0', '')
+        .replace('e+', 'E')
+        .replace('e-', 'c');
   const nibbles = [...text].map((ch) => (ch === '.' ? 0xa : ch === 'E' ? 0xb : ch === 'c' ? 0xc : ch === '-' ? 0xe : Number(ch)));
   nibbles.push(0xf);
   if (nibbles.length % 2) nibbles.push(0xf);

@@ -61,10 +61,10 @@ export function withoutTables(bytes: Buffer, drop: readonly string[]): Buffer {
 export function withTables(bytes: Buffer, changes: Readonly<Record<string, Buffer | null>>): Buffer {
   const all = tableDirectory(bytes);
   if (!all) throw new Error('withTables: not a TrueType/OpenType font');
-  const kept = [
+  const kept: { tag: string; checksum: number | undefined; data: Buffer }[] = [
     ...all
       .filter((t) => !(t.tag in changes) && t.offset + t.length <= bytes.length)
-      .map((t) => ({ tag: t.tag, checksum: t.checksum as number | undefined, data: bytes.subarray(t.offset, t.offset + t.length) })),
+      .map((t) => ({ tag: t.tag, checksum: t.checksum, data: bytes.subarray(t.offset, t.offset + t.length) })),
     ...Object.entries(changes).flatMap(([tag, data]) => (data ? [{ tag, checksum: undefined, data }] : [])),
   ].sort((a, b) => (a.tag < b.tag ? -1 : a.tag > b.tag ? 1 : 0));
   let end = 12 + 16 * kept.length;

@@ -72,7 +72,8 @@ const CACHE_ENTRIES = 32;
 /**
  * The font program to embed for a face of `sfnt` at the axis location `axes` (others at their
  * defaults) drawing `glyphs`: the file itself for a static TrueType or CFF font; otherwise a static
- * subset with those glyphs at their own ids and CFF outlines where the file has CFF2.
+ * subset with those glyphs at their own ids and CFF outlines where the file has CFF2. (HarfBuzz leaves
+ * a CFF2 instance's hmtx at the default instance's advances; pdf takes widths from /W, layout's own.)
  */
 export function pdfFontProgram(sfnt: Buffer, axes: Readonly<Record<string, number>> | undefined, glyphs: Iterable<number>): Promise<Buffer> {
   const cff2 = hasTable(sfnt, 'CFF2');
@@ -205,7 +206,14 @@ function withPostScriptName(sfnt: Buffer, psName: string): Buffer {
   const records: { platform: number; encoding: number; language: number; id: number; text: Buffer }[] = [];
   for (let i = 0; i < count && 6 + 12 * (i + 1) <= table.length; i++) {
     const o = 6 + 12 * i;
-    const [platform, encoding, language, id, length, offset] = [0, 2, 4, 6, 8, 10].map((k) => table.readUInt16BE(o + k)) as [number, number, number, number, number, number];
+    const [platform, encoding, language, id, length, offset] = [0, 2, 4, 6, 8, 10].map((k) => table.readUInt16BE(o + k)) as [
+      number,
+      number,
+      number,
+      number,
+      number,
+      number,
+    ];
     // Format 1's language-tag records go (their tags are not kept); a string past the table is dropped.
     if (language >= 0x8000 || storage + offset + length > table.length) continue;
     const text = id !== 6 ? table.subarray(storage + offset, storage + offset + length) : platform === 1 ? Buffer.from(psName, 'latin1') : utf16;
