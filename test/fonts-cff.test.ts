@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import sharp from 'sharp';
+import * as hb from 'harfbuzzjs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { designFontSet } from '../src/assets/design-fonts.js';
 import { fileAssetResolver } from '../src/assets/resolver.js';
@@ -203,8 +204,7 @@ describe('CFF (OTF) fonts shipped with a design', () => {
       // Widths: every style at 1000 px, where a font unit is a pixel.
       const SIZE = 1000;
       const samples = ['Hamburgefonstiv', 'AVATAR Type Wolf To', 'office affluent ffi fl', '0123456789 ½ €', 'Café «naïve» — “quotes”'];
-      const { FontSet } = await import('../src/text/fonts.js');
-      const fonts = await designFontSet(family('otf'), undefined, new FontSet(), fileAssetResolver({ baseDir: dir }), '$');
+      const fonts = await designFontSet(family('otf'), undefined, bundledFonts(), fileAssetResolver({ baseDir: dir }), '$');
       await loadShaper();
       const styles = [
         { weight: 400, style: 'normal' },
@@ -375,7 +375,6 @@ describe('CFF2 variable fonts', () => {
     const vf = await readFile(join(dir, 'fonts/SourceSans3VF-Upright.otf'));
     const info = await readFontFile(vf);
     expect(info.weightAxis).toEqual({ min: 200, default: 200, max: 900 });
-    const hb = await import('harfbuzzjs');
     const source = new hb.Font(new hb.Face(new hb.Blob(vf)));
     const ids = [...'Brand'].map((c) => source.nominalGlyph(c.codePointAt(0)!)!);
     const program = await pdfFontProgram(vf, { wght: 650 }, ids);
@@ -417,7 +416,6 @@ async function staticCff2(vf: Buffer, wght: number): Promise<Buffer> {
 
 /** The font with its TrueType outlines replaced by a CFF table that writeCff made from HarfBuzz's drawing of them. */
 async function asCffFont(ttf: Buffer): Promise<Buffer> {
-  const hb = await import('harfbuzzjs');
   const face = new hb.Face(new hb.Blob(ttf));
   const font = new hb.Font(face);
   const maxpTable = face.referenceTable('maxp')!;
@@ -464,7 +462,6 @@ describe('CFF written from outlines (for CFF2 fonts HarfBuzz cannot downgrade)',
     const [png, pdf] = await Promise.all([render(design, 'png'), render(design, 'pdf')]);
     expect(await ink(png.bytes)).toBeGreaterThan(0);
     // The program embedded: CFF written from the outlines HarfBuzz draws, glyph for glyph the same.
-    const hb = await import('harfbuzzjs');
     const source = new hb.Font(new hb.Face(new hb.Blob(fixed)));
     const ids = [...'Àgé'].map((c) => source.nominalGlyph(c.codePointAt(0)!)!);
     const program = await pdfFontProgram(fixed, undefined, ids);
@@ -484,7 +481,6 @@ describe('CFF written from outlines (for CFF2 fonts HarfBuzz cannot downgrade)',
   it.skipIf(!pdfTools)('the CFF written keeps the outlines exactly and scales by the FontMatrix (Inter, 2048 units per em, quadratic)', async () => {
     const ttf = await readFile(bundledFonts().face('Inter', 400).file);
     const cff = await asCffFont(ttf);
-    const hb = await import('harfbuzzjs');
     const [a, b] = [new hb.Font(new hb.Face(new hb.Blob(ttf))), new hb.Font(new hb.Face(new hb.Blob(cff)))];
     for (const ch of 'AgQ&@é') {
       const id = a.nominalGlyph(ch.codePointAt(0)!)!;
