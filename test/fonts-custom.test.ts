@@ -12,7 +12,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { Engine, type DesignInput } from '../src/engine.js';
 import { ImprintError } from '../src/errors.js';
 import { readFontFile, sniffFontFormat } from '../src/text/font-file.js';
-import { bundledFonts, fileFaceKey, FontSet, matchWeight, openFontFile } from '../src/text/fonts.js';
+import { bundledFonts, fileFaceKey, FontSet, matchWeight, openFontFile, verticalMetrics } from '../src/text/fonts.js';
 import { configFromEnv } from '../src/service/config.js';
 import { Service } from '../src/service/service.js';
 import { TaskWorker } from '../src/worker/worker.js';
@@ -446,4 +446,39 @@ span { font: ${SIZE}px V; white-space: pre; font-synthesis: none; }</style>${spa
     },
     120_000,
   );
+});
+
+describe('vertical metrics: where a line’s baseline sits, as Chromium (Skia over FreeType) reads them', () => {
+  /** An hhea table with `ascender`/`descender`, and an OS/2 table with typo and win metrics and fsSelection. */
+  const tables = (o: { hhea: [number, number]; typo: [number, number]; win: [number, number]; useTypo: boolean }) => {
+    const hhea = new Uint8Array(36);
+    const h = new DataView(hhea.buffer);
+    h.setInt16(4, o.hhea[0]);
+    h.setInt16(6, o.hhea[1]);
+    const os2 = new Uint8Array(96);
+    const v = new DataView(os2.buffer);
+    v.setUint16(62, o.useTypo ? 0x80 : 0x40);
+    v.setInt16(68, o.typo[0]);
+    v.setInt16(70, o.typo[1]);
+    v.setUint16(74, o.win[0]);
+    v.setUint16(76, o.win[1]);
+    return [hhea, os2] as const;
+  };
+
+  it('follows USE_TYPO_METRICS, else hhea, else typo, else usWin', () => {
+    expect(verticalMetrics(...tables({ hhea: [950, -250], typo: [800, -200], win: [1000, 300], useTypo: true }))).toEqual({ ascender: 800, descender: -200 });
+    expect(verticalMetrics(...tables({ hhea: [950, -250], typo: [800, -200], win: [1000, 300], useTypo: false }))).toEqual({ ascender: 950, descender: -250 });
+    expect(verticalMetrics(...tables({ hhea: [0, 0], typo: [800, -200], win: [1000, 300], useTypo: false }))).toEqual({ ascender: 800, descender: -200 });
+    expect(verticalMetrics(...tables({ hhea: [0, 0], typo: [0, 0], win: [1000, 300], useTypo: false }))).toEqual({ ascender: 1000, descender: -300 });
+    // A font without an OS/2 table keeps hhea's.
+    expect(verticalMetrics(tables({ hhea: [900, -100], typo: [0, 0], win: [0, 0], useTypo: false })[0], undefined)).toEqual({ ascender: 900, descender: -100 });
+  });
+
+  it('a real font that sets USE_TYPO_METRICS with typo metrics other than hhea’s lays out on the typo ones', async () => {
+    // The COLRv1 test font: hhea 950/−250, typo 950/0, USE_TYPO_METRICS set (test/colr-sweep.test.ts
+    // shows Chromium drawing it on the typo baseline).
+    const face = openFontFile(join(import.meta.dirname, 'fixtures', 'colr', 'test_glyphs-glyf_colr_1.ttf'), 'COLR test', 400);
+    expect(face.ascent).toBeCloseTo(0.95, 6);
+    expect(face.descent).toBeCloseTo(0, 6);
+  });
 });

@@ -107,6 +107,30 @@ function int16(table: Uint8Array | undefined, offset: number): number {
   return new DataView(table.buffer, table.byteOffset, table.byteLength).getInt16(offset);
 }
 
+/** A big-endian uint16 of a font table. */
+function uint16(table: Uint8Array | undefined, offset: number): number {
+  if (!table || table.length < offset + 2) return 0;
+  return new DataView(table.buffer, table.byteOffset, table.byteLength).getUint16(offset);
+}
+
+/**
+ * Ascent and descent in font units (descent negative, as stored), chosen as Chromium's text stack
+ * (Skia over FreeType) chooses them, so that a line's baseline sits where a browser puts it: OS/2's
+ * typo metrics when the font sets USE_TYPO_METRICS (fsSelection bit 7); otherwise hhea's, unless both
+ * are 0, then typo's, unless those are 0 too, then usWin's (FreeType's fallbacks).
+ */
+export function verticalMetrics(hhea: Uint8Array | undefined, os2: Uint8Array | undefined): { ascender: number; descender: number } {
+  // sTypoAscender/Descender sit at 68/70 and usWinAscent/Descent at 74/76 in every OS/2 version.
+  const hasTypo = os2 !== undefined && os2.length >= 78;
+  const typo = { ascender: int16(os2, 68), descender: int16(os2, 70) };
+  if (hasTypo && (uint16(os2, 62) & 0x80) !== 0) return typo;
+  const ascender = int16(hhea, 4);
+  const descender = int16(hhea, 6);
+  if (ascender !== 0 || descender !== 0 || !hasTypo) return { ascender, descender };
+  if (typo.ascender !== 0 || typo.descender !== 0) return typo;
+  return { ascender: uint16(os2, 74), descender: -uint16(os2, 76) };
+}
+
 /** What the shaper returns, with arrays the run-by-run shaping appends to. */
 interface ShapedRun {
   glyphs: { id: number; codePoints: number[] }[];
@@ -253,6 +277,7 @@ class LazyFace implements FontFace {
     const strikeTop = int16(os2, 28);
     const strikeoutThickness = strikeSize > 0 ? strikeSize / upem : int16(post, 10) / upem;
     const strikeoutPosition = strikeSize > 0 ? strikeTop / upem - strikeoutThickness / 2 : 0.25;
+    const vertical = verticalMetrics(hhea, os2);
     this.#parsed = {
       hasCodePoint: (cp) => font.nominalGlyph(cp) !== undefined,
       shaper: { layout: (text, options) => shapeText(font, text, options) },
@@ -268,9 +293,8 @@ class LazyFace implements FontFace {
         },
       },
       unitsPerEm: upem,
-      // hhea's ascender and descender (not OS/2's typo metrics), and post's underline, as before.
-      ascent: int16(hhea, 4) / upem,
-      descent: -int16(hhea, 6) / upem,
+      ascent: vertical.ascender / upem,
+      descent: -vertical.descender / upem,
       underlinePosition: -int16(post, 8) / upem,
       underlineThickness: int16(post, 10) / upem,
       strikeoutPosition,
