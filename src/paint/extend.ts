@@ -41,7 +41,12 @@ function atMost(a: number, b: number, c: number, scale: number): Interval[] {
   if (disc < 0) return a > 0 ? [] : [[-Infinity, Infinity]];
   const s = Math.sqrt(disc);
   const [lo, hi] = [(-b - s) / a, (-b + s) / a].sort((p, q) => p - q) as Interval;
-  return a > 0 ? [[lo, hi]] : [[-Infinity, lo], [hi, Infinity]];
+  return a > 0
+    ? [[lo, hi]]
+    : [
+        [-Infinity, lo],
+        [hi, Infinity],
+      ];
 }
 
 function intersect(p: readonly Interval[], q: readonly Interval[]): Interval[] {
@@ -210,7 +215,8 @@ export function extendGradient(op: Extract<ColorOp, { op: 'linear' | 'radial' }>
   let [from, to] = span;
   // One circle (or line) alone meets the box: widen the span so the gradient has a length, within r ≥ 0.
   if (!(to - from > 1e-9)) {
-    const widened = op.op === 'radial' ? radialSpan(op.c0, op.r0, op.c1, op.r1, [op.bounds[0] - 1, op.bounds[1] - 1, op.bounds[2] + 1, op.bounds[3] + 1]) : undefined;
+    const widened =
+      op.op === 'radial' ? radialSpan(op.c0, op.r0, op.c1, op.r1, [op.bounds[0] - 1, op.bounds[1] - 1, op.bounds[2] + 1, op.bounds[3] + 1]) : undefined;
     [from, to] = widened && widened[1] - widened[0] > 1e-9 ? widened : [from - 1e-3, to + 1e-3];
   }
   return extendLine(op.stops, op.extend, from, to);
