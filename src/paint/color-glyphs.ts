@@ -6,6 +6,7 @@ import type * as SkiaCanvas from '@napi-rs/canvas';
 import { lazyRequire } from '../lazy-require.js';
 import type { RGBA } from '../scene/scene.js';
 import type { ColorBox, ColorGlyph, ColorStopOp } from '../text/colr.js';
+import { extendedStops, extendGradient, geometryAt, needsExtending } from './extend.js';
 import { sweepConicStops, sweepSegments } from './sweep.js';
 
 const skia = lazyRequire<typeof SkiaCanvas>('@napi-rs/canvas');
@@ -96,13 +97,27 @@ export function paintColorGlyph(target: SKRSContext2D, glyph: ColorGlyph, foregr
         fillBox(ctx, op.bounds);
         break;
       case 'linear':
-        ctx.fillStyle = addStops(ctx.createLinearGradient(op.p0[0], op.p0[1], op.p1[0], op.p1[1]), op.stops);
+      case 'radial': {
+        if (!needsExtending(op)) {
+          ctx.fillStyle = addStops(
+            op.op === 'linear'
+              ? ctx.createLinearGradient(op.p0[0], op.p0[1], op.p1[0], op.p1[1])
+              : ctx.createRadialGradient(op.c0[0], op.c0[1], op.r0, op.c1[0], op.c1[1], op.r1),
+            op.stops,
+          );
+          fillBox(ctx, op.bounds);
+          break;
+        }
+        // Canvas gradients only pad: the gradient re-parametrised over the span of t the box takes,
+        // its stops the copies of the colour line there (extend.ts), so padding never shows.
+        const g = extendGradient(op);
+        if (!g) break;
+        const [a, b] = [geometryAt(op, g.from), geometryAt(op, g.to)];
+        const gradient = op.op === 'linear' ? ctx.createLinearGradient(a[0], a[1], b[0], b[1]) : ctx.createRadialGradient(a[0], a[1], a[2], b[0], b[1], b[2]);
+        ctx.fillStyle = addStops(gradient, extendedStops(g));
         fillBox(ctx, op.bounds);
         break;
-      case 'radial':
-        ctx.fillStyle = addStops(ctx.createRadialGradient(op.c0[0], op.c0[1], op.r0, op.c1[0], op.c1[1], op.r1), op.stops);
-        fillBox(ctx, op.bounds);
-        break;
+      }
       case 'sweep': {
         // A conic gradient from angle 0 over the whole turn, its stops the sweep resolved over the turn
         // (sweep.ts: start and end angles, direction and extend mode). The canvas measures angles from

@@ -1,11 +1,12 @@
 // Colour glyphs (emoji) in pdf, as vector: each glyph's COLR op list (text/colr.ts) becomes one form
 // XObject per document (a transparency group in font units, y up), drawn wherever the glyph appears.
 // Clips are glyph paths (W n), solid paints are rg fills (ExtGState alpha when translucent), gradients
-// are axial/radial shadings with Extend and sweeps function shadings (stop alphas through a luminosity
-// soft mask), blend groups use /BM, and source-in groups draw the source through an alpha soft mask
+// are axial/radial shadings with Extend (repeat and reflect as a stitching function over the span the
+// glyph takes, extend.ts) and sweeps function shadings (stop alphas through a luminosity soft mask), blend groups use /BM, and source-in groups draw the source through an alpha soft mask
 // made of the backdrop.
 import type { RGBA } from '../scene/scene.js';
 import type { ColorBox, ColorComposite, ColorGlyph, ColorOp, ColorStopOp } from '../text/colr.js';
+import { extendGradient, geometryAt, needsExtending, type ExtendedGradient } from './extend.js';
 import { sweepShading } from './pdf-sweep.js';
 import { sweepSegments } from './sweep.js';
 
@@ -73,8 +74,11 @@ export function svgToPdfPath(svg: string): string {
   return out.join('\n');
 }
 
-/** The colour function of a gradient: one exponential segment per pair of stops, stitched. */
-function colorFunction(stops: readonly ColorStopOp[], channel: (c: RGBA) => number[]): Record<string, unknown> {
+/** The colour function of a gradient on 0..1: one exponential segment per pair of stops, stitched (the end colours held beyond the stops). */
+function colorFunction(line: readonly ColorStopOp[], channel: (c: RGBA) => number[]): Record<string, unknown> {
+  const stops = [...line];
+  if (stops[0]!.offset > 0) stops.unshift({ offset: 0, color: stops[0]!.color });
+  if (stops[stops.length - 1]!.offset < 1) stops.push({ offset: 1, color: stops[stops.length - 1]!.color });
   const segment = (a: ColorStopOp, b: ColorStopOp): Record<string, unknown> => ({
     FunctionType: 2,
     Domain: [0, 1],
@@ -152,6 +156,11 @@ export class PdfColorGlyphs {
 
   /** A shading filling the current clip, with its stops' alpha as a luminosity soft mask when any is translucent. */
   private shade(b: FormBuilder, op: Extract<ColorOp, { op: 'linear' | 'radial' }>): void {
+    if (needsExtending(op)) {
+      const g = extendGradient(op);
+      if (g) this.extended(b, op, g);
+      return;
+    }
     const extend = op.extend === 'pad';
     const geometry =
       op.op === 'linear'
@@ -163,6 +172,36 @@ export class PdfColorGlyphs {
       return ref;
     };
     this.paint(b, op.bounds, shading('DeviceRGB', rgb01), op.stops.every((s) => s.color[3] === 1) ? undefined : shading('DeviceGray', (c) => [c[3]]));
+  }
+
+  /**
+   * A repeated, reflected (or negative-radius) gradient: the shading's Coords are its geometry at the
+   * ends of the span of t the glyph takes, its Domain that span, its Function a stitching function (type
+   * 3) with one piece per copy of the colour line, each Encode mapping the piece to the line (reversed
+   * for a mirrored copy) and all sharing one line function. poppler and Ghostscript split shadings at a
+   * stitching function's Bounds, so the copies' hard edges stay sharp.
+   */
+  private extended(b: FormBuilder, op: Extract<ColorOp, { op: 'linear' | 'radial' }>, g: ExtendedGradient): void {
+    const [p, q] = [geometryAt(op, g.from), geometryAt(op, g.to)];
+    const coords = op.op === 'linear' ? { ShadingType: 2, Coords: [p[0], p[1], q[0], q[1]] } : { ShadingType: 3, Coords: [p[0], p[1], p[2], q[0], q[1], q[2]] };
+    const shading = (space: string, channel: (c: RGBA) => number[]): Ref => {
+      const line = this.doc.ref(colorFunction(g.stops, channel));
+      line.end();
+      const fn =
+        g.pieces.length === 1
+          ? { FunctionType: 3, Domain: [g.from, g.to], Functions: [line], Bounds: [], Encode: [g.pieces[0]!.u0, g.pieces[0]!.u1] }
+          : {
+              FunctionType: 3,
+              Domain: [g.from, g.to],
+              Functions: g.pieces.map(() => line),
+              Bounds: g.pieces.slice(1).map((piece) => piece.t0),
+              Encode: g.pieces.flatMap((piece) => [piece.u0, piece.u1]),
+            };
+      const ref = this.doc.ref({ ...coords, ColorSpace: space, Domain: [g.from, g.to], Function: fn, Extend: [true, true] });
+      ref.end();
+      return ref;
+    };
+    this.paint(b, op.bounds, shading('DeviceRGB', rgb01), g.stops.every((s) => s.color[3] === 1) ? undefined : shading('DeviceGray', (c) => [c[3]]));
   }
 
   /** A sweep gradient filling the current clip: a function shading (pdf-sweep.ts), its alpha a luminosity soft mask. */

@@ -135,9 +135,9 @@ function paintFuncs(lib: typeof HarfBuzz): HarfBuzz.PaintFuncs {
     b().ops.push({
       op: 'radial',
       c0: [ax, ay],
-      r0: Math.max(0, ar),
+      r0: ar,
       c1: [bx, by],
-      r1: Math.max(0, br),
+      r1: br,
       stops,
       extend: EXTENDS[line.extend] ?? 'pad',
       bounds: bounds(),

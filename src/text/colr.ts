@@ -59,7 +59,12 @@ export type ColorOp =
   | { op: 'solid'; color: RGBA; foreground: boolean; bounds: ColorBox }
   /** An axial gradient from p0 (offset 0) to p1 (offset 1), colour lines perpendicular to p0→p1. */
   | { op: 'linear'; p0: readonly [number, number]; p1: readonly [number, number]; stops: readonly ColorStopOp[]; extend: GradientExtend; bounds: ColorBox }
-  /** A two-circle radial gradient: circle 0 (offset 0) to circle 1 (offset 1), as canvas and pdf shadings define it. */
+  /**
+   * A two-circle radial gradient: circle 0 (offset 0) to circle 1 (offset 1), as canvas and pdf shadings
+   * define it (a point takes the largest t whose circle passes through it). A radius may be negative
+   * where the font's colour line reaches past the circle where the radius is 0: only circles with r ≥ 0
+   * paint (COLRv1; Skia projects such circles likewise).
+   */
   | {
       op: 'radial';
       c0: readonly [number, number];

@@ -1,0 +1,438 @@
+// COLRv1 linear and radial gradients with pad, repeat and reflect, in png and pdf. The COLRv1 test font
+// of googlefonts/color-fonts (test/fixtures/colr) has 14 such glyphs: linear repeat over stops 0–1,
+// 0.2–0.8, 0–1.5 and 0.5–1.5, and linear, contained radial and cone radial in each extend mode. Its png
+// is compared with Chromium (Skia's own COLRv1 painter), its pdf, rasterised by poppler and by
+// Ghostscript, with the png. Op lists built here add what the font lacks (a start circle outside the
+// end circle, a zero-radius start, negative radii, stops not at 0 and 1, see-through and hard stops);
+// both painters' pixels are checked against the colour the COLRv1 definition gives at each point.
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createCanvas } from '@napi-rs/canvas';
+import PDFDocument from 'pdfkit';
+import sharp from 'sharp';
+import { afterAll, describe, expect, it } from 'vitest';
+import { Engine, type DesignInput } from '../src/engine.js';
+import { drawColorGlyph } from '../src/paint/color-glyphs.js';
+import { extendLine, extendedStops, MAX_PERIODS, radialSpan } from '../src/paint/extend.js';
+import { PdfColorGlyphs, type PdfColorDoc } from '../src/paint/pdf-color.js';
+import type { RGBA } from '../src/scene/scene.js';
+import type { ColorBox, ColorGlyph, ColorMatrix, ColorOp, ColorStopOp, GradientExtend } from '../src/text/colr.js';
+import { FONTS_DIR, FontSet } from '../src/text/fonts.js';
+import { chromiumScreenshot } from './support/chromium.js';
+import { envelopeMismatch } from './support/envelope-diff.js';
+import { assertGolden, REPO_ROOT } from './support/golden-compare.js';
+import { run, toolsAvailable } from './support/tools.js';
+
+const FONT = join(REPO_ROOT, 'test', 'fixtures', 'colr', 'test_glyphs-glyf_colr_1.ttf');
+const dir = mkdtempSync(join(tmpdir(), 'imprint-extend-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+writeFileSync(
+  join(dir, 'manifest.json'),
+  JSON.stringify({
+    families: [
+      { family: 'Inter', faces: [{ weight: 400, file: join(FONTS_DIR, 'Inter-Regular.ttf') }], license: join(FONTS_DIR, 'Inter-OFL.txt') },
+      { family: 'COLRv1 Test', faces: [{ weight: 400, file: FONT }], license: join(REPO_ROOT, 'test', 'fixtures', 'colr', 'LICENSE') },
+    ],
+  }),
+);
+const engine = new Engine({ fonts: new FontSet(dir), threads: 0 });
+
+// ── The font's glyphs: U+F0100–F0103 (linear repeat), U+F0500–F0508 (linear, contained radial, cone
+// radial; pad, repeat, reflect each), U+F0C0A (a reflected radial clipped inside its box) ──
+
+const ROWS = [
+  [0xf0100, 0xf0101, 0xf0102, 0xf0103, 0xf0c0a],
+  [0xf0500, 0xf0501, 0xf0502, 0xf0503, 0xf0504],
+  [0xf0505, 0xf0506, 0xf0507, 0xf0508],
+].map((r) => String.fromCodePoint(...r));
+
+/** The glyphs at `size` px, one row per text box, each row 1.2 em high from y 10. */
+function fontGrid(size: number): DesignInput & { width: number; height: number } {
+  const line = size * 1.2;
+  return {
+    schema: 'imprint/design@1',
+    width: 5 * size + 20,
+    height: ROWS.length * line + 20,
+    background: { type: 'color', color: '#ffffff' },
+    fonts: ['Inter', 'COLRv1 Test'],
+    objects: ROWS.map((text, r) => ({
+      type: 'text' as const,
+      font_family: 'COLRv1 Test',
+      color: '#000000',
+      text,
+      x: 10,
+      y: 10 + r * line,
+      width: 5 * size,
+      height: line,
+      font_size: size,
+      config: { text_replacement_strategy_fit_valign: 'top' as const },
+    })),
+  };
+}
+
+const pdfTools = toolsAvailable(['pdftoppm', 'qpdf'], 'extend pdf tests need poppler and qpdf');
+const gsTool = toolsAvailable(['gs'], 'extend pdf tests compare with Ghostscript');
+
+describe('the COLRv1 test font’s linear and radial extend glyphs', () => {
+  it('png: all 14 in the golden picture', async () => {
+    const { bytes } = await engine.render({ design: fontGrid(100), format: 'png' });
+    await assertGolden(bytes, { area: 'emoji', name: 'colr-extend', dir: join(REPO_ROOT, 'golden', 'emoji', 'colr-extend') });
+  });
+
+  it.skipIf(!toolsAvailable(['chromium'], 'comparing gradients with Chromium needs it'))(
+    'png: match Chromium drawing the same font file (Skia’s COLRv1 painter)',
+    async () => {
+      const size = 100;
+      const design = fontGrid(size);
+      const ours = await engine.render({ design, format: 'png' });
+      // USE_TYPO_METRICS: Chromium's baseline is 0.125 em higher in the line (see colr-sweep.test.ts).
+      const page = join(dir, 'extend.html');
+      writeFileSync(
+        page,
+        `<!doctype html><meta charset="utf-8"><style>@font-face { font-family: T; src: url("file://${FONT}"); }
+html, body { margin: 0; background: #fff; }
+div { position: absolute; left: 10px; white-space: pre; font-family: T; font-size: ${size}px; line-height: 1.2; }</style>
+${ROWS.map((t, r) => `<div style="top: ${10 + r * size * 1.2 - size * 0.125}px">${t}</div>`).join('')}`,
+      );
+      const shot = join(dir, 'extend-chromium.png');
+      chromiumScreenshot(page, shot, design.width, design.height);
+      const mismatch = await envelopeMismatch(ours.bytes, shot, 8);
+      expect(mismatch, `${(mismatch * 100).toFixed(3)} % of the pixels differ from Chromium's (${shot})`).toBeLessThanOrEqual(0.0005);
+    },
+  );
+});
+
+describe('the font’s extend glyphs in pdf', () => {
+  it.skipIf(!pdfTools || !gsTool)('pdf: vector shadings that poppler and Ghostscript draw like the png', async () => {
+    const design = fontGrid(100);
+    const png = await engine.render({ design, format: 'png' });
+    const pdf = await engine.render({ design, format: 'pdf' });
+    const file = join(dir, 'font.pdf');
+    writeFileSync(file, pdf.bytes);
+    run('qpdf', ['--check', file]);
+    expect(run('pdfimages', ['-list', file]).trim().split('\n').length, 'the pdf holds images').toBe(2);
+    run('pdftoppm', ['-r', '96', '-png', '-singlefile', file, join(dir, 'font-poppler')]);
+    const poppler = await envelopeMismatch(png.bytes, join(dir, 'font-poppler.png'));
+    expect(poppler, `poppler: ${(poppler * 100).toFixed(3)} % of the pixels differ from the png`).toBeLessThanOrEqual(0.001);
+    run('gs', ['-q', '-sDEVICE=png16m', '-r96', '-dGraphicsAlphaBits=4', '-o', join(dir, 'font-gs.png'), file]);
+    const gs = await envelopeMismatch(png.bytes, join(dir, 'font-gs.png'));
+    expect(gs, `Ghostscript: ${(gs * 100).toFixed(3)} % of the pixels differ from the png`).toBeLessThanOrEqual(0.001);
+  });
+});
+
+// ── Op lists built by hand, painted by both painters and read back ──
+
+const stop = (offset: number, r: number, g: number, b: number, a = 1): ColorStopOp => ({ offset, color: [r, g, b, a] });
+
+/** A circle (cubic Béziers, y up) as SVG path data, as HarfBuzz writes outlines. */
+function circle(cx: number, cy: number, r: number): string {
+  const k = 0.5523 * r;
+  return (
+    `M${cx + r} ${cy}C${cx + r} ${cy + k} ${cx + k} ${cy + r} ${cx} ${cy + r}C${cx - k} ${cy + r} ${cx - r} ${cy + k} ${cx - r} ${cy}` +
+    `C${cx - r} ${cy - k} ${cx - k} ${cy - r} ${cx} ${cy - r}C${cx + k} ${cy - r} ${cx + r} ${cy - k} ${cx + r} ${cy}Z`
+  );
+}
+
+const BOX: ColorBox = [0, 0, 1000, 1000];
+const CLIP = { cx: 500, cy: 500, r: 450 };
+const RGB3 = [stop(0, 220, 30, 30), stop(0.5, 250, 240, 200), stop(1, 20, 60, 200)];
+
+type Gradient =
+  { op: 'linear'; p0: [number, number]; p1: [number, number] } | { op: 'radial'; c0: [number, number]; r0: number; c1: [number, number]; r1: number };
+interface ExtendCase {
+  name: string;
+  gradient: Gradient;
+  extend: GradientExtend;
+  stops: ColorStopOp[];
+  /** Paint space → glyph space, as a PaintTransform above the gradient. */
+  transform?: ColorMatrix;
+}
+
+const CASES: ExtendCase[] = [
+  {
+    name: 'radial, start circle outside the end circle, repeat',
+    gradient: { op: 'radial', c0: [200, 300], r0: 60, c1: [600, 650], r1: 180 },
+    extend: 'repeat',
+    stops: RGB3,
+  },
+  {
+    name: 'radial, start circle outside the end circle, reflect, see-through',
+    gradient: { op: 'radial', c0: [250, 700], r0: 40, c1: [550, 450], r1: 140 },
+    extend: 'reflect',
+    stops: [stop(0, 0, 120, 0), stop(0.4, 240, 200, 0, 0.25), stop(1, 120, 0, 160, 0.8)],
+  },
+  {
+    name: 'radial, zero-radius start off the centre, reflect',
+    gradient: { op: 'radial', c0: [380, 600], r0: 0, c1: [500, 500], r1: 300 },
+    extend: 'reflect',
+    stops: RGB3,
+  },
+  {
+    name: 'radial, zero-radius start, repeat, hard stops',
+    gradient: { op: 'radial', c0: [500, 500], r0: 0, c1: [520, 480], r1: 150 },
+    extend: 'repeat',
+    stops: [stop(0, 200, 0, 0), stop(0.5, 200, 0, 0), stop(0.5, 250, 250, 250), stop(1, 0, 0, 150)],
+  },
+  {
+    name: 'radial, end circle inside the start circle, repeat',
+    gradient: { op: 'radial', c0: [500, 500], r0: 420, c1: [560, 530], r1: 120 },
+    extend: 'repeat',
+    stops: RGB3,
+  },
+  { name: 'radial, negative start radius, pad', gradient: { op: 'radial', c0: [450, 450], r0: -100, c1: [550, 520], r1: 300 }, extend: 'pad', stops: RGB3 },
+  { name: 'radial, negative radii, repeat', gradient: { op: 'radial', c0: [400, 420], r0: -60, c1: [480, 480], r1: 100 }, extend: 'repeat', stops: RGB3 },
+  {
+    name: 'linear, stops 0.2–0.7, repeat',
+    gradient: { op: 'linear', p0: [300, 300], p1: [500, 420] },
+    extend: 'repeat',
+    stops: [stop(0.2, 0, 90, 200), stop(0.45, 250, 250, 250), stop(0.7, 230, 100, 0)],
+  },
+  {
+    name: 'linear, reflect, see-through, skewed',
+    gradient: { op: 'linear', p0: [400, 400], p1: [520, 480] },
+    extend: 'reflect',
+    stops: [stop(0, 20, 20, 20), stop(1, 40, 200, 120, 0.3)],
+    transform: [0.9, 0.3, -0.45, 0.8, 200, 60],
+  },
+  {
+    name: 'linear, reflect, stops 0.3–0.6',
+    gradient: { op: 'linear', p0: [100, 900], p1: [300, 700] },
+    extend: 'reflect',
+    stops: [stop(0.3, 250, 200, 0), stop(0.6, 90, 0, 90)],
+  },
+];
+
+const invert = (m: ColorMatrix): ColorMatrix => {
+  const det = m[0] * m[3] - m[1] * m[2];
+  return [m[3] / det, -m[1] / det, -m[2] / det, m[0] / det, (m[2] * m[5] - m[3] * m[4]) / det, (m[1] * m[4] - m[0] * m[5]) / det];
+};
+const apply = (m: ColorMatrix, x: number, y: number): [number, number] => [m[0] * x + m[2] * y + m[4], m[1] * x + m[3] * y + m[5]];
+
+/** The glyph of a case: its clip circle, the transform if any, the gradient over the glyph box. */
+function caseGlyph(c: ExtendCase): ColorGlyph {
+  let bounds: ColorBox = BOX;
+  if (c.transform) {
+    const inverse = invert(c.transform);
+    const corners = [apply(inverse, 0, 0), apply(inverse, 1000, 0), apply(inverse, 0, 1000), apply(inverse, 1000, 1000)];
+    bounds = [
+      Math.min(...corners.map((p) => p[0])),
+      Math.min(...corners.map((p) => p[1])),
+      Math.max(...corners.map((p) => p[0])),
+      Math.max(...corners.map((p) => p[1])),
+    ];
+  }
+  const paint: ColorOp = { ...c.gradient, stops: c.stops, extend: c.extend, bounds };
+  const ops: ColorOp[] = [{ op: 'push_clip_path', path: circle(CLIP.cx, CLIP.cy, CLIP.r) }];
+  if (c.transform) ops.push({ op: 'push_transform', matrix: c.transform }, paint, { op: 'pop_transform' });
+  else ops.push(paint);
+  ops.push({ op: 'pop_clip' });
+  return { ops, box: BOX, usesForeground: false };
+}
+
+/**
+ * The gradient's t at a point of paint space, written out from the definition (not through extend.ts):
+ * linear, the projection on p0→p1; radial, the largest root t of |p − c(t)| = r(t) with r(t) ≥ 0,
+ * undefined where there is none (outside the cone).
+ */
+function gradientT(g: Gradient, x: number, y: number): number | undefined {
+  if (g.op === 'linear') {
+    const [dx, dy] = [g.p1[0] - g.p0[0], g.p1[1] - g.p0[1]];
+    return ((x - g.p0[0]) * dx + (y - g.p0[1]) * dy) / (dx * dx + dy * dy);
+  }
+  const [cx, cy, dr] = [g.c1[0] - g.c0[0], g.c1[1] - g.c0[1], g.r1 - g.r0];
+  const [px, py] = [x - g.c0[0], y - g.c0[1]];
+  const a = cx * cx + cy * cy - dr * dr;
+  const b = px * cx + py * cy + g.r0 * dr;
+  const c = px * px + py * py - g.r0 * g.r0;
+  const roots = Math.abs(a) < 1e-9 ? [c / (2 * b)] : b * b - a * c < 0 ? [] : [(b + Math.sqrt(b * b - a * c)) / a, (b - Math.sqrt(b * b - a * c)) / a];
+  const ok = roots.filter((t) => Number.isFinite(t) && g.r0 + t * dr >= 0);
+  return ok.length ? Math.max(...ok) : undefined;
+}
+
+/** The COLRv1 colour at a point: t extended (pad clamps, repeat wraps, reflect mirrors), then the colour line. */
+function caseColour(c: ExtendCase, x: number, y: number): RGBA | undefined {
+  let t = gradientT(c.gradient, x, y);
+  if (t === undefined) return undefined;
+  if (c.extend === 'pad') t = Math.min(1, Math.max(0, t));
+  else if (c.extend === 'repeat') t -= Math.floor(t);
+  else {
+    t -= 2 * Math.floor(t / 2);
+    if (t > 1) t = 2 - t;
+  }
+  const s = c.stops;
+  if (t <= s[0]!.offset) return s[0]!.color;
+  for (let i = 1; i < s.length; i++) {
+    const [a, b] = [s[i - 1]!, s[i]!];
+    if (t <= b.offset) {
+      const k = b.offset > a.offset ? (t - a.offset) / (b.offset - a.offset) : 1;
+      return [0, 1, 2, 3].map((j) => a.color[j]! + k * (b.color[j]! - a.color[j]!)) as unknown as RGBA;
+    }
+  }
+  return s[s.length - 1]!.color;
+}
+
+const CELL = 200;
+const COLUMNS = 5;
+const SCALE = CELL / 1000;
+const BACKDROP: [number, number, number] = [190, 190, 150];
+const PAGE = { width: COLUMNS * CELL, height: Math.ceil(CASES.length / COLUMNS) * CELL };
+
+/** The cell's glyph space → page pixels (y down). */
+const cellMatrix = (i: number): ColorMatrix => [SCALE, 0, 0, -SCALE, (i % COLUMNS) * CELL, Math.floor(i / COLUMNS) * CELL + CELL];
+
+function rasterCases(): Buffer {
+  const canvas = createCanvas(PAGE.width, PAGE.height);
+  const ctx = canvas.getContext('2d');
+  ctx.fillStyle = `rgb(${BACKDROP.join(',')})`;
+  ctx.fillRect(0, 0, PAGE.width, PAGE.height);
+  CASES.forEach((c, i) => drawColorGlyph(ctx, caseGlyph(c), [0, 0, 0, 1], cellMatrix(i)));
+  return canvas.toBuffer('image/png');
+}
+
+/** The cases as one pdf page (1 pt per pixel), each glyph the form the pdf painter writes. */
+async function pdfCases(): Promise<Buffer> {
+  const doc = new PDFDocument({ size: [PAGE.width, PAGE.height], margin: 0, compress: true });
+  const chunks: Buffer[] = [];
+  doc.on('data', (b: Buffer) => chunks.push(b));
+  const done = new Promise<Buffer>((resolve) => doc.on('end', () => resolve(Buffer.concat(chunks))));
+  const internals = doc as unknown as PdfColorDoc & { page: { xobjects: Record<string, unknown> }; addContent(op: string): void };
+  const forms = new PdfColorGlyphs(internals);
+  internals.addContent(`${BACKDROP.map((v) => v / 255).join(' ')} rg 0 0 ${PAGE.width} ${PAGE.height} re f`);
+  CASES.forEach((c, i) => {
+    internals.page.xobjects[`Em${i}`] = forms.form(`case${i}`, caseGlyph(c), [0, 0, 0, 1]);
+    // pdfkit's page space is y down, as the canvas's.
+    internals.addContent(`q ${cellMatrix(i).join(' ')} cm /Em${i} Do Q`);
+  });
+  doc.end();
+  return done;
+}
+
+interface Readback {
+  checked: number;
+  outside: { name: string; x: number; y: number; got: number[]; low: number[]; high: number[] }[];
+  worst: number;
+}
+
+/**
+ * Every pixel of each cell inside the clip (8 px in from its edge), against the gradient composited on
+ * the backdrop at the pixel's centre, corners and edge midpoints (a renderer may sample anywhere in the
+ * pixel, so a hard edge may fall either side), ± `tolerance` levels.
+ */
+async function readBack(png: Buffer | string, tolerance: number): Promise<Readback> {
+  const { data, info } = await sharp(png).removeAlpha().raw().toBuffer({ resolveWithObject: true });
+  const result: Readback = { checked: 0, outside: [], worst: 0 };
+  CASES.forEach((c, i) => {
+    const toGlyph = invert(cellMatrix(i));
+    const toPaint = c.transform ? invert(c.transform) : ([1, 0, 0, 1, 0, 0] as const);
+    const [left, top] = [(i % COLUMNS) * CELL, Math.floor(i / COLUMNS) * CELL];
+    for (let y = top; y < top + CELL; y++)
+      for (let x = left; x < left + CELL; x++) {
+        const [gx, gy] = apply(toGlyph, x + 0.5, y + 0.5);
+        if (Math.hypot(gx - CLIP.cx, gy - CLIP.cy) > CLIP.r - 8 / SCALE) continue;
+        const low = [255, 255, 255];
+        const high = [0, 0, 0];
+        for (const [dx, dy] of [
+          [0.5, 0.5],
+          [0, 0],
+          [1, 0],
+          [0, 1],
+          [1, 1],
+          [0.5, 0],
+          [0.5, 1],
+          [0, 0.5],
+          [1, 0.5],
+        ] as const) {
+          const colour = caseColour(c, ...apply(toPaint, ...apply(toGlyph, x + dx, y + dy)));
+          const a = colour?.[3] ?? 0;
+          for (let k = 0; k < 3; k++) {
+            const v = a * (colour?.[k] ?? 0) + (1 - a) * BACKDROP[k]!;
+            low[k] = Math.min(low[k]!, v);
+            high[k] = Math.max(high[k]!, v);
+          }
+        }
+        const o = (y * info.width + x) * 3;
+        const got = [data[o]!, data[o + 1]!, data[o + 2]!];
+        const off = Math.max(...got.map((v, k) => Math.max(low[k]! - v, v - high[k]!, 0)));
+        result.checked++;
+        result.worst = Math.max(result.worst, off);
+        if (off > tolerance) result.outside.push({ name: c.name, x, y, got, low: low.map(Math.round), high: high.map(Math.round) });
+      }
+  });
+  return result;
+}
+
+const report = (r: Readback): string =>
+  `${r.outside.length} of ${r.checked} pixels off (${[...new Set(r.outside.map((o) => o.name))].map((n) => `${n}: ${r.outside.filter((o) => o.name === n).length}`).join(', ')}) by more than the tolerance, worst ${r.worst.toFixed(1)} levels; first: ${JSON.stringify(r.outside.slice(0, 3))}`;
+
+describe('linear and radial op lists with repeat and reflect in both painters', () => {
+  it('png: each case shows its gradient (golden), pixel for pixel the COLRv1 colour at its t', async () => {
+    const png = rasterCases();
+    await assertGolden(png, { area: 'emoji', name: 'extend-ops', dir: join(REPO_ROOT, 'golden', 'emoji', 'extend-ops') });
+    const r = await readBack(png, 3);
+    expect(r.checked).toBeGreaterThan(200_000);
+    expect(r.outside.length, report(r)).toBe(0);
+  });
+
+  it.skipIf(!pdfTools || !gsTool)(
+    'pdf: vector shadings (a stitching function per repeated gradient) that poppler and Ghostscript draw like the png',
+    async () => {
+      const file = join(dir, 'ops.pdf');
+      writeFileSync(file, await pdfCases());
+      run('qpdf', ['--check', file]);
+      const qdf = join(dir, 'ops-qdf.pdf');
+      run('qpdf', ['--qdf', '--object-streams=disable', file, qdf]);
+      const objects = readFileSync(qdf, 'latin1');
+      // Vector: an axial or radial shading per case and per see-through case's soft mask, no image.
+      expect(objects.match(/\/ShadingType [23]\b/g)?.length).toBe(CASES.length + 2);
+      expect(objects.match(/\/FunctionType 3\b/g)?.length).toBeGreaterThanOrEqual(CASES.length);
+      expect(run('pdfimages', ['-list', file]).trim().split('\n').length, 'the pdf holds images').toBe(2);
+
+      run('pdftoppm', ['-r', '72', '-png', '-singlefile', file, join(dir, 'ops-poppler')]);
+      // poppler and Ghostscript sample a shading's function into a table and interpolate between its
+      // entries, so the hard edges of repeated copies blend over about a pixel: held to the png's envelope.
+      const png = rasterCases();
+      const poppler = await envelopeMismatch(png, join(dir, 'ops-poppler.png'));
+      expect(poppler, `poppler: ${(poppler * 100).toFixed(3)} % of the pixels differ from the png`).toBeLessThanOrEqual(0.001);
+      run('gs', ['-q', '-sDEVICE=png16m', '-r72', '-dGraphicsAlphaBits=4', '-o', join(dir, 'ops-gs.png'), file]);
+      const gs = await envelopeMismatch(png, join(dir, 'ops-gs.png'));
+      expect(gs, `Ghostscript: ${(gs * 100).toFixed(3)} % of the pixels differ from the png`).toBeLessThanOrEqual(0.001);
+    },
+  );
+});
+
+describe('a gradient resolved over the span its box takes', () => {
+  const line = [stop(0, 255, 0, 0), stop(1, 0, 0, 255)];
+
+  it('reflect runs every other copy backwards; repeat starts each copy afresh', () => {
+    expect(extendLine(line, 'reflect', -0.5, 1.5).pieces).toEqual([
+      { t0: -0.5, t1: 0, u0: 0.5, u1: 0 },
+      { t0: 0, t1: 1, u0: 0, u1: 1 },
+      { t0: 1, t1: 1.5, u0: 1, u1: 0.5 },
+    ]);
+    expect(extendedStops(extendLine(line, 'repeat', 0, 2)).map((s) => [s.offset, s.color[0]])).toEqual([
+      [0, 255],
+      [0.5, 0],
+      [0.5, 255],
+      [1, 0],
+    ]);
+  });
+
+  it('takes the mean colour when the copies would be finer than any pixel', () => {
+    const g = extendLine(line, 'repeat', 0, MAX_PERIODS + 1);
+    expect(extendedStops(g).map((s) => s.color)).toEqual([
+      [127.5, 0, 127.5, 1],
+      [127.5, 0, 127.5, 1],
+    ]);
+  });
+
+  it('a radial span starts where the radius reaches 0 and ends where the circles leave the box', () => {
+    // Concentric, r = 100 + 100·t: the box's farthest corner (707 from the centre) is at t = 6.07; r = 0 at t = −1.
+    const [from, to] = radialSpan([500, 500], 100, [500, 500], 200, BOX)!;
+    expect(from).toBeCloseTo(-1, 9);
+    expect(to).toBeGreaterThanOrEqual(6.07);
+    expect(to).toBeLessThan(6.2);
+    // One circle twice over paints nothing.
+    expect(radialSpan([500, 500], 100, [500, 500], 100, BOX)).toBeUndefined();
+  });
+});
