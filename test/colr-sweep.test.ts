@@ -428,3 +428,24 @@ describe('a sweep resolved over the turn', () => {
     expect(sweepSegments(0, deg(1), stops, 'repeat').length).toBe(360);
   });
 });
+
+describe('sweeps of a hostile colour line stay small', () => {
+  /** A line of `n` stops from red to blue, evenly spaced. */
+  const ramp = (n: number): ColorStopOp[] =>
+    Array.from({ length: n }, (_, i) => ({ offset: i / (n - 1), color: [1 - i / (n - 1), 0, i / (n - 1), 1] as RGBA }));
+
+  it.each([
+    ['pad with 65 535 stops', 0, Math.PI, 65535, 'pad'],
+    ['repeat 700 times with 1 000 stops', 0, (2 * Math.PI) / 700, 1000, 'repeat'],
+    ['reflect 720 times with 24 000 stops', 0, (2 * Math.PI) / 720, 24000, 'reflect'],
+  ] as const)('%s: at most 4096 segments', (_, start, end, n, extend) => {
+    const segments = sweepSegments(start, end, ramp(n), extend);
+    expect(segments.length).toBeGreaterThan(1);
+    expect(segments.length).toBeLessThanOrEqual(4096);
+    // Still the same ramp: halfway along the first copy of the line it is half red, half blue.
+    const quarter = start + (end - start) / 2;
+    const seg = segments.find((s) => s.from <= quarter && s.to >= quarter)!;
+    const k = (quarter - seg.from) / (seg.to - seg.from);
+    expect(seg.c0[0] + k * (seg.c1[0] - seg.c0[0])).toBeCloseTo(0.5, 1);
+  });
+});

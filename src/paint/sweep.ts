@@ -20,6 +20,13 @@ const TURN = 2 * Math.PI;
  */
 const MAX_PERIODS = 720;
 
+/**
+ * Most segments a sweep may turn into (copies of the line × its stops). A font's colour line may hold
+ * 65535 stops; beyond this budget the line is resampled to fewer, evenly spaced stops, which no eye can
+ * tell apart at glyph sizes, so a hostile font cannot make a paint (or a pdf's function) huge.
+ */
+const MAX_SEGMENTS = 4096;
+
 const lerp = (a: RGBA, b: RGBA, k: number): RGBA => [a[0] + k * (b[0] - a[0]), a[1] + k * (b[1] - a[1]), a[2] + k * (b[2] - a[2]), a[3] + k * (b[3] - a[3])];
 
 /** The colour at `u` on the piece of the colour line that holds `at` (so a hard stop is read from the right side). */
@@ -28,9 +35,14 @@ function colourAt(stops: readonly ColorStopOp[], u: number, at: number): RGBA {
   const last = stops[stops.length - 1]!;
   if (at <= first.offset) return first.color;
   if (at >= last.offset) return last.color;
-  let i = 0;
-  while (i + 2 < stops.length && stops[i + 1]!.offset <= at) i++;
-  const [a, b] = [stops[i]!, stops[i + 1]!];
+  // The last stop at or before `at` (at most the second to last), by binary search: lines can be long.
+  let [lo, hi] = [0, stops.length - 2];
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (stops[mid]!.offset <= at) lo = mid;
+    else hi = mid - 1;
+  }
+  const [a, b] = [stops[lo]!, stops[lo + 1]!];
   const span = b.offset - a.offset;
   return span > 0 ? lerp(a.color, b.color, Math.min(1, Math.max(0, (u - a.offset) / span))) : b.color;
 }
@@ -47,6 +59,15 @@ function meanColour(stops: readonly ColorStopOp[]): RGBA {
   return sum;
 }
 
+/** `n` evenly spaced stops over the line's own range, read from it. */
+function resampled(stops: readonly ColorStopOp[], n: number): ColorStopOp[] {
+  const [lo, hi] = [stops[0]!.offset, stops[stops.length - 1]!.offset];
+  return Array.from({ length: n }, (_, i) => {
+    const offset = lo + ((hi - lo) * i) / (n - 1);
+    return { offset, color: colourAt(stops, offset, offset) };
+  });
+}
+
 /**
  * The sweep of a colour glyph over the turn, as the COLRv1 spec and its reference painters (HarfBuzz's
  * cairo painter, Skia) define it: at angle θ in [0, 2π), counter-clockwise from +x in the paint's space,
@@ -54,7 +75,8 @@ function meanColour(stops: readonly ColorStopOp[]): RGBA {
  * end < start runs clockwise). With start = end, pad gives the first colour before the angle and the last
  * after it, and repeat and reflect paint nothing (an empty list). Segments are sorted and cover the turn.
  */
-export function sweepSegments(start: number, end: number, stops: readonly ColorStopOp[], extend: GradientExtend): SweepSegment[] {
+export function sweepSegments(start: number, end: number, line: readonly ColorStopOp[], extend: GradientExtend): SweepSegment[] {
+  let stops = line;
   if (stops.length === 0) return [];
   const first = stops[0]!.color;
   const last = stops[stops.length - 1]!.color;
@@ -72,6 +94,8 @@ export function sweepSegments(start: number, end: number, stops: readonly ColorS
     return [{ from: 0, to: TURN, c0: mean, c1: mean }];
   }
   const [tStart, tEnd] = [-start / span, (TURN - start) / span];
+  const copies = extend === 'pad' ? 1 : Math.ceil(Math.abs(tEnd - tStart)) + 3;
+  if (copies * (stops.length + 2) > MAX_SEGMENTS) stops = resampled(stops, Math.max(2, Math.floor(MAX_SEGMENTS / copies) - 2));
   // The turn's own ends map back exactly (start + t·span would leave a rounding error at 0 and 2π).
   const thetaOf = (t: number): number => (t === tStart ? 0 : t === tEnd ? TURN : start + t * span);
   const [t0, t1] = [tStart, tEnd].sort((a, b) => a - b) as [number, number];
