@@ -436,3 +436,17 @@ describe('a gradient resolved over the span its box takes', () => {
     expect(radialSpan([500, 500], 100, [500, 500], 100, BOX)).toBeUndefined();
   });
 });
+
+describe('a hostile colour line stays small', () => {
+  it('1000 copies of a 20 000-stop line are drawn with at most 4096 stops, still the same ramp', () => {
+    const n = 20000;
+    const line = Array.from({ length: n }, (_, i) => ({ offset: i / (n - 1), color: [1 - i / (n - 1), 0, i / (n - 1), 1] as RGBA }));
+    const g = extendLine(line, 'repeat', 0, 1000);
+    const stops = extendedStops(g);
+    expect(stops.length).toBeLessThanOrEqual(4096 + 2 * g.pieces.length);
+    expect(stops.length).toBeGreaterThan(1000);
+    // Halfway along a copy the ramp is still half red, half blue.
+    const mid = stops.find((s) => Math.abs(s.offset - 0.5005) < 0.0003) ?? stops[Math.floor(stops.length / 2)]!;
+    expect(mid.color[0] + mid.color[2]).toBeCloseTo(1, 2);
+  });
+});

@@ -28,6 +28,13 @@ export interface ExtendedGradient {
  */
 export const MAX_PERIODS = 1024;
 
+/**
+ * Most stops a gradient may be drawn with (copies × the line's stops). A font's colour line may hold
+ * 65535 stops; past this budget the line is resampled to fewer, evenly spaced stops, which no eye can
+ * tell apart at glyph sizes, so a hostile font cannot make a paint (or a pdf function) huge.
+ */
+export const MAX_STOPS = 4096;
+
 type Interval = [number, number];
 
 /** {T : a·T² + 2b·T + c ≤ 0} as sorted disjoint intervals (ends may be infinite). */
@@ -108,7 +115,12 @@ export function radialSpan(
   return [lo, hi];
 }
 
-const lerp = (a: RGBA, b: RGBA, k: number): RGBA => [a[0] + k * (b[0] - a[0]), a[1] + k * (b[1] - a[1]), a[2] + k * (b[2] - a[2]), a[3] + k * (b[3] - a[3])];
+export const lerp = (a: RGBA, b: RGBA, k: number): RGBA => [
+  a[0] + k * (b[0] - a[0]),
+  a[1] + k * (b[1] - a[1]),
+  a[2] + k * (b[2] - a[2]),
+  a[3] + k * (b[3] - a[3]),
+];
 
 /** The line's colour at u; at a hard stop (two stops at u) the one before it, or after it with `after`. */
 export function lineColour(stops: readonly ColorStopOp[], u: number, after = false): RGBA {
@@ -116,11 +128,26 @@ export function lineColour(stops: readonly ColorStopOp[], u: number, after = fal
   const last = stops[stops.length - 1]!;
   if (u < first.offset || (u === first.offset && !after)) return first.color;
   if (u > last.offset || (u === last.offset && after)) return last.color;
-  let i = 0;
-  while (i + 2 < stops.length && (stops[i + 1]!.offset < u || (after && stops[i + 1]!.offset === u))) i++;
-  const [a, b] = [stops[i]!, stops[i + 1]!];
+  // The last stop before u (at u too, with `after`), at most the second to last, by binary search.
+  let [lo, hi] = [0, stops.length - 2];
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    const o = stops[mid]!.offset;
+    if (o < u || (after && o === u)) lo = mid;
+    else hi = mid - 1;
+  }
+  const [a, b] = [stops[lo]!, stops[lo + 1]!];
   const span = b.offset - a.offset;
   return span > 0 ? lerp(a.color, b.color, Math.min(1, Math.max(0, (u - a.offset) / span))) : after ? b.color : a.color;
+}
+
+/** `n` (≥ 2) evenly spaced stops over the line's own range, read from it. */
+export function resampledLine(stops: readonly ColorStopOp[], n: number): ColorStopOp[] {
+  const [lo, hi] = [stops[0]!.offset, stops[stops.length - 1]!.offset];
+  return Array.from({ length: n }, (_, i) => {
+    const offset = lo + ((hi - lo) * i) / (n - 1);
+    return { offset, color: lineColour(stops, offset) };
+  });
 }
 
 /** The mean colour of the line over 0..1 (the first and last colours held beyond its stops). */
@@ -169,7 +196,8 @@ export function extendLine(stops: readonly ColorStopOp[], extend: GradientExtend
       pieces.push(backwards ? { t0, t1, u0: 1 - (t0 - k), u1: 1 - (t1 - k) } : { t0, t1, u0: t0 - k, u1: t1 - k });
     }
   }
-  return { from, to, stops, pieces };
+  const budget = Math.floor(MAX_STOPS / pieces.length) - 2;
+  return { from, to, stops: stops.length > budget ? resampledLine(stops, Math.max(2, budget)) : stops, pieces };
 }
 
 /** The gradient as stops on from..to (offset (t − from) / (to − from)), for a canvas gradient over that span; equal offsets are hard edges. */

@@ -1,8 +1,9 @@
 // Sweep (conic) gradients of colour glyphs resolved over one turn: the COLRv1 colour line, its extend
 // mode and its start and end angles become angular segments with linear colour, which the raster
-// painter turns into conic stops and the pdf painter into a triangle mesh, so both draw the same thing.
+// painter turns into conic stops and the pdf painter into a function shading, so both draw the same thing.
 import type { RGBA } from '../scene/scene.js';
 import type { ColorStopOp, GradientExtend } from '../text/colr.js';
+import { lerp, MAX_STOPS, meanColour, resampledLine } from './extend.js';
 
 /** Colour from `c0` at angle `from` to `c1` at `to` (radians, 0 ≤ from ≤ to ≤ 2π), linear in the angle between. */
 export interface SweepSegment {
@@ -20,15 +21,6 @@ const TURN = 2 * Math.PI;
  */
 const MAX_PERIODS = 720;
 
-/**
- * Most segments a sweep may turn into (copies of the line × its stops). A font's colour line may hold
- * 65535 stops; beyond this budget the line is resampled to fewer, evenly spaced stops, which no eye can
- * tell apart at glyph sizes, so a hostile font cannot make a paint (or a pdf's function) huge.
- */
-const MAX_SEGMENTS = 4096;
-
-const lerp = (a: RGBA, b: RGBA, k: number): RGBA => [a[0] + k * (b[0] - a[0]), a[1] + k * (b[1] - a[1]), a[2] + k * (b[2] - a[2]), a[3] + k * (b[3] - a[3])];
-
 /** The colour at `u` on the piece of the colour line that holds `at` (so a hard stop is read from the right side). */
 function colourAt(stops: readonly ColorStopOp[], u: number, at: number): RGBA {
   const first = stops[0]!;
@@ -45,27 +37,6 @@ function colourAt(stops: readonly ColorStopOp[], u: number, at: number): RGBA {
   const [a, b] = [stops[lo]!, stops[lo + 1]!];
   const span = b.offset - a.offset;
   return span > 0 ? lerp(a.color, b.color, Math.min(1, Math.max(0, (u - a.offset) / span))) : b.color;
-}
-
-/** The mean colour of the line over 0..1 (the first and last colours held beyond its stops). */
-function meanColour(stops: readonly ColorStopOp[]): RGBA {
-  const sum: [number, number, number, number] = [0, 0, 0, 0];
-  const add = (c: RGBA, w: number): void => {
-    for (let k = 0; k < 4; k++) sum[k]! += c[k]! * w;
-  };
-  add(stops[0]!.color, Math.max(0, stops[0]!.offset));
-  for (let i = 0; i + 1 < stops.length; i++) add(lerp(stops[i]!.color, stops[i + 1]!.color, 0.5), stops[i + 1]!.offset - stops[i]!.offset);
-  add(stops[stops.length - 1]!.color, Math.max(0, 1 - stops[stops.length - 1]!.offset));
-  return sum;
-}
-
-/** `n` evenly spaced stops over the line's own range, read from it. */
-function resampled(stops: readonly ColorStopOp[], n: number): ColorStopOp[] {
-  const [lo, hi] = [stops[0]!.offset, stops[stops.length - 1]!.offset];
-  return Array.from({ length: n }, (_, i) => {
-    const offset = lo + ((hi - lo) * i) / (n - 1);
-    return { offset, color: colourAt(stops, offset, offset) };
-  });
 }
 
 /**
@@ -95,7 +66,8 @@ export function sweepSegments(start: number, end: number, line: readonly ColorSt
   }
   const [tStart, tEnd] = [-start / span, (TURN - start) / span];
   const copies = extend === 'pad' ? 1 : Math.ceil(Math.abs(tEnd - tStart)) + 3;
-  if (copies * (stops.length + 2) > MAX_SEGMENTS) stops = resampled(stops, Math.max(2, Math.floor(MAX_SEGMENTS / copies) - 2));
+  // At most MAX_STOPS segments, however long the font's colour line (see extend.ts).
+  if (copies * (stops.length + 2) > MAX_STOPS) stops = resampledLine(stops, Math.max(2, Math.floor(MAX_STOPS / copies) - 2));
   // The turn's own ends map back exactly (start + t·span would leave a rounding error at 0 and 2π).
   const thetaOf = (t: number): number => (t === tStart ? 0 : t === tEnd ? TURN : start + t * span);
   const [t0, t1] = [tStart, tEnd].sort((a, b) => a - b) as [number, number];
