@@ -14,8 +14,9 @@ import { configFromEnv } from '../src/service/config.js';
 import { Service } from '../src/service/service.js';
 import { TaskWorker } from '../src/worker/worker.js';
 import type { DisplayItem } from '../src/scene/display-list.js';
+import { canonicalLang } from '../src/format/lang.js';
 import { hanFamilyFor } from '../src/text/fallback.js';
-import { bundledFonts, fallbackFace, FontSet, loadShaper, openFontFile } from '../src/text/fonts.js';
+import { bundledFonts, fallbackFace, FontSet, loadShaper, openFontFile, openTypeLanguage } from '../src/text/fonts.js';
 import { shapeText } from '../src/text/shape.js';
 import { chromiumJson, chromiumScreenshot } from './support/chromium.js';
 import { expectRefused } from './support/refusal.js';
@@ -72,6 +73,13 @@ describe('which forms a language tag asks for', () => {
       ['zh-MO', 'Noto Sans TC'],
       ['zh-Hant-CN', 'Noto Sans TC'],
       ['yue', 'Noto Sans TC'],
+      ['yue-Hans', 'Noto Sans SC'],
+      ['zh-Hanb', 'Noto Sans TC'],
+      ['zh-Bopo', 'Noto Sans TC'],
+      // Other Chinese languages follow their region; without one they say nothing.
+      ['nan-TW', 'Noto Sans TC'],
+      ['hak-CN', 'Noto Sans SC'],
+      ['hak', null],
       // An extension's subtags are not a script or region: -u-rg-twzzzz does not make it Traditional.
       ['zh-u-rg-twzzzz', 'Noto Sans SC'],
       ['en', null],
@@ -84,7 +92,38 @@ describe('which forms a language tag asks for', () => {
   });
 });
 
+describe('tags in their extended-language form', () => {
+  it('are accepted and canonicalised as RFC 5646 prefers: zh-yue is yue, zh-cmn-Hant is zh-Hant', () => {
+    expect(canonicalLang('zh-yue')).toBe('yue');
+    expect(canonicalLang('zh-yue-HK')).toBe('yue-HK');
+    expect(canonicalLang('zh-cmn-Hant')).toBe('zh-Hant');
+    expect(hanFamilyFor(canonicalLang('zh-yue-HK')!)).toBe('Noto Sans TC');
+  });
+});
+
+describe('the language HarfBuzz is given', () => {
+  it('is the language alone, and for Chinese its Hong Kong, Traditional or Simplified system: never extensions or private use', () => {
+    const table: [string, string][] = [
+      ['ja-JP-u-ca-japanese', 'ja'],
+      ['en-x-aaaa0001', 'en'],
+      ['sr-Latn-RS', 'sr'],
+      ['zh', 'zh'],
+      ['zh-CN', 'zh'],
+      ['zh-Hans-HK', 'zh'],
+      ['zh-TW', 'zh-TW'],
+      ['zh-Hant', 'zh-TW'],
+      ['zh-HK', 'zh-HK'],
+      ['zh-Hant-MO', 'zh-HK'],
+    ];
+    expect(table.map(([tag]) => [tag, openTypeLanguage(tag)])).toEqual(table);
+  });
+});
+
 describe.runIf(cjk)('fallback faces by lang', () => {
+  it('keeps a katakana word whole in a Chinese text: the prolonged sound mark stays with the kana’s face', () => {
+    expect(runsOf(designWith([text({ lang: 'zh-Hant', text: '咖啡コーヒー' })]))).toEqual(['Noto Sans TC-400:咖啡', 'Noto Sans JP-400:コーヒー']);
+  });
+
   it('draws the same Han text with the Japanese, Traditional or Simplified face; 写, missing from TC, from SC', () => {
     expect(runsOf(designWith([text({ lang: 'ja' })]))).toEqual(['Noto Sans JP-400:骨直角誤写']);
     expect(runsOf(designWith([text({ lang: 'zh-Hant' })]))).toEqual(['Noto Sans TC-400:骨直角誤', 'Noto Sans SC-400:写']);

@@ -14,11 +14,19 @@ export const LANG_HINT =
 // ICU checks the rest (subtag order, singletons, duplicates).
 const LANG_SHAPE = /^[A-Za-z]{2,3}(-[A-Za-z0-9]{1,8})*$/;
 
+/**
+ * An extended language subtag (zh-yue, zh-cmn-Hant: a language, then a 3-letter subtag) in the form
+ * RFC 5646 §4.5 prefers, the extlang alone as the language (yue, cmn-Hant), which ICU accepts.
+ */
+function withoutExtlang(tag: string): string {
+  return tag.replace(/^[A-Za-z]{2,3}-([A-Za-z]{3})(?=-|$)/, '$1');
+}
+
 /** The canonical form of `tag` ("zh-hant-tw" → "zh-Hant-TW", "iw" → "he"), or null when it is not a well-formed language tag. */
 export function canonicalLang(tag: string): string | null {
   if (tag.length > MAX_LANG_LENGTH || !LANG_SHAPE.test(tag)) return null;
   try {
-    return Intl.getCanonicalLocales(tag)[0] ?? null;
+    return Intl.getCanonicalLocales(withoutExtlang(tag))[0] ?? null;
   } catch {
     return null;
   }

@@ -113,13 +113,20 @@ const HAN_BY_SCRIPT: Readonly<Record<string, CjkFamily>> = {
   kana: 'Noto Sans JP',
   kore: 'Noto Sans KR',
   hang: 'Noto Sans KR',
+  // Han with Bopomofo, and Bopomofo itself: Taiwan's usage.
+  hanb: 'Noto Sans TC',
+  bopo: 'Noto Sans TC',
 };
 const TRADITIONAL_REGIONS = new Set(['tw', 'hk', 'mo']);
+// Chinese languages (ISO 639-3 codes under the zh macrolanguage that tags use): Cantonese, Hakka, Min
+// Nan, Wu, Xiang, Gan, Min Dong, Jin, Pu-Xian, Min Zhong, Min Bei.
+const CHINESE = new Set(['zh', 'yue', 'hak', 'nan', 'wuu', 'hsn', 'gan', 'cdo', 'cjy', 'cpx', 'czo', 'mnp']);
 
 /**
  * The family whose Han forms the language `lang` (BCP 47) uses, or null when it says nothing about
  * them: a script subtag decides (zh-Hant → TC, zh-Hans → SC); else ja → JP, ko → KR, Chinese by
- * region (zh-TW, zh-HK, zh-MO → TC, other zh → SC) and Cantonese (yue) → TC. Subtags are compared
+ * region (zh-TW, zh-HK, zh-MO → TC, other zh → SC; the other Chinese languages too, when a region is
+ * given), Cantonese (yue) → TC, and Han with Bopomofo (Hanb, Bopo) → TC. Subtags are compared
  * case-insensitively, so ja-JP is ja and zh-hant-hk is Traditional, as CSS :lang() matches.
  */
 export function hanFamilyFor(lang: string | undefined): CjkFamily | null {
@@ -132,10 +139,11 @@ export function hanFamilyFor(lang: string | undefined): CjkFamily | null {
   if (script !== undefined && HAN_BY_SCRIPT[script]) return HAN_BY_SCRIPT[script];
   if (language === 'ja') return 'Noto Sans JP';
   if (language === 'ko') return 'Noto Sans KR';
-  if (language === 'yue') return 'Noto Sans TC';
-  if (language === 'zh') {
+  if (CHINESE.has(language)) {
     const region = subtags.find((t) => /^([a-z]{2}|\d{3})$/.test(t));
-    return region !== undefined && TRADITIONAL_REGIONS.has(region) ? 'Noto Sans TC' : 'Noto Sans SC';
+    if (region !== undefined && TRADITIONAL_REGIONS.has(region)) return 'Noto Sans TC';
+    // Cantonese is written in Traditional characters wherever it is written; the others follow the region.
+    return language === 'yue' ? 'Noto Sans TC' : region !== undefined || language === 'zh' ? 'Noto Sans SC' : null;
   }
   return null;
 }
@@ -174,14 +182,22 @@ export function isHanLike(ch: string): boolean {
   if (script === 'Han' || script === 'Bopomofo') return true;
   // Kana, Hangul and the other served scripts have faces of their own.
   if (script !== null) return false;
-  // Fullwidth Latin letters (Ｉｍｐｒｉｎｔ) are drawn by the CJK faces too.
-  return CJK_PUNCTUATION.test(ch) || (NO_SCRIPT.test(ch) && extensionsOf(ch).some((s) => CJK_SCRIPTS.has(s)));
+  // Fullwidth Latin letters (Ｉｍｐｒｉｎｔ) are drawn by the CJK faces too. A script-less character used
+  // only with kana (ー, the prolonged sound mark) stays with the kana's face, so a katakana word in a
+  // Chinese text is not split between two faces.
+  return CJK_PUNCTUATION.test(ch) || (NO_SCRIPT.test(ch) && extensionsOf(ch).some((s) => s === 'Han' || s === 'Bopomofo'));
 }
 
 /** Whether `ch` is drawn by the CJK faces: Han-like (isHanLike), kana or Hangul. */
 export function isCjk(ch: string): boolean {
   const script = scriptOf(ch);
-  return script === 'Hiragana' || script === 'Katakana' || script === 'Hangul' || isHanLike(ch);
+  return (
+    script === 'Hiragana' ||
+    script === 'Katakana' ||
+    script === 'Hangul' ||
+    isHanLike(ch) ||
+    (NO_SCRIPT.test(ch) && extensionsOf(ch).some((s) => CJK_SCRIPTS.has(s)))
+  );
 }
 
 /**

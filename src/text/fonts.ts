@@ -156,12 +156,25 @@ function shapeText(font: HarfBuzz.Font, text: string, options: ShapeRunOptions =
   return { glyphs, positions };
 }
 
+/**
+ * The part of a BCP 47 tag that picks a font's OpenType language system: the language alone, and for
+ * Chinese whether it is Hong Kong (ZHH), Traditional (ZHT) or Simplified (ZHS). HarfBuzz keeps every
+ * language string it is given for the life of the process, so extensions, private use and regions
+ * that select nothing are not passed on (a request could otherwise grow that list without bound).
+ */
+export function openTypeLanguage(tag: string): string {
+  const { language, script, region } = new Intl.Locale(tag);
+  if (language !== 'zh' || script === 'Hans') return language;
+  if (region === 'HK' || region === 'MO') return 'zh-HK';
+  return script === 'Hant' || region === 'TW' ? 'zh-TW' : 'zh';
+}
+
 function shapeRun(font: HarfBuzz.Font, text: string, direction: 'ltr' | 'rtl', language: string | undefined): ShapedRun {
   const lib = hb();
   const buffer = new lib.Buffer();
   buffer.addText(text);
   // Before guessing: the guess fills in only what is unset, and would take the process locale's language.
-  if (language !== undefined) buffer.setLanguage(language);
+  if (language !== undefined) buffer.setLanguage(openTypeLanguage(language));
   buffer.guessSegmentProperties();
   buffer.setDirection(direction === 'rtl' ? lib.Direction.RTL : lib.Direction.LTR);
   lib.shape(font, buffer);

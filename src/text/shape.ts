@@ -240,12 +240,15 @@ function shapeParagraph(
 
 // Scripts written without spaces between words (line break class SA): UAX #14 gives no opportunity
 // inside them, so their words come from ICU's dictionary word segmenter, as browsers do, in the text's
-// language (one segmenter per language, made on first use: each loads ICU's break data).
+// language (one segmenter per language, made on first use: each loads ICU's break data). Keyed by the
+// language subtag alone, which is all ICU's word rules depend on, so the map stays small whatever tags
+// requests bring.
 const SA_RUN = /[\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}]+/gu;
 const wordSegmenters = new Map<string, Intl.Segmenter>();
 function words(lang = 'en'): Intl.Segmenter {
-  let segmenter = wordSegmenters.get(lang);
-  if (!segmenter) wordSegmenters.set(lang, (segmenter = new Intl.Segmenter(lang, { granularity: 'word' })));
+  const language = new Intl.Locale(lang).language;
+  let segmenter = wordSegmenters.get(language);
+  if (!segmenter) wordSegmenters.set(language, (segmenter = new Intl.Segmenter(language, { granularity: 'word' })));
   return segmenter;
 }
 
