@@ -1,14 +1,16 @@
 // encode: pages of display lists → one PDF through pdfkit. Fixed dates, producer and document id,
 // so the same request always gives the same bytes; only the faces the pages use are embedded.
 // The pages are painted by the pdf paint backend, driven by the same walk as raster output.
+import { basename } from 'node:path';
 import type PDFDocument from 'pdfkit';
+import { ImprintError } from '../errors.js';
 import { lazyRequire } from '../lazy-require.js';
 import type { ImageCache } from '../assets/load.js';
 import type { PageInput } from '../paint/backend.js';
 import { isColorFace, PdfBackend, type PdfInternals } from '../paint/pdf.js';
 import { paintPages } from '../paint/walk.js';
 import type { DisplayItem } from '../scene/display-list.js';
-import type { FontSet } from '../text/fonts.js';
+import type { FontFace, FontSet } from '../text/fonts.js';
 import { pdfFontProgram } from '../text/instance.js';
 
 /** Every Imprint pdf carries this date: the file must not depend on when it was made. */
@@ -40,10 +42,29 @@ export async function encodePdf(pages: readonly PdfPageInput[], fonts: FontSet, 
     const face = fonts.byFaceKey(key);
     // Colour faces (emoji) are drawn as vector forms, not as text of their font (paint/pdf.ts).
     if (isColorFace(face)) continue;
-    doc.registerFont(key, await pdfFontProgram(face.bytes, face.variations, glyphs));
+    doc.registerFont(key, await embeddable(face, glyphs));
   }
   // pdfkit's own types lack the internals the backend needs (see paint/pdf.ts); the rest is checked here.
   return paintPages(new PdfBackend(doc as unknown as Omit<PDFKit.PDFDocument, 'page'> & PdfInternals, fonts, cache), pages);
+}
+
+/**
+ * The font program to embed for `face`. A file that renders as png can still defeat the subsetter or
+ * the CFF writer (a hostile CFF2's deltas, a table HarfBuzz refuses): that is the font's fault, so it
+ * is a validation_error naming the face, not a failed render.
+ */
+async function embeddable(face: FontFace, glyphs: Iterable<number>): Promise<Buffer> {
+  try {
+    return await pdfFontProgram(face.bytes, face.variations, glyphs);
+  } catch (e) {
+    const style = face.style === 'normal' ? '' : ` ${face.style}`;
+    throw new ImprintError(
+      'validation_error',
+      '$.fonts',
+      `the font file of "${face.family}" ${face.weight}${style} (${basename(face.file)}) cannot be embedded in a pdf (${(e as Error).message}): render png or jpg, or give the family another font file (a static .ttf or .otf)`,
+      { cause: e },
+    );
+  }
 }
 
 /** The glyph ids each face draws, by face key. */
