@@ -120,6 +120,37 @@ describe('the language HarfBuzz is given', () => {
 });
 
 describe.runIf(cjk)('fallback faces by lang', () => {
+  it('writes a chart’s labels in the design’s language', () => {
+    const chart = {
+      type: 'chart',
+      name: 'c',
+      x: 0,
+      y: 0,
+      width: 600,
+      height: 400,
+      chart_type: 'column',
+      title: '骨直角',
+      chart_data: [
+        [null, '骨', '直'],
+        ['誤', 1, 2],
+      ],
+    };
+    const faces = (lang?: string): string[] => {
+      const out: string[] = [];
+      const walk = (items: readonly DisplayItem[]): void => {
+        for (const it of items) {
+          if (it.kind === 'group') walk(it.items);
+          else if (it.kind === 'glyphs' && /[骨直角誤]/u.test(it.text)) out.push(it.face);
+        }
+      };
+      walk(layoutOf(designWith([chart], lang === undefined ? {} : { lang })).displayList.items);
+      return [...new Set(out)].sort();
+    };
+    expect(faces('zh-Hant')).toEqual(['Noto Sans TC-400', 'Noto Sans TC-700']);
+    expect(faces('ja')).toEqual(['Noto Sans JP-400', 'Noto Sans JP-700']);
+    expect(faces()).toEqual(['Noto Sans SC-400', 'Noto Sans SC-700']);
+  });
+
   it('keeps a katakana word whole in a Chinese text: the prolonged sound mark stays with the kana’s face', () => {
     expect(runsOf(designWith([text({ lang: 'zh-Hant', text: '咖啡コーヒー' })]))).toEqual(['Noto Sans TC-400:咖啡', 'Noto Sans JP-400:コーヒー']);
   });

@@ -11,6 +11,8 @@ export interface LabelStyle {
   size: number;
   weight: number;
   color: RGBA;
+  /** The text's language (canonical BCP 47), as for text objects. */
+  lang?: string;
 }
 
 export interface Label {
@@ -24,7 +26,7 @@ const ELLIPSIS = '…';
 
 function clustersOf(text: string, style: LabelStyle, fonts: FontSet): { text: string; clusters: Cluster[] } {
   const spans = [{ text: text.replace(/\s*\n\s*/g, ' '), weight: style.weight, color: style.color, underline: false }];
-  const [para] = shapeText(spans, style.family, fonts, 0);
+  const [para] = shapeText(spans, style.family, fonts, 0, 'auto', style.lang);
   return para ?? { text: '', clusters: [] };
 }
 

@@ -251,6 +251,8 @@ export interface SceneChart extends SceneBase {
   numberFormat: SceneNumberFormat;
   donutHole: number;
   lineWidth: number;
+  /** The labels' language: the design's, canonical BCP 47; absent: none given. */
+  lang?: string;
 }
 
 export type Point = readonly [x: number, y: number];

@@ -14,7 +14,13 @@ export function isPie(c: SceneChart): boolean {
 
 export function layoutChart(chart: SceneChart, fonts: FontSet): DisplayItem[] {
   const { width, height } = chart.box;
-  const style: LabelStyle = { family: chart.family, size: chart.fontSize, weight: 400, color: chart.textColor };
+  const style: LabelStyle = {
+    family: chart.family,
+    size: chart.fontSize,
+    weight: 400,
+    color: chart.textColor,
+    ...(chart.lang === undefined ? {} : { lang: chart.lang }),
+  };
   const ctx: ChartContext = {
     chart,
     fonts,

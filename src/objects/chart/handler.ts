@@ -21,7 +21,7 @@ export const chartHandler: ObjectHandler<ChartObject> = {
     checkChartData(o.chart_data, childPath(at, 'chart_data'));
     checkFontFamily(o.font_family ?? DEFAULT_FONT_FAMILY, childPath(at, 'font_family'), ctx);
   },
-  toScene(o): SceneChart {
+  toScene(o, _fieldPath, ctx): SceneChart {
     const [header = [], ...rows] = o.chart_data;
     const nf = o.number_format ?? {};
     return {
@@ -47,6 +47,8 @@ export const chartHandler: ObjectHandler<ChartObject> = {
       },
       donutHole: o.donut_hole ?? 0.6,
       lineWidth: o.line_width ?? 3,
+      // Labels are written in the design's language (which CJK forms, the shaper's language system).
+      ...(ctx.lang === undefined ? {} : { lang: ctx.lang }),
       ...(o.shadow ? { shadow: shadowOf(o.shadow) } : {}),
     };
   },
