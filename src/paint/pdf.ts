@@ -94,6 +94,87 @@ const num = (v: number): string => {
   return Object.is(r, -0) ? '0' : String(r);
 };
 
+/** A glyph of a run as the content stream shows it: its code, its advance there (px) and its text. */
+interface CodedGlyph {
+  g: PositionedGlyph;
+  hex: string;
+  /** The advance of the font's width entry, which readers take as the glyph's extent. */
+  advance: number;
+  /** What the glyph stands for, as written for readers (textOf). */
+  text: string;
+  /** What the font's ToUnicode map says it stands for (its first use). */
+  mapped: string;
+}
+
+/**
+ * A glyph's characters as readers are given them. The content stream draws right-to-left text in
+ * visual order, and readers put it back in reading order by reversing its characters one by one
+ * (poppler's pdftotext, pdf.js and PDFium all do), not glyph by glyph: so the characters of one
+ * right-to-left glyph (a letter with its points, a ligature) are written last to first, to come out
+ * first to last. Written in reading order, pdftotext gave `שָׁלוֹם` as `ָׁשלֹום`, the points before their letter.
+ * (Where poppler takes a page for left to right, it puts the characters that are neither letters nor
+ * digits at the start of a right-to-left stretch before it: a point on the last letter of such a
+ * stretch, with -raw of every word, still comes out first. Only a directional mark added to the
+ * text would avoid that, and search would then miss the phrase.)
+ */
+function textOf(g: PositionedGlyph): string {
+  if (g.chars === undefined) return '';
+  return g.rtl ? [...g.chars].reverse().join('') : g.chars;
+}
+
+/** The run's words: glyphs between whitespace glyphs, each whitespace glyph a word of its own. */
+function words(glyphs: readonly CodedGlyph[]): CodedGlyph[][] {
+  const out: CodedGlyph[][] = [];
+  let word: CodedGlyph[] = [];
+  for (const c of glyphs) {
+    if (c.text !== '' && /^\s+$/u.test(c.text)) {
+      if (word.length > 0) out.push(word);
+      out.push([c]);
+      word = [];
+    } else word.push(c);
+  }
+  if (word.length > 0) out.push(word);
+  return out;
+}
+
+/**
+ * Whether a reader that builds words from the glyphs' own text by position, as poppler does
+ * (TextOutputDev), reads the word back as drawn: each glyph's characters spread over its font
+ * advance, a new word started where a glyph is more than 0.1 em past the end of the one before or
+ * 0.2 em back over it, where it starts within 0.1 em of the one before (taken for duplicated text)
+ * or after a glyph standing for no text, and a space put between two such pieces 0.03 em or more
+ * apart. So Latin with kerning, Arabic and unpointed Hebrew, CJK and Thai letters without marks read
+ * as they are; a word with a mark that is its own character (drawn over its letter, so poppler makes
+ * it a word apart or a line of its own), a Devanagari i sign drawn before its consonant (the
+ * consonant's advance a gap with no text) or a Tamil two-part vowel does not, nor one whose text
+ * stops short of its last glyph (a Thai sara am's aa drawn apart), and gets its text as one
+ * ActualText span instead: poppler reads the span's characters as one piece from its first glyph to
+ * the end of its last, so the word comes out whole and once.
+ */
+function readsAsDrawn(word: readonly CodedGlyph[], size: number): boolean {
+  let prev: CodedGlyph | null = null;
+  let silent = false;
+  for (const c of word) {
+    // ToUnicode maps one text per glyph, fixed by its first use: where this use stands for other
+    // characters (a letter alone and as the base of a cluster), the word's text goes in ActualText.
+    if (c.text !== c.mapped) return false;
+    if (c.text === '') {
+      silent = true;
+      continue;
+    }
+    if (prev) {
+      const gap = c.g.x - (prev.g.x + prev.advance);
+      if (Math.abs(c.g.x - prev.g.x) < 0.1 * size) return false;
+      const breaks = silent || gap > 0.1 * size || gap < -0.2 * size || Math.abs(c.g.y - prev.g.y) > 1e-6;
+      if (breaks && gap >= 0.03 * size) return false;
+    } else if (c.g.x - Math.min(...word.map((w) => w.g.x)) >= 0.03 * size) return false;
+    prev = c;
+    silent = false;
+  }
+  // Glyphs with no text drawn after the last character: a gap before whatever the line draws next.
+  return prev === null || Math.max(...word.map((w) => w.g.x + w.advance)) - (prev.g.x + prev.advance) < 0.03 * size;
+}
+
 /** Per-document state: embedded images and graphics states are created once and reused by every page. */
 export class PdfResources {
   readonly images = new Map<string, PdfRef>();
@@ -446,20 +527,25 @@ export class PdfBackend implements PaintBackend<Buffer, PdfPreparedPage> {
     if (run.strokeWidth === undefined && !run.gradient) doc.fillColor(rgb(run.color), this.alpha * run.color[3]);
     const size = run.size;
     const skew = face.synthetic?.italic ? num(SYNTHETIC_ITALIC_SKEW) : '0';
-    const code = (g: PositionedGlyph): { hex: string; advance: number; actual: string | null } => {
+    const coded = run.glyphs.map((g): CodedGlyph => {
       const gid = font.subset.includeGlyph(g.id);
       if (font.widths[gid] == null) font.widths[gid] = face.outlines.getGlyph(g.id).advanceWidth * font.scale;
+      const text = textOf(g);
       // The first use of a glyph fixes its ToUnicode entry (pdfkit needs one for every glyph, and it is
       // written at the end: changing it later would change the text of earlier uses).
-      font.unicode[gid] ??= g.chars ? [...g.chars].map((c) => c.codePointAt(0)!) : [];
-      // ToUnicode maps one text per glyph; where this use stands for other characters (a letter
-      // shared by a pointed and a plain cluster in Hebrew, a Devanagari sign drawn on its own and
-      // inside a conjunct), the text goes in ActualText instead.
-      const mapped = String.fromCodePoint(...font.unicode[gid]);
-      // A glyph standing for no characters whose map names some gets an empty ActualText.
-      const actual = (g.chars ?? '') !== mapped ? (g.chars ?? '') : null;
-      return { hex: `0000${gid.toString(16)}`.slice(-4), advance: (font.widths[gid] / 1000) * size, actual };
-    };
+      font.unicode[gid] ??= [...text].map((c) => c.codePointAt(0)!);
+      return {
+        g,
+        hex: `0000${gid.toString(16)}`.slice(-4),
+        advance: (font.widths[gid] / 1000) * size,
+        text,
+        mapped: String.fromCodePoint(...font.unicode[gid]),
+      };
+    });
+    // An outline pass is read as no text at all (outlineText wraps it in an empty span): no spans
+    // inside it, as readers keep one at a time (in poppler an inner span would end the outer one and
+    // put the outline's text back).
+    const spans = run.strokeWidth === undefined;
     const ops: string[] = [];
     let open = false;
     let penX = 0;
@@ -469,26 +555,31 @@ export class PdfBackend implements PaintBackend<Buffer, PdfPreparedPage> {
       if (tj.length) ops.push(`[${tj.join(' ')}] TJ`);
       tj = [];
     };
-    for (const g of run.glyphs) {
-      const { hex, advance, actual } = code(g);
-      if (!open || Math.abs(g.y - penY) > 1e-6) {
+    for (const word of words(coded)) {
+      // A word whose glyphs would not read back as its text gets it as one ActualText span.
+      const whole = spans && !readsAsDrawn(word, size) ? word.map((c) => c.text).join('') : null;
+      if (whole !== null) {
         flush();
-        // Text space flipped back to y-up, since the page is drawn y-down (skewed for synthetic italic).
-        ops.push(`1 0 ${skew} -1 ${num(g.x)} ${num(g.y)} Tm`);
-        open = true;
-        penY = g.y;
-      } else {
-        const gap = ((penX - g.x) * 1000) / size;
-        if (Math.abs(gap) > 0.001) tj.push(num(gap));
+        ops.push(`/Span <</ActualText <FEFF${utf16Hex(whole)}>>> BDC`);
       }
-      if (actual !== null) {
-        flush();
-        ops.push(`/Span <</ActualText <FEFF${utf16Hex(actual)}>>> BDC`);
+      for (const { g, hex, advance } of word) {
+        if (!open || Math.abs(g.y - penY) > 1e-6) {
+          flush();
+          // Text space flipped back to y-up, since the page is drawn y-down (skewed for synthetic italic).
+          ops.push(`1 0 ${skew} -1 ${num(g.x)} ${num(g.y)} Tm`);
+          open = true;
+          penY = g.y;
+        } else {
+          const gap = ((penX - g.x) * 1000) / size;
+          if (Math.abs(gap) > 0.001) tj.push(num(gap));
+        }
         tj.push(`<${hex}>`);
+        penX = g.x + advance;
+      }
+      if (whole !== null) {
         flush();
         ops.push('EMC');
-      } else tj.push(`<${hex}>`);
-      penX = g.x + advance;
+      }
     }
     flush();
     if (run.strokeWidth !== undefined) return this.outlineText(run, font.id, ops);

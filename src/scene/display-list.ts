@@ -51,8 +51,15 @@ export interface PositionedGlyph {
   /** Baseline origin of the glyph in the group's coordinates. */
   x: number;
   y: number;
-  /** The characters this glyph stands for, on the first glyph of a cluster (ligatures: several); vector output maps glyphs back to text with it. */
+  /**
+   * The characters this glyph stands for, in reading order: each glyph its own where a cluster's
+   * glyphs stand one for one for its characters (a letter and its marks), otherwise all of the
+   * cluster's on its first glyph (last in right-to-left text; a ligature: several). Vector output maps
+   * glyphs back to text with it.
+   */
   chars?: string;
+  /** With `chars`: the glyph's cluster runs right to left (its glyphs are in visual order). */
+  rtl?: true;
 }
 
 export type DisplayItem =

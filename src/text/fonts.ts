@@ -67,6 +67,8 @@ export interface FontFace {
   readonly file: string;
   /** Whether the font maps this code point to a glyph (its cmap; for per-character fallback). */
   hasCodePoint(codePoint: number): boolean;
+  /** The glyph its cmap maps this code point to, if any (before shaping substitutes forms). */
+  nominalGlyph(codePoint: number): number | undefined;
   /** For shaping: every glyph it returns carries the code points of this use (the first glyph of a
    *  cluster all of them, the others none), whatever text shared the glyph before. */
   readonly shaper: ShapingFont;
@@ -203,7 +205,7 @@ function shapeRun(font: HarfBuzz.Font, text: string, direction: 'ltr' | 'rtl', l
 }
 
 interface Parsed {
-  hasCodePoint(codePoint: number): boolean;
+  nominalGlyph(codePoint: number): number | undefined;
   shaper: ShapingFont;
   outlines: OutlineFont;
   unitsPerEm: number;
@@ -268,7 +270,11 @@ class LazyFace implements FontFace {
   }
 
   hasCodePoint(codePoint: number): boolean {
-    return this.#parse().hasCodePoint(codePoint);
+    return this.#parse().nominalGlyph(codePoint) !== undefined;
+  }
+
+  nominalGlyph(codePoint: number): number | undefined {
+    return this.#parse().nominalGlyph(codePoint);
   }
 
   #parse(): Parsed {
@@ -292,7 +298,7 @@ class LazyFace implements FontFace {
     const strikeoutPosition = strikeSize > 0 ? strikeTop / upem - strikeoutThickness / 2 : 0.25;
     const vertical = verticalMetrics(hhea, os2);
     this.#parsed = {
-      hasCodePoint: (cp) => font.nominalGlyph(cp) !== undefined,
+      nominalGlyph: (cp) => font.nominalGlyph(cp),
       shaper: { layout: (text, options) => shapeText(font, text, options) },
       outlines: {
         getGlyph: (id) => {
@@ -372,6 +378,9 @@ class SyntheticFace implements FontFace {
   }
   hasCodePoint(codePoint: number): boolean {
     return this.base.hasCodePoint(codePoint);
+  }
+  nominalGlyph(codePoint: number): number | undefined {
+    return this.base.nominalGlyph(codePoint);
   }
   get shaper(): ShapingFont {
     return this.base.shaper;

@@ -291,16 +291,66 @@ function breakOpportunities(text: string, clusters: readonly Cluster[], lang: st
 }
 
 /**
+ * The cluster's characters split over its glyphs, each glyph its own, where that can be told (a letter
+ * and its marks, each mark its own glyph: Hebrew and Arabic points, Thai tone marks, Latin accents;
+ * a Devanagari consonant and its vowel sign), else null. Vector output then maps every glyph to its
+ * own characters, so a glyph's text is the same wherever it is drawn. A glyph takes a code point its
+ * cmap maps to it; the code points left over (a letter shaping substituted, such as an Arabic joining
+ * form, or a conjunct's half form with its virama) go together to the first glyph left, in reading
+ * order; further glyphs (a letter's dots drawn apart) take none. The glyphs in reading order (visual
+ * order reversed for right-to-left text) must then spell the cluster, up to the canonical order of
+ * its marks (shaping sorts them by combining class): a reordered cluster (a Devanagari i sign drawn
+ * before its consonant) or a single glyph for all of it (a ligature, a conjunct) gives null.
+ */
+function glyphCharacters(c: Cluster, chars: string): (string | undefined)[] | null {
+  const n = c.glyphs.length;
+  // An emoji's characters stay whole on its colour glyph (vector output writes them as one invisible text).
+  if (n < 2 || c.glyphs.some((g) => c.face.colorGlyph?.(g.id))) return null;
+  const cps = [...chars];
+  const rtl = c.level % 2 === 1;
+  // Glyph indices in reading order.
+  const order = Array.from({ length: n }, (_, k) => (rtl ? n - 1 - k : k));
+  const own: (string | undefined)[] = Array.from({ length: n }, () => undefined);
+  const nominal = cps.map((cp) => c.face.nominalGlyph(cp.codePointAt(0)!));
+  const used = cps.map(() => false);
+  for (const k of order) {
+    const i = nominal.findIndex((id, j) => !used[j] && id === c.glyphs[k]!.id);
+    if (i < 0) continue;
+    own[k] = cps[i];
+    used[i] = true;
+  }
+  const left = cps.filter((_, j) => !used[j]).join('');
+  if (left !== '') {
+    const k = order.find((k) => own[k] === undefined);
+    if (k === undefined) return null;
+    own[k] = left;
+  }
+  const spelled = order.map((k) => own[k] ?? '').join('');
+  return spelled.normalize('NFD') === chars.normalize('NFD') ? own : null;
+}
+
+/**
  * Appends a cluster's glyphs with the pen at `x` on the baseline `y`, at `size` px. The cluster's text
- * goes on its base glyph (vector output maps glyphs back to text with it): the first glyph, or in a
- * right-to-left cluster, whose glyphs are in visual order, the last one. A whitespace cluster the
+ * goes with its glyphs (vector output maps glyphs back to text with it): each glyph its own characters
+ * where glyphCharacters can tell them, otherwise all of it on the base glyph: the first glyph, or in
+ * a right-to-left cluster, whose glyphs are in visual order, the last one. A whitespace cluster the
  * font has no glyph for draws nothing.
  */
 export function pushClusterGlyphs(out: PositionedGlyph[], c: Cluster, chars: string, x: number, y: number, size: number): void {
-  const base = c.level % 2 === 1 ? c.glyphs.length - 1 : 0;
+  const own = c.whitespace ? null : glyphCharacters(c, chars);
+  const rtl = c.level % 2 === 1;
+  const base = rtl ? c.glyphs.length - 1 : 0;
   let gx = x;
   c.glyphs.forEach((g, k) => {
-    if (g.id !== 0 || !c.whitespace) out.push({ id: g.id, x: gx + g.dx * size, y: y - g.dy * size, ...(k === base ? { chars } : {}) });
+    const text = own ? own[k] : k === base ? chars : undefined;
+    if (g.id !== 0 || !c.whitespace) {
+      out.push({
+        id: g.id,
+        x: gx + g.dx * size,
+        y: y - g.dy * size,
+        ...(text === undefined ? {} : rtl ? { chars: text, rtl: true as const } : { chars: text }),
+      });
+    }
     gx += g.advance * size;
   });
 }
