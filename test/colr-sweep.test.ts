@@ -4,66 +4,46 @@
 // rasterised by poppler and by Ghostscript, with the png. Op lists recorded here add what the font
 // lacks (see-through stops, hard stops, a skewed sweep, a centre off the glyph, start = end); both
 // painters' pixels are checked against the colour the COLRv1 definition gives at each angle.
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { createCanvas } from '@napi-rs/canvas';
-import PDFDocument from 'pdfkit';
 import sharp from 'sharp';
 import { afterAll, describe, expect, it } from 'vitest';
-import { Engine, type DesignInput } from '../src/engine.js';
-import { drawColorGlyph } from '../src/paint/color-glyphs.js';
-import { PdfColorGlyphs, type PdfColorDoc } from '../src/paint/pdf-color.js';
 import { sweepSegments } from '../src/paint/sweep.js';
 import type { RGBA } from '../src/scene/scene.js';
-import type { ColorBox, ColorGlyph, ColorMatrix, ColorOp, ColorStopOp, GradientExtend } from '../src/text/colr.js';
-import { FONTS_DIR, FontSet } from '../src/text/fonts.js';
+import type { ColorGlyph, ColorMatrix, ColorStopOp, GradientExtend } from '../src/text/colr.js';
 import { chromiumScreenshot } from './support/chromium.js';
+import {
+  apply,
+  BACKDROP,
+  CELL,
+  cellMatrix,
+  CLIP,
+  clippedGlyph,
+  colourOnLine,
+  colrFontGrid,
+  colrFontGridHtml,
+  colrTestEngine,
+  COLUMNS,
+  invert,
+  pdfSheet,
+  rasterSheet,
+  SCALE,
+  stop,
+  type Readback,
+} from './support/colr-cases.js';
 import { envelopeMismatch } from './support/envelope-diff.js';
 import { assertGolden, REPO_ROOT } from './support/golden-compare.js';
 import { run, toolsAvailable } from './support/tools.js';
 
-const FONT = join(REPO_ROOT, 'test', 'fixtures', 'colr', 'test_glyphs-glyf_colr_1.ttf');
-const dir = mkdtempSync(join(tmpdir(), 'imprint-sweep-'));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
-writeFileSync(
-  join(dir, 'manifest.json'),
-  JSON.stringify({
-    families: [
-      { family: 'Inter', faces: [{ weight: 400, file: join(FONTS_DIR, 'Inter-Regular.ttf') }], license: join(FONTS_DIR, 'Inter-OFL.txt') },
-      { family: 'COLRv1 Test', faces: [{ weight: 400, file: FONT }], license: join(REPO_ROOT, 'test', 'fixtures', 'colr', 'LICENSE') },
-    ],
-  }),
-);
-const engine = new Engine({ fonts: new FontSet(dir), threads: 0 });
+const { engine, dir, cleanup } = colrTestEngine('imprint-sweep-');
+afterAll(cleanup);
 
 // ── The font's sweep glyphs: U+F0200.. in rows of 12 (narrow stops: pad, reflect, repeat; then wide) ──
 
 const ROWS = Array.from({ length: 6 }, (_, r) => String.fromCodePoint(...Array.from({ length: 12 }, (_, i) => 0xf0200 + r * 12 + i)));
 
-/** The 72 glyphs at `size` px, one row of 12 per text box, each row 1.2 em high from y 10. */
-function fontGrid(size: number): DesignInput & { width: number; height: number } {
-  const line = size * 1.2;
-  return {
-    schema: 'imprint/design@1',
-    width: 12 * size + 20,
-    height: 6 * line + 20,
-    background: { type: 'color', color: '#ffffff' },
-    fonts: ['Inter', 'COLRv1 Test'],
-    objects: ROWS.map((text, r) => ({
-      type: 'text' as const,
-      font_family: 'COLRv1 Test',
-      color: '#000000',
-      text,
-      x: 10,
-      y: 10 + r * line,
-      width: 12 * size,
-      height: line,
-      font_size: size,
-      config: { text_replacement_strategy_fit_valign: 'top' as const },
-    })),
-  };
-}
+/** The 72 glyphs at `size` px, one row of 12 per text box. */
+const fontGrid = (size: number) => colrFontGrid(ROWS, 12, size);
 
 const pdfTools = toolsAvailable(['pdftoppm', 'qpdf'], 'sweep pdf tests need poppler and qpdf');
 const gsTool = toolsAvailable(['gs'], 'sweep pdf tests compare with Ghostscript');
@@ -83,13 +63,7 @@ describe('the COLRv1 test font’s sweep glyphs', () => {
       // The font sets USE_TYPO_METRICS (typo ascender 950, descender 0, against hhea's 950/−250):
       // both Chromium and layout follow it, so the rows line up without a shift.
       const page = join(dir, 'sweep.html');
-      writeFileSync(
-        page,
-        `<!doctype html><meta charset="utf-8"><style>@font-face { font-family: T; src: url("file://${FONT}"); }
-html, body { margin: 0; background: #fff; }
-div { position: absolute; left: 10px; white-space: pre; font-family: T; font-size: ${size}px; line-height: 1.2; }</style>
-${ROWS.map((t, r) => `<div style="top: ${10 + r * size * 1.2}px">${t}</div>`).join('')}`,
-      );
+      writeFileSync(page, colrFontGridHtml(ROWS, size));
       const shot = join(dir, 'sweep-chromium.png');
       chromiumScreenshot(page, shot, design.width, design.height);
       const mismatch = await envelopeMismatch(ours.bytes, shot, 8);
@@ -119,20 +93,6 @@ ${ROWS.map((t, r) => `<div style="top: ${10 + r * size * 1.2}px">${t}</div>`).jo
 // ── Recorded op lists, painted by both painters and read back ──
 
 const deg = (d: number): number => (d * Math.PI) / 180;
-const stop = (offset: number, r: number, g: number, b: number, a = 1): ColorStopOp => ({ offset, color: [r, g, b, a] });
-
-/** A circle (cubic Béziers, y up) as SVG path data, as HarfBuzz writes outlines. */
-function circle(cx: number, cy: number, r: number): string {
-  const k = 0.5523 * r;
-  return (
-    `M${cx + r} ${cy}C${cx + r} ${cy + k} ${cx + k} ${cy + r} ${cx} ${cy + r}C${cx - k} ${cy + r} ${cx - r} ${cy + k} ${cx - r} ${cy}` +
-    `C${cx - r} ${cy - k} ${cx - k} ${cy - r} ${cx} ${cy - r}C${cx + k} ${cy - r} ${cx + r} ${cy - k} ${cx + r} ${cy}Z`
-  );
-}
-
-const BOX: ColorBox = [0, 0, 1000, 1000];
-const CLIP = { cx: 500, cy: 500, r: 450 };
-
 interface SweepCase {
   name: string;
   center: [number, number];
@@ -214,31 +174,9 @@ const CASES: SweepCase[] = [
   },
 ];
 
-const invert = (m: ColorMatrix): ColorMatrix => {
-  const det = m[0] * m[3] - m[1] * m[2];
-  return [m[3] / det, -m[1] / det, -m[2] / det, m[0] / det, (m[2] * m[5] - m[3] * m[4]) / det, (m[1] * m[4] - m[0] * m[5]) / det];
-};
-const apply = (m: ColorMatrix, x: number, y: number): [number, number] => [m[0] * x + m[2] * y + m[4], m[1] * x + m[3] * y + m[5]];
-
 /** The glyph of a case: its clip circle, the transform if any, the sweep over the glyph box. */
 function caseGlyph(c: SweepCase): ColorGlyph {
-  const inverse = c.transform ? invert(c.transform) : undefined;
-  let bounds: ColorBox = BOX;
-  if (inverse) {
-    const corners = [apply(inverse, 0, 0), apply(inverse, 1000, 0), apply(inverse, 0, 1000), apply(inverse, 1000, 1000)];
-    bounds = [
-      Math.min(...corners.map((p) => p[0])),
-      Math.min(...corners.map((p) => p[1])),
-      Math.max(...corners.map((p) => p[0])),
-      Math.max(...corners.map((p) => p[1])),
-    ];
-  }
-  const sweep: ColorOp = { op: 'sweep', center: c.center, start: c.start, end: c.end, stops: c.stops, extend: c.extend, bounds };
-  const ops: ColorOp[] = [{ op: 'push_clip_path', path: circle(CLIP.cx, CLIP.cy, CLIP.r) }];
-  if (c.transform) ops.push({ op: 'push_transform', matrix: c.transform }, sweep, { op: 'pop_transform' });
-  else ops.push(sweep);
-  ops.push({ op: 'pop_clip' });
-  return { ops, box: BOX, usesForeground: false };
+  return clippedGlyph((bounds) => ({ op: 'sweep', center: c.center, start: c.start, end: c.end, stops: c.stops, extend: c.extend, bounds }), c.transform);
 }
 
 /**
@@ -252,65 +190,11 @@ function sweepColour(c: SweepCase, x: number, y: number): RGBA | undefined {
   const first = c.stops[0]!.color;
   const last = c.stops[c.stops.length - 1]!.color;
   if (c.start === c.end) return c.extend === 'pad' ? (angle < c.start ? first : last) : undefined;
-  let t = (angle - c.start) / (c.end - c.start);
-  if (c.extend === 'pad') t = Math.min(1, Math.max(0, t));
-  else if (c.extend === 'repeat') t -= Math.floor(t);
-  else {
-    t -= 2 * Math.floor(t / 2);
-    if (t > 1) t = 2 - t;
-  }
-  if (t <= c.stops[0]!.offset) return first;
-  for (let i = 1; i < c.stops.length; i++) {
-    const [a, b] = [c.stops[i - 1]!, c.stops[i]!];
-    if (t <= b.offset) {
-      const k = b.offset > a.offset ? (t - a.offset) / (b.offset - a.offset) : 1;
-      return [0, 1, 2, 3].map((j) => a.color[j]! + k * (b.color[j]! - a.color[j]!)) as unknown as RGBA;
-    }
-  }
-  return last;
+  return colourOnLine(c.stops, c.extend, (angle - c.start) / (c.end - c.start));
 }
 
-const CELL = 200;
-const COLUMNS = 5;
-const SCALE = CELL / 1000;
-const BACKDROP: [number, number, number] = [190, 190, 150];
-const PAGE = { width: COLUMNS * CELL, height: Math.ceil(CASES.length / COLUMNS) * CELL };
-
-/** The cell's glyph space → page pixels (y down). */
-const cellMatrix = (i: number): ColorMatrix => [SCALE, 0, 0, -SCALE, (i % COLUMNS) * CELL, Math.floor(i / COLUMNS) * CELL + CELL];
-
-function rasterCases(): Buffer {
-  const canvas = createCanvas(PAGE.width, PAGE.height);
-  const ctx = canvas.getContext('2d');
-  ctx.fillStyle = `rgb(${BACKDROP.join(',')})`;
-  ctx.fillRect(0, 0, PAGE.width, PAGE.height);
-  CASES.forEach((c, i) => drawColorGlyph(ctx, caseGlyph(c), [0, 0, 0, 1], cellMatrix(i)));
-  return canvas.toBuffer('image/png');
-}
-
-/** The cases as one pdf page (1 pt per pixel), each glyph the form the pdf painter writes. */
-async function pdfCases(): Promise<Buffer> {
-  const doc = new PDFDocument({ size: [PAGE.width, PAGE.height], margin: 0, compress: true });
-  const chunks: Buffer[] = [];
-  doc.on('data', (b: Buffer) => chunks.push(b));
-  const done = new Promise<Buffer>((resolve) => doc.on('end', () => resolve(Buffer.concat(chunks))));
-  const internals = doc as unknown as PdfColorDoc & { page: { xobjects: Record<string, unknown> }; addContent(op: string): void };
-  const forms = new PdfColorGlyphs(internals);
-  internals.addContent(`${BACKDROP.map((v) => v / 255).join(' ')} rg 0 0 ${PAGE.width} ${PAGE.height} re f`);
-  CASES.forEach((c, i) => {
-    internals.page.xobjects[`Em${i}`] = forms.form(`case${i}`, caseGlyph(c), [0, 0, 0, 1]);
-    // pdfkit's page space is y down, as the canvas's.
-    internals.addContent(`q ${cellMatrix(i).join(' ')} cm /Em${i} Do Q`);
-  });
-  doc.end();
-  return done;
-}
-
-interface Readback {
-  checked: number;
-  outside: { name: string; x: number; y: number; got: number[]; low: number[]; high: number[] }[];
-  worst: number;
-}
+const rasterCases = (): Buffer => rasterSheet(CASES.map(caseGlyph));
+const pdfCases = (): Promise<Buffer> => pdfSheet(CASES.map(caseGlyph));
 
 /**
  * Every pixel of each cell inside the clip (8 px in from its edge) and 8 px or more from the sweep's
