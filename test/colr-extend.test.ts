@@ -12,8 +12,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { extendLine, extendedStops, MAX_PERIODS, radialSpan } from '../src/paint/extend.js';
 import type { RGBA } from '../src/scene/scene.js';
 import type { ColorGlyph, ColorMatrix, ColorStopOp, GradientExtend } from '../src/text/colr.js';
-import { chromiumScreenshot } from './support/chromium.js';
 import {
+  againstChromium,
   apply,
   BACKDROP,
   BOX,
@@ -23,10 +23,10 @@ import {
   clippedGlyph,
   colourOnLine,
   colrFontGrid,
-  colrFontGridHtml,
   colrTestEngine,
   COLUMNS,
   invert,
+  pdfAgainstPng,
   pdfSheet,
   rasterSheet,
   SCALE,
@@ -65,14 +65,7 @@ describe('the COLRv1 test font’s linear and radial extend glyphs', () => {
     'png: match Chromium drawing the same font file (Skia’s COLRv1 painter)',
     async () => {
       const size = 100;
-      const design = fontGrid(size);
-      const ours = await engine.render({ design, format: 'png' });
-      // The font sets USE_TYPO_METRICS, which layout follows as Chromium does: no shift is needed.
-      const page = join(dir, 'extend.html');
-      writeFileSync(page, colrFontGridHtml(ROWS, size));
-      const shot = join(dir, 'extend-chromium.png');
-      chromiumScreenshot(page, shot, design.width, design.height);
-      const mismatch = await envelopeMismatch(ours.bytes, shot, 8);
+      const { mismatch, shot } = await againstChromium(engine, dir, ROWS, 5, size);
       expect(mismatch, `${(mismatch * 100).toFixed(3)} % of the pixels differ from Chromium's (${shot})`).toBeLessThanOrEqual(0.0005);
     },
   );
@@ -81,17 +74,9 @@ describe('the COLRv1 test font’s linear and radial extend glyphs', () => {
 describe('the font’s extend glyphs in pdf', () => {
   it.skipIf(!pdfTools || !gsTool)('pdf: vector shadings that poppler and Ghostscript draw like the png', async () => {
     const design = fontGrid(100);
-    const png = await engine.render({ design, format: 'png' });
-    const pdf = await engine.render({ design, format: 'pdf' });
-    const file = join(dir, 'font.pdf');
-    writeFileSync(file, pdf.bytes);
-    run('qpdf', ['--check', file]);
+    const { file, poppler, gs } = await pdfAgainstPng(engine, dir, design);
     expect(run('pdfimages', ['-list', file]).trim().split('\n').length, 'the pdf holds images').toBe(2);
-    run('pdftoppm', ['-r', '96', '-png', '-singlefile', file, join(dir, 'font-poppler')]);
-    const poppler = await envelopeMismatch(png.bytes, join(dir, 'font-poppler.png'));
     expect(poppler, `poppler: ${(poppler * 100).toFixed(3)} % of the pixels differ from the png`).toBeLessThanOrEqual(0.001);
-    run('gs', ['-q', '-sDEVICE=png16m', '-r96', '-dGraphicsAlphaBits=4', '-o', join(dir, 'font-gs.png'), file]);
-    const gs = await envelopeMismatch(png.bytes, join(dir, 'font-gs.png'));
     expect(gs, `Ghostscript: ${(gs * 100).toFixed(3)} % of the pixels differ from the png`).toBeLessThanOrEqual(0.001);
   });
 });

@@ -11,8 +11,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { sweepSegments } from '../src/paint/sweep.js';
 import type { RGBA } from '../src/scene/scene.js';
 import type { ColorGlyph, ColorMatrix, ColorStopOp, GradientExtend } from '../src/text/colr.js';
-import { chromiumScreenshot } from './support/chromium.js';
 import {
+  againstChromium,
   apply,
   BACKDROP,
   CELL,
@@ -21,10 +21,10 @@ import {
   clippedGlyph,
   colourOnLine,
   colrFontGrid,
-  colrFontGridHtml,
   colrTestEngine,
   COLUMNS,
   invert,
+  pdfAgainstPng,
   pdfSheet,
   rasterSheet,
   SCALE,
@@ -58,15 +58,7 @@ describe('the COLRv1 test font’s sweep glyphs', () => {
     'png: match Chromium drawing the same font file (Skia’s COLRv1 painter)',
     async () => {
       const size = 40;
-      const design = fontGrid(size);
-      const ours = await engine.render({ design, format: 'png' });
-      // The font sets USE_TYPO_METRICS (typo ascender 950, descender 0, against hhea's 950/−250):
-      // both Chromium and layout follow it, so the rows line up without a shift.
-      const page = join(dir, 'sweep.html');
-      writeFileSync(page, colrFontGridHtml(ROWS, size));
-      const shot = join(dir, 'sweep-chromium.png');
-      chromiumScreenshot(page, shot, design.width, design.height);
-      const mismatch = await envelopeMismatch(ours.bytes, shot, 8);
+      const { mismatch, shot } = await againstChromium(engine, dir, ROWS, 12, size);
       expect(mismatch, `${(mismatch * 100).toFixed(3)} % of the pixels differ from Chromium's (${shot})`).toBeLessThanOrEqual(0.0005);
     },
   );
@@ -75,17 +67,9 @@ describe('the COLRv1 test font’s sweep glyphs', () => {
     // 80 px: poppler evaluates a function shading at pixel corners, Skia at pixel centres, and at
     // 40 px the half-pixel shift alone moves the narrow repeat stripes near the centres out of the envelope.
     const design = fontGrid(80);
-    const png = await engine.render({ design, format: 'png' });
-    const pdf = await engine.render({ design, format: 'pdf' });
-    const file = join(dir, 'font.pdf');
-    writeFileSync(file, pdf.bytes);
-    run('qpdf', ['--check', file]);
+    const { file, poppler, gs } = await pdfAgainstPng(engine, dir, design);
     expect(run('pdfimages', ['-list', file]).trim().split('\n').length, 'the pdf holds images').toBe(2);
-    run('pdftoppm', ['-r', '96', '-png', '-singlefile', file, join(dir, 'font-poppler')]);
-    const poppler = await envelopeMismatch(png.bytes, join(dir, 'font-poppler.png'));
     expect(poppler, `poppler: ${(poppler * 100).toFixed(3)} % of the pixels differ from the png`).toBeLessThanOrEqual(0.004);
-    run('gs', ['-q', '-sDEVICE=png16m', '-r96', '-dGraphicsAlphaBits=4', '-o', join(dir, 'font-gs.png'), file]);
-    const gs = await envelopeMismatch(png.bytes, join(dir, 'font-gs.png'));
     expect(gs, `Ghostscript: ${(gs * 100).toFixed(3)} % of the pixels differ from the png`).toBeLessThanOrEqual(0.002);
   });
 });

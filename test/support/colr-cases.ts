@@ -12,7 +12,10 @@ import { PdfColorGlyphs, type PdfColorDoc } from '../../src/paint/pdf-color.js';
 import type { RGBA } from '../../src/scene/scene.js';
 import type { ColorBox, ColorGlyph, ColorMatrix, ColorOp, ColorStopOp, GradientExtend } from '../../src/text/colr.js';
 import { FONTS_DIR, FontSet } from '../../src/text/fonts.js';
+import { chromiumScreenshot } from './chromium.js';
+import { envelopeMismatch } from './envelope-diff.js';
 import { REPO_ROOT } from './golden-compare.js';
+import { run } from './tools.js';
 
 export const COLR_TEST_FONT = join(REPO_ROOT, 'test', 'fixtures', 'colr', 'test_glyphs-glyf_colr_1.ttf');
 
@@ -173,4 +176,45 @@ export interface Readback {
   checked: number;
   outside: { name: string; x: number; y: number; got: number[]; low: number[]; high: number[] }[];
   worst: number;
+}
+
+/**
+ * The test font's `rows` rendered by `engine` at `size` px, and by Chromium from the same font file:
+ * the share of pixels outside the envelope of Chromium's screenshot (`shot`, kept in `dir`).
+ */
+export async function againstChromium(
+  engine: Engine,
+  dir: string,
+  rows: readonly string[],
+  columns: number,
+  size: number,
+): Promise<{ mismatch: number; shot: string }> {
+  const design = colrFontGrid(rows, columns, size);
+  const ours = await engine.render({ design, format: 'png' });
+  // The font sets USE_TYPO_METRICS (typo ascender 950, descender 0, against hhea's 950/−250): both
+  // Chromium and layout follow it, so the rows line up without a shift.
+  const page = join(dir, `grid-${size}.html`);
+  writeFileSync(page, colrFontGridHtml(rows, size));
+  const shot = join(dir, `grid-${size}-chromium.png`);
+  chromiumScreenshot(page, shot, design.width, design.height);
+  return { mismatch: await envelopeMismatch(ours.bytes, shot, 8), shot };
+}
+
+/**
+ * `design` as png and as pdf (written to `dir`, checked by qpdf), the pdf rasterised by poppler and by
+ * Ghostscript at 96 dpi: the share of their pixels outside the png's envelope, and the pdf's path.
+ */
+export async function pdfAgainstPng(engine: Engine, dir: string, design: DesignInput): Promise<{ file: string; poppler: number; gs: number }> {
+  const png = await engine.render({ design, format: 'png' });
+  const pdf = await engine.render({ design, format: 'pdf' });
+  const file = join(dir, 'font.pdf');
+  writeFileSync(file, pdf.bytes);
+  run('qpdf', ['--check', file]);
+  run('pdftoppm', ['-r', '96', '-png', '-singlefile', file, join(dir, 'font-poppler')]);
+  run('gs', ['-q', '-sDEVICE=png16m', '-r96', '-dGraphicsAlphaBits=4', '-o', join(dir, 'font-gs.png'), file]);
+  return {
+    file,
+    poppler: await envelopeMismatch(png.bytes, join(dir, 'font-poppler.png')),
+    gs: await envelopeMismatch(png.bytes, join(dir, 'font-gs.png')),
+  };
 }
