@@ -36,24 +36,36 @@ const code = chunk.code.replace(/\/\/# sourceMappingURL=\S+\s*$/, '') + `//# sou
 writeFileSync(join(OUT, jsName), code);
 if (chunk.map) writeFileSync(join(OUT, `${jsName}.map`), chunk.map.toString());
 
-// The interface font: Inter (variable; SIL Open Font License, beside it as inter-LICENSE.txt) from
-// the same versioned npm package the tests measure text with, so the Studio looks the same on every
-// machine instead of taking whatever sans-serif the system has. Its per-script files keep their
-// unicode-range, so a page loads only the scripts it shows; names are content-hashed like the rest.
-const FONT_DIR = join(HERE, '..', 'node_modules', '@fontsource-variable', 'inter');
-const fontFaces = readFileSync(join(FONT_DIR, 'wght.css'), 'utf8')
-  .replace(/\/\*[\s\S]*?\*\//g, '')
-  .replace(/font-family: 'Inter Variable'/g, "font-family: 'Inter'")
-  .replace(/font-display: swap/g, 'font-display: block')
-  .replace(/url\(\.\/files\/([\w-]+)\.woff2\)/g, (_, file) => {
-    const bytes = readFileSync(join(FONT_DIR, 'files', `${file}.woff2`));
-    const name = `${file}.${hash(bytes)}.woff2`;
-    writeFileSync(join(OUT, name), bytes);
-    return `url('/studio/${name}')`;
-  })
-  .trim();
-if (!fontFaces.includes('/studio/inter-latin-wght-normal.')) throw new Error('studio/build.mjs: @fontsource-variable/inter no longer has its Latin file');
-writeFileSync(join(OUT, 'inter-LICENSE.txt'), readFileSync(join(FONT_DIR, 'LICENSE')));
+// The page's two faces, both bundled so the Studio looks the same on every machine instead of taking
+// whatever the system has (a screenshot test runs with no system fonts and with Debian's DejaVu and
+// Liberation, and asks Chromium which fonts drew each text): Inter for the interface and JetBrains
+// Mono for code, JSON and the text box. Both variable, SIL Open Font License (beside them as
+// <name>-LICENSE.txt), from versioned npm packages (the same Inter the tests measure text with).
+// Their per-script files keep their unicode-range, so a page loads only the scripts it shows; names
+// are content-hashed like the rest.
+const FACES = [
+  { pkg: 'inter', family: 'Inter', file: 'inter-latin-wght-normal' },
+  { pkg: 'jetbrains-mono', family: 'JetBrains Mono', file: 'jetbrains-mono-latin-wght-normal' },
+];
+const fontFaces = FACES.map(({ pkg, family, file: latin }) => {
+  const dir = join(HERE, '..', 'node_modules', '@fontsource-variable', pkg);
+  const css = readFileSync(join(dir, 'wght.css'), 'utf8')
+    .replace(/\/\*[\s\S]*?\*\//g, '')
+    .replace(new RegExp(`font-family: '${family} Variable'`, 'g'), `font-family: '${family}'`)
+    .replace(/font-display: swap/g, 'font-display: block')
+    .replace(/url\(\.\/files\/([\w-]+)\.woff2\)/g, (_, file) => {
+      const bytes = readFileSync(join(dir, 'files', `${file}.woff2`));
+      const name = `${file}.${hash(bytes)}.woff2`;
+      writeFileSync(join(OUT, name), bytes);
+      return `url('/studio/${name}')`;
+    })
+    .trim();
+  if (!css.includes(`/studio/${latin}.`) || !css.includes(`font-family: '${family}'`)) {
+    throw new Error(`studio/build.mjs: @fontsource-variable/${pkg} no longer has its Latin file or family name`);
+  }
+  writeFileSync(join(OUT, `${pkg}-LICENSE.txt`), readFileSync(join(dir, 'LICENSE')));
+  return css;
+}).join('\n');
 
 // The CSS is one hand-written file: comments and indentation dropped, nothing else changed.
 const css = `${fontFaces}\n${readFileSync(join(HERE, 'src', 'app.css'), 'utf8')}`

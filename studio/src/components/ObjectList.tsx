@@ -50,11 +50,7 @@ export function ObjectList({ objects, selected, overridden, onSelect }: Props) {
           <span class="name">{o.name}</span>
           <span class={`badge ${o.type}`}>{o.type}</span>
           {o.slide ? <span class="muted small">{o.slide}</span> : null}
-          {overridden(o.name) ? (
-            <span class="dot" title="has overrides" aria-hidden="true">
-              ●
-            </span>
-          ) : null}
+          {overridden(o.name) ? <span class="dot" title="has overrides" aria-hidden="true" /> : null}
         </li>
       ))}
     </ul>
