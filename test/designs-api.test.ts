@@ -127,7 +127,7 @@ describe('GET /public/v2/designs/<id>', () => {
     expect(res.status).toBe(200);
     const d = DesignDetail.parse(await res.json());
     const template = cardTemplate();
-    expect(d).toMatchObject({ design_id: card, kind: 'design', width: 1080, height: 1080, background: '#f6f1ea', slides: [], prices: null });
+    expect(d).toMatchObject({ design_id: card, kind: 'design', width: 1080, height: 1080, background: '#f6f1ea', slides: [], prices: null, poster_time: null });
     expect(d.objects.map((o) => o.name)).toEqual(template.objects.map((o) => o.name));
     const defs = (overridesJsonSchema() as { $defs: Record<string, unknown> }).$defs;
     for (const o of d.objects) {
@@ -186,6 +186,24 @@ describe('GET /public/v2/designs/<id>', () => {
     // The basic plan's rates per second, times the video's length.
     const rates = { 'sd/30': 0.01, 'sd/60': 0.015, 'hd/30': 0.02, 'hd/60': 0.03 };
     for (const [k, rate] of Object.entries(rates)) expect(d.prices![k as keyof typeof rates]).toBeCloseTo(d.duration! * rate, 6);
+  });
+
+  it('gives a video design’s poster_time: the second a still of it shows when no time is named', async () => {
+    const d = DesignDetail.parse(await (await get(`/designs/${video}`)).json());
+    expect(d.poster_time).toBeGreaterThan(0);
+    expect(d.poster_time).toBeLessThan(d.duration!);
+    const still = async (time?: number) => {
+      const res = await fetch(`${base}/preview`, {
+        method: 'POST',
+        headers: { ...auth(), 'content-type': 'application/json' },
+        body: JSON.stringify({ design_id: video, format: 'png', scale: 0.25, ...(time === undefined ? {} : { time }) }),
+      });
+      expect(res.status).toBe(200);
+      return Buffer.from(await res.arrayBuffer());
+    };
+    const atDefault = await still();
+    expect(atDefault.equals(await still(d.poster_time!))).toBe(true);
+    expect(atDefault.equals(await still(0))).toBe(false);
   });
 
   it('prices a video as interface B holds it when the render is requested', async () => {

@@ -260,6 +260,14 @@ export const DesignDetail = DesignSummary.extend({
   slides: z.array(SlideInfo).meta({ description: 'In order; empty for a design without slides.' }),
   objects: z.array(ObjectInfo).meta({ description: 'The named objects, in z-order (slide by slide).' }),
   prices: Prices.nullable().meta({ description: 'Null when the design cannot be rendered as a video (a still).' }),
+  poster_time: z
+    .number()
+    .nullable()
+    .meta({
+      description:
+        'An addition: the second a png, jpg or pdf of this design shows (its poster_time, else the end of its opening animations), where the Studio opens it; null for a still design.',
+      examples: [1.2],
+    }),
 }).meta({ description: 'A design with its named objects, what each accepts, and its prices.' });
 
 export const TaskListQuery = z.strictObject({

@@ -6,6 +6,7 @@ import { toJson, type JsonSchema } from '../design/json-schema.js';
 import { parseDesign } from '../design/parse.js';
 import { slotsOf } from '../design/slots.js';
 import { ImprintError } from '../errors.js';
+import { stillTime } from '../layout/timeline.js';
 import { handlerForType, type DesignObject, type ObjectType } from '../objects/registry.js';
 import { checkRenderable, MAX_SLIDE_VIDEO_SECONDS } from '../render-checks.js';
 import { resolveScene } from '../resolve/resolve.js';
@@ -55,6 +56,11 @@ export type DesignDetail = DesignSummaryJson & {
   objects: ObjectInfo[];
   /** Null when the design cannot be rendered as a video (a still). */
   prices: Prices | null;
+  /**
+   * An addition: the second a png, jpg or pdf of this design shows (its `poster_time`, else the end
+   * of its opening animations), where an editor opens it; null for a still design.
+   */
+  poster_time: number | null;
 };
 
 /** Override schemas per object type, made once: they are the same for every design. */
@@ -137,8 +143,11 @@ export async function describeDesign(ctx: ServiceContext, account: Account, reco
   }
   const { starts } = slideTimes(slides);
   let prices: Prices | null;
+  let posterTime: number | null = null;
   try {
-    prices = pricesOf(account, resolveScene(design, {}, fonts));
+    const scene = resolveScene(design, {}, fonts);
+    prices = pricesOf(account, scene);
+    if (scene.duration !== null) posterTime = stillTime(scene);
   } catch (e) {
     // A template that does not resolve without overrides cannot be rendered by B either.
     if (!(e instanceof ImprintError)) throw e;
@@ -155,6 +164,7 @@ export async function describeDesign(ctx: ServiceContext, account: Account, reco
     })),
     objects,
     prices,
+    poster_time: posterTime,
   };
 }
 

@@ -40,6 +40,8 @@ export interface DesignDetail extends DesignSummary {
   objects: ObjectInfo[];
   /** Interface B's price of one render per size/fps; null where B would refuse it, or for a still. */
   prices: Record<PriceKey, number | null> | null;
+  /** The second a still of this design shows (where the editor opens it); null for a still design. */
+  poster_time: number | null;
 }
 
 export interface AccountInfo {

@@ -28,6 +28,7 @@ import {
   type Overrides,
   type SlideOverride,
 } from '../lib/overrides.js';
+import { hasEdits, loadDraft, saveDraft, type Draft } from '../lib/drafts.js';
 import { clampTime, formatSeconds, nextFrameTime, slideIndexAt } from '../lib/timeline.js';
 
 const DEBOUNCE_MS = 100;
@@ -157,15 +158,57 @@ function usePreview(
 }
 
 function Editor({ design }: { design: DesignDetail }) {
-  const { api } = useStudio();
-  const [overrides, setOverrides] = useState<Overrides>({});
-  const [slideOverrides, setSlideOverrides] = useState<Record<string, SlideOverride>>({});
-  const [selected, setSelected] = useState<string | null>(null);
+  const { api, account } = useStudio();
+  // The edits kept for this tab from an earlier visit (lib/drafts.ts), read once when the design opens.
+  const [restored] = useState(() => loadDraft(sessionStorage, account.account_id, design.design_id));
+  const [overrides, setOverrides] = useState<Overrides>(() => restored?.overrides ?? {});
+  const [slideOverrides, setSlideOverrides] = useState<Record<string, SlideOverride>>(() => restored?.slides ?? {});
+  const [selected, setSelected] = useState<string | null>(() =>
+    restored?.selected && design.objects.some((o) => o.name === restored.selected) ? restored.selected : null,
+  );
   const [resets, setResets] = useState(0);
   const duration = design.duration ?? 0;
   const moving = design.duration !== null && design.duration > 0;
-  const [time, setTime] = useState(0);
+  // A design that moves opens where its still is (its poster time: the text has appeared), or where
+  // the user left it in this tab.
+  const [time, setTime] = useState(() => clampTime(restored?.time ?? design.poster_time ?? 0, duration));
   const [playing, setPlaying] = useState(false);
+  const [kept, setKept] = useState(true);
+  const [showRestored, setShowRestored] = useState(() => restored !== null && hasEdits(restored));
+  const edited = hasEdits({ overrides, slides: slideOverrides });
+
+  // Every change is kept for the tab at once, so a reload, Back or another view loses nothing.
+  useEffect(() => {
+    setKept(
+      saveDraft(sessionStorage, account.account_id, design.design_id, {
+        overrides,
+        slides: slideOverrides,
+        selected,
+        time: moving ? time : null,
+        designUpdatedAt: design.updated_at,
+      }),
+    );
+  }, [overrides, slideOverrides, selected, time]);
+
+  // Closing the tab (or leaving the Studio) ends the tab's storage: with edits, the browser asks first.
+  useEffect(() => {
+    if (!edited) return;
+    const ask = (e: BeforeUnloadEvent) => {
+      e.preventDefault();
+      // Older browsers show the prompt only when returnValue is set.
+      e.returnValue = '';
+    };
+    addEventListener('beforeunload', ask);
+    return () => removeEventListener('beforeunload', ask);
+  }, [edited]);
+
+  const discardAll = (what: string) => {
+    if (!confirm(`Discard ${what}? This cannot be undone.`)) return;
+    setOverrides({});
+    setSlideOverrides({});
+    setShowRestored(false);
+    setResets((r) => r + 1);
+  };
   const [stageRef, stage] = useElementSize<HTMLDivElement>();
 
   // A margin round the canvas keeps the handles of objects at its edges within reach.
@@ -247,6 +290,18 @@ function Editor({ design }: { design: DesignDetail }) {
             ID {design.design_id} · {sizeText(design)} · {type}
             {design.duration ? ` · ${formatSeconds(design.duration)}` : ''}
           </p>
+          <DraftNotice
+            restored={showRestored ? restored : null}
+            design={design}
+            overrides={overrides}
+            kept={kept}
+            onDiscard={() => discardAll('the edits kept from earlier')}
+            onDismiss={() => setShowRestored(false)}
+            onRemove={(names) => {
+              if (!confirm(`Remove your edits of ${names.join(', ')}?`)) return;
+              setOverrides((all) => names.reduce((acc, n) => withEntry(acc, n, {}), all));
+            }}
+          />
         </div>
         <h2 class="section">Objects</h2>
         {objects.length ? (
@@ -263,6 +318,7 @@ function Editor({ design }: { design: DesignDetail }) {
             errors={fieldErrors}
             onChange={(path, v) => setField(selectedObject.name, path, v)}
             onReset={() => {
+              if (!confirm(`Discard your edits of ${selectedObject.name}?`)) return;
               setOverrides((all) => withEntry(all, selectedObject.name, {}));
               setResets((r) => r + 1);
             }}
@@ -280,15 +336,8 @@ function Editor({ design }: { design: DesignDetail }) {
             {preview.busy ? ' · rendering…' : ''}
             {preview.pausedFor > 0 ? <span role="status"> · preview paused by the plan's rate limit: it resumes in {preview.pausedFor} s</span> : ''}
           </span>
-          {Object.keys(overrides).length ? (
-            <button
-              type="button"
-              class="ghost small"
-              onClick={() => {
-                setOverrides({});
-                setResets((r) => r + 1);
-              }}
-            >
+          {edited ? (
+            <button type="button" class="ghost small" onClick={() => discardAll('every edit of this design')}>
               Reset all
             </button>
           ) : null}
@@ -349,6 +398,54 @@ function Editor({ design }: { design: DesignDetail }) {
         <RenderPanel design={design} overrides={overrides} slideOverrides={slideOverrides} />
       </aside>
     </main>
+  );
+}
+
+/**
+ * Says what happened to the user's edits: brought back from earlier in this tab (and whether the
+ * design changed since, or lost objects they name), or not kept because the browser refused to store
+ * them (then closing the tab is the only way to lose them, and the browser asks first).
+ */
+function DraftNotice(props: {
+  restored: Draft | null;
+  design: DesignDetail;
+  overrides: Overrides;
+  kept: boolean;
+  onDiscard: () => void;
+  onDismiss: () => void;
+  onRemove: (names: string[]) => void;
+}) {
+  const { restored, design, overrides, kept } = props;
+  if (!kept) {
+    return (
+      <p class="notice warn small" role="status" data-testid="draft-notice">
+        Your edits could not be kept for this tab (the browser's storage is full or off): they last until the page is left.
+      </p>
+    );
+  }
+  if (!restored) return null;
+  const gone = Object.keys(overrides).filter((n) => !design.objects.some((o) => o.name === n));
+  return (
+    <div class="notice small" role="status" data-testid="draft-notice">
+      <p>
+        Your edits from earlier in this tab are back.
+        {restored.designUpdatedAt !== design.updated_at ? ' The design has been replaced since: check them.' : ''}
+        {gone.length ? ` It no longer has ${gone.join(', ')}: the preview refuses those edits until they are removed.` : ''}
+      </p>
+      <p class="notice-actions">
+        <button type="button" class="ghost small" onClick={props.onDismiss}>
+          OK
+        </button>
+        {gone.length ? (
+          <button type="button" class="ghost small" onClick={() => props.onRemove(gone)}>
+            Remove the edits of {gone.join(', ')}
+          </button>
+        ) : null}
+        <button type="button" class="ghost small" onClick={props.onDiscard}>
+          Discard them all
+        </button>
+      </p>
+    </div>
   );
 }
 

@@ -8,6 +8,7 @@ import { useLoad } from '../hooks.js';
 import type { Api } from '../lib/api.js';
 import { isApiError } from '../lib/api-errors.js';
 import { designType, sizeText, type DesignSummary } from '../lib/designs.js';
+import { draftedDesigns } from '../lib/drafts.js';
 import { formatSeconds } from '../lib/timeline.js';
 
 const THUMB_LONG_SIDE = 480;
@@ -55,7 +56,9 @@ async function loadThumbs(api: Api, designs: DesignSummary[], signal: AbortSigna
 }
 
 export function DesignsGrid() {
-  const { api } = useStudio();
+  const { api, account } = useStudio();
+  // Designs with edits kept in this tab (lib/drafts.ts): marked, so the person sees where their work is.
+  const [drafted] = useState(() => draftedDesigns(sessionStorage, account.account_id));
   const list = useLoad((signal) => api.designs(signal), []);
   const [, setTick] = useState(0);
 
@@ -84,7 +87,7 @@ export function DesignsGrid() {
       <ul class="grid" aria-label="Designs">
         {(list.data ?? []).map((d) => (
           <li key={d.design_id}>
-            <DesignCard design={d} thumb={thumbs.get(thumbKey(d))} />
+            <DesignCard design={d} thumb={thumbs.get(thumbKey(d))} edited={drafted.has(d.design_id)} />
           </li>
         ))}
       </ul>
@@ -92,7 +95,7 @@ export function DesignsGrid() {
   );
 }
 
-function DesignCard({ design: d, thumb }: { design: DesignSummary; thumb: string | null | undefined }) {
+function DesignCard({ design: d, thumb, edited }: { design: DesignSummary; thumb: string | null | undefined; edited: boolean }) {
   const type = designType(d);
   return (
     <article class="design-card" data-testid="design-card" data-design-id={String(d.design_id)}>
@@ -114,6 +117,11 @@ function DesignCard({ design: d, thumb }: { design: DesignSummary; thumb: string
           <span>{sizeText(d)}</span>
           <span class={`badge ${type}`}>{type}</span>
           {d.duration ? <span>{formatSeconds(d.duration)}</span> : null}
+          {edited ? (
+            <span class="badge edited" title="This tab keeps edits of this design: open it to see them">
+              edited
+            </span>
+          ) : null}
         </p>
       </div>
     </article>
