@@ -34,10 +34,8 @@ async function loadThumbs(api: Api, designs: DesignSummary[], signal: AbortSigna
       if (signal.aborted) return;
       const scale = Math.min(1, THUMB_LONG_SIDE / Math.max(d.width, d.height));
       try {
-        const blob = await api.previewImage(
-          { design_id: d.design_id, format: 'jpg', scale, ...(d.duration ? { time: Math.min(1, d.duration / 2) } : {}) },
-          signal,
-        );
+        // No time: an animated design's thumbnail is its still (its poster time), as the editor opens it.
+        const blob = await api.previewImage({ design_id: d.design_id, format: 'jpg', scale }, signal);
         thumbs.set(thumbKey(d), URL.createObjectURL(blob));
       } catch (e) {
         if (signal.aborted) return;
