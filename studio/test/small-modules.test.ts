@@ -1,7 +1,9 @@
 // The Studio's smaller pure modules: hash routes, the design type and formats, prices, the timeline's
-// slide at a time and play frames, and the remembered uploads (sessionStorage stands in as a Map).
+// slide at a time and play frames, the remembered uploads (sessionStorage stands in as a Map), and the
+// render progress in words.
 import { describe, expect, it } from 'vitest';
 import { designType, formatsFor, moneyText, renderPrice, sizeText, usesInterfaceB } from '../src/lib/designs.js';
+import { progressText } from '../src/lib/progress.js';
 import { parseRoute, routeHash } from '../src/lib/routes.js';
 import { clampTime, nextFrameTime, slideIndexAt, slideSpans } from '../src/lib/timeline.js';
 import { isUploadUrl, listUploads, MAX_REMEMBERED, rememberUpload, uploadLabel, type KeyValueStore } from '../src/lib/upload-history.js';
@@ -109,5 +111,15 @@ describe('upload history', () => {
     expect(isUploadUrl('lake.jpg')).toBe(false);
     expect(uploadLabel({ url: url(1), name: 'photo.png', at: 0 })).toBe('photo.png (1.png…)');
     expect(uploadLabel({ url: url(1), name: '', at: 0 })).toBe('1.png');
+  });
+});
+
+describe('render progress text', () => {
+  it('says frames, percent and time left in words', () => {
+    expect(progressText({ fraction: 0, frames_done: 0, frames_total: 450, eta_seconds: null })).toBe('0 of 450 frames · loading files…');
+    expect(progressText({ fraction: 0.4222, frames_done: 190, frames_total: 450, eta_seconds: 7.5 })).toBe('190 of 450 frames · 42 % · about 8 s left');
+    expect(progressText({ fraction: 0.1, frames_done: 45, frames_total: 450, eta_seconds: null })).toBe('45 of 450 frames · 10 %');
+    expect(progressText({ fraction: 0.01, frames_done: 90, frames_total: 9000, eta_seconds: 200 })).toBe('90 of 9000 frames · 1 % · about 4 min left');
+    expect(progressText({ fraction: 1, frames_done: 450, frames_total: 450, eta_seconds: 0 })).toBe('450 of 450 frames · 100 % · storing the file…');
   });
 });

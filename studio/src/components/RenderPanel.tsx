@@ -9,6 +9,7 @@ import type { TaskBody } from '../lib/api.js';
 import { isApiError, networkError, type ApiError } from '../lib/api-errors.js';
 import { formatsFor, moneyText, renderPrice, usesInterfaceB, type DesignDetail } from '../lib/designs.js';
 import type { Overrides, SlideOverride } from '../lib/overrides.js';
+import { progressText } from '../lib/progress.js';
 import { curlCommand, demoParameters, renderRequestA, renderRequestB, requestJson, type Format, type Fps, type SizeType } from '../lib/render-request.js';
 import { ErrorAlert } from './ErrorAlert.js';
 
@@ -159,6 +160,14 @@ export function RenderPanel({ design, overrides, slideOverrides }: Props) {
             </>
           ) : null}
         </p>
+      ) : null}
+      {task?.state === 'pending' && task.progress ? (
+        <div class="task-progress">
+          <progress data-testid="task-progress" aria-label="Render progress" max={1} value={task.progress.fraction} />
+          <p class="small muted" aria-live="polite">
+            {progressText(task.progress)}
+          </p>
+        </div>
       ) : null}
       {task?.state === 'error' && task.error ? (
         <p class="field-error">

@@ -2,6 +2,7 @@
 // a URL), takes an AbortSignal so a newer preview cancels an older one, and turns any answer that is
 // not a success into an ApiError (code, description, the JSON path split off). The task events are
 // read with fetch() as a stream (EventSource cannot send the header). Uses fetch only, no DOM nodes.
+import type { TaskProgress } from './progress.js';
 import { apiErrorFrom, networkError, type ApiError } from './api-errors.js';
 import type { AccountInfo, DesignDetail, DesignSummary, TaskListItem } from './designs.js';
 import type { Overrides, toInterfaceB } from './overrides.js';
@@ -59,6 +60,8 @@ export interface TaskBody {
   video_url?: string | null;
   billed_price?: number | null;
   error?: { code: string; description: string };
+  /** An mp4 while pending and when done (an addition of the service, docs/api.md). */
+  progress?: TaskProgress;
 }
 
 export interface Accepted {
@@ -194,8 +197,9 @@ export class Api {
   }
 
   /**
-   * Follows a task through its event stream until it ends (done or error) or `signal` aborts; each
-   * `task` event's body goes to onTask. Resolves with the last body.
+   * Follows a task through its event stream until it ends (done or error) or `signal` aborts; the
+   * body of each `task` event (a change of state) and `progress` event (an mp4's frames moved on)
+   * goes to onTask. Resolves with the last body.
    */
   async watchTask(id: number, onTask: (t: TaskBody) => void, signal?: AbortSignal): Promise<TaskBody | undefined> {
     const res = await this.call(`/public/v2/tasks/${id}/events`, { accept: 'text/event-stream', signal });
@@ -208,7 +212,7 @@ export class Api {
         const { value, done } = await reader.read();
         if (done) break;
         for (const e of parser.push(value)) {
-          if (e.event !== 'task') continue;
+          if (e.event !== 'task' && e.event !== 'progress') continue;
           last = JSON.parse(e.data) as TaskBody;
           onTask(last);
         }

@@ -1,0 +1,27 @@
+// How far an mp4 render has got, in words for the progress bar under the render button: the task's
+// `progress` (frames done of the total, the service's estimate of the time left). No DOM.
+
+/** A task's `progress` as interfaces A and B and the events stream give it (docs/api.md, A2). */
+export interface TaskProgress {
+  /** frames_done / frames_total, 0 to 1. */
+  fraction: number;
+  frames_done: number;
+  frames_total: number;
+  /** Seconds left at the pace so far; null until the first frame is encoded. */
+  eta_seconds: number | null;
+}
+
+/** "190 of 450 frames · 42 % · about 8 s left"; "loading…" before the first frame; "encoded, storing…" at 1. */
+export function progressText(p: TaskProgress): string {
+  const pct = Math.floor(Math.min(1, Math.max(0, p.fraction)) * 100);
+  const frames = `${p.frames_done} of ${p.frames_total} frames`;
+  if (p.frames_done === 0) return `${frames} · loading files…`;
+  if (p.fraction >= 1) return `${frames} · 100 % · storing the file…`;
+  return `${frames} · ${pct} %${p.eta_seconds === null ? '' : ` · about ${etaText(p.eta_seconds)} left`}`;
+}
+
+function etaText(s: number): string {
+  if (s < 1) return 'a second';
+  if (s < 90) return `${Math.ceil(s)} s`;
+  return `${Math.ceil(s / 60)} min`;
+}
