@@ -303,10 +303,29 @@ describe.skipIf(!toolsAvailable(['chromium'], 'the Studio end-to-end test drives
     noConsoleErrors();
   }, 120_000);
 
-  it('renders the promo as mp4 and shows the task reach done', async () => {
+  it('renders the promo as mp4, shows its progress moving, and the task reach done', async () => {
     await openDesign('promo-15s');
     await page.getByLabel('Format').selectOption('mp4');
     await page.getByRole('button', { name: 'Render' }).click();
+    // The progress bar appears part-way and moves on (frames from the task's events stream).
+    const bar = () =>
+      page.evaluate(() => {
+        const el = document.querySelector<HTMLProgressElement>('[data-testid=task-progress]');
+        return el ? { value: el.value, text: el.parentElement?.textContent ?? '' } : null;
+      });
+    const partWay = async (above: number) =>
+      page.waitForFunction(
+        (min) => {
+          const el = document.querySelector<HTMLProgressElement>('[data-testid=task-progress]');
+          return !!el && el.value > min && el.value < 1;
+        },
+        above,
+        { timeout: 120_000, polling: 100 },
+      );
+    await partWay(0);
+    const first = (await bar())!;
+    expect(first.text).toMatch(/\d+ of 450 frames · \d+ %/);
+    await partWay(first.value);
     await expect.poll(() => page.getByTestId('task-state').textContent(), { timeout: 240_000, interval: 500 }).toMatch(/done/);
     const href = await page.getByRole('link', { name: 'Download result' }).getAttribute('href');
     expect(href).toMatch(/\.mp4$/);
