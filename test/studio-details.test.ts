@@ -91,6 +91,26 @@ describe.skipIf(!toolsAvailable(['chromium'], 'the Studio detail tests drive Chr
     await svc?.close();
   }, 60_000);
 
+  it('answers a wrong key with one clear message, and says nothing about storage', async () => {
+    const fresh = await ui.browser.newContext({ viewport: { width: 1440, height: 900 } });
+    const p = await fresh.newPage();
+    try {
+      await p.goto(`${svc.base}/studio`);
+      expect(await p.locator('body').innerText()).not.toMatch(/sessionStorage/i);
+      await p.getByLabel('API key').fill('imp_not-a-key-at-all');
+      await p.getByRole('button', { name: 'Sign in' }).click();
+      const alert = p.getByRole('alert');
+      await alert.first().waitFor();
+      await expect.poll(() => p.getByRole('button', { name: 'Sign in' }).isEnabled()).toBe(true);
+      expect(await alert.count()).toBe(1);
+      expect(await p.locator('.notice').count()).toBe(0);
+      expect(await alert.innerText()).toMatch(/^This key is not known\. Check it, or create one with npx imprint admin create-key .* --role admin\.$/);
+      expect(await p.locator('body').innerText()).not.toMatch(/sessionStorage|unauthorized|signed out/i);
+    } finally {
+      await fresh.close();
+    }
+  }, 60_000);
+
   it('shows each design whole in its card: the thumbnail is letterboxed, not cropped', async () => {
     await page.goto(`${svc.base}/studio#/`);
     await page.waitForFunction(
