@@ -5,10 +5,12 @@
 // interface A takes, downloads named after the design, the task list's words and thumbnails, human
 // field labels and the value a select leaves in use. Every check waits for its condition; the page's
 // font is the bundled Inter, so no result depends on the machine's fonts.
+import { readFile } from 'node:fs/promises';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openStudioBrowser, startStudioService, type StudioBrowser, type StudioService } from './support/studio.js';
 import { toolsAvailable } from './support/tools.js';
+import { waitFor } from './support/wait.js';
 
 let svc: StudioService;
 let ui: StudioBrowser;
@@ -245,4 +247,75 @@ describe.skipIf(!toolsAvailable(['chromium'], 'the Studio detail tests drive Chr
     }
     noConsoleErrors();
   }, 60_000);
+  /** Renders card-1080 through the API (as another client would) and waits until the task is done. */
+  async function apiRender(format: string): Promise<number> {
+    const r = await fetch(`${svc.base}/public/v2/render`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${svc.seed.apiKey}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ design_id: svc.designId('card-1080'), format }),
+    });
+    expect(r.status).toBe(202);
+    const id = ((await r.json()) as { task_id: number }).task_id;
+    await waitFor(
+      `the ${format} render`,
+      async () => {
+        const t = await svc.service.getRenderTask(svc.seed.accountId, String(id));
+        return t.state === 'done' ? t : undefined;
+      },
+      60_000,
+    );
+    return id;
+  }
+
+  /** Renders the open design from the render panel in `format`; the task's id. */
+  async function studioRender(format: string): Promise<number> {
+    await page.getByLabel('Format').selectOption(format);
+    await page.getByRole('button', { name: 'Render', exact: true }).click();
+    await expect.poll(() => page.getByTestId('task-state').textContent(), { timeout: 60_000 }).toBe('done');
+    return Number(/Task (\d+)/.exec((await page.locator('.task-line').textContent())!)![1]);
+  }
+
+  it('offers the render formats interface A accepts, webp and avif included', async () => {
+    await openDesign(page, 'card-1080');
+    expect(await page.getByLabel('Format').locator('option').allTextContents()).toEqual(['png', 'jpg', 'webp', 'avif', 'pdf']);
+    await studioRender('avif');
+    const href = await page.getByRole('link', { name: 'Download result' }).getAttribute('href');
+    const bytes = Buffer.from(await (await fetch(new URL(href!, svc.base))).arrayBuffer());
+    expect(bytes.subarray(4, 12).toString()).toBe('ftypavif');
+    noConsoleErrors();
+  }, 90_000);
+
+  it("saves a render under the design's name, not task-<id>", async () => {
+    await openDesign(page, 'card-1080');
+    const id = await studioRender('png');
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: 'Download result' }).click()]);
+    expect(download.suggestedFilename()).toBe(`card-1080-task-${id}.png`);
+    const bytes = await readFile(await download.path());
+    expect(bytes.subarray(1, 4).toString()).toBe('PNG');
+    noConsoleErrors();
+  }, 90_000);
+
+  it('lists tasks in words, with a thumbnail of each finished image and a label for a pdf', async () => {
+    const webpTask = await apiRender('webp');
+    const pdfTask = await apiRender('pdf');
+    await page.goto(`${svc.base}/studio#/tasks`);
+    const row = (id: number) => page.locator(`[data-testid=task-row][data-task-id="${id}"]`);
+    await row(pdfTask).waitFor();
+    expect(await page.locator('table.tasks').innerText()).not.toMatch(/interface/i);
+    expect(await row(webpTask).innerText()).toMatch(/API render/);
+    expect(await row(webpTask).innerText()).toMatch(/card-1080/);
+    // The webp's own picture, loaded from the page's origin (the page's CSP allows no other).
+    const thumb = row(webpTask).locator('img[data-testid=task-thumb]');
+    expect(await thumb.getAttribute('src')).toMatch(/^\/public\/v2\/results\/[^/]+\.webp$/);
+    await thumb.evaluate((img: HTMLImageElement) => img.decode());
+    expect(await thumb.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(1080);
+    const shown = await rect(thumb);
+    expect([shown.width, shown.height]).toEqual([48, 48]);
+    // A pdf is labelled by its format.
+    expect(await row(pdfTask).getByTestId('task-thumb').textContent()).toBe('PDF');
+    // The result link saves the file under the design's name too.
+    const [download] = await Promise.all([page.waitForEvent('download'), row(webpTask).getByRole('link', { name: 'Result' }).click()]);
+    expect(download.suggestedFilename()).toBe(`card-1080-task-${webpTask}.webp`);
+    noConsoleErrors();
+  }, 90_000);
 });

@@ -247,6 +247,10 @@ describe.skipIf(!toolsAvailable(['chromium'], 'the Studio end-to-end test drives
     const href = await page.getByRole('link', { name: 'Download result' }).getAttribute('href');
     const studioPng = Buffer.from(await (await fetch(new URL(href!, svc.base))).arrayBuffer());
     expect(studioPng.subarray(1, 4).toString()).toBe('PNG');
+    // The download is named after the design (the service's own name is task-<id>.png), same bytes.
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: 'Download result' }).click()]);
+    expect(download.suggestedFilename()).toMatch(/^card-1080-task-\d+\.png$/);
+    expect((await readFile(await download.path())).equals(studioPng)).toBe(true);
 
     // The request the Studio shows, sent as is: the same bytes.
     const shown = JSON.parse((await page.getByTestId('request-json').textContent())!) as Record<string, unknown>;

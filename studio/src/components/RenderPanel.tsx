@@ -10,7 +10,9 @@ import { isApiError, networkError, type ApiError } from '../lib/api-errors.js';
 import { formatsFor, moneyText, renderPrice, usesInterfaceB, type DesignDetail } from '../lib/designs.js';
 import type { Overrides, SlideOverride } from '../lib/overrides.js';
 import { curlCommand, demoParameters, renderRequestA, renderRequestB, requestJson, type Format, type Fps, type SizeType } from '../lib/render-request.js';
+import { downloadName } from '../lib/results.js';
 import { ErrorAlert } from './ErrorAlert.js';
+import { ResultLink } from './ResultLink.js';
 
 interface Props {
   design: DesignDetail;
@@ -153,9 +155,9 @@ export function RenderPanel({ design, overrides, slideOverrides }: Props) {
           {result ? (
             <>
               {' '}
-              <a href={result} download target="_blank" rel="noreferrer">
+              <ResultLink url={result} fileName={downloadName({ name: design.name, id: design.design_id }, task.id, result)}>
                 Download result
-              </a>
+              </ResultLink>
             </>
           ) : null}
         </p>
