@@ -318,4 +318,40 @@ describe.skipIf(!toolsAvailable(['chromium'], 'the Studio detail tests drive Chr
     expect(download.suggestedFilename()).toBe(`card-1080-task-${webpTask}.webp`);
     noConsoleErrors();
   }, 90_000);
+  it('labels fields in words, with the JSON key in the tooltip', async () => {
+    await openDesign(page, 'card-1080');
+    await selectObject(page, 'headline');
+    const form = page.getByRole('region', { name: 'Fields of headline' });
+    // Found by its label in words; the JSON key is the tooltip, and stays the control's data-field.
+    const valign = form.getByLabel('Vertical alignment when fitting', { exact: true });
+    expect(await valign.getAttribute('data-field')).toBe('config.text_replacement_strategy_fit_valign');
+    const title = await form.locator('label', { hasText: 'Vertical alignment when fitting' }).getAttribute('title');
+    expect(title).toMatch(/^config\.text_replacement_strategy_fit_valign: /);
+    expect(await form.getByLabel('Text', { exact: true }).getAttribute('data-field')).toBe('text');
+    // No label or legend shows a raw JSON key.
+    const labels = await form.locator('label, legend').allInnerTexts();
+    expect(labels.length).toBeGreaterThan(10);
+    expect(labels.filter((l) => /_|^[a-z]/.test(l.trim()))).toEqual([]);
+    noConsoleErrors();
+  }, 60_000);
+
+  it('shows the value a select leaves in use, not "(default)"', async () => {
+    await openDesign(page, 'card-1080');
+    await selectObject(page, 'headline');
+    const form = page.getByRole('region', { name: 'Fields of headline' });
+    const valign = form.locator('select[data-field="config.text_replacement_strategy_fit_valign"]');
+    // A select shows the value in use: the template's (top) or the renderer's default (start), not "(default)".
+    const selected = (l: ReturnType<Page['locator']>) => l.evaluate((el: HTMLSelectElement) => el.selectedOptions[0]?.text);
+    expect(await selected(valign)).toBe('top (template)');
+    expect(await selected(form.locator('select[data-field="config.text_replacement_strategy"]'))).toBe('fit (template)');
+    expect(await selected(form.locator('select[data-field="text_align"]'))).toBe('start (default)');
+    expect(await form.locator('option', { hasText: /^\(default\)$/ }).count()).toBe(0);
+    // An override shows as itself; back to the first option, and it is gone.
+    await valign.selectOption('bottom');
+    expect(await selected(valign)).toBe('bottom');
+    await expect.poll(() => page.getByTestId('request-json').textContent()).toContain('"text_replacement_strategy_fit_valign": "bottom"');
+    await valign.selectOption({ label: 'top (template)' });
+    await expect.poll(() => page.getByTestId('request-json').textContent()).not.toContain('text_replacement_strategy_fit_valign');
+    noConsoleErrors();
+  }, 60_000);
 });

@@ -1,10 +1,15 @@
 // The pure logic behind the Studio's details (issue 27): the one message a refused key gets, the
 // render formats (exactly what interface A accepts), result files named after their design, the
-// task list's words and which results show as pictures.
+// task list's words and which results show as pictures, field labels in words and the value a select
+// leaves in use.
 import { describe, expect, it } from 'vitest';
+import { overridesJsonSchema } from '../../src/design/json-schema.js';
 import { TASK_FORMATS } from '../../src/service/tasks.js';
 import { apiErrorFrom } from '../src/lib/api-errors.js';
 import { formatsFor } from '../src/lib/designs.js';
+import { fieldLabel, fieldTitle, noOverrideText, schemaDefault } from '../src/lib/field-text.js';
+import type { JsonSchema } from '../src/lib/json-schema.js';
+import { allFields, formFields } from '../src/lib/schema-form.js';
 import { downloadName, isImageResult, resultExtension, sameOriginResult, slugify, taskKindText } from '../src/lib/results.js';
 import { CREATE_KEY_COMMAND, signInProblem } from '../src/lib/sign-in.js';
 
@@ -63,5 +68,59 @@ describe('results', () => {
     expect(taskKindText('A')).toEqual({ text: 'API render', title: expect.stringContaining('Interface A') });
     expect(taskKindText('B').text).toBe('Video render');
     expect(taskKindText('B').title).toMatch(/Interface B/);
+  });
+});
+
+const defs = (overridesJsonSchema() as { $defs: Record<string, JsonSchema> }).$defs;
+const textConfig = defs.text!.properties!.config!.properties!;
+
+describe('field labels', () => {
+  it('reads a key as words, a few by hand', () => {
+    expect(fieldLabel('text_replacement_strategy_fit_valign')).toBe('Vertical alignment when fitting');
+    expect(fieldLabel('text')).toBe('Text');
+    expect(fieldLabel('font_size')).toBe('Font size');
+    expect(fieldLabel('offset_x')).toBe('Offset X');
+    expect(fieldLabel('image_url')).toBe('Image');
+    expect(fieldLabel('fallback_url_valign')).toBe('Fallback URL vertical alignment');
+  });
+
+  it('gives every field of every object type a label in words, the JSON path in its tooltip', () => {
+    for (const [type, schema] of Object.entries(defs)) {
+      const walk = (fields: ReturnType<typeof formFields>): void => {
+        for (const f of allFields(fields)) {
+          const label = fieldLabel(f.key);
+          expect(label, `${type}.${f.id}`).toMatch(/^[A-Z][^_]*$/);
+          expect(fieldTitle(f.id, f.description).startsWith(f.id), `${type}.${f.id}`).toBe(true);
+          if (f.kind === 'layers') walk(f.layer);
+        }
+      };
+      walk(formFields(schema));
+    }
+  });
+});
+
+describe("a select's no-override option", () => {
+  it('reads the default from the schema description, only among the options', () => {
+    const d = (s: JsonSchema | undefined) => s?.description ?? '';
+    const opts = (s: JsonSchema | undefined) => (s?.enum ?? []) as string[];
+    const t = defs.text!.properties!;
+    const cases: [JsonSchema | undefined, string][] = [
+      [t.text_align, 'start'],
+      [t.text_transform, 'none'],
+      [t.overflow_wrap, 'break-word'],
+      [textConfig.text_replacement_strategy, 'fit'],
+      [textConfig.text_replacement_strategy_fit_valign, 'center'],
+      [defs.image!.properties!.config!.properties!.media_replacement_strategy, 'cover'],
+    ];
+    for (const [s, want] of cases) expect(schemaDefault(d(s), opts(s)), d(s)).toBe(want);
+    expect(schemaDefault('Default: the design’s lang.', ['ja'])).toBeUndefined();
+  });
+
+  it("names the value in use: the template's, else the default", () => {
+    const valign = textConfig.text_replacement_strategy_fit_valign!;
+    const options = valign.enum as string[];
+    expect(noOverrideText('top', valign.description!, options)).toBe('top (template)');
+    expect(noOverrideText(undefined, valign.description!, options)).toBe('center (default)');
+    expect(noOverrideText(undefined, 'Where it goes.', options)).toBe('(as the template)');
   });
 });
