@@ -57,7 +57,7 @@ try {
     .getByRole('listbox', { name: 'Objects' })
     .getByRole('option', { name: /^headline\b/ })
     .click();
-  const field = page.getByLabel('text', { exact: true });
+  const field = page.getByLabel('Text', { exact: true });
   await field.waitFor();
   for (let i = 0; i < WARMUP + RUNS; i++) {
     const ms = await field.evaluate(

@@ -36,7 +36,7 @@ try {
     .getByRole('option', { name: /^headline\b/ })
     .click();
   const before = await page.getByTestId('preview').getAttribute('src');
-  await page.getByLabel('text', { exact: true }).fill('Chase the <substyle color="#e4572e">midnight sun</substyle>\nacross the fjords');
+  await page.getByLabel('Text', { exact: true }).fill('Chase the <substyle color="#e4572e">midnight sun</substyle>\nacross the fjords');
   await page.waitForFunction((old) => {
     const img = document.querySelector('[data-testid=preview]');
     return img && img.getAttribute('src') !== old && img.complete;

@@ -186,7 +186,7 @@ describe.skipIf(!toolsAvailable(['chromium'], 'the Studio end-to-end test drives
     const photoArea = { x: 0, y: 0, width: 1080, height: 600 };
     const photoBefore = await previewBox(photoArea, 1080);
     const src = await previewSrc();
-    await page.getByLabel('text', { exact: true }).fill('A completely different headline');
+    await page.getByLabel('Text', { exact: true }).fill('A completely different headline');
     await nextPreview(src);
     const after = await previewBox(box, 1080);
     expect(changed(before, after)).toBeGreaterThan(0.02);
@@ -267,7 +267,7 @@ describe.skipIf(!toolsAvailable(['chromium'], 'the Studio end-to-end test drives
     await openDesign('card-1080');
     await selectObject('headline');
     const src = await previewSrc();
-    await page.getByLabel('text', { exact: true }).fill('Rendered from the Studio');
+    await page.getByLabel('Text', { exact: true }).fill('Rendered from the Studio');
     await nextPreview(src);
     await page.getByLabel('Format').selectOption('png');
     await page.getByRole('button', { name: 'Render' }).click();
@@ -275,6 +275,10 @@ describe.skipIf(!toolsAvailable(['chromium'], 'the Studio end-to-end test drives
     const href = await page.getByRole('link', { name: 'Download result' }).getAttribute('href');
     const studioPng = Buffer.from(await (await fetch(new URL(href!, svc.base))).arrayBuffer());
     expect(studioPng.subarray(1, 4).toString()).toBe('PNG');
+    // The download is named after the design (the service's own name is task-<id>.png), same bytes.
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: 'Download result' }).click()]);
+    expect(download.suggestedFilename()).toMatch(/^card-1080-task-\d+\.png$/);
+    expect((await readFile(await download.path())).equals(studioPng)).toBe(true);
 
     // The request the Studio shows, sent as is: the same bytes.
     const shown = JSON.parse((await page.getByTestId('request-json').textContent())!) as Record<string, unknown>;
@@ -472,7 +476,7 @@ describe.skipIf(!toolsAvailable(['chromium'], 'the Studio end-to-end test drives
         .getByRole('listbox', { name: 'Objects' })
         .getByRole('option', { name: new RegExp(`^${text}\\b`) })
         .click();
-      const field = p.getByLabel('text', { exact: true });
+      const field = p.getByLabel('Text', { exact: true });
       // One edit per preview until the Studio holds them back.
       for (let i = 0; i < 12; i++) {
         const before = await p.getByTestId('preview').getAttribute('src');

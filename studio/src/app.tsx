@@ -54,6 +54,8 @@ export function App() {
       setSignedOutWhy(null);
     } catch (e) {
       forgetKey();
+      // A refused key is said once, by the sign-in form: not also as "signed out" (the 401 handler's notice).
+      setSignedOutWhy(null);
       throw e;
     }
   };

@@ -37,8 +37,8 @@ describe('designs', () => {
   });
 
   it('offers mp4 only for designs that move, through interface B only for video designs', () => {
-    expect(formatsFor(still)).toEqual(['png', 'jpg', 'pdf']);
-    expect(formatsFor(promo)).toEqual(['png', 'jpg', 'pdf', 'mp4']);
+    expect(formatsFor(still)).toEqual(['png', 'jpg', 'webp', 'avif', 'pdf']);
+    expect(formatsFor(promo)).toEqual(['png', 'jpg', 'webp', 'avif', 'pdf', 'mp4']);
     expect(usesInterfaceB(promo, 'mp4')).toBe(false);
     expect(usesInterfaceB(slides, 'mp4')).toBe(true);
     expect(usesInterfaceB(slides, 'png')).toBe(false);

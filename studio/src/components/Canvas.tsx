@@ -1,9 +1,11 @@
 // The preview with the object overlay: per visible named object an outline (shown on hover, with its
 // name and type) that a click selects and a drag moves; the selected one has 8 handles that resize
 // it. Pointer positions are screen pixels, turned into template pixels by the display scale
-// (lib/geometry.ts); the new box goes to the form as x/y/width/height overrides.
+// (lib/geometry.ts); the new box goes to the form as x/y/width/height overrides. Outlines are cut to
+// the canvas and name tags placed outside them (lib/overlay.ts).
 import { useRef } from 'preact/hooks';
 import { HANDLES, moveBox, resizeBox, type Box, type Handle } from '../lib/geometry.js';
+import { tagPlacement, visibleBox } from '../lib/overlay.js';
 
 export interface CanvasObject {
   name: string;
@@ -72,20 +74,26 @@ export function Canvas({ width, height, scale, image, imageAlt, busy, objects, s
       <div class="overlay" onPointerMove={move} onPointerUp={end} onPointerCancel={end}>
         {objects.map((o) => {
           const isSel = o.name === selected;
+          // A rotated outline turns with its object and is drawn whole; an upright one is cut to the
+          // canvas (drags still move and resize the whole box: the handles change its real edges).
+          const shown = o.rotation
+            ? { x: o.box.x * scale, y: o.box.y * scale, width: o.box.width * scale, height: o.box.height * scale }
+            : visibleBox(o.box, scale, w, h);
+          const tag = tagPlacement(shown, w, h);
           return (
             <div
               key={o.name}
-              class={`obj${isSel ? ' selected' : ''}`}
+              class={`obj${isSel ? ' selected' : ''} tag-${tag.side} tag-${tag.align}`}
               data-object={o.name}
               role="button"
               tabIndex={-1}
               aria-label={`${o.name} (${o.type})`}
               aria-pressed={isSel}
               style={{
-                left: `${o.box.x * scale}px`,
-                top: `${o.box.y * scale}px`,
-                width: `${o.box.width * scale}px`,
-                height: `${o.box.height * scale}px`,
+                left: `${shown.x}px`,
+                top: `${shown.y}px`,
+                width: `${shown.width}px`,
+                height: `${shown.height}px`,
                 transform: o.rotation ? `rotate(${o.rotation}deg)` : undefined,
               }}
               onPointerDown={(e) => start(e, o, 'move')}

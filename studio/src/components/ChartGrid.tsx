@@ -18,13 +18,15 @@ import {
 
 interface Props {
   label: string;
+  /** The legend's tooltip (the field's JSON key). */
+  title?: string | undefined;
   value: unknown;
   overridden: boolean;
   error?: string | undefined;
   onChange: (data: ChartData) => void;
 }
 
-export function ChartGrid({ label, value, overridden, error, onChange }: Props) {
+export function ChartGrid({ label, title, value, overridden, error, onChange }: Props) {
   const [grid, setGrid] = useState<Grid>(() => gridFromChartData(value));
   // A reset (or another object's data) from outside replaces the grid, unless it is what the grid already says.
   useEffect(() => {
@@ -42,7 +44,7 @@ export function ChartGrid({ label, value, overridden, error, onChange }: Props) 
 
   return (
     <fieldset class={`field chart${overridden ? ' overridden' : ''}`}>
-      <legend>{label}</legend>
+      <legend title={title}>{label}</legend>
       <div class="chart-scroll">
         <table class="chart-grid">
           <tbody>

@@ -8,6 +8,8 @@ import { uploadLabel } from '../lib/upload-history.js';
 
 interface Props {
   label: string;
+  /** The label's tooltip (the field's JSON key). */
+  title?: string | undefined;
   fieldId: string;
   value: string | undefined;
   overridden: boolean;
@@ -16,7 +18,7 @@ interface Props {
   onChange: (url: string | undefined) => void;
 }
 
-export function ImageField({ label, fieldId, value, overridden, error, onChange }: Props) {
+export function ImageField({ label, title, fieldId, value, overridden, error, onChange }: Props) {
   const { api, uploads, addUpload } = useStudio();
   const id = useId();
   const [busy, setBusy] = useState(false);
@@ -42,7 +44,9 @@ export function ImageField({ label, fieldId, value, overridden, error, onChange 
   const message = error ?? problem;
   return (
     <div class={`field image${overridden ? ' overridden' : ''}`}>
-      <label for={id}>{label}</label>
+      <label for={id} title={title}>
+        {label}
+      </label>
       <input
         id={id}
         type="text"

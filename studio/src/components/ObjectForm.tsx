@@ -1,9 +1,11 @@
 // The selected object's form, generated from its `override_schema` (lib/schema-form.ts): one labelled
-// control per field, showing the override where there is one and the template's value otherwise; a
-// change becomes an override only when it differs from the template. Errors the preview reports at a
-// field's JSON path are shown under that field.
+// control per field (labels in words, the JSON key in the tooltip: lib/field-text.ts), showing the
+// override where there is one and the template's value otherwise; a change becomes an override only
+// when it differs from the template. Errors the preview reports at a field's JSON path are shown
+// under that field.
 import { useId, useState } from 'preact/hooks';
 import type { ObjectInfo } from '../lib/designs.js';
+import { fieldLabel, fieldTitle, noOverrideText } from '../lib/field-text.js';
 import { effectiveValue, getAt, type Entry, type Json } from '../lib/overrides.js';
 import { colourInputValue, formFields, numberInputBounds, parseNumberInput, parseStringInput, type Field } from '../lib/schema-form.js';
 import { ChartGrid } from './ChartGrid.js';
@@ -103,21 +105,24 @@ function FieldControl(p: ListProps & { field: Field }) {
   const overridden = getAt(entry, f.path) !== undefined;
   const error = errors[f.id];
   const set = (v: Json | undefined) => onChange(f.path, v);
+  const label = fieldLabel(f.key);
+  const title = fieldTitle(f.id, f.description);
   switch (f.kind) {
     case 'group':
       return (
         <fieldset class={`group${overridden ? ' overridden' : ''}`}>
-          <legend>{f.key}</legend>
+          <legend title={title}>{label}</legend>
           <FieldList {...p} fields={f.fields} />
         </fieldset>
       );
     case 'enum':
-      return <EnumField field={f} value={value} overridden={overridden} error={error} set={set} />;
+      return <EnumField field={f} value={value} template={getAt(base, f.path)} overridden={overridden} error={error} set={set} />;
     case 'boolean':
       // Unticking a box the template leaves unset removes the override rather than sending false (the default).
       return (
         <BooleanField
-          label={f.key}
+          label={label}
+          title={title}
           fieldId={f.id}
           value={value}
           overridden={overridden}
@@ -131,7 +136,8 @@ function FieldControl(p: ListProps & { field: Field }) {
       if (f.widget === 'markup')
         return (
           <TextField
-            label={f.key}
+            label={label}
+            title={title}
             value={typeof value === 'string' ? value : ''}
             overridden={overridden}
             error={error}
@@ -141,15 +147,23 @@ function FieldControl(p: ListProps & { field: Field }) {
         );
       if (f.widget === 'image')
         return (
-          <ImageField label={f.key} fieldId={f.id} value={typeof value === 'string' ? value : undefined} overridden={overridden} error={error} onChange={set} />
+          <ImageField
+            label={label}
+            title={title}
+            fieldId={f.id}
+            value={typeof value === 'string' ? value : undefined}
+            overridden={overridden}
+            error={error}
+            onChange={set}
+          />
         );
       return <StringField field={f} value={value} overridden={overridden} error={error} set={set} />;
     case 'chart':
-      return <ChartGrid label={f.key} value={value} overridden={overridden} error={error} onChange={(d) => set(d)} />;
+      return <ChartGrid label={label} title={title} value={value} overridden={overridden} error={error} onChange={(d) => set(d)} />;
     case 'layers':
       return <Layers {...p} field={f} />;
     case 'json':
-      return <JsonField label={f.key} fieldId={f.id} value={value} overridden={overridden} error={error} set={set} />;
+      return <JsonField label={label} title={title} fieldId={f.id} value={value} overridden={overridden} error={error} set={set} />;
   }
 }
 
@@ -168,16 +182,20 @@ function Message({ id, text }: { id: string; text: string | null | undefined }) 
   ) : null;
 }
 
-function EnumField({ field: f, value, overridden, error, set }: LeafProps & { field: Extract<Field, { kind: 'enum' }> }) {
+/**
+ * A select whose first option is "no override", named after the value in use without one (the
+ * template's, else the renderer's default): `top (template)`, `center (default)`.
+ */
+function EnumField({ field: f, value, template, overridden, error, set }: LeafProps & { field: Extract<Field, { kind: 'enum' }>; template: unknown }) {
   const id = useId();
-  const current = typeof value === 'string' ? value : '';
+  const current = overridden && typeof value === 'string' ? value : '';
   return (
     <div class={`field${overridden ? ' overridden' : ''}`}>
-      <label for={id} title={f.description}>
-        {f.key}
+      <label for={id} title={fieldTitle(f.id, f.description)}>
+        {fieldLabel(f.key)}
       </label>
       <select id={id} data-field={f.id} value={current} aria-invalid={error ? 'true' : undefined} onChange={(e) => set(e.currentTarget.value || undefined)}>
-        {current === '' ? <option value="">(default)</option> : null}
+        <option value="">{noOverrideText(template, f.description, f.options)}</option>
         {f.options.map((o) => (
           <option key={o} value={o}>
             {o}
@@ -189,12 +207,14 @@ function EnumField({ field: f, value, overridden, error, set }: LeafProps & { fi
   );
 }
 
-function BooleanField({ label, fieldId, value, overridden, error, set }: LeafProps & { label: string; fieldId: string }) {
+function BooleanField({ label, title, fieldId, value, overridden, error, set }: LeafProps & { label: string; title: string; fieldId: string }) {
   const id = useId();
   return (
     <div class={`field check${overridden ? ' overridden' : ''}`}>
       <input id={id} type="checkbox" data-field={fieldId} checked={value === true} onChange={(e) => set(e.currentTarget.checked)} />
-      <label for={id}>{label}</label>
+      <label for={id} title={title}>
+        {label}
+      </label>
       <Message id={`${id}-msg`} text={error} />
     </div>
   );
@@ -215,8 +235,8 @@ function NumberField({ field: f, value, overridden, error, set }: LeafProps & { 
   const message = problem ?? error;
   return (
     <div class={`field${overridden ? ' overridden' : ''}`}>
-      <label for={id} title={f.description}>
-        {f.key}
+      <label for={id} title={fieldTitle(f.id, f.description)}>
+        {fieldLabel(f.key)}
       </label>
       <input
         id={id}
@@ -247,12 +267,12 @@ function StringField({ field: f, value, overridden, error, set }: LeafProps & { 
   const swatch = colourInputValue(shown);
   return (
     <div class={`field${f.widget === 'color' ? ' colour' : ''}${overridden ? ' overridden' : ''}`}>
-      <label for={id} title={f.description}>
-        {f.key}
+      <label for={id} title={fieldTitle(f.id, f.description)}>
+        {fieldLabel(f.key)}
       </label>
       <div class="inline">
         {f.widget === 'color' ? (
-          <input type="color" aria-label={`${f.key} swatch`} value={swatch ?? '#000000'} onInput={(e) => onInput(e.currentTarget.value)} />
+          <input type="color" aria-label={`${fieldLabel(f.key)} swatch`} value={swatch ?? '#000000'} onInput={(e) => onInput(e.currentTarget.value)} />
         ) : null}
         <input
           id={id}
@@ -273,7 +293,7 @@ function StringField({ field: f, value, overridden, error, set }: LeafProps & { 
   );
 }
 
-function JsonField({ label, fieldId, value, overridden, error, set }: LeafProps & { label: string; fieldId: string }) {
+function JsonField({ label, title, fieldId, value, overridden, error, set }: LeafProps & { label: string; title: string; fieldId: string }) {
   const id = useId();
   const [draft, setDraft] = useState<{ text: string; problem: string | null } | null>(null);
   const shown = draft?.text ?? (value === undefined ? '' : JSON.stringify(value));
@@ -293,7 +313,9 @@ function JsonField({ label, fieldId, value, overridden, error, set }: LeafProps 
   const message = draft?.problem ?? error;
   return (
     <div class={`field${overridden ? ' overridden' : ''}`}>
-      <label for={id}>{label}</label>
+      <label for={id} title={title}>
+        {label}
+      </label>
       <textarea
         id={id}
         data-field={fieldId}
@@ -320,7 +342,7 @@ function Layers(p: ListProps & { field: Extract<Field, { kind: 'layers' }> }) {
   const listed = p.layers.some((l) => l.kind !== undefined);
   return (
     <fieldset class="group layers">
-      <legend>{f.key}</legend>
+      <legend title={fieldTitle(f.id, f.description)}>{fieldLabel(f.key)}</legend>
       {ids.length === 0 ? <p class="muted small">The service did not list this mockup's layers: add a layer by its id.</p> : null}
       {layers.map((layer) => (
         <fieldset key={layer.id} class="group layer">

@@ -11,7 +11,9 @@ import { formatsFor, moneyText, renderPrice, usesInterfaceB, type DesignDetail }
 import type { Overrides, SlideOverride } from '../lib/overrides.js';
 import { progressText } from '../lib/progress.js';
 import { curlCommand, demoParameters, renderRequestA, renderRequestB, requestJson, type Format, type Fps, type SizeType } from '../lib/render-request.js';
+import { downloadName } from '../lib/results.js';
 import { ErrorAlert } from './ErrorAlert.js';
+import { ResultLink } from './ResultLink.js';
 
 interface Props {
   design: DesignDetail;
@@ -154,9 +156,9 @@ export function RenderPanel({ design, overrides, slideOverrides }: Props) {
           {result ? (
             <>
               {' '}
-              <a href={result} download target="_blank" rel="noreferrer">
+              <ResultLink url={result} fileName={downloadName({ name: design.name, id: design.design_id }, task.id, result)}>
                 Download result
-              </a>
+              </ResultLink>
             </>
           ) : null}
         </p>

@@ -6,6 +6,8 @@ import { applySubstyle, BOLD, checkLink, colourAttr, linkAttr, UNDERLINE, type A
 
 interface Props {
   label: string;
+  /** The label's tooltip (the field's JSON key). */
+  title?: string | undefined;
   value: string;
   overridden: boolean;
   error?: string | undefined;
@@ -13,7 +15,7 @@ interface Props {
   onChange: (text: string) => void;
 }
 
-export function TextField({ label, value, overridden, error, maxLength, onChange }: Props) {
+export function TextField({ label, title, value, overridden, error, maxLength, onChange }: Props) {
   const id = useId();
   const area = useRef<HTMLTextAreaElement>(null);
   const [colour, setColour] = useState('#e4572e');
@@ -49,7 +51,9 @@ export function TextField({ label, value, overridden, error, maxLength, onChange
 
   return (
     <div class={`field markup${overridden ? ' overridden' : ''}`}>
-      <label for={id}>{label}</label>
+      <label for={id} title={title}>
+        {label}
+      </label>
       <div class="toolbar" role="toolbar" aria-label="Text style" aria-controls={id}>
         <button type="button" onMouseDown={(e) => e.preventDefault()} onClick={() => apply(BOLD)} title="Wrap the selection in bold (weight 700)">
           Bold

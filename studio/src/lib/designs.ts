@@ -78,9 +78,12 @@ export function sizeText(d: Pick<DesignSummary, 'width' | 'height'>): string {
   return `${d.width} × ${d.height}`;
 }
 
-/** The formats offered for a design: mp4 only for one that moves. */
+/** The still formats interface A renders (webp and avif are the service's additions to the spec). */
+export const STILL_FORMATS: readonly Format[] = ['png', 'jpg', 'webp', 'avif', 'pdf'];
+
+/** The formats offered for a design: every still format, and mp4 for one that moves. */
 export function formatsFor(d: Pick<DesignSummary, 'kind' | 'animated'>): Format[] {
-  return designType(d) === 'image' ? ['png', 'jpg', 'pdf'] : ['png', 'jpg', 'pdf', 'mp4'];
+  return designType(d) === 'image' ? [...STILL_FORMATS] : [...STILL_FORMATS, 'mp4'];
 }
 
 /** A video design's mp4 goes through interface B (price, balance, demo); everything else through A1. */

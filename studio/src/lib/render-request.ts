@@ -4,7 +4,8 @@
 // it from $IMPRINT_API_KEY, and the Studio adds the real one only to its own fetch. No DOM.
 import { toInterfaceB, type Overrides, type SlideOverride } from './overrides.js';
 
-export type Format = 'png' | 'jpg' | 'pdf' | 'mp4';
+/** What interface A renders to: the spec's jpg, png, pdf and mp4, and the service's webp and avif (docs/api.md). */
+export type Format = 'png' | 'jpg' | 'webp' | 'avif' | 'pdf' | 'mp4';
 export type Fps = 30 | 60;
 export type SizeType = 'sd' | 'hd';
 

@@ -17,6 +17,7 @@ import type { Api, PreviewResult } from '../lib/api.js';
 import { isApiError, networkError, type ApiError } from '../lib/api-errors.js';
 import { designType, sizeText, type DesignDetail, type ObjectInfo } from '../lib/designs.js';
 import { changedFields, fitScale, renderScale, type Box } from '../lib/geometry.js';
+import { stageMargin } from '../lib/overlay.js';
 import {
   byObjectName,
   editEntry,
@@ -211,8 +212,10 @@ function Editor({ design }: { design: DesignDetail }) {
   };
   const [stageRef, stage] = useElementSize<HTMLDivElement>();
 
-  // A margin round the canvas keeps the handles of objects at its edges within reach.
-  const display = fitScale(design.width, design.height, stage.width - 64, stage.height - 64);
+  // A margin round the canvas keeps the handles of objects at its edges within reach (narrower on a
+  // small stage, so the canvas stays large).
+  const margin = 2 * stageMargin(stage.width, stage.height);
+  const display = fitScale(design.width, design.height, stage.width - margin, stage.height - margin);
   const scale = stage.width > 0 ? renderScale(display, devicePixelRatio) : 0;
   const preview = usePreview(api, design, overrides, slideOverrides, moving ? time : undefined, scale, playing);
 

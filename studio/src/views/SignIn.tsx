@@ -1,8 +1,8 @@
 // Sign-in: the account's admin API key, checked against GET /public/v2/account before it is kept
-// (in sessionStorage only). A wrong key shows the service's answer in an alert.
+// (in the tab only). A refused key shows one alert saying what to do (lib/sign-in.ts).
 import { useState } from 'preact/hooks';
-import { ErrorAlert } from '../components/ErrorAlert.js';
 import { isApiError, networkError, type ApiError } from '../lib/api-errors.js';
+import { signInProblem } from '../lib/sign-in.js';
 
 export function SignIn({ onSignIn, notice }: { onSignIn: (key: string) => Promise<void>; notice: string | null }) {
   const [key, setKey] = useState('');
@@ -47,12 +47,27 @@ export function SignIn({ onSignIn, notice }: { onSignIn: (key: string) => Promis
         <button type="submit" class="primary" disabled={busy}>
           {busy ? 'Signing in…' : 'Sign in'}
         </button>
-        <ErrorAlert error={error} />
+        {error ? <Problem error={error} /> : null}
         <p class="hint muted">
-          The key stays in this tab (sessionStorage) and is sent only as the <code>Authorization</code> header. <code>npm start</code> prints the demo account's
-          key on its first start.
+          The key is kept in this tab only, until you sign out or close it, and is sent only as the <code>Authorization</code> header. <code>npm start</code>{' '}
+          prints the demo account's key on its first start.
         </p>
       </form>
     </main>
+  );
+}
+
+function Problem({ error }: { error: ApiError }) {
+  const p = signInProblem(error);
+  return (
+    <div role="alert" class="alert">
+      {p.text}
+      {p.command ? (
+        <>
+          {' '}
+          <code>{p.command}</code>.
+        </>
+      ) : null}
+    </div>
   );
 }

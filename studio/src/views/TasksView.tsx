@@ -1,12 +1,15 @@
-// The account's recent tasks (GET /public/v2/tasks, newest first): id, design (named from the design
-// list), interface, format, state, created and finished times, a link to the result when done, the
-// error when failed; "Load more" pages back with `before`.
+// The account's recent tasks (GET /public/v2/tasks, newest first): a thumbnail of a finished image
+// (pdf and mp4 get their format's label), id, design (named from the design list), the kind of render
+// in words, format, state, created and finished times, a link to the result (saved under the design's
+// name) when done, the error when failed; "Load more" pages back with `before`.
 import { useState } from 'preact/hooks';
 import { ErrorAlert } from '../components/ErrorAlert.js';
+import { ResultLink } from '../components/ResultLink.js';
 import { useStudio } from '../context.js';
 import { useLoad } from '../hooks.js';
 import { isApiError, networkError, type ApiError } from '../lib/api-errors.js';
 import { timeText, type TaskListItem } from '../lib/designs.js';
+import { downloadName, isImageResult, resultExtension, sameOriginResult, taskKindText } from '../lib/results.js';
 
 const PAGE = 50;
 
@@ -56,9 +59,12 @@ export function TasksView() {
           <table class="tasks">
             <thead>
               <tr>
+                <th scope="col">
+                  <span class="sr-only">Preview</span>
+                </th>
                 <th scope="col">Task</th>
                 <th scope="col">Design</th>
-                <th scope="col">Interface</th>
+                <th scope="col">Kind</th>
                 <th scope="col">Format</th>
                 <th scope="col">State</th>
                 <th scope="col">Created</th>
@@ -69,6 +75,9 @@ export function TasksView() {
             <tbody>
               {tasks.map((t) => (
                 <tr key={t.id} data-testid="task-row" data-task-id={String(t.id)}>
+                  <td class="thumb-cell">
+                    <ResultThumb task={t} />
+                  </td>
                   <td>{t.id}</td>
                   <td>
                     {names.has(t.design_id) ? (
@@ -79,7 +88,7 @@ export function TasksView() {
                       <span>ID {t.design_id}</span>
                     )}
                   </td>
-                  <td>{t.interface}</td>
+                  <td title={taskKindText(t.interface).title}>{taskKindText(t.interface).text}</td>
                   <td>{t.format}</td>
                   <td>
                     <span class={`state ${t.state}`}>{t.state}</span>
@@ -88,9 +97,9 @@ export function TasksView() {
                   <td data-testid="task-time">{timeText(t.finished_at)}</td>
                   <td>
                     {t.state === 'done' && t.result_url ? (
-                      <a href={t.result_url} download target="_blank" rel="noreferrer">
+                      <ResultLink url={t.result_url} fileName={downloadName({ name: names.get(t.design_id) ?? '', id: t.design_id }, t.id, t.result_url)}>
                         Result
-                      </a>
+                      </ResultLink>
                     ) : t.error ? (
                       <span class="field-error" title={t.error.description}>
                         {t.error.code}
@@ -112,5 +121,24 @@ export function TasksView() {
         </button>
       ) : null}
     </main>
+  );
+}
+
+/**
+ * A finished image's own file, shown small (read from the page's origin, lazily: only rows scrolled
+ * into view load theirs); a pdf or mp4 gets its format's label instead of a picture.
+ */
+function ResultThumb({ task: t }: { task: TaskListItem }) {
+  if (t.state !== 'done' || !t.result_url) return null;
+  const local = sameOriginResult(t.result_url);
+  if (local && isImageResult(t.result_url)) {
+    return (
+      <img class="result-thumb" data-testid="task-thumb" src={local} alt={`Result of task ${t.id}`} width={48} height={48} loading="lazy" decoding="async" />
+    );
+  }
+  return (
+    <span class="result-icon" data-testid="task-thumb">
+      {(resultExtension(t.result_url) || t.format).toUpperCase()}
+    </span>
   );
 }
