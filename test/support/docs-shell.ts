@@ -249,7 +249,7 @@ __step() { printf '\\n@@docs-step %s@@\\n' "$1"; printf '\\n@@docs-step %s@@\\n'
 
   /**
    * Runs a block's commands in order (`set -euo pipefail`: the first failure ends the block), each
-   * command that already ran earlier in this session skipped. `substitute` adapts the text first
+   * command that already ran earlier in this session skipped (but a server is restarted). `substitute` adapts the text first
    * (a key printed earlier, say).
    */
   async run(body: string, substitute: (text: string) => string = (t) => t): Promise<BlockResult> {
@@ -274,7 +274,8 @@ __step() { printf '\\n@@docs-step %s@@\\n' "$1"; printf '\\n@@docs-step %s@@\\n'
     const out = split(r.stdout);
     const err = split(r.stderr);
     all.forEach((s, i) => {
-      if (fresh[i] && r.code === 0) this.seen.add(sameCommand(s.command));
+      // A server is started again each time (a restart, as a reader following another page would).
+      if (fresh[i] && r.code === 0 && !/^npm start\b|\bimprint (serve|worker)\b/.test(s.command.trim())) this.seen.add(sameCommand(s.command));
     });
     return { ...r, steps: all.map((step, i) => ({ step, ran: fresh[i]!, stdout: out.get(i) ?? '', stderr: err.get(i) ?? '' })) };
   }
