@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // `npm run examples`: renders every example in examples/ with the built library (dist/).
-// For each folder holding a design.json:
-//   out/<example>.png           design.json + overrides.json
+// For each folder holding a design.json (or a Polotno document, polotno.json):
+//   out/<example>.png           the design + overrides.json
 //   out/<example>.jpg           the same, as jpg
 //   out/<example>.template.png  the template alone, without overrides
 // Prints one line per file (size, time) and exits non-zero if any example fails.
@@ -48,8 +48,10 @@ const ms = (t) => `${t.toFixed(0)} ms`;
 
 const wanted = process.argv.slice(2);
 const entries = await readdir(examplesDir, { withFileTypes: true }).catch(() => []);
+/** An example's design file: design.json, or the Polotno document a folder holds instead (rendered as it is). */
+const designFile = (name) => ['design.json', 'polotno.json'].find((f) => existsSync(join(examplesDir, name, f)));
 const examples = entries
-  .filter((e) => e.isDirectory() && existsSync(join(examplesDir, e.name, 'design.json')))
+  .filter((e) => e.isDirectory() && designFile(e.name) !== undefined)
   .map((e) => e.name)
   .filter((name) => wanted.length === 0 || wanted.includes(name))
   .sort();
@@ -60,7 +62,7 @@ if (unknown.length > 0) {
   process.exit(1);
 }
 if (examples.length === 0) {
-  console.error(`error: no examples found (folders with a design.json in ${relative(root, examplesDir)}/)`);
+  console.error(`error: no examples found (folders with a design.json or polotno.json in ${relative(root, examplesDir)}/)`);
   process.exit(1);
 }
 
@@ -74,7 +76,7 @@ console.log(`Rendering ${examples.length} example${examples.length === 1 ? '' : 
 for (const name of examples) {
   const dir = join(examplesDir, name);
   try {
-    const design = await readJson(join(dir, 'design.json'));
+    const design = await readJson(join(dir, designFile(name)));
     const overrides = await readOverrides(join(dir, 'overrides.json'));
     const assets = fileAssetResolver({ baseDir: dir });
     // Videos (a duration or slides) render as mp4 too; their stills show the design's poster time (by

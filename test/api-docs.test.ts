@@ -1,7 +1,7 @@
 // The README's curl walk-through of interface A, run as a user would against `imprint serve`, and the
 // webhook verification snippet of docs/api.md run against real signatures.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -56,6 +56,7 @@ it('the README walk-through uploads, renders the card as png, polls and download
   const key = /\n {4}(imp_[A-Za-z0-9_-]+)\n/.exec(out)![1]!;
   expect(out).toMatch(/\n {4}2 +design +card-1080\n/);
   symlinkSync(join(ROOT, 'examples'), join(dir, 'examples'));
+  mkdirSync(join(dir, 'out')); // as in a clone (out/.gitkeep)
   // The walk-through polls every 5 s, the default rule; this server's rule is POLL_S and the loop
   // sleeps that instead, so the loop is still held to the rule (a faster poll would end it with a
   // 429 body) without the test waiting 5 s per poll.
@@ -69,7 +70,7 @@ it('the README walk-through uploads, renders the card as png, polls and download
   const run = spawnSync('bash', ['walkthrough.sh'], { cwd: dir, encoding: 'utf8', timeout: 60_000 });
   expect({ status: run.status, stderr: run.stderr, stdout: run.stdout.slice(0, 500) }).toEqual({ status: 0, stdout: expect.any(String), stderr: '' });
   expect(run.stdout).toMatch(/^\{"id":1,"state":"done","design_id":2,"result_url":"http:\/\/localhost:\d+\/public\/v2\/results\/[0-9a-f]{32}\.png"\}$/m);
-  const meta = await sharp(join(dir, 'card.png')).metadata();
+  const meta = await sharp(join(dir, 'out', 'card.png')).metadata();
   expect([meta.format, meta.width, meta.height]).toEqual(['png', 1080, 1080]);
 }, 90_000);
 

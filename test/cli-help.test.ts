@@ -54,7 +54,7 @@ describe('--help and -h', () => {
     expect(listed).toEqual(ADMIN_COMMANDS);
   });
 
-  const commands = [[], ['render'], ['serve'], ['worker'], ['admin'], ...ADMIN_COMMANDS.map((c) => ['admin', c])];
+  const commands = [[], ['render'], ['serve'], ['worker'], ['import'], ['admin'], ...ADMIN_COMMANDS.map((c) => ['admin', c])];
   it.each(
     commands.flatMap((c) => [
       [...c, '--help'],
@@ -78,6 +78,28 @@ describe('--help and -h', () => {
     for (const flag of flags) expect(render).toContain(` ${flag} `);
     const setPlan = (await run(['admin', 'set-plan', '--help'])).stdout;
     for (const flag of ['--account', '--plan', '--concurrency', '--queue-size', '--rate-hd-60']) expect(setPlan).toContain(`  ${flag} `);
+  });
+
+  it("the README's CLI table lists exactly the options of `imprint render --help`, with the same values", async () => {
+    // flag → its value (or '' for a switch) and short alias, from "  -o, --out <file>   …" lines.
+    const options = (lines: string[], parse: (l: string) => RegExpExecArray | null) =>
+      new Map(
+        lines
+          .map((l) => parse(l))
+          .flatMap((m) => (m ? [[m.groups!.flag!, `${(m.groups!.value ?? '').replace(/[<>]/g, '')} ${m.groups!.short ?? ''}`.trim()]] : [])),
+      );
+    const help = (await run(['render', '--help'])).stdout;
+    const section = help.slice(help.indexOf('\nOptions:\n'), help.indexOf('\n\n', help.indexOf('\nOptions:\n') + 1)).split('\n');
+    const fromHelp = options(section, (l) => /^ {2}(?:(?<short>-\w), )?(?<flag>--[\w-]+)(?: (?<value><[^>]+>))?/.exec(l));
+    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+    const table = readme.slice(readme.indexOf('| option | meaning |'));
+    const rows = table.slice(0, table.indexOf('\n\n')).split('\n').slice(2);
+    const fromReadme = options(
+      rows.map((r) => r.replace(/\\\|/g, '|')),
+      (l) => /^\| `(?<flag>--[\w-]+)(?: (?<value>[^`]+))?`(?:, `(?<short>-\w)`)? \|/.exec(l),
+    );
+    expect(fromHelp.size).toBeGreaterThan(10);
+    expect(Object.fromEntries(fromReadme)).toEqual(Object.fromEntries(fromHelp));
   });
 
   it('answers help before anything else on the command line, and `imprint help <command>` alike', async () => {

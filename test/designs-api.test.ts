@@ -2,13 +2,12 @@
 // examples (named objects, boxes, override schemas, values, slides, interface B's prices), import and
 // replace from a zip (rendered afterwards through A1), every refusal of a zip with its JSON path, the
 // limits (entries, a zip bomb, the zip's size), delete, other accounts, and the guard on every route.
+// The zip example of docs/api.md runs in test/docs-commands.test.ts, against a server fresh from `npm start`.
 // Render threads load dist/: `npm test` builds first.
-import { execFile } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import type { FastifyInstance } from 'fastify';
 import { Deflate, zipSync } from 'fflate';
 import { pino } from 'pino';
@@ -22,7 +21,6 @@ import { Service } from '../src/service/service.js';
 import { TaskWorker } from '../src/worker/worker.js';
 import { waitFor } from './support/wait.js';
 
-const ROOT = join(import.meta.dirname, '..');
 const CARD = 'examples/card-1080';
 const SLIDES = 'examples/slides-video';
 let dir: string;
@@ -402,29 +400,6 @@ describe('POST and PUT /public/v2/designs (a zip of the design folder)', () => {
     expect(await errorOf(await send('PUT', `/designs/${card}`, zipSync(folder(CARD)), {}, other))).toMatchObject({ status: 404, error: 'design_not_found' });
     expect(DesignDetail.parse(await (await get(`/designs/${card}`)).json()).name).toBe('card-1080');
   });
-});
-
-describe('docs/api.md', () => {
-  it('runs the zip import example as written (zip, curl), against this server', async () => {
-    const block = /```sh example=design-zip\n([\s\S]*?)```/.exec(readFileSync(join(ROOT, 'docs', 'api.md'), 'utf8'))?.[1];
-    expect(block).toBeDefined();
-    const work = mkdtempSync(join(tmpdir(), 'imprint-design-zip-'));
-    try {
-      symlinkSync(join(ROOT, 'examples'), join(work, 'examples'));
-      const script = block!.replace('imp_your_demo_key', key).replaceAll('http://localhost:3000', base.replace(/\/public\/v2$/, ''));
-      const run = await promisify(execFile)('bash', ['-euo', 'pipefail', '-c', script], { cwd: work, encoding: 'utf8', timeout: 60_000 });
-      expect(run.stderr).toBe('');
-      const [created, listed] = run.stdout
-        .trim()
-        .split('\n')
-        .map((l) => JSON.parse(l) as unknown);
-      const d = DesignDetail.parse(created);
-      expect(d).toMatchObject({ name: 'Summer card', kind: 'design', width: 1080, height: 1080 });
-      expect(DesignList.parse(listed).designs[0]).toMatchObject({ design_id: d.design_id, name: 'Summer card' });
-    } finally {
-      rmSync(work, { recursive: true, force: true });
-    }
-  }, 60_000);
 });
 
 describe('DELETE /public/v2/designs/<id>', () => {

@@ -368,13 +368,13 @@ describe('interface B errors', () => {
 });
 
 describe('interface B walk-through', () => {
-  it('the README curl walk-through renders a demo video and reads its task', async () => {
+  const walkthrough = async (videoId: number) => {
     const block = /```sh walkthrough-b\n([\s\S]*?)```/.exec(await readFile(join(import.meta.dirname, '..', 'README.md'), 'utf8'))?.[1];
     expect(block).toBeDefined();
     const script = block!
       .replace('imp_your_demo_key', key)
       .replaceAll('http://localhost:3000', root.replace(/\/api$/, ''))
-      .replace(/\/videos\/6\//g, `/videos/${video}/`);
+      .replace(/\/videos\/6\//g, `/videos/${videoId}/`);
     // Asynchronously: the server runs in this process and must keep answering while curl waits.
     const run = await promisify(execFile)('bash', ['-euo', 'pipefail', '-c', script], { encoding: 'utf8', timeout: 45_000 }).then(
       (r) => ({ status: 0, stdout: r.stdout, stderr: r.stderr }),
@@ -383,6 +383,28 @@ describe('interface B walk-through', () => {
     expect({ status: run.status, stderr: run.stderr, stdout: run.stdout.slice(0, 400) }).toEqual({ status: 0, stderr: '', stdout: expect.any(String) });
     const lines = run.stdout.trim().split('\n');
     expect(JSON.parse(lines[0]!)).toMatchObject({ result: 'true', task_id: expect.any(Number) });
-    expect(JSON.parse(lines.at(-1)!)).toMatchObject({ state: 'done', video_id: video, billed_price: 0 });
+    return JSON.parse(lines.at(-1)!) as TaskBodyB;
+  };
+
+  it('the README curl walk-through renders a demo video and reads its task', async () => {
+    expect(await walkthrough(video)).toMatchObject({ state: 'done', video_id: video, billed_price: 0 });
+  }, 60_000);
+
+  it('the walk-through stops polling and shows the task when it ends in error', async () => {
+    // A video whose background image is lost from the blob store after the import: the render is
+    // accepted, and fails when the worker cannot read the file.
+    const folder = mkdtempSync(join(tmpdir(), 'imprint-b-lost-'));
+    try {
+      const png = await sharp({ create: { width: 32, height: 18, channels: 3, background: '#457b9d' } })
+        .png()
+        .toBuffer();
+      writeFileSync(join(folder, 'bg.png'), png);
+      const design = { ...slides, slides: [{ ...slides.slides[0]!, background: { type: 'image', path: 'bg.png' } }, slides.slides[1]!] };
+      const lost = await service.importDesign(accountId, design, { baseDir: folder });
+      for (const blob of Object.values(lost.assets)) await service.ctx.blobs.delete(blob);
+      expect(await walkthrough(lost.id)).toMatchObject({ state: 'error', video_id: lost.id, billed_price: 0 });
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
+    }
   }, 60_000);
 });

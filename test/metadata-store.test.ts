@@ -91,6 +91,8 @@ describe.each(backends)('metadata store on $name', (backend) => {
     expect((await store.setBalance(a.id, 0.000001))!.balance).toBe(0.000001);
     expect((await store.setPlan(a.id, { ...plan(3), name: 'pro' }))!.plan).toMatchObject({ name: 'pro', concurrency: 3 });
     expect(await store.getAccount(999)).toBeUndefined();
+    expect(await store.findAccountByName('beta')).toMatchObject({ id: b.id, name: 'beta' });
+    expect(await store.findAccountByName('gamma')).toBeUndefined();
     expect(await store.setBalance(999, 1)).toBeUndefined();
     expect((await store.addBalance(a.id, 2.5))!).toMatchObject({ balance: 2.500001 });
     expect(await store.addBalance(a.id, -3)).toBe('negative');

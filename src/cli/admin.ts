@@ -36,7 +36,7 @@ const COMMANDS: Record<string, AdminCommand> = {
       'Creates an empty embedded store (the SQLite database in IMPRINT_DATA_DIR, the folder included) if there is none; ' +
       '`imprint serve` does the same on its first start. The other commands refuse to run without a store.',
     flags: {},
-    example: ['IMPRINT_DATA_DIR=/var/lib/imprint imprint admin init', '# {"database":"/var/lib/imprint/imprint.db","created":true}'],
+    example: ['IMPRINT_DATA_DIR=$HOME/imprint-data imprint admin init', '# {"database":"/home/me/imprint-data/imprint.db","created":true}'],
   },
   'create-account': {
     args: '--name <name> [--plan basic|pro] [--balance <amount>]',
@@ -86,13 +86,16 @@ const COMMANDS: Record<string, AdminCommand> = {
       "its designs may name the family, found after the design's own fonts and before the bundled ones. The same file twice is one font.",
     flags: ACCOUNT,
     file: true,
-    example: ['imprint admin add-font BrandSans-Variable.woff2 --account 1', '# {"id":1,"family":"Brand Sans","weight":400,"weight_range":[100,900],…}'],
+    example: [
+      'imprint admin add-font node_modules/@expo-google-fonts/noto-sans-thai/700Bold/NotoSansThai_700Bold.ttf --account 1',
+      '# {"id":1,"family":"Noto Sans Thai","weight":700,"style":"normal","format":"ttf",…}',
+    ],
   },
   'list-fonts': {
     args: '--account <id>',
     about: "The fonts of an account's library: family, weight (range), style, format and the scripts each covers.",
     flags: ACCOUNT,
-    example: ['imprint admin list-fonts --account 1', '# {"account_id":1,"fonts":[{"id":1,"family":"Brand Sans",…}]}'],
+    example: ['imprint admin list-fonts --account 1', '# {"account_id":1,"fonts":[{"id":1,"family":"Noto Sans Thai",…}]}'],
   },
   'delete-font': {
     args: '--account <id> --font <id>',
@@ -149,7 +152,7 @@ const COMMANDS: Record<string, AdminCommand> = {
       'Each webhook is sent at most once; none of these is sent again.',
     flags: { ...ACCOUNT, task: 'only the webhook of this task' },
     example: [
-      'imprint admin list-webhooks --account 1 --task 42',
+      'imprint admin list-webhooks --account 1',
       '# {"account_id":1,"webhooks":[{"task_id":42,"url":"https://example.com/hooks/imprint","state":"sent","http_status":200,"error":null,…}]}',
     ],
   },
@@ -206,6 +209,11 @@ function commandUsage(name: string, c: AdminCommand): string {
     ...c.example.map((l) => `  ${l}`),
     '',
   ].join('\n');
+}
+
+/** Each admin command's help, as `imprint admin <command> --help` prints it: the tests run every example in them. */
+export function adminCommandHelp(): { command: string; text: string }[] {
+  return Object.entries(COMMANDS).map(([name, c]) => ({ command: name, text: commandUsage(name, c) }));
 }
 
 function idFlag(value: string | undefined, flag: string): number {

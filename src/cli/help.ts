@@ -38,9 +38,9 @@ Commands:
   imprint --version          the version
 
 Examples:
-  imprint render examples/card-1080/design.json --overrides examples/card-1080/overrides.json --out card.png
+  imprint render examples/card-1080/design.json --overrides examples/card-1080/overrides.json --out out/card.png
   imprint serve
-  imprint admin create-account --name "Acme Studio"
+  imprint admin create-account --name "Acme Studio" --plan basic
 `;
 
 export const RENDER_USAGE = `Usage: imprint render <design.json> [options] --out <file>
@@ -86,9 +86,9 @@ with the file written, its size and the time taken. Exit status: 0 done; 2 bad i
 such as "validation_error at $.objects_overrides.headline.text: …"; 1 rendering failed.
 
 Examples:
-  imprint render examples/card-1080/design.json --overrides examples/card-1080/overrides.json --out card.png --report
-  imprint render examples/promo-15s/design.json --out promo.mp4 --fps 60 --size hd
-  imprint render examples/card-1080/design.json --format webp --quality 90 --out - > card.webp
+  imprint render examples/card-1080/design.json --overrides examples/card-1080/overrides.json --out out/card.png --report
+  imprint render examples/promo-15s/design.json --out out/promo.mp4 --size sd
+  imprint render examples/card-1080/design.json --format webp --quality 90 --out - > out/card.webp
 `;
 
 const STORES = `Environment (docs/operations.md):
@@ -114,7 +114,7 @@ ${STORES}
   IMPRINT_PREVIEW_THREADS     render threads for POST /public/v2/preview, started on the first (default 1)
 
 Example:
-  IMPRINT_DATA_DIR=/var/lib/imprint IMPRINT_PORT=8080 imprint serve
+  IMPRINT_DATA_DIR=$HOME/imprint-data IMPRINT_PORT=8080 imprint serve
 `;
 
 export const WORKER_USAGE = `Usage: imprint worker
@@ -143,6 +143,6 @@ Options:
   -h, --help             this help
 
 Example:
-  imprint import polotno examples/polotno-card/polotno.json --out /tmp/card
-  imprint render /tmp/card/design.json --overrides examples/polotno-card/overrides.json --out card.png
+  imprint import polotno examples/polotno-card/polotno.json --out out/polotno-design
+  imprint render out/polotno-design/design.json --out out/polotno-design.png
 `;

@@ -9,7 +9,7 @@ import { configFromEnv, ConfigError, type ServiceConfig } from '../service/confi
 import { webhookHook, type CompletionHook } from '../service/notify.js';
 import { WebhookDispatcher } from '../service/webhook-outbox.js';
 import { startSweeper } from '../service/retention.js';
-import { seedIfEmpty, type SeedResult } from '../service/seed.js';
+import { DEMO_ACCOUNT, seedIfEmpty, type SeedResult } from '../service/seed.js';
 import { Service } from '../service/service.js';
 import { TaskWorker } from '../worker/worker.js';
 import type { CliIO } from './io.js';
@@ -24,6 +24,8 @@ export interface RunningService {
   /** This process's webhook sender; undefined when IMPRINT_WEBHOOK_DISPATCH=0. */
   webhooks: WebhookDispatcher | undefined;
   seeded: SeedResult | undefined;
+  /** On a later start of a store that was seeded: the demo account's id (its key was shown on the first start only). */
+  demoAccountId: number | undefined;
   /** The HTTP server (serve only) and its public address. */
   http?: { app: FastifyInstance; url: string };
   stop(): Promise<void>;
@@ -60,6 +62,7 @@ export async function startService(config: ServiceConfig, opts: StartOptions): P
     // account and its key in a container log (IMPRINT_SEED=1 forces it, 0 turns it off).
     const seed = opts.seed && (process.env.IMPRINT_SEED === '1' || (process.env.IMPRINT_SEED !== '0' && service.ctx.meta.dialect === 'sqlite'));
     const seeded = seed ? await seedIfEmpty(service) : undefined;
+    const demoAccountId = seed && !seeded ? (await service.ctx.meta.findAccountByName(DEMO_ACCOUNT))?.id : undefined;
     let http: RunningService['http'];
     if (opts.http) {
       const app = await buildServer(service);
@@ -88,6 +91,7 @@ export async function startService(config: ServiceConfig, opts: StartOptions): P
       workerProcess,
       webhooks,
       seeded,
+      demoAccountId,
       ...(http ? { http } : {}),
       stop: () =>
         (stopping ??= (async () => {
@@ -128,6 +132,34 @@ function printSeed(io: CliIO, s: SeedResult): void {
   );
 }
 
+const shellWord = (v: string) => (/^[\w@%+=:,./-]+$/.test(v) ? v : `'${v.replace(/'/g, `'\\''`)}'`);
+
+/**
+ * The `npx imprint admin …` command line that reaches this server's metadata store from the folder
+ * it was started in: with the variable that chose the store, so it can be pasted as it is.
+ */
+export function adminCommandLine(args: string, env: Readonly<Record<string, string | undefined>>): string {
+  const command = `npx imprint admin ${args}`;
+  const url = env.IMPRINT_DATABASE_URL;
+  // A PostgreSQL URL may carry a password, which does not belong in a log: the variable is named instead.
+  if (url && /^postgres/i.test(url)) return `${command}   (with this server's IMPRINT_DATABASE_URL set)`;
+  if (url) return `IMPRINT_DATABASE_URL=${shellWord(url)} ${command}`;
+  if (env.IMPRINT_DATA_DIR) return `IMPRINT_DATA_DIR=${shellWord(env.IMPRINT_DATA_DIR)} ${command}`;
+  return command;
+}
+
+function printNewKeyHint(io: CliIO, accountId: number): void {
+  io.stdout.write(
+    [
+      `Demo account ${accountId} exists; its admin API key was shown on its first start only. To make a new one, run:`,
+      '',
+      `    ${adminCommandLine(`create-key --account ${accountId} --role admin`, process.env)}`,
+      '',
+      '',
+    ].join('\n'),
+  );
+}
+
 /**
  * Resolves when the process is asked to stop (SIGTERM or SIGINT), or, for the worker process of an
  * `imprint serve`, when that server is gone (its IPC channel closes, even if it was killed).
@@ -161,6 +193,7 @@ export async function serveCommand(args: string[], io: CliIO, role: 'serve' | 'w
   // A worker started by `imprint serve` (it has an IPC channel) is woken by it and reports its counters to it.
   const server = role === 'worker' ? reportToServer(running.service.ctx) : undefined;
   if (running.seeded) printSeed(io, running.seeded);
+  if (running.demoAccountId !== undefined) printNewKeyHint(io, running.demoAccountId);
   const where = running.http ? `listening on ${running.http.url} (interface A: ${running.http.url}/public/v2; the Studio: ${running.http.url}/studio); ` : '';
   const hooks = dispatchWebhooks ? '' : '; webhooks not sent from here (IMPRINT_WEBHOOK_DISPATCH=0)';
   const slots = running.workerProcess

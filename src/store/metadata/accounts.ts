@@ -60,6 +60,12 @@ export class AccountQueries {
     return row && toAccount(row);
   }
 
+  /** Names are unique (a constraint of the table), so at most one account has this one. */
+  async findAccountByName(name: string): Promise<Account | undefined> {
+    const row = await this.db.selectFrom('accounts').selectAll().where('name', '=', name).executeTakeFirst();
+    return row && toAccount(row);
+  }
+
   async countAccounts(): Promise<number> {
     const r = await this.db
       .selectFrom('accounts')

@@ -69,6 +69,10 @@ export class MetadataStore implements TaskClaims {
     return this.accounts.getAccount(id);
   }
 
+  findAccountByName(name: string): Promise<Account | undefined> {
+    return this.accounts.findAccountByName(name);
+  }
+
   countAccounts(): Promise<number> {
     return this.accounts.countAccounts();
   }
