@@ -100,8 +100,23 @@ export const TextFitReport = z
     height: z.number().meta({ description: 'Box height after sizing, in design pixels.' }),
     synthetic_bold: z.literal(true).meta({ description: 'Some text was drawn bolder than any face of its family.' }).optional(),
     synthetic_italic: z.literal(true).meta({ description: 'Some text was slanted because its family has no italic.' }).optional(),
+    hidden: z
+      .literal(true)
+      .meta({
+        description:
+          "Addition: the text is not on screen at the previewed time (its hidden is true, it has not appeared yet or has left): nothing was laid out, so font_size and height are the template's, line_count is 0 and the flags are false.",
+      })
+      .optional(),
+    hidden_reason: z
+      .string()
+      .meta({ description: 'With hidden: why, for a person.', examples: ['headline is hidden at 0 s (it appears at 0.4 s)'] })
+      .optional(),
+    appears_at: z
+      .number()
+      .meta({ description: 'With hidden: the second on the design timeline at which the text comes on screen, when it does later.' })
+      .optional(),
   })
-  .meta({ description: 'How one text object was fitted into its box.' });
+  .meta({ description: 'How one text object was fitted into its box, or why it was not (hidden).' });
 
 export const PreviewResult = z
   .object({
@@ -109,7 +124,9 @@ export const PreviewResult = z
     width: z.int().meta({ description: 'Image width in pixels.' }),
     height: z.int().meta({ description: 'Image height in pixels.' }),
     scale: z.number().meta({ description: `The scale used: the one asked for, or lower to keep the long side within ${PREVIEW_MAX_SIDE} px.` }),
-    report: z.array(TextFitReport).meta({ description: 'Every text object of the design, as laid out.' }),
+    report: z
+      .array(TextFitReport)
+      .meta({ description: 'Every text object of the design, as laid out; named texts not on screen at the previewed time with hidden: true and the reason.' }),
     warnings: z.array(RenderWarning).meta({ description: "What could not be drawn as meant (as a task's warnings); empty when nothing." }),
   })
   .meta({ description: 'The answer of POST /public/v2/preview with Accept: application/json.' });
