@@ -285,7 +285,7 @@ export function openApiDocument(serverUrl: string, version: string): Record<stri
         get: {
           summary: "Follow a task's state as server-sent events (an addition to the spec; not a status address: the 5 s polling rule does not apply)",
           description:
-            'text/event-stream: `event: task` with the task body as its status address answers it (A2 for an interface A task, B2 for an interface B task) at once and on every change, then the stream ends after done or error; a `: keep-alive` comment every 15 s. One request against the rate limit; not subject to the 5 s polling rule. A browser reads it with fetch() (EventSource cannot send the Authorization header) and stops on done or error.',
+            'text/event-stream: `event: task` with the task body as its status address answers it (A2 for an interface A task, B2 for an interface B task) at once and on every change, then the stream ends after done or error; while an mp4 renders, `event: progress` with the same body whenever only its `progress` moved (about 3 a second at most); a `: keep-alive` comment every 15 s. One request against the rate limit; not subject to the 5 s polling rule. A browser reads it with fetch() (EventSource cannot send the Authorization header) and stops on done or error.',
           parameters: [{ name: 'task_id', in: 'path', required: true, schema: { type: 'integer' } }],
           responses: {
             200: { description: 'The event stream', content: { 'text/event-stream': { schema: { type: 'string' } } } },

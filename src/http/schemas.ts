@@ -136,6 +136,32 @@ export const RenderAccepted = z.object({
   status_url: z.string().meta({ examples: ['https://render.example.com/public/v2/tasks/42'] }),
 });
 
+export const TaskProgress = z
+  .strictObject({
+    fraction: z
+      .number()
+      .min(0)
+      .max(1)
+      .meta({ description: 'frames_done / frames_total, 0 to 1 (four decimals); 1 when done.', examples: [0.42] }),
+    frames_done: z
+      .int()
+      .min(0)
+      .meta({ description: 'Frames encoded so far.', examples: [189] }),
+    frames_total: z
+      .int()
+      .min(1)
+      .meta({ description: 'Frames of the whole video (its duration × fps).', examples: [450] }),
+    eta_seconds: z
+      .number()
+      .min(0)
+      .nullable()
+      .meta({ description: 'Seconds left at the pace so far (setup included); null until the first frame is encoded, 0 when done.', examples: [7.5] }),
+  })
+  .meta({
+    description:
+      'Addition to the spec: how far an mp4 render has got. Only on mp4 tasks, in state pending (updated by the worker at most every 250 ms) and done (fraction 1); absent when queued, in error and for other formats.',
+  });
+
 export const Task = z
   .object({
     id: z.int(),
@@ -158,6 +184,7 @@ export const Task = z
           "Addition to the spec: only when state is done and the render could not draw everything as meant (characters shown as the font's empty box).",
       })
       .optional(),
+    progress: TaskProgress.optional(),
   })
   .meta({ description: 'A render task; also the body of the webhook.' });
 
@@ -302,6 +329,7 @@ export const TaskListItem = z
     finished_at: z.string().nullable().meta({ description: 'When it ended (done or error); null before.' }),
     result_url: z.string().meta({ description: 'Only when done and not expired (kept 30 days).' }).optional(),
     error: z.strictObject({ code: z.string(), description: z.string() }).meta({ description: 'Only in state error: why it failed.' }).optional(),
+    progress: TaskProgress.optional(),
   })
   .meta({ description: 'A task of either interface, as the task list shows it.' });
 
