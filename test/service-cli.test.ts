@@ -129,6 +129,27 @@ describe('imprint admin', () => {
     expect(evil.stderr).toMatch(/^validation_error at \$\.file: the zip entry "\.\.\/x\.jpg" has a "\.\." in its path/);
   }, 60_000);
 
+  it('imports a zip of a Polotno export (polotno.json beside its images), and names the .json files of a zip with several', async () => {
+    const service = await Service.open(configFromEnv({ IMPRINT_DATA_DIR: dir }), { log: pino({ level: 'silent' }) });
+    try {
+      await service.createAccount({ name: 'first' });
+    } finally {
+      await service.close();
+    }
+    const folder = join(ROOT, 'examples', 'polotno-card');
+    const files = Object.fromEntries(readdirSync(folder).map((f) => [f, new Uint8Array(readFileSync(join(folder, f)))] as const));
+    writeFileSync(join(dir, 'polotno-card.zip'), zipSync(files));
+    const imported = await run(['admin', 'import-design', join(dir, 'polotno-card.zip'), '--account', '1']);
+    expect({ code: imported.code, stderr: imported.stderr }).toEqual({ code: 0, stderr: '' });
+    expect(JSON.parse(imported.stdout)).toMatchObject({ design_id: 1, kind: 'design', name: 'polotno-card' });
+    writeFileSync(join(dir, 'two.zip'), zipSync({ ...files, 'polotno-copy.json': files['polotno.json']! }));
+    const two = await run(['admin', 'import-design', join(dir, 'two.zip'), '--account', '1']);
+    expect(two.code).toBe(2);
+    expect(two.stderr).toMatch(
+      /^validation_error at \$\.file: the zip has 2 \.json files at its root \("polotno(-copy)?\.json", "polotno(-copy)?\.json"\) and none is named design\.json/,
+    );
+  }, 60_000);
+
   it('refuses a bad configuration with the variable name', async () => {
     env.IMPRINT_QUEUE_URL = 'amqp://localhost';
     const r = await run(['admin', 'sweep']);

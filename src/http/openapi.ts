@@ -51,7 +51,7 @@ const designUpload = {
           file: {
             type: 'string',
             contentMediaType: 'application/zip',
-            description: `A zip of the design folder: design.json at its root or in its single top-level folder, and the files it names; at most ${MAX_DESIGN_ZIP_BYTES / 1048576} MB and ${MAX_ZIP_ENTRIES} entries.`,
+            description: `A zip of the design folder: design.json (or the folder's one .json file, whatever its name, such as a Polotno export's polotno.json; overrides.json aside) at its root or in its single top-level folder, and the files it names; at most ${MAX_DESIGN_ZIP_BYTES / 1048576} MB and ${MAX_ZIP_ENTRIES} entries.`,
           },
           name: {
             type: 'string',
