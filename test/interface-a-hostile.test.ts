@@ -643,13 +643,20 @@ const cases: Case[] = [
     name: 'upload of a text file named .png',
     req: () => upload([['file', 'hello, I am not a picture', 'photo.png']]),
     status: 400,
-    reason: /not a png, jpeg, webp or gif/,
+    reason: /not a png, jpeg, webp, gif or avif/,
   },
   {
     name: 'upload of an svg with a script named .png',
     req: () => upload([['file', '<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>', 'x.png']]),
     status: 400,
-    reason: /not a png, jpeg, webp or gif/,
+    reason: /not a png, jpeg, webp, gif or avif/,
+  },
+  {
+    // An ISO BMFF file like AVIF, but with mp4 brands only: not an image.
+    name: 'upload of an mp4 header named .avif',
+    req: () => upload([['file', Buffer.concat([Buffer.from([0, 0, 0, 0x18]), Buffer.from('ftypisom\0\0\x02\0isomiso2', 'latin1')]), 'x.avif']]),
+    status: 400,
+    reason: /not a png, jpeg, webp, gif or avif/,
   },
   { name: 'upload of a truncated png', req: () => upload([['file', f.png.subarray(0, 60), 'cut.png']]), status: 400, reason: /cannot be read/ },
   {

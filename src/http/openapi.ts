@@ -190,7 +190,7 @@ export function openApiDocument(serverUrl: string, version: string): Record<stri
       },
       '/public/v2/upload': {
         post: {
-          summary: 'Upload an image (png, jpeg, webp, gif; at most 10 MB)',
+          summary: 'Upload an image (png, jpeg, webp, gif or avif; at most 10 MB)',
           requestBody: fileUpload,
           responses: {
             201: { description: 'Stored; url is usable in overrides for 30 days', content: content('UploadResult') },
