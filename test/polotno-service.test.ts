@@ -134,8 +134,10 @@ describe('interface A', () => {
     form.append('file', new Blob([zipSync({ 'polotno-card': files })]), 'polotno-card.zip');
     const res = await fetch(`${base}/public/v2/designs`, { method: 'POST', headers: auth(), body: form });
     expect(res.status, await res.clone().text()).toBe(201);
-    const detail = (await res.json()) as { design_id: number; name: string; objects: { name: string }[] };
+    const detail = (await res.json()) as { design_id: number; name: string; animated: boolean; duration: number | null; objects: { name: string }[] };
     expect(detail.name).toBe('polotno-card');
+    // One page, nothing animated: a still design, not "animated · 5 s" (Polotno gives every page 5000 ms).
+    expect([detail.animated, detail.duration]).toEqual([false, null]);
     expect(detail.objects.map((o) => o.name)).toContain('headline');
     const task = await doneA(
       (
