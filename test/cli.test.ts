@@ -96,7 +96,17 @@ describe('imprint render', () => {
     expect(nonJson.code).toBe(2);
     expect(nonJson.stderr).toMatch(/^validation_error at \$: the design file ".*bad.json" is not valid JSON/);
     const missing = await run(['render', join(dir, 'missing.json'), '--out', join(dir, 'x.png')]);
-    expect(missing.stderr).toMatch(/^validation_error at \$: cannot read design file .*ENOENT/);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toBe(
+      `validation_error at $.design: the design file "${join(dir, 'missing.json')}" was not found (looked for ${join(dir, 'missing.json')}): check the name and the folder\n`,
+    );
+    // As typed, and where it was looked for: relative paths are from the folder imprint runs in.
+    const nope = await run(['render', 'nope.json', '--out', join(dir, 'x.png')]);
+    expect(nope.stderr).toBe(
+      `validation_error at $.design: the design file "nope.json" was not found (looked for ${join(ROOT, 'nope.json')}): check the name and the folder\n`,
+    );
+    const overrides = await run(['render', CARD, '--overrides', 'nope-overrides.json', '--out', join(dir, 'x.png')]);
+    expect(overrides.stderr).toMatch(/^validation_error at \$\.overrides: the overrides file "nope-overrides\.json" was not found \(looked for /);
     const gif = await run(['render', 'examples/card-1080/design.json', '--out', join(dir, 'x.gif')]);
     expect(gif.code).toBe(2);
     const gifOut = join(dir, 'x.gif');
@@ -111,6 +121,24 @@ describe('imprint render', () => {
     expect(folder.stderr).toMatch(/^validation_error at \$\.out: the folder ".*no-such-folder" of --out .* does not exist: create it first\n$/);
     const q = await run(['render', 'examples/card-1080/design.json', '--out', join(dir, 'x.jpg'), '--quality', '0']);
     expect(q.stderr).toMatch(/^validation_error at \$\.jpg\.quality: expected an integer from 1 to 100 for --quality/);
+  });
+
+  it('says a missing image is looked for in the design folder, naming it; a missing font family is named once', async () => {
+    const folder = await mkdtemp(join(tmpdir(), 'imprint-cli-design-'));
+    const design = join(folder, 'design.json');
+    const image = { type: 'image', name: 'photo', x: 0, y: 0, width: 200, height: 100, path: 'photos/beach.jpg' };
+    await writeFile(design, JSON.stringify({ width: 200, height: 100, objects: [image] }));
+    // Run from the repository's folder: the path is the design folder's, not the current one.
+    const r = await run(['render', design, '--out', join(dir, 'x.png')]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe(
+      `validation_error at $.objects[0].path: no image file at "photos/beach.jpg" (paths are relative to the design's folder, ${folder}: looked for ${join(folder, 'photos', 'beach.jpg')}): check the path or upload the image\n`,
+    );
+    const text = { type: 'text', name: 't', x: 0, y: 0, width: 200, height: 50, text: 'hi', font_family: 'Comic Sans' };
+    await writeFile(design, JSON.stringify({ width: 200, height: 100, objects: [text] }));
+    const font = await run(['render', design, '--out', join(dir, 'x.png')]);
+    // The path names the field; the message does not repeat it ("font_family: font family …").
+    expect(font.stderr).toMatch(/^validation_error at \$\.objects\[0\]\.font_family: font family "Comic Sans" is not available: use one of Inter, Lora/);
   });
 
   it('writes a pdf, and several designs as the pages of one pdf', async () => {

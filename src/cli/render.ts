@@ -287,7 +287,10 @@ export async function renderCommand(args: string[], io: CliIO): Promise<number> 
       const designFile = resolve(file);
       return {
         // JSON from files: the engine validates both at run time and answers with the JSON path.
-        design: (await readJson(designFile, many ? `$.pages[${i}].design` : '$', 'design file')) as DesignInput,
+        design: (await readJson(designFile, many ? `$.pages[${i}].design` : '$', 'design file', {
+          shown: file,
+          fileAt: many ? `$.pages[${i}].design` : '$.design',
+        })) as DesignInput,
         overrides: (bodies[i]?.overrides ?? {}) as Overrides,
         assets: fileAssetResolver({ baseDir: dirname(designFile), assets }),
       };
