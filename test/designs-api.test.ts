@@ -222,6 +222,9 @@ describe('GET /public/v2/designs/<id>', () => {
       const e = await errorOf(await get(path, k));
       expect(e, path).toMatchObject({ status: 404, error: 'design_not_found' });
       expect(e.description).toMatch(/design ids are positive integers|no design with id/);
+      // Over HTTP the way to find the ids is the HTTP listing, not the admin CLI.
+      expect(e.description).toMatch(/ \(GET \/public\/v2\/designs lists them\)$/);
+      expect(e.description).not.toContain('imprint admin');
     }
   });
 });

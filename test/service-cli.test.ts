@@ -84,6 +84,10 @@ describe('imprint admin', () => {
     [['set-plan', '--account', '1'], /^validation_error at \$: give at least one of --plan/],
     [['import-design', 'test/fixtures-missing.json', '--account', '1'], /^validation_error at \$\.file: cannot read the design file/],
     [['import-design', 'package.json', '--account', '1'], /^validation_error at \$\.\w+/],
+    [
+      ['import-design', 'examples/card-1080/design.json', '--account', '1', '--replace', '9'],
+      /^design_not_found at \$\.design_id: no design with id 9 in this account: use the id of one of its designs \(imprint admin list-designs --account <id> lists them\)$/,
+    ],
     [['add-font', 'package.json', '--account', '1'], /^validation_error at \$\.file: .*TTF, OTF, WOFF or WOFF2/],
     [['add-font', 'test/no-such-font.ttf', '--account', '1'], /^validation_error at \$\.file: cannot read the font file/],
     [['delete-font', '--account', '1', '--font', '7'], /^font_not_found at \$\.font_id: no font with id 7 in this account/],

@@ -16,6 +16,7 @@ import { accountRoutes } from './account.js';
 import { accountGuard } from './auth.js';
 import { designRoutes } from './designs.js';
 import { interfaceA } from './interface-a.js';
+import { jsonBodyParser } from './json-body.js';
 import { interfaceB } from './interface-b.js';
 import { openApiDocument } from './openapi.js';
 import { previewRoutes } from './preview.js';
@@ -83,6 +84,8 @@ export async function buildServer(service: Service, opts: HttpServerOptions = {}
   // First, so it sees every answer: one sent before its request's body has all arrived stops reading
   // that body and closes the connection (413s, but also a 401 to a 100 MB body).
   app.addHook('onSend', closeUnreadBody);
+  // JSON bodies: a syntax error and a "__proto__" key are told apart (Fastify's parser says one thing for both).
+  jsonBodyParser(app);
   await app.register(multipart, { limits: { fileSize: MAX_UPLOAD_BYTES, files: 1, fields: 10, parts: 12, fieldSize: 1024, headerPairs: 100 } });
 
   // The one error handler of both interfaces: interface A's catalogue shape, turned into interface B's
