@@ -3,6 +3,7 @@
 // seeds the examples, renders beside admin commands and stops cleanly on SIGTERM.
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -185,6 +186,44 @@ function start(args: string[], ready: RegExp): Promise<{ child: ChildProcess; st
 const exited = (c: ChildProcess) => new Promise<number | null>((r) => (c.exitCode !== null ? r(c.exitCode) : c.once('exit', (code) => r(code))));
 
 describe('imprint serve', () => {
+  it('on a port in use says so and names IMPRINT_PORT, exits 2, and creates no demo account it could not show', async () => {
+    const busy = createServer();
+    await new Promise<void>((r) => busy.listen(0, '127.0.0.1', r));
+    const port = (busy.address() as AddressInfo).port;
+    try {
+      env.IMPRINT_PORT = String(port);
+      env.IMPRINT_HOST = '127.0.0.1';
+      const r = await run(['serve']);
+      expect(r.code).toBe(2);
+      expect(r.stdout).toBe('');
+      expect(r.stderr.trim()).toBe(
+        `config_error: port ${port} is already in use on 127.0.0.1 (another imprint serve, or another program): stop that, or set IMPRINT_PORT to a free port (IMPRINT_PORT=3001 npm start)`,
+      );
+    } finally {
+      await new Promise((r) => busy.close(r));
+    }
+    const service = await Service.open(configFromEnv({ IMPRINT_DATA_DIR: dir }), { log: pino({ level: 'silent' }) });
+    try {
+      expect(await service.ctx.meta.countAccounts()).toBe(0);
+    } finally {
+      await service.close();
+    }
+  }, 60_000);
+
+  it('logs "worker process started" with the server\'s pid once and the worker\'s as worker_pid', async () => {
+    const child = spawn(process.execPath, [BIN, 'serve'], { cwd: ROOT, env: { ...env, IMPRINT_LOG_LEVEL: 'info' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    children.push(child);
+    let err = '';
+    child.stderr.setEncoding('utf8').on('data', (d: string) => (err += d));
+    await waitUntil('the worker process start to be logged', () => /"msg":"worker process started"/.test(err), 30_000, 20);
+    const line = err.split('\n').find((l) => l.includes('"msg":"worker process started"'))!;
+    expect(line.match(/"pid":/g)).toHaveLength(1);
+    expect(JSON.parse(line)).toMatchObject({ pid: child.pid, worker_pid: expect.any(Number) });
+    expect((JSON.parse(line) as { worker_pid: number }).worker_pid).not.toBe(child.pid);
+    child.kill('SIGTERM');
+    expect(await exited(child)).toBe(0);
+  }, 60_000);
+
   it('seeds the examples and a demo key once, renders beside admin commands, and stops on SIGTERM', async () => {
     const first = await start(['serve'], /Stop with Ctrl-C/);
     const key = /\n {4}(imp_[A-Za-z0-9_-]+)\n/.exec(first.stdout())?.[1];

@@ -7,6 +7,7 @@ import { readFileSync } from 'node:fs';
 import { STATUS_CODES, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { ImprintError } from '../errors.js';
+import { ConfigError } from '../service/config.js';
 import type { Service } from '../service/service.js';
 import { MAX_UPLOAD_BYTES } from '../service/uploads.js';
 import { closeUnreadBody } from './body-limits.js';
@@ -181,9 +182,29 @@ export async function buildServer(service: Service, opts: HttpServerOptions = {}
 }
 
 /** Listens, and when no IMPRINT_BASE_URL was given, uses the port it got as the public address. */
+/**
+ * Starts listening on IMPRINT_HOST:IMPRINT_PORT. A port that is taken (another server, an earlier
+ * `npm start` still running) or not allowed, or a host this machine does not have, is a ConfigError
+ * that names the variable to change, not a bare EADDRINUSE.
+ */
 export async function listen(app: FastifyInstance, service: Service): Promise<string> {
   const { config } = service.ctx;
-  await app.listen({ port: config.port, host: config.host });
+  try {
+    await app.listen({ port: config.port, host: config.host });
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    const where = `${config.host}:${config.port}`;
+    if (code === 'EADDRINUSE')
+      throw new ConfigError(
+        `port ${config.port} is already in use on ${config.host} (another imprint serve, or another program): stop that, or set IMPRINT_PORT to a free port (IMPRINT_PORT=3001 npm start)`,
+      );
+    if (code === 'EACCES') throw new ConfigError(`this user may not listen on ${where} (ports below 1024 need privileges): set IMPRINT_PORT to 1024 or more`);
+    if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND')
+      throw new ConfigError(
+        `cannot listen on ${where}: this machine has no address ${config.host}: set IMPRINT_HOST to one of its addresses, or 0.0.0.0 for all`,
+      );
+    throw e;
+  }
   const addr = app.server.address();
   const port = typeof addr === 'object' && addr ? addr.port : config.port;
   if (!config.baseUrlSet) config.baseUrl = `http://localhost:${port}`;
