@@ -141,6 +141,18 @@ describe('imprint render', () => {
     expect(font.stderr).toMatch(/^validation_error at \$\.objects\[0\]\.font_family: font family "Comic Sans" is not available: use one of Inter, Lora/);
   });
 
+  it('prints the size of a file as npm run examples prints it: decimal kB in both', async () => {
+    const out = join(dir, 'card-1080.png');
+    const cli = await run(['render', CARD, '--overrides', CARD_OVERRIDES, '--out', out]);
+    const cliSize = /: png 1080x1080, ([\d.]+ kB), in /.exec(cli.stderr)?.[1];
+    expect(cliSize, cli.stderr).toBe(`${((await readFile(out)).length / 1000).toFixed(1)} kB`);
+    const examples = await promisify(execFile)(process.execPath, [join(ROOT, 'scripts', 'render-examples.mjs'), 'card-1080'], { cwd: ROOT });
+    const line = examples.stdout.split('\n').find((l) => /out\/card-1080\.png\s/.test(l));
+    // The same bytes (renders are deterministic), so the same size, spelled the same.
+    expect(line, examples.stdout).toMatch(new RegExp(`1080x1080\\s+${cliSize!.replace('.', '\\.')}\\s`));
+    expect(examples.stdout).not.toMatch(/\bKB\b/);
+  }, 60_000);
+
   it('writes a pdf, and several designs as the pages of one pdf', async () => {
     const one = join(dir, 'card.pdf');
     expect((await run(['render', 'examples/card-1080/design.json', '--overrides', 'examples/card-1080/overrides.json', '--out', one])).code).toBe(0);
@@ -159,7 +171,13 @@ describe('imprint render', () => {
       '--out',
       both,
     ]);
-    expect(r.stderr).toMatch(/^wrote .*both\.pdf: pdf 1080x1080, 2 pages, [\d.]+ kB, in [\d.]+ s\n$/);
+    // The card is 1080×1080, the chart report 1080×1350: every page's size, not only the first's.
+    expect(r.stderr).toMatch(/^wrote .*both\.pdf: pdf 2 pages, 1080x1080 and 1080x1350, [\d.]+ kB, in [\d.]+ s\n$/);
+    const twice = await run(['render', CARD, CARD, '--format', 'pdf', '--out', join(dir, 'twice.pdf')]);
+    expect(twice.stderr).toMatch(/^wrote .*twice\.pdf: pdf 1080x1080, 2 pages, [\d.]+ kB, in /);
+    // A slide video's pdf has a page per slide, one design file or not.
+    const slides = await run(['render', 'examples/slides-video/design.json', '--out', join(dir, 'slides.pdf')]);
+    expect(slides.stderr).toMatch(/^wrote .*slides\.pdf: pdf 1920x1080, 5 pages, [\d.]+ (kB|MB), in /);
     expect((await readFile(both)).toString('latin1').match(/\/Type \/Page\b/g)).toHaveLength(2);
     const mixed = await run(['render', 'examples/card-1080/design.json', 'examples/chart-report/design.json', '--out', join(dir, 'x.png')]);
     expect(mixed.stderr).toMatch(/^validation_error at \$\.pages: several design files make the pages of one pdf/);
