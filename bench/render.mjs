@@ -155,7 +155,7 @@ for (const k of [0.5, 1, 2]) {
   };
   entries.push(entry);
   console.log(
-    `pdf: p50 ${entry.p50} ms  p95 ${entry.p95} ms  | png p50 ${entry.baseline_p50} ms  | ${(pdf.length / 1024).toFixed(0)} KB vs budget ${(budget / 1024).toFixed(0)} KB (jpg ${(jpg.length / 1024).toFixed(0)} + photo ${(photo.length / 1024).toFixed(0)} + fonts ${(fonts / 1024).toFixed(0)})`,
+    `pdf: p50 ${entry.p50} ms  p95 ${entry.p95} ms  | png p50 ${entry.baseline_p50} ms  | ${(pdf.length / 1000).toFixed(0)} kB vs budget ${(budget / 1000).toFixed(0)} kB (jpg ${(jpg.length / 1000).toFixed(0)} + photo ${(photo.length / 1000).toFixed(0)} + fonts ${(fonts / 1000).toFixed(0)})`,
   );
 }
 
@@ -273,7 +273,7 @@ for (const [name, fn] of Object.entries(candidates)) {
     peak_rss_mb: +rss().toFixed(1),
     bytes,
   });
-  console.log(`${name}: p50 ${t.p50.toFixed(2)} ms  p95 ${t.p95.toFixed(2)} ms  ${(bytes / 1024).toFixed(0)} KB`);
+  console.log(`${name}: p50 ${t.p50.toFixed(2)} ms  p95 ${t.p95.toFixed(2)} ms  ${(bytes / 1000).toFixed(0)} kB`);
 }
 console.log(`peak RSS ${rss().toFixed(1)} MB`);
 

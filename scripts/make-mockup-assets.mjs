@@ -1141,7 +1141,7 @@ function writePng(bytes, name, width, height) {
   mkdirSync(outDir, { recursive: true });
   const file = join(outDir, name);
   writeFileSync(file, bytes);
-  console.log(`${relative(root, file).padEnd(44)} ${width}x${height}  ${(statSync(file).size / 1024).toFixed(0)} KB`);
+  console.log(`${relative(root, file).padEnd(44)} ${width}x${height}  ${(statSync(file).size / 1000).toFixed(0)} kB`);
 }
 
 const jobs = [

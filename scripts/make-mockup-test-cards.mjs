@@ -390,4 +390,4 @@ const files = [
   await writePng('glare.png', glare(), { alpha: true }),
   await writePng('shade.png', shade(), { colours: 256 }),
 ];
-for (const f of files) console.log(`${f.slice(root.length + 1)}  ${(statSync(f).size / 1024).toFixed(1)} KB`);
+for (const f of files) console.log(`${f.slice(root.length + 1)}  ${(statSync(f).size / 1000).toFixed(1)} kB`);

@@ -1191,7 +1191,7 @@ async function writeJpeg(canvas, name, folders) {
     mkdirSync(dir, { recursive: true });
     const file = join(dir, name);
     writeFileSync(file, bytes);
-    console.log(`${relative(root, file).padEnd(44)} ${width}x${height}  ${(statSync(file).size / 1024).toFixed(0)} KB`);
+    console.log(`${relative(root, file).padEnd(44)} ${width}x${height}  ${(statSync(file).size / 1000).toFixed(0)} kB`);
   }
 }
 

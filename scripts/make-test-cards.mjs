@@ -190,4 +190,4 @@ const files = [
   await writePng('portrait.png', testCard(500, 800, 'PORTRAIT', { tl: '#ab47bc', tr: '#ff7043', bl: '#26a69a', br: '#f06292' })),
   await writeJpg('photo.jpg', photo(600, 400)),
 ];
-for (const f of files) console.log(`${f.slice(root.length + 1)}  ${(statSync(f).size / 1024).toFixed(1)} KB`);
+for (const f of files) console.log(`${f.slice(root.length + 1)}  ${(statSync(f).size / 1000).toFixed(1)} kB`);

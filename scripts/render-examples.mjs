@@ -43,7 +43,8 @@ async function readOverrides(file) {
   return data.objects_overrides ?? data.overrides ?? {};
 }
 
-const kb = (bytes) => `${(bytes / 1024).toFixed(1)} KB`;
+/** Sizes as `imprint render` prints them (src/cli/render.ts formatBytes): decimal kB and MB, so one file reads the same in both. */
+const size = (n) => (n < 1000 ? `${n} B` : n < 1_000_000 ? `${(n / 1000).toFixed(1)} kB` : `${(n / 1_000_000).toFixed(1)} MB`);
 const ms = (t) => `${t.toFixed(0)} ms`;
 
 const wanted = process.argv.slice(2);
@@ -97,7 +98,7 @@ for (const name of examples) {
       written++;
       const notes = result.report.filter((r) => r.clipped).map((r) => `${r.name ?? 'text'} clipped`);
       console.log(
-        `  ${`${relative(root, outDir)}/${job.file}`.padEnd(40)} ${`${result.width}x${result.height}`.padStart(9)}  ${kb(result.bytes.length).padStart(9)}  ${ms(took).padStart(7)}${notes.length ? `  (${notes.join(', ')})` : ''}`,
+        `  ${`${relative(root, outDir)}/${job.file}`.padEnd(40)} ${`${result.width}x${result.height}`.padStart(9)}  ${size(result.bytes.length).padStart(9)}  ${ms(took).padStart(7)}${notes.length ? `  (${notes.join(', ')})` : ''}`,
       );
     }
   } catch (e) {

@@ -85,7 +85,8 @@ const html = readFileSync(join(HERE, 'index.html'), 'utf8')
 if (!html.includes(jsName) || !html.includes(cssName)) throw new Error('studio/build.mjs: index.html no longer names app.js and app.css');
 writeFileSync(join(OUT, 'index.html'), html);
 
-const kb = (n) => `${(n / 1024).toFixed(1)} KB`;
+// Decimal kB, as imprint render prints sizes.
+const kb = (n) => `${(n / 1000).toFixed(1)} kB`;
 console.log(
   `studio: dist/studio/${jsName} ${kb(Buffer.byteLength(code))}, ${cssName} ${kb(Buffer.byteLength(css))} in ${Math.round(performance.now() - t0)} ms`,
 );

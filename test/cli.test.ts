@@ -96,7 +96,17 @@ describe('imprint render', () => {
     expect(nonJson.code).toBe(2);
     expect(nonJson.stderr).toMatch(/^validation_error at \$: the design file ".*bad.json" is not valid JSON/);
     const missing = await run(['render', join(dir, 'missing.json'), '--out', join(dir, 'x.png')]);
-    expect(missing.stderr).toMatch(/^validation_error at \$: cannot read design file .*ENOENT/);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toBe(
+      `validation_error at $.design: the design file "${join(dir, 'missing.json')}" was not found (looked for ${join(dir, 'missing.json')}): check the name and the folder\n`,
+    );
+    // As typed, and where it was looked for: relative paths are from the folder imprint runs in.
+    const nope = await run(['render', 'nope.json', '--out', join(dir, 'x.png')]);
+    expect(nope.stderr).toBe(
+      `validation_error at $.design: the design file "nope.json" was not found (looked for ${join(ROOT, 'nope.json')}): check the name and the folder\n`,
+    );
+    const overrides = await run(['render', CARD, '--overrides', 'nope-overrides.json', '--out', join(dir, 'x.png')]);
+    expect(overrides.stderr).toMatch(/^validation_error at \$\.overrides: the overrides file "nope-overrides\.json" was not found \(looked for /);
     const gif = await run(['render', 'examples/card-1080/design.json', '--out', join(dir, 'x.gif')]);
     expect(gif.code).toBe(2);
     const gifOut = join(dir, 'x.gif');
@@ -112,6 +122,36 @@ describe('imprint render', () => {
     const q = await run(['render', 'examples/card-1080/design.json', '--out', join(dir, 'x.jpg'), '--quality', '0']);
     expect(q.stderr).toMatch(/^validation_error at \$\.jpg\.quality: expected an integer from 1 to 100 for --quality/);
   });
+
+  it('says a missing image is looked for in the design folder, naming it; a missing font family is named once', async () => {
+    const folder = await mkdtemp(join(tmpdir(), 'imprint-cli-design-'));
+    const design = join(folder, 'design.json');
+    const image = { type: 'image', name: 'photo', x: 0, y: 0, width: 200, height: 100, path: 'photos/beach.jpg' };
+    await writeFile(design, JSON.stringify({ width: 200, height: 100, objects: [image] }));
+    // Run from the repository's folder: the path is the design folder's, not the current one.
+    const r = await run(['render', design, '--out', join(dir, 'x.png')]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe(
+      `validation_error at $.objects[0].path: no image file at "photos/beach.jpg" (paths are relative to the design's folder, ${folder}: looked for ${join(folder, 'photos', 'beach.jpg')}): check the path or upload the image\n`,
+    );
+    const text = { type: 'text', name: 't', x: 0, y: 0, width: 200, height: 50, text: 'hi', font_family: 'Comic Sans' };
+    await writeFile(design, JSON.stringify({ width: 200, height: 100, objects: [text] }));
+    const font = await run(['render', design, '--out', join(dir, 'x.png')]);
+    // The path names the field; the message does not repeat it ("font_family: font family …").
+    expect(font.stderr).toMatch(/^validation_error at \$\.objects\[0\]\.font_family: font family "Comic Sans" is not available: use one of Inter, Lora/);
+  });
+
+  it('prints the size of a file as npm run examples prints it: decimal kB in both', async () => {
+    const out = join(dir, 'card-1080.png');
+    const cli = await run(['render', CARD, '--overrides', CARD_OVERRIDES, '--out', out]);
+    const cliSize = /: png 1080x1080, ([\d.]+ kB), in /.exec(cli.stderr)?.[1];
+    expect(cliSize, cli.stderr).toBe(`${((await readFile(out)).length / 1000).toFixed(1)} kB`);
+    const examples = await promisify(execFile)(process.execPath, [join(ROOT, 'scripts', 'render-examples.mjs'), 'card-1080'], { cwd: ROOT });
+    const line = examples.stdout.split('\n').find((l) => /out\/card-1080\.png\s/.test(l));
+    // The same bytes (renders are deterministic), so the same size, spelled the same.
+    expect(line, examples.stdout).toMatch(new RegExp(`1080x1080\\s+${cliSize!.replace('.', '\\.')}\\s`));
+    expect(examples.stdout).not.toMatch(/\bKB\b/);
+  }, 60_000);
 
   it('writes a pdf, and several designs as the pages of one pdf', async () => {
     const one = join(dir, 'card.pdf');
@@ -131,7 +171,13 @@ describe('imprint render', () => {
       '--out',
       both,
     ]);
-    expect(r.stderr).toMatch(/^wrote .*both\.pdf: pdf 1080x1080, 2 pages, [\d.]+ kB, in [\d.]+ s\n$/);
+    // The card is 1080×1080, the chart report 1080×1350: every page's size, not only the first's.
+    expect(r.stderr).toMatch(/^wrote .*both\.pdf: pdf 2 pages, 1080x1080 and 1080x1350, [\d.]+ kB, in [\d.]+ s\n$/);
+    const twice = await run(['render', CARD, CARD, '--format', 'pdf', '--out', join(dir, 'twice.pdf')]);
+    expect(twice.stderr).toMatch(/^wrote .*twice\.pdf: pdf 1080x1080, 2 pages, [\d.]+ kB, in /);
+    // A slide video's pdf has a page per slide, one design file or not.
+    const slides = await run(['render', 'examples/slides-video/design.json', '--out', join(dir, 'slides.pdf')]);
+    expect(slides.stderr).toMatch(/^wrote .*slides\.pdf: pdf 1920x1080, 5 pages, [\d.]+ (kB|MB), in /);
     expect((await readFile(both)).toString('latin1').match(/\/Type \/Page\b/g)).toHaveLength(2);
     const mixed = await run(['render', 'examples/card-1080/design.json', 'examples/chart-report/design.json', '--out', join(dir, 'x.png')]);
     expect(mixed.stderr).toMatch(/^validation_error at \$\.pages: several design files make the pages of one pdf/);

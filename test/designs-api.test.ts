@@ -238,6 +238,9 @@ describe('GET /public/v2/designs/<id>', () => {
       const e = await errorOf(await get(path, k));
       expect(e, path).toMatchObject({ status: 404, error: 'design_not_found' });
       expect(e.description).toMatch(/design ids are positive integers|no design with id/);
+      // Over HTTP the way to find the ids is the HTTP listing, not the admin CLI.
+      expect(e.description).toMatch(/ \(GET \/public\/v2\/designs lists them\)$/);
+      expect(e.description).not.toContain('imprint admin');
     }
   });
 });
@@ -264,6 +267,16 @@ describe('POST and PUT /public/v2/designs (a zip of the design folder)', () => {
     const png = Buffer.from(await (await fetch(done.result_url!)).arrayBuffer());
     expect(png.subarray(1, 4).toString()).toBe('PNG');
   }, 60_000);
+
+  it('takes the one .json file of the zip as the design, whatever its name, at the root or in the top folder', async () => {
+    const template = new TextEncoder().encode(readFileSync(join(CARD, 'design.json'), 'utf8'));
+    const { 'design.json': _design, ...files } = folder(CARD);
+    for (const zip of [zipSync({ ...files, 'summer-card.json': template }), zipSync({ cards: { ...files, 'Summer Card.JSON': template } })]) {
+      const res = await send('POST', '/designs', zip);
+      expect(res.status, await res.clone().text()).toBe(201);
+      expect(DesignDetail.parse(await res.json()).objects.map((o) => o.name)).toContain('headline');
+    }
+  });
 
   it('takes design.json at the root and the name field; macOS __MACOSX entries are skipped', async () => {
     const zip = zipSync({ ...folder(CARD), __MACOSX: { '._design.json': new Uint8Array([0, 5, 22, 7]) } });
@@ -310,8 +323,26 @@ describe('POST and PUT /public/v2/designs (a zip of the design folder)', () => {
   });
 
   it.each([
-    ['no design.json', () => zipSync({ 'readme.txt': json('hi') }), /^\$\.file: the zip has no design\.json at its root or in its single top-level folder/],
-    ['two top-level folders', () => zipSync({ a: { 'design.json': json({}) }, b: { 'x.txt': json(1) } }), /^\$\.file: the zip has no design\.json/],
+    [
+      'no .json file, naming what it has',
+      () => zipSync({ 'readme.txt': json('hi'), images: { 'a.png': json(1) } }),
+      /^\$\.file: the zip has no \.json design file at its root or in its single top-level folder \(at its root it has "readme\.txt", "images\/"\): zip the design folder/,
+    ],
+    [
+      'two top-level folders',
+      () => zipSync({ a: { 'design.json': json({}) }, b: { 'x.txt': json(1) } }),
+      /^\$\.file: the zip has no \.json design file .*\(at its root it has "a\/", "b\/"\)/,
+    ],
+    [
+      'several .json files and no design.json, naming them',
+      () => zipSync({ 'front.json': json({}), 'back.json': json({}), 'overrides.json': json({}) }),
+      /^\$\.file: the zip has 2 \.json files at its root \("front\.json", "back\.json"\) and none is named design\.json: keep only the design's \.json there, or name it design\.json$/,
+    ],
+    [
+      'several .json files in its top-level folder',
+      () => zipSync({ kit: { 'a.json': json({}), 'b.json': json({}) } }),
+      /^\$\.file: the zip has 2 \.json files in its top-level folder "kit" \("a\.json", "b\.json"\)/,
+    ],
     ['a ../ path', () => zipSync({ 'design.json': json({}), '../evil.png': json(1) }), /^\$\.file: the zip entry "\.\.\/evil\.png" has a "\.\." in its path/],
     ['an absolute path', () => zipSync({ 'design.json': json({}), '/etc/passwd': json(1) }), /^\$\.file: the zip entry "\/etc\/passwd" has an absolute path/],
     ['not a zip', () => new Uint8Array(readFileSync(join(CARD, 'lake-sunset.jpg'))), /^\$\.file: the file is not a zip archive/],

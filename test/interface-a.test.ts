@@ -137,6 +137,37 @@ describe('interface A', () => {
     expect([meta.format, meta.width, meta.height]).toEqual(['png', 1080, 1080]);
   }, 60_000);
 
+  it('takes an AVIF upload (made by sharp) and renders its pixels as an image override', async () => {
+    // Left half orange, right half blue: the render shows the upload's own pixels, not the design's photo.
+    const avif = await sharp({ create: { width: 400, height: 240, channels: 3, background: '#e4572e' } })
+      .composite([{ input: { create: { width: 200, height: 240, channels: 3, background: '#2f6fed' } }, left: 200, top: 0 }])
+      .avif({ quality: 90 })
+      .toBuffer();
+    expect(avif.subarray(4, 12).toString()).toBe('ftypavif');
+    const up = await upload(avif, key, 'photo.avif');
+    const body = (await up.json()) as { result: string; url: string; reason?: string };
+    expect({ status: up.status, ...body }).toMatchObject({ status: 201, result: 'success' });
+    expect(body.url).toMatch(new RegExp(`^${base}/uploads/[0-9a-f]{32}\\.avif$`));
+    const served = await get(body.url.slice(base.length));
+    expect(served.headers.get('content-type')).toBe('image/avif');
+    expect(Buffer.from(await served.arrayBuffer()).equals(avif)).toBe(true);
+
+    const { task_id } = (await (await post('/render', { design_id: card, format: 'png', objects_overrides: { photo: { path: body.url } } })).json()) as {
+      task_id: number;
+    };
+    const done = await until(task_id);
+    expect(done.state).toBe('done');
+    const { data, info } = await sharp(Buffer.from(await (await fetch(done.result_url!)).arrayBuffer()))
+      .removeAlpha()
+      .raw()
+      .toBuffer({ resolveWithObject: true });
+    const rgb = (x: number, y: number) => [...data.subarray((y * info.width + x) * 3, (y * info.width + x) * 3 + 3)];
+    // The photo box is 1080×640 (cover): the left of it orange, the right blue (AVIF is lossy: near).
+    const near = (got: number[], want: number[]) => got.every((v, i) => Math.abs(v - want[i]!) <= 12);
+    expect(rgb(300, 320), 'left of the photo').toSatisfy((c: number[]) => near(c, [0xe4, 0x57, 0x2e]));
+    expect(rgb(800, 320), 'right of the photo').toSatisfy((c: number[]) => near(c, [0x2f, 0x6f, 0xed]));
+  }, 60_000);
+
   it.each([
     ['jpg', 'image/jpeg', (b: Buffer) => b.subarray(0, 3).equals(Buffer.from([0xff, 0xd8, 0xff]))],
     ['pdf', 'application/pdf', (b: Buffer) => b.subarray(0, 5).toString() === '%PDF-'],

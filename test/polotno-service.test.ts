@@ -3,7 +3,7 @@
 // both interfaces render it with overrides by element name — the same bytes as the library.
 // Render threads load dist/: `npm test` builds first.
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -125,6 +125,28 @@ describe('interface A', () => {
     // The embedded image is the design's own file: its colour at the logo's centre.
     const at = (50 * 200 + 50) * 3;
     expect([data[at], data[at + 1], data[at + 2]]).toEqual([0xe4, 0x57, 0x2e]);
+  });
+
+  it('imports a zip of a Polotno export: polotno.json beside its images (and the overrides.json of the example)', async () => {
+    const files = Object.fromEntries(readdirSync(EXAMPLE).map((f) => [f, new Uint8Array(readFileSync(join(EXAMPLE, f)))] as const));
+    expect(Object.keys(files).filter((f) => f.endsWith('.json'))).toEqual(['overrides.json', 'polotno.json']);
+    const form = new FormData();
+    form.append('file', new Blob([zipSync({ 'polotno-card': files })]), 'polotno-card.zip');
+    const res = await fetch(`${base}/public/v2/designs`, { method: 'POST', headers: auth(), body: form });
+    expect(res.status, await res.clone().text()).toBe(201);
+    const detail = (await res.json()) as { design_id: number; name: string; animated: boolean; duration: number | null; objects: { name: string }[] };
+    expect(detail.name).toBe('polotno-card');
+    // One page, nothing animated: a still design, not "animated · 5 s" (Polotno gives every page 5000 ms).
+    expect([detail.animated, detail.duration]).toEqual([false, null]);
+    expect(detail.objects.map((o) => o.name)).toContain('headline');
+    const task = await doneA(
+      (
+        (await (await postA({ design_id: detail.design_id, format: 'png', objects_overrides: { headline: { text: 'From the zip' } } })).json()) as {
+          task_id: number;
+        }
+      ).task_id,
+    );
+    expect(task.state).toBe('done');
   });
 
   it('imports a Polotno .json file on its own, without a zip', async () => {

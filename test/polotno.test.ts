@@ -333,14 +333,20 @@ describe('elements as Imprint objects', () => {
     expect(() => one({ type: 'figure', fill: `linear-gradient(red, red ${'1'.repeat(1900)})` })).toThrow(ImprintError);
   });
 
-  it('makes several pages slides with their durations, and a single page an animated design of its duration', () => {
+  it('makes several pages slides with their durations, and a single page an animated design of its duration only when something moves', () => {
     const doc = { width: 400, height: 300, pages: [{ duration: 2000, background: 'red', children: [] }, { children: [{ type: 'figure', name: 'f' }] }] };
     const d = convertPolotno(doc).design;
     expect(d.slides).toEqual([
       { duration: 2, background: { type: 'color', color: '#ff0000' }, objects: [] },
       { duration: 5, background: { type: 'color', color: '#ffffff' }, objects: [expect.objectContaining({ name: 'f' })] },
     ]);
-    expect(convertPolotno(page([])).design).toMatchObject({ duration: 5, objects: [] });
+    // Polotno writes duration 5000 on every page: a page where nothing moves is a still design.
+    const still = convertPolotno(page([{ type: 'figure', name: 'f' }], { duration: 5000 })).design;
+    expect(still).not.toHaveProperty('duration');
+    expect(convertPolotno(polotno).design).not.toHaveProperty('duration');
+    const fade = { type: 'figure', name: 'f', animations: [{ type: 'enter', name: 'fade', duration: 500 }] };
+    expect(convertPolotno(page([fade], { duration: 3000 })).design).toMatchObject({ duration: 3 });
+    expect(convertPolotno(page([{ type: 'group', children: [fade] }])).design).toMatchObject({ duration: 5 });
   });
 
   it('lists font files of fonts[] and the families texts use', () => {

@@ -194,6 +194,48 @@ describe('POST /public/v2/preview', () => {
     expect((await errorOf(past)).description).toMatch(/^\$\.time: the design lasts 15 s/);
   });
 
+  it('names a text that is not on screen at the time shown, with the reason, instead of leaving it out of the fit report', async () => {
+    const text = { type: 'text', width: 300, height: 60, font_size: 32, color: '#ffffff' };
+    const design = (
+      await service.importDesign(accountId, {
+        width: 320,
+        height: 240,
+        duration: 3,
+        background: { type: 'color', color: '#203040' },
+        objects: [
+          { ...text, name: 'headline', x: 10, y: 10, text: 'Big news', start: 0.4 },
+          { ...text, name: 'footer', x: 10, y: 160, text: 'Until 2 s', end: 2 },
+          { ...text, name: 'secret', x: 10, y: 90, text: 'Not shown', hidden: true },
+        ],
+      })
+    ).id;
+    const at = async (time: number, overrides = {}) =>
+      (await previewJson({ design_id: design, time, objects_overrides: overrides })).report as (PreviewJson['report'][number] & Record<string, unknown>)[];
+    const first = await at(0);
+    expect(first.find((e) => e.name === 'headline')).toMatchObject({
+      hidden: true,
+      hidden_reason: 'headline is hidden at 0 s (it appears at 0.4 s)',
+      appears_at: 0.4,
+      font_size: 32,
+      line_count: 0,
+    });
+    expect(first.find((e) => e.name === 'secret')).toMatchObject({
+      hidden: true,
+      hidden_reason: expect.stringMatching(/^secret is hidden: its "hidden" is true/),
+    });
+    expect(first.find((e) => e.name === 'footer')).not.toHaveProperty('hidden');
+    const later = await at(2.5);
+    expect(later.find((e) => e.name === 'headline')).toMatchObject({ line_count: 1 });
+    expect(later.find((e) => e.name === 'headline')).not.toHaveProperty('hidden');
+    expect(later.find((e) => e.name === 'footer')).toMatchObject({
+      hidden: true,
+      hidden_reason: 'footer is hidden at 2.5 s (it is on screen from 0 s to 2 s)',
+    });
+    expect(later.find((e) => e.name === 'footer')).not.toHaveProperty('appears_at');
+    // An override that shows it: laid out like any other text.
+    expect((await at(0, { secret: { hidden: false } })).find((e) => e.name === 'secret')).toMatchObject({ line_count: 1 });
+  });
+
   it('stores no task', async () => {
     const before = (await service.ctx.meta.listTasks(accountId)).length;
     expect((await preview({ design_id: ids['card-1080'], scale: 0.25 })).status).toBe(200);

@@ -4,6 +4,7 @@
 // docs/operations.md runs in test/docs-commands.test.ts, after `npm start` as the README orders it.
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -49,6 +50,10 @@ describe('imprint admin', () => {
     [['set-plan', '--account', '1'], /^validation_error at \$: give at least one of --plan/],
     [['import-design', 'test/fixtures-missing.json', '--account', '1'], /^validation_error at \$\.file: cannot read the design file/],
     [['import-design', 'package.json', '--account', '1'], /^validation_error at \$\.\w+/],
+    [
+      ['import-design', 'examples/card-1080/design.json', '--account', '1', '--replace', '9'],
+      /^design_not_found at \$\.design_id: no design with id 9 in this account: use the id of one of its designs \(imprint admin list-designs --account <id> lists them\)$/,
+    ],
     [['add-font', 'package.json', '--account', '1'], /^validation_error at \$\.file: .*TTF, OTF, WOFF or WOFF2/],
     [['add-font', 'test/no-such-font.ttf', '--account', '1'], /^validation_error at \$\.file: cannot read the font file/],
     [['delete-font', '--account', '1', '--font', '7'], /^font_not_found at \$\.font_id: no font with id 7 in this account/],
@@ -94,6 +99,27 @@ describe('imprint admin', () => {
     expect(evil.stderr).toMatch(/^validation_error at \$\.file: the zip entry "\.\.\/x\.jpg" has a "\.\." in its path/);
   }, 60_000);
 
+  it('imports a zip of a Polotno export (polotno.json beside its images), and names the .json files of a zip with several', async () => {
+    const service = await Service.open(configFromEnv({ IMPRINT_DATA_DIR: dir }), { log: pino({ level: 'silent' }) });
+    try {
+      await service.createAccount({ name: 'first' });
+    } finally {
+      await service.close();
+    }
+    const folder = join(ROOT, 'examples', 'polotno-card');
+    const files = Object.fromEntries(readdirSync(folder).map((f) => [f, new Uint8Array(readFileSync(join(folder, f)))] as const));
+    writeFileSync(join(dir, 'polotno-card.zip'), zipSync(files));
+    const imported = await run(['admin', 'import-design', join(dir, 'polotno-card.zip'), '--account', '1']);
+    expect({ code: imported.code, stderr: imported.stderr }).toEqual({ code: 0, stderr: '' });
+    expect(JSON.parse(imported.stdout)).toMatchObject({ design_id: 1, kind: 'design', name: 'polotno-card' });
+    writeFileSync(join(dir, 'two.zip'), zipSync({ ...files, 'polotno-copy.json': files['polotno.json']! }));
+    const two = await run(['admin', 'import-design', join(dir, 'two.zip'), '--account', '1']);
+    expect(two.code).toBe(2);
+    expect(two.stderr).toMatch(
+      /^validation_error at \$\.file: the zip has 2 \.json files at its root \("polotno(-copy)?\.json", "polotno(-copy)?\.json"\) and none is named design\.json/,
+    );
+  }, 60_000);
+
   it('refuses a bad configuration with the variable name', async () => {
     env.IMPRINT_QUEUE_URL = 'amqp://localhost';
     const r = await run(['admin', 'sweep']);
@@ -125,6 +151,44 @@ function start(args: string[], ready: RegExp): Promise<{ child: ChildProcess; st
 const exited = (c: ChildProcess) => new Promise<number | null>((r) => (c.exitCode !== null ? r(c.exitCode) : c.once('exit', (code) => r(code))));
 
 describe('imprint serve', () => {
+  it('on a port in use says so and names IMPRINT_PORT, exits 2, and creates no demo account it could not show', async () => {
+    const busy = createServer();
+    await new Promise<void>((r) => busy.listen(0, '127.0.0.1', r));
+    const port = (busy.address() as AddressInfo).port;
+    try {
+      env.IMPRINT_PORT = String(port);
+      env.IMPRINT_HOST = '127.0.0.1';
+      const r = await run(['serve']);
+      expect(r.code).toBe(2);
+      expect(r.stdout).toBe('');
+      expect(r.stderr.trim()).toBe(
+        `config_error: port ${port} is already in use on 127.0.0.1 (another imprint serve, or another program): stop that, or set IMPRINT_PORT to a free port (IMPRINT_PORT=3001 npm start)`,
+      );
+    } finally {
+      await new Promise((r) => busy.close(r));
+    }
+    const service = await Service.open(configFromEnv({ IMPRINT_DATA_DIR: dir }), { log: pino({ level: 'silent' }) });
+    try {
+      expect(await service.ctx.meta.countAccounts()).toBe(0);
+    } finally {
+      await service.close();
+    }
+  }, 60_000);
+
+  it('logs "worker process started" with the server\'s pid once and the worker\'s as worker_pid', async () => {
+    const child = spawn(process.execPath, [BIN, 'serve'], { cwd: ROOT, env: { ...env, IMPRINT_LOG_LEVEL: 'info' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    children.push(child);
+    let err = '';
+    child.stderr.setEncoding('utf8').on('data', (d: string) => (err += d));
+    await waitUntil('the worker process start to be logged', () => /"msg":"worker process started"/.test(err), 30_000, 20);
+    const line = err.split('\n').find((l) => l.includes('"msg":"worker process started"'))!;
+    expect(line.match(/"pid":/g)).toHaveLength(1);
+    expect(JSON.parse(line)).toMatchObject({ pid: child.pid, worker_pid: expect.any(Number) });
+    expect((JSON.parse(line) as { worker_pid: number }).worker_pid).not.toBe(child.pid);
+    child.kill('SIGTERM');
+    expect(await exited(child)).toBe(0);
+  }, 60_000);
+
   it('seeds the examples and a demo key once, renders beside admin commands, and stops on SIGTERM', async () => {
     const first = await start(['serve'], /Stop with Ctrl-C/);
     const key = /\n {4}(imp_[A-Za-z0-9_-]+)\n/.exec(first.stdout())?.[1];

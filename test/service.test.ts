@@ -230,7 +230,9 @@ describe('uploads', () => {
 
   it('refuses files that are not images, empty or too large, and stores nothing', async () => {
     const { account } = await service.createAccount({ name: 'Acme' });
-    await expect(service.createUpload(account.id, Buffer.from('hello, I am a text file renamed .png'))).rejects.toThrow(/not a png, jpeg, webp or gif image/);
+    await expect(service.createUpload(account.id, Buffer.from('hello, I am a text file renamed .png'))).rejects.toThrow(
+      /not a png, jpeg, webp, gif or avif image/,
+    );
     await expect(service.createUpload(account.id, Buffer.alloc(0))).rejects.toThrow(/empty/);
     await expect(service.createUpload(account.id, Buffer.alloc(11 * 1024 * 1024, 1))).rejects.toThrow(/limited to 10 MB/);
     const truncated = (await png(400, 400)).subarray(0, 60);

@@ -9,7 +9,7 @@ import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { parseDesign } from '../src/design/parse.js';
 import { render, type DesignInput } from '../src/engine.js';
-import { stillTime } from '../src/layout/timeline.js';
+import { absentTexts, stillTime } from '../src/layout/timeline.js';
 import { resolveScene } from '../src/resolve/resolve.js';
 import { expectRefused } from './support/refusal.js';
 import { run, toolsAvailable } from './support/tools.js';
@@ -33,6 +33,24 @@ describe('stills of animated designs', () => {
     expect(stillTime(sceneOf((await example('promo-15s')).design))).toBeCloseTo(3.2, 6);
     // slides-video: the first slide's subtitle ends its fade at 1.2 s; the next slide comes in at 2.4 s.
     expect(stillTime(sceneOf((await example('slides-video')).design))).toBeCloseTo(1.2, 6);
+  });
+
+  it('name in the fit report the texts not on screen at their time, with the second each appears (slides-video)', async () => {
+    const { design, baseDir } = await example('slides-video');
+    const still = await render({ design, baseDir, format: 'png', scale: 0.1 });
+    // At 1.2 s the first slide is complete: its texts are laid out, the later slides' are named as hidden.
+    expect(still.report.find((e) => e.name === 'intro_title')).not.toHaveProperty('hidden');
+    expect(still.report.find((e) => e.name === 'fjords_title')).toMatchObject({
+      hidden: true,
+      appears_at: 2.6,
+      hidden_reason: 'fjords_title is hidden at 1.2 s (it appears at 2.6 s)',
+    });
+    const atStart = absentTexts(sceneOf(design), 0);
+    expect(atStart.find((e) => e.name === 'intro_title')).toMatchObject({
+      appears_at: 0.2,
+      hidden_reason: 'intro_title is hidden at 0 s (it appears at 0.2 s)',
+    });
+    expect(atStart.every((e) => e.hidden === true && e.line_count === 0)).toBe(true);
   });
 
   it('show the text that t = 0 hides: the png headline area and the pdf text', async () => {

@@ -34,7 +34,7 @@ export function fileAssetResolver({ baseDir, assets = {} }: FileAssetOptions): A
         const names = Object.keys(assets);
         throw new AssetNotFoundError(`no asset named "${ref.name}": ${names.length ? `use one of ${names.join(', ')}` : 'register it with the asset resolver (CLI: --asset name=file)'}`);
       }
-      return typeof entry === 'string' ? readOrNotFound(resolve(root, entry), entry) : entry;
+      return typeof entry === 'string' ? readOrNotFound(resolve(root, entry), entry, root) : entry;
     }
     const file = resolve(root, ref.path);
     // Compare real paths, so a symlink inside the folder cannot lead outside it.
@@ -43,7 +43,7 @@ export function fileAssetResolver({ baseDir, assets = {} }: FileAssetOptions): A
     if (!isInside(rootPath, realFile)) {
       throw new AssetNotFoundError(`"${ref.path}" is outside the design folder: keep images inside it or register them as named assets`);
     }
-    return readOrNotFound(file, ref.path);
+    return readOrNotFound(file, ref.path, root);
   };
 }
 
@@ -52,12 +52,19 @@ function isInside(root: string, file: string): boolean {
   return rel !== '..' && !rel.startsWith(`..${sep}`) && !isAbsolute(rel);
 }
 
-async function readOrNotFound(file: string, shown: string): Promise<Uint8Array> {
+/**
+ * The file's bytes, or an AssetNotFoundError that says where it was looked for: a relative path is
+ * from the design's folder (`root`), not from where the command runs, which is the usual surprise.
+ */
+async function readOrNotFound(file: string, shown: string, root: string): Promise<Uint8Array> {
   try {
     return await readFile(file);
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT' || code === 'ENOTDIR' || code === 'EISDIR') throw new AssetNotFoundError(`no image file at "${shown}": check the path or upload the image`);
+    if (code === 'ENOENT' || code === 'ENOTDIR' || code === 'EISDIR') {
+      const where = isAbsolute(shown) ? '' : ` (paths are relative to the design's folder, ${root}: looked for ${file})`;
+      throw new AssetNotFoundError(`no image file at "${shown}"${where}: check the path or upload the image`);
+    }
     throw e;
   }
 }

@@ -30,7 +30,7 @@ export async function importCommand(args: string[], io: CliIO): Promise<number> 
   const existing = await readdir(out).catch((e: NodeJS.ErrnoException) => (e.code === 'ENOENT' ? [] : Promise.reject(e)));
   if (existing.length > 0) throw validationError('$.out', `the folder ${values.out} is not empty: give a new or empty folder`);
 
-  const input = await readJson(source, '$', 'Polotno file');
+  const input = await readJson(source, '$', 'Polotno file', { shown: file, fileAt: '$.file' });
   const imported = convertInput(input, { format: 'polotno', hasFamily: (f) => bundledFonts().has(f) });
   const baseDir = dirname(source);
   const local = fileAssetResolver({ baseDir });

@@ -44,7 +44,9 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
     return await dispatch(command, rest, io);
   } catch (e) {
     if (e instanceof ImprintError) {
-      io.stderr.write(`${e.toString()}\n`);
+      // The service's messages name no adapter: where to list the ids is the CLI's to say.
+      const hint = e.code === 'design_not_found' ? ' (imprint admin list-designs --account <id> lists them)' : '';
+      io.stderr.write(`${e.toString()}${hint}\n`);
       // Client errors (the input, an unknown id, a duplicate) exit 2; failures and cancellation 1.
       return e.status < 499 ? 2 : 1;
     }

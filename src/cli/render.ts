@@ -181,13 +181,24 @@ export function missingGlyphWarnings(report: FitReport): string[] {
 }
 
 /** The summary line: what was written, how big, what it holds and how long it took. */
-function summary(target: string, result: RenderResult, fps: number, pages: number, seconds: number): string {
-  let what = `${result.format} ${result.width}x${result.height}`;
+/** `a, b and c`. */
+const joinAnd = (items: readonly string[]): string => (items.length < 2 ? items.join('') : `${items.slice(0, -1).join(', ')} and ${items.at(-1)}`);
+
+/** How many pages a pdf has and their sizes: one size when they share it, else each page's (the first ten). */
+function pdfPages(pages: readonly { width: number; height: number }[]): string {
+  const sizes = pages.map((p) => `${p.width}x${p.height}`);
+  if (new Set(sizes).size === 1) return `${sizes[0]}, ${pages.length} pages`;
+  const shown = sizes.length > 10 ? [...sizes.slice(0, 10), `${sizes.length - 10} more`] : sizes;
+  return `${pages.length} pages, ${joinAnd(shown)}`;
+}
+
+function summary(target: string, result: RenderResult, fps: number, seconds: number): string {
+  const pages = result.pages ?? [];
+  let what = pages.length > 1 ? `${result.format} ${pdfPages(pages)}` : `${result.format} ${result.width}x${result.height}`;
   if (result.format === 'mp4' && result.frames !== undefined) {
     const duration = result.frames / fps;
     what += `, ${Number.isInteger(duration) ? duration : duration.toFixed(2)} s (${result.frames} frames at ${fps} fps)`;
   }
-  if (pages > 1) what += `, ${pages} pages`;
   return `wrote ${target === 'stdout' ? 'to stdout' : target}: ${what}, ${formatBytes(result.bytes.length)}, in ${formatSeconds(seconds)}`;
 }
 
@@ -287,7 +298,10 @@ export async function renderCommand(args: string[], io: CliIO): Promise<number> 
       const designFile = resolve(file);
       return {
         // JSON from files: the engine validates both at run time and answers with the JSON path.
-        design: (await readJson(designFile, many ? `$.pages[${i}].design` : '$', 'design file')) as DesignInput,
+        design: (await readJson(designFile, many ? `$.pages[${i}].design` : '$', 'design file', {
+          shown: file,
+          fileAt: many ? `$.pages[${i}].design` : '$.design',
+        })) as DesignInput,
         overrides: (bodies[i]?.overrides ?? {}) as Overrides,
         assets: fileAssetResolver({ baseDir: dirname(designFile), assets }),
       };
@@ -324,6 +338,6 @@ export async function renderCommand(args: string[], io: CliIO): Promise<number> 
   }
   if (values.report) info.write(`${JSON.stringify(result.report, null, 2)}\n`);
   for (const line of missingGlyphWarnings(result.report)) warn(line);
-  warn(summary(toStdout ? 'stdout' : out, result, fps ?? 30, pages.length, (Date.now() - startedAt) / 1000));
+  warn(summary(toStdout ? 'stdout' : out, result, fps ?? 30, (Date.now() - startedAt) / 1000));
   return 0;
 }

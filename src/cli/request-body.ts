@@ -6,18 +6,36 @@
 // meaning for a local file, so they are allowed and ignored; any other unknown field is refused, as
 // the service refuses it, because it is most likely a typo that would otherwise be dropped silently.
 import { readFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
 import { parseJson } from '../design/parse.js';
 import { validationError } from '../errors.js';
 import { formatList, OUTPUT_FORMATS, type OutputFormat } from '../render-checks.js';
 
-export async function readJson(file: string, root: string, what: string): Promise<unknown> {
+export interface ReadJsonOptions {
+  /** The file as the user typed it, for messages (default: `file`). */
+  shown?: string;
+  /** JSON path of the file itself (the flag or argument naming it), for a file that cannot be read. Default `root`. */
+  fileAt?: string;
+}
+
+/**
+ * A JSON file the CLI was given. A missing one is said to be missing, with the absolute path looked
+ * for (a relative path is from the folder imprint runs in), not as a bare ENOENT; its errors are at
+ * `fileAt`, the argument that named it; a file that is not JSON is an error of its content, at `root`.
+ */
+export async function readJson(file: string, root: string, what: string, opts: ReadJsonOptions = {}): Promise<unknown> {
+  const shown = opts.shown ?? file;
   let text: string;
   try {
     text = await readFile(file, 'utf8');
   } catch (e) {
-    throw validationError(root, `cannot read ${what} "${file}" (${(e as NodeJS.ErrnoException).code ?? (e as Error).message}): check the path`);
+    const code = (e as NodeJS.ErrnoException).code;
+    const at = opts.fileAt ?? root;
+    if (code === 'ENOENT') throw validationError(at, `the ${what} "${shown}" was not found (looked for ${resolve(file)}): check the name and the folder`);
+    if (code === 'EISDIR') throw validationError(at, `the ${what} "${shown}" is a folder: give the .json file in it`);
+    throw validationError(at, `cannot read the ${what} "${shown}" (${code ?? (e as Error).message}): check the path and its permissions`);
   }
-  return parseJson(text, root, `the ${what} "${file}"`);
+  return parseJson(text, root, `the ${what} "${shown}"`);
 }
 
 export interface RequestBody {
@@ -62,7 +80,7 @@ function isObject(v: unknown): v is Record<string, unknown> {
 
 /** Reads an overrides file; `root` is the JSON path its errors start with. */
 export async function readRequestBody(path: string, file: string, root: string): Promise<RequestBody> {
-  const doc = await readJson(path, root, 'overrides file');
+  const doc = await readJson(path, root, 'overrides file', { shown: file, fileAt: '$.overrides' });
   if (!isObject(doc)) {
     throw validationError(root, 'expected the overrides file to be a JSON object: {"objects_overrides": {...}} (interface A) or {"overrides": [...]} (B)');
   }

@@ -57,17 +57,24 @@ export interface StartOptions {
 
 export async function startService(config: ServiceConfig, opts: StartOptions): Promise<RunningService> {
   const service = await Service.open(config);
+  let http: RunningService['http'];
   try {
     // Only the embedded default is seeded: a scale-out deployment should not start with a demo
     // account and its key in a container log (IMPRINT_SEED=1 forces it, 0 turns it off).
     const seed = opts.seed && (process.env.IMPRINT_SEED === '1' || (process.env.IMPRINT_SEED !== '0' && service.ctx.meta.dialect === 'sqlite'));
-    const seeded = seed ? await seedIfEmpty(service) : undefined;
-    const demoAccountId = seed && !seeded ? (await service.ctx.meta.findAccountByName(DEMO_ACCOUNT))?.id : undefined;
-    let http: RunningService['http'];
+    // Listening first: a port that is taken stops the start before the demo account (whose key is
+    // shown only once) is created for a server that never ran.
     if (opts.http) {
       const app = await buildServer(service);
-      http = { app, url: await listen(app, service) };
+      try {
+        http = { app, url: await listen(app, service) };
+      } catch (e) {
+        await app.close();
+        throw e;
+      }
     }
+    const seeded = seed ? await seedIfEmpty(service) : undefined;
+    const demoAccountId = seed && !seeded ? (await service.ctx.meta.findAccountByName(DEMO_ACCOUNT))?.id : undefined;
     // Deliveries are queued with the task's end whatever this switch says; it only decides whether
     // this process sends them (promptly from the hook, and by its sweep for those others left).
     const webhooks = opts.dispatchWebhooks === false ? undefined : new WebhookDispatcher(service.ctx);
@@ -106,6 +113,7 @@ export async function startService(config: ServiceConfig, opts: StartOptions): P
         })()),
     };
   } catch (e) {
+    await http?.app.close();
     await service.close();
     throw e;
   }

@@ -115,7 +115,8 @@ export class WorkerProcess {
         this.restartTimer = setTimeout(() => this.spawn(), this.restartDelay);
       }),
     );
-    this.opts.log.info({ pid: child.pid }, 'worker process started');
+    // Its own pid as worker_pid: the logger's base already has "pid", this process's.
+    this.opts.log.info({ worker_pid: child.pid }, 'worker process started');
   }
 
   /** One message per turn of the event loop, however many tasks were queued in it. */

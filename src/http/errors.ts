@@ -63,10 +63,20 @@ export function asInterfaceB(out: ErrorReply, unmapped?: [string, number]): Erro
   return { status: b ? b[1] : out.status, body: { error: b ? b[0] : out.body.error, description: out.body.description } };
 }
 
+/**
+ * Where an HTTP caller finds what an unknown id should have been: the service's messages name no
+ * adapter (the CLI points to its admin command instead, src/cli/main.ts).
+ */
+const HTTP_HINTS: Partial<Record<ErrorCode, string>> = {
+  design_not_found: 'GET /public/v2/designs lists them',
+};
+
 /** The description of a validation error carries its JSON path, as the CLI prints it. */
 export function fromImprintError(e: ImprintError): ErrorReply {
   const path = e.path.length > 200 ? `${e.path.slice(0, 200)}…` : e.path;
-  const description = e.code === 'validation_error' || e.code === 'conflict' ? `${path}: ${e.message}` : e.message;
+  const hint = HTTP_HINTS[e.code];
+  const message = hint === undefined ? e.message : `${e.message} (${hint})`;
+  const description = e.code === 'validation_error' || e.code === 'conflict' ? `${path}: ${message}` : message;
   return errorReply(e.code, description);
 }
 
@@ -85,6 +95,7 @@ export function fromFrameworkError(e: FrameworkError): ErrorReply | undefined {
     return errorReply('unsupported_media_type', 'send the body as application/json (uploads: multipart/form-data)');
   if (code === 'FST_ERR_CTP_EMPTY_JSON_BODY') return errorReply('validation_error', '$: the body is empty: send a JSON object');
   if (code === 'FST_ERR_CTP_INVALID_CONTENT_LENGTH') return errorReply('validation_error', '$: the Content-Length header does not match the body');
+  // Only from a parser other than src/http/json-body.ts's, which tells the two causes apart.
   if (code === 'FST_ERR_CTP_INVALID_JSON_BODY')
     return errorReply('validation_error', '$: the body is not valid JSON, or it has a "__proto__" or "constructor.prototype" key: send a plain JSON object');
   if (code === 'FST_ERR_BAD_URL') return errorReply('validation_error', '$: the URL is not valid percent-encoding: encode it with encodeURIComponent');

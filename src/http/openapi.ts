@@ -51,7 +51,7 @@ const designUpload = {
           file: {
             type: 'string',
             contentMediaType: 'application/zip',
-            description: `A zip of the design folder: design.json at its root or in its single top-level folder, and the files it names; at most ${MAX_DESIGN_ZIP_BYTES / 1048576} MB and ${MAX_ZIP_ENTRIES} entries.`,
+            description: `A zip of the design folder: design.json (or the folder's one .json file, whatever its name, such as a Polotno export's polotno.json; overrides.json aside) at its root or in its single top-level folder, and the files it names; at most ${MAX_DESIGN_ZIP_BYTES / 1048576} MB and ${MAX_ZIP_ENTRIES} entries.`,
           },
           name: {
             type: 'string',
@@ -190,7 +190,7 @@ export function openApiDocument(serverUrl: string, version: string): Record<stri
       },
       '/public/v2/upload': {
         post: {
-          summary: 'Upload an image (png, jpeg, webp, gif; at most 10 MB)',
+          summary: 'Upload an image (png, jpeg, webp, gif or avif; at most 10 MB)',
           requestBody: fileUpload,
           responses: {
             201: { description: 'Stored; url is usable in overrides for 30 days', content: content('UploadResult') },
@@ -285,7 +285,7 @@ export function openApiDocument(serverUrl: string, version: string): Record<stri
         get: {
           summary: "Follow a task's state as server-sent events (an addition to the spec; not a status address: the 5 s polling rule does not apply)",
           description:
-            'text/event-stream: `event: task` with the task body as its status address answers it (A2 for an interface A task, B2 for an interface B task) at once and on every change, then the stream ends after done or error; a `: keep-alive` comment every 15 s. One request against the rate limit; not subject to the 5 s polling rule. A browser reads it with fetch() (EventSource cannot send the Authorization header) and stops on done or error.',
+            'text/event-stream: `event: task` with the task body as its status address answers it (A2 for an interface A task, B2 for an interface B task) at once and on every change, then the stream ends after done or error; while an mp4 renders, `event: progress` with the same body whenever only its `progress` moved (about 3 a second at most); a `: keep-alive` comment every 15 s. One request against the rate limit; not subject to the 5 s polling rule. A browser reads it with fetch() (EventSource cannot send the Authorization header) and stops on done or error.',
           parameters: [{ name: 'task_id', in: 'path', required: true, schema: { type: 'integer' } }],
           responses: {
             200: { description: 'The event stream', content: { 'text/event-stream': { schema: { type: 'string' } } } },

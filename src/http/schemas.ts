@@ -100,8 +100,23 @@ export const TextFitReport = z
     height: z.number().meta({ description: 'Box height after sizing, in design pixels.' }),
     synthetic_bold: z.literal(true).meta({ description: 'Some text was drawn bolder than any face of its family.' }).optional(),
     synthetic_italic: z.literal(true).meta({ description: 'Some text was slanted because its family has no italic.' }).optional(),
+    hidden: z
+      .literal(true)
+      .meta({
+        description:
+          "Addition: the text is not on screen at the previewed time (its hidden is true, it has not appeared yet or has left): nothing was laid out, so font_size and height are the template's, line_count is 0 and the flags are false.",
+      })
+      .optional(),
+    hidden_reason: z
+      .string()
+      .meta({ description: 'With hidden: why, for a person.', examples: ['headline is hidden at 0 s (it appears at 0.4 s)'] })
+      .optional(),
+    appears_at: z
+      .number()
+      .meta({ description: 'With hidden: the second on the design timeline at which the text comes on screen, when it does later.' })
+      .optional(),
   })
-  .meta({ description: 'How one text object was fitted into its box.' });
+  .meta({ description: 'How one text object was fitted into its box, or why it was not (hidden).' });
 
 export const PreviewResult = z
   .object({
@@ -109,7 +124,9 @@ export const PreviewResult = z
     width: z.int().meta({ description: 'Image width in pixels.' }),
     height: z.int().meta({ description: 'Image height in pixels.' }),
     scale: z.number().meta({ description: `The scale used: the one asked for, or lower to keep the long side within ${PREVIEW_MAX_SIDE} px.` }),
-    report: z.array(TextFitReport).meta({ description: 'Every text object of the design, as laid out.' }),
+    report: z
+      .array(TextFitReport)
+      .meta({ description: 'Every text object of the design, as laid out; named texts not on screen at the previewed time with hidden: true and the reason.' }),
     warnings: z.array(RenderWarning).meta({ description: "What could not be drawn as meant (as a task's warnings); empty when nothing." }),
   })
   .meta({ description: 'The answer of POST /public/v2/preview with Accept: application/json.' });
@@ -118,6 +135,32 @@ export const RenderAccepted = z.object({
   task_id: z.int().meta({ examples: [42] }),
   status_url: z.string().meta({ examples: ['https://render.example.com/public/v2/tasks/42'] }),
 });
+
+export const TaskProgress = z
+  .strictObject({
+    fraction: z
+      .number()
+      .min(0)
+      .max(1)
+      .meta({ description: 'frames_done / frames_total, 0 to 1 (four decimals); 1 when done.', examples: [0.42] }),
+    frames_done: z
+      .int()
+      .min(0)
+      .meta({ description: 'Frames encoded so far.', examples: [189] }),
+    frames_total: z
+      .int()
+      .min(1)
+      .meta({ description: 'Frames of the whole video (its duration × fps).', examples: [450] }),
+    eta_seconds: z
+      .number()
+      .min(0)
+      .nullable()
+      .meta({ description: 'Seconds left at the pace so far (setup included); null until the first frame is encoded, 0 when done.', examples: [7.5] }),
+  })
+  .meta({
+    description:
+      'Addition to the spec: how far an mp4 render has got. Only on mp4 tasks, in state pending (updated by the worker at most every 250 ms) and done (fraction 1); absent when queued, in error and for other formats.',
+  });
 
 export const Task = z
   .object({
@@ -141,6 +184,7 @@ export const Task = z
           "Addition to the spec: only when state is done and the render could not draw everything as meant (characters shown as the font's empty box).",
       })
       .optional(),
+    progress: TaskProgress.optional(),
   })
   .meta({ description: 'A render task; also the body of the webhook.' });
 
@@ -293,6 +337,7 @@ export const TaskListItem = z
     finished_at: z.string().nullable().meta({ description: 'When it ended (done or error); null before.' }),
     result_url: z.string().meta({ description: 'Only when done and not expired (kept 30 days).' }).optional(),
     error: z.strictObject({ code: z.string(), description: z.string() }).meta({ description: 'Only in state error: why it failed.' }).optional(),
+    progress: TaskProgress.optional(),
   })
   .meta({ description: 'A task of either interface, as the task list shows it.' });
 

@@ -7,6 +7,7 @@ import { readFileSync } from 'node:fs';
 import { STATUS_CODES, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { ImprintError } from '../errors.js';
+import { ConfigError } from '../service/config.js';
 import type { Service } from '../service/service.js';
 import { MAX_UPLOAD_BYTES } from '../service/uploads.js';
 import { closeUnreadBody } from './body-limits.js';
@@ -16,6 +17,7 @@ import { accountRoutes } from './account.js';
 import { accountGuard } from './auth.js';
 import { designRoutes } from './designs.js';
 import { interfaceA } from './interface-a.js';
+import { jsonBodyParser } from './json-body.js';
 import { interfaceB } from './interface-b.js';
 import { openApiDocument } from './openapi.js';
 import { previewRoutes } from './preview.js';
@@ -83,6 +85,8 @@ export async function buildServer(service: Service, opts: HttpServerOptions = {}
   // First, so it sees every answer: one sent before its request's body has all arrived stops reading
   // that body and closes the connection (413s, but also a 401 to a 100 MB body).
   app.addHook('onSend', closeUnreadBody);
+  // JSON bodies: a syntax error and a "__proto__" key are told apart (Fastify's parser says one thing for both).
+  jsonBodyParser(app);
   await app.register(multipart, { limits: { fileSize: MAX_UPLOAD_BYTES, files: 1, fields: 10, parts: 12, fieldSize: 1024, headerPairs: 100 } });
 
   // The one error handler of both interfaces: interface A's catalogue shape, turned into interface B's
@@ -178,9 +182,29 @@ export async function buildServer(service: Service, opts: HttpServerOptions = {}
 }
 
 /** Listens, and when no IMPRINT_BASE_URL was given, uses the port it got as the public address. */
+/**
+ * Starts listening on IMPRINT_HOST:IMPRINT_PORT. A port that is taken (another server, an earlier
+ * `npm start` still running) or not allowed, or a host this machine does not have, is a ConfigError
+ * that names the variable to change, not a bare EADDRINUSE.
+ */
 export async function listen(app: FastifyInstance, service: Service): Promise<string> {
   const { config } = service.ctx;
-  await app.listen({ port: config.port, host: config.host });
+  try {
+    await app.listen({ port: config.port, host: config.host });
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    const where = `${config.host}:${config.port}`;
+    if (code === 'EADDRINUSE')
+      throw new ConfigError(
+        `port ${config.port} is already in use on ${config.host} (another imprint serve, or another program): stop that, or set IMPRINT_PORT to a free port (IMPRINT_PORT=3001 npm start)`,
+      );
+    if (code === 'EACCES') throw new ConfigError(`this user may not listen on ${where} (ports below 1024 need privileges): set IMPRINT_PORT to 1024 or more`);
+    if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND')
+      throw new ConfigError(
+        `cannot listen on ${where}: this machine has no address ${config.host}: set IMPRINT_HOST to one of its addresses, or 0.0.0.0 for all`,
+      );
+    throw e;
+  }
   const addr = app.server.address();
   const port = typeof addr === 'object' && addr ? addr.port : config.port;
   if (!config.baseUrlSet) config.baseUrl = `http://localhost:${port}`;

@@ -1,7 +1,7 @@
 // The account's tasks over HTTP (additions to the spec, under /public/v2): the list of recent tasks of
-// both interfaces, and a server-sent events stream of one task's state that a page (the Studio) or a
-// script can follow instead of polling its status address. The stream reads the metadata store, so
-// it sees tasks whichever process renders them.
+// both interfaces, and a server-sent events stream of one task's state (and an mp4's progress) that a
+// page (the Studio) or a script can follow instead of polling its status address. The stream reads
+// the metadata store, so it sees tasks whichever process renders them.
 import { PassThrough } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import { issueToError } from '../format/zod-error.js';
@@ -68,11 +68,15 @@ export async function taskRoutes(app: FastifyInstance, { service, limiter, event
         },
       );
     }
-    const body = (t: TaskRecord) => JSON.stringify(t.api === 'b' ? taskBodyB(ctx, t) : taskBodyA(ctx, t));
+    const bodyOf = (t: TaskRecord) => (t.api === 'b' ? taskBodyB(ctx, t) : taskBodyA(ctx, t));
+    // What a `task` event announces: everything but the progress, which moves on its own.
+    const withoutProgress = (b: ReturnType<typeof bodyOf>) => JSON.stringify({ ...b, progress: undefined });
     const stream = new PassThrough();
-    const event = (data: string) => stream.write(`event: task\ndata: ${data}\n\n`);
-    let last = body(first);
-    event(last);
+    const event = (name: 'task' | 'progress', data: string) => stream.write(`event: ${name}\ndata: ${data}\n\n`);
+    const firstBody = bodyOf(first);
+    let last = JSON.stringify(firstBody);
+    let lastState = withoutProgress(firstBody);
+    event('task', last);
     if (ended(first)) stream.end();
     else {
       let stopped = false;
@@ -95,8 +99,16 @@ export async function taskRoutes(app: FastifyInstance, { service, limiter, event
           if (stopped) return;
           // Gone (its account deleted): nothing more will come.
           if (!t) return stop();
-          const now = body(t);
-          if (now !== last) event((last = now));
+          const b = bodyOf(t);
+          const now = JSON.stringify(b);
+          if (now !== last) {
+            // A change of state (or of anything but the progress) is a `task` event; a rendering
+            // mp4's frames moving on is a `progress` event. Both carry the whole body.
+            const state = withoutProgress(b);
+            event(state === lastState ? 'progress' : 'task', now);
+            last = now;
+            lastState = state;
+          }
           if (ended(t)) return stop();
         } catch (e) {
           ctx.log.warn({ err: e, task_id: first.id }, 'task events: the metadata store did not answer; trying again');

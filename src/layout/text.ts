@@ -33,6 +33,16 @@ export interface TextFitReport {
   synthetic_bold?: true;
   /** Present (true) when some text asked for italic was slanted because its family has no italic. */
   synthetic_italic?: true;
+  /**
+   * Present (true) when the text is not on screen at the rendered time (its `hidden` is true, it has
+   * not appeared yet or has already left): nothing was laid out, so font_size and height are the
+   * template's, line_count is 0 and the flags are false.
+   */
+  hidden?: true;
+  /** With hidden: why, for a person: `headline is hidden at 0 s (it appears at 0.4 s)`. */
+  hidden_reason?: string;
+  /** With hidden: the second (on the design's timeline) the text comes on screen, when it does later. */
+  appears_at?: number;
 }
 
 export interface TextLayout {

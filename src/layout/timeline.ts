@@ -1,7 +1,8 @@
 // Animation sampling: the scene as it stands at time t. Pure: objects outside their start/end are
 // dropped, keyframes and presets set each object's box, rotation, opacity, scale and text reveal.
 import { ease } from '../format/easing.js';
-import type { AnimatedProperty, Scene, SceneAnimation, SceneObject } from '../scene/scene.js';
+import type { AnimatedProperty, Scene, SceneAnimation, SceneObject, SceneText } from '../scene/scene.js';
+import type { TextFitReport } from './text.js';
 
 const clamp01 = (v: number): number => (v < 0 ? 0 : v > 1 ? 1 : v);
 
@@ -100,6 +101,54 @@ export function sampleScene(scene: Scene, t: number): Scene {
     if (s) objects.push(s);
   }
   return { ...scene, objects };
+}
+
+/** Seconds as a person reads them: at most two decimals, no trailing zeros. */
+const seconds = (t: number): string => `${Math.round(t * 100) / 100} s`;
+
+/** A fit report entry for a named text that was not laid out: the template's size, nothing measured. */
+function absentEntry(o: SceneText, reason: string, appearsAt?: number): TextFitReport {
+  return {
+    name: o.name ?? null,
+    type: 'text',
+    font_size: o.fontSize,
+    line_count: 0,
+    shrunk: false,
+    clipped: false,
+    word_broken: false,
+    missing_characters: [],
+    height: o.box.height,
+    hidden: true,
+    hidden_reason: reason,
+    // Slide starts are sums of durations less transitions: 2.6, not 2.5999999999999996.
+    ...(appearsAt === undefined ? {} : { appears_at: Math.round(appearsAt * 1e6) / 1e6 }),
+  };
+}
+
+/**
+ * Fit report entries for the named texts that are not on screen at time `t` (video seconds): hidden
+ * by their `hidden` field, not appeared yet, or gone. Without them a caller that looks a text up in
+ * the report (the Studio's fit panel) finds nothing and cannot tell why. Times are on the design's
+ * timeline: a slide's objects are counted from the slide's start.
+ */
+export function absentTexts(scene: Pick<Scene, 'objects' | 'hiddenTexts'>, t: number): TextFitReport[] {
+  const out: TextFitReport[] = [];
+  for (const o of scene.hiddenTexts ?? []) out.push(absentEntry(o, `${o.name} is hidden: its "hidden" is true (override it with "hidden": false to show it)`));
+  const walk = (objects: readonly SceneObject[], offset: number, from: number, to: number): void => {
+    for (const o of objects) {
+      // The window the object is on screen, within its parent's (a slide's objects live within the slide).
+      const start = Math.max(from, offset + o.start);
+      const end = Math.min(to, o.end === null ? to : offset + o.end);
+      if (o.type === 'group') walk(o.objects, offset + o.start, start, end);
+      if (o.type !== 'text' || o.name === undefined || (t >= start && t < end)) continue;
+      if (t < start) out.push(absentEntry(o, `${o.name} is hidden at ${seconds(t)} (it appears at ${seconds(start)})`, start));
+      else if (end > start) out.push(absentEntry(o, `${o.name} is hidden at ${seconds(t)} (it is on screen from ${seconds(start)} to ${seconds(end)})`));
+      else out.push(absentEntry(o, `${o.name} is never on screen: its start and end leave it no time within its slide`));
+    }
+  };
+  // As sampleObject: an object without an end stays on screen (the last frame included).
+  walk(scene.objects, 0, 0, Number.POSITIVE_INFINITY);
+  return out;
 }
 
 /** Whether an object looks the same at every time of the video (no animation, on screen throughout). */

@@ -7,16 +7,18 @@ export const DEFAULT_FONT_FAMILY = 'Inter';
 
 /**
  * A family must be available (bundled or one of the design's font files) and declared in the design's
- * `fonts`; `at` is the path of the field naming it, `what` that field (font_family, substyle font_family).
+ * `fonts`; `at` is the path of the field naming it. `what` names the setting when the path does not
+ * (a substyle's font_family is found at `…text`); at `…font_family` the path says it already.
  */
-export function checkFontFamily(family: string, at: string, ctx: CheckContext, what = 'font_family'): void {
+export function checkFontFamily(family: string, at: string, ctx: CheckContext, what?: string): void {
+  const prefix = what === undefined ? '' : `${what}: `;
   if (!ctx.fonts.has(family) && !ctx.fileFamilies?.includes(family)) {
     throw validationError(
       at,
-      `${what}: font family "${family}" is not available: use one of ${ctx.fonts.familyNames().join(', ')}, or add its file to $.fonts`,
+      `${prefix}font family "${family}" is not available: use one of ${ctx.fonts.familyNames().join(', ')}, or add its file to $.fonts`,
     );
   }
   if (!ctx.designFonts.includes(family)) {
-    throw validationError(at, `${what}: font family "${family}" is not listed in $.fonts: add it there (listed: ${ctx.designFonts.join(', ')})`);
+    throw validationError(at, `${prefix}font family "${family}" is not listed in $.fonts: add it there (listed: ${ctx.designFonts.join(', ')})`);
   }
 }

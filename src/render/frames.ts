@@ -12,7 +12,7 @@ import { VideoEncoder, type VideoEncoderOptions, type VideoProgress } from '../e
 import { ImprintError } from '../errors.js';
 import type { DisplayItem, DisplayList } from '../scene/display-list.js';
 import { layout, type FitReport } from '../layout/layout.js';
-import { isStatic, sampleScene } from '../layout/timeline.js';
+import { absentTexts, isStatic, sampleScene } from '../layout/timeline.js';
 import { rasterBackend } from '../paint/raster.js';
 import type { FontSet } from '../text/fonts.js';
 import { sizesOf } from './scenes.js';
@@ -206,7 +206,7 @@ export async function renderVideo(
   // Everything static: one frame, repeated without painting or encoding it again.
   if (rest.objects.length === 0 && background !== null) {
     const { pixels } = await paintFrame(rest);
-    return result(await encodeStillVideo(pixels, settings), staticReport);
+    return result(await encodeStillVideo(pixels, settings), [...staticReport, ...absentTexts(scene, 0)]);
   }
 
   const encoder = await VideoEncoder.start(settings);
@@ -221,7 +221,7 @@ export async function renderVideo(
       const key = JSON.stringify(sampled.objects);
       if (previous === null || key !== previousKey) {
         const frame = await paintFrame(sampled);
-        if (f === 0) report = [...staticReport, ...frame.report, ...overlayReport];
+        if (f === 0) report = [...staticReport, ...frame.report, ...overlayReport, ...absentTexts(scene, 0)];
         previous = frame.pixels;
         previousKey = key;
       }

@@ -45,6 +45,7 @@ export function renderPdf(ctx: EngineContext, options: RenderOptions): Promise<R
     const first = pages[0]!.displayList;
     // Entries of a multi-page document carry their page index.
     const report = pages.length > 1 ? pages.flatMap((p, page) => p.report.map((r) => ({ ...r, page }))) : pages[0]!.report;
-    return { bytes, format: 'pdf', mimeType: MIME.pdf, width: first.width, height: first.height, report };
+    const sizes = pages.map((p) => ({ width: p.displayList.width, height: p.displayList.height }));
+    return { bytes, format: 'pdf', mimeType: MIME.pdf, width: first.width, height: first.height, pages: sizes, report };
   });
 }

@@ -10,6 +10,8 @@ export interface RenderResult {
   /** Size in px of the (first) page. */
   width: number;
   height: number;
+  /** pdf: the size in px of every page, in order (pages of several designs or slides may differ). */
+  pages?: { width: number; height: number }[];
   /** Text objects of every page; entries of a multi-page pdf carry their page index. */
   report: FitReport;
   /** mp4: the number of frames. */

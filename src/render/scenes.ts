@@ -13,7 +13,7 @@ import { designFontSet } from '../assets/design-fonts.js';
 import type { Scene } from '../scene/scene.js';
 import type { DisplayList } from '../scene/display-list.js';
 import { layout, type FitReport, type ImageSize } from '../layout/layout.js';
-import { sampleScene } from '../layout/timeline.js';
+import { absentTexts, sampleScene } from '../layout/timeline.js';
 import { resolveScene } from '../resolve/resolve.js';
 import { withWatermark } from '../resolve/watermark.js';
 import { checkImagePixels, checkRenderable } from '../render-checks.js';
@@ -151,7 +151,10 @@ export async function withScenes<T>(ctx: EngineContext, options: RenderOptions, 
 /** The scene at `time` laid out, with its video objects' frames at that time. */
 export async function layoutAt(_ctx: EngineContext, { scene, images, clips, svgs, fonts }: ScenePage, time: number): Promise<LaidOutPage> {
   const sampled = sampleScene(scene, time);
-  const { displayList, report } = layout(sampled, sizesOf(images, clips, svgs), fonts);
+  const laid = layout(sampled, sizesOf(images, clips, svgs), fonts);
+  const { displayList } = laid;
+  // Texts not on screen at this time are named too, with the reason.
+  const report = [...laid.report, ...absentTexts(scene, time)];
   const ready = new Map<string, DecodedImage>();
   for (const v of sceneVideos(sampled.objects)) {
     const clip = clips.byKey.get(v.decodeKey)!;

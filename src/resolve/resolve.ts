@@ -4,7 +4,7 @@ import { childPath } from '../format/json-path.js';
 import { checkContext } from '../design/parse.js';
 import type { Design } from '../design/schema.js';
 import type { DesignObject } from '../objects/registry.js';
-import type { Scene, SceneFill, SceneObject } from '../scene/scene.js';
+import type { Scene, SceneFill, SceneObject, SceneText } from '../scene/scene.js';
 import { validationError } from '../errors.js';
 import { bundledFonts, type FontSet } from '../text/fonts.js';
 import { issueToError } from '../format/zod-error.js';
@@ -148,13 +148,21 @@ export function resolveScene(design: Design, overrides: unknown = {}, fonts: Fon
     overridden[index] = { at, fields: new Set(Object.keys(entry)) };
   }
 
+  const hiddenTexts: SceneText[] = [];
   const sceneOf = (i: number): SceneObject[] => {
     const o = objects[i]!;
-    if (o.hidden) return [];
     const fieldPath = (field: string): string => {
       const ov = overridden[i];
       return ov?.fields.has(field) ? childPath(ov.at, field) : childPath(slots[i]!.at, field);
     };
+    if (o.hidden) {
+      // Not drawn, but the fit report names it (layout/timeline.ts absentTexts).
+      if (o.type === 'text' && o.name !== undefined) {
+        const text = handlerFor(o).toScene(o, fieldPath, ctx);
+        if (text.type === 'text') hiddenTexts.push(text);
+      }
+      return [];
+    }
     return [handlerFor(o).toScene(o, fieldPath, ctx)];
   };
   const canvas = { width: design.width, height: design.height };
@@ -173,9 +181,10 @@ export function resolveScene(design: Design, overrides: unknown = {}, fonts: Fon
   if (design.slides) {
     const slides = slidesOf(design.slides, canvas, (si) => slots.flatMap((s, i) => (s.slide === si ? sceneOf(i) : [])), slideBackgrounds, roots.design);
     checkPosterTime(posterTime, slides.duration, roots.design);
-    return { ...canvas, duration: slides.duration, slides: true, posterTime, audio, background, ...lang, objects: slides.groups };
+    return { ...canvas, duration: slides.duration, slides: true, posterTime, audio, background, ...lang, objects: slides.groups, ...hiddenOf(hiddenTexts) };
   }
   checkPosterTime(posterTime, design.duration ?? null, roots.design);
+  const visible = slots.flatMap((_, i) => sceneOf(i));
   return {
     ...canvas,
     duration: design.duration ?? null,
@@ -184,9 +193,12 @@ export function resolveScene(design: Design, overrides: unknown = {}, fonts: Fon
     audio,
     background,
     ...lang,
-    objects: slots.flatMap((_, i) => sceneOf(i)),
+    objects: visible,
+    ...hiddenOf(hiddenTexts),
   };
 }
+
+const hiddenOf = (texts: SceneText[]): Pick<Scene, 'hiddenTexts'> => (texts.length > 0 ? { hiddenTexts: texts } : {});
 
 /** `poster_time` picks a moment of an animated design, so it needs a length and must fall inside it. */
 function checkPosterTime(posterTime: number | null, duration: number | null, root: string): void {

@@ -335,4 +335,9 @@ export interface Scene {
   lang?: string;
   /** Visible objects in z-order (hidden ones are dropped here). */
   objects: SceneObject[];
+  /**
+   * Named text objects left out because they are `hidden` (by the design or an override): not drawn,
+   * but named in the fit report, so a caller learns why a text it looks for has no entry. Absent: none.
+   */
+  hiddenTexts?: SceneText[];
 }

@@ -1,5 +1,5 @@
 // A design folder sent as a zip (POST /public/v2/designs, `imprint admin import-design x.zip`): its
-// design.json and files, read with limits that hold whatever the zip claims. The central directory
+// design file (design.json, or the one .json there, such as a Polotno export's) and files, read with limits that hold whatever the zip claims. The central directory
 // says where each entry is; each entry is inflated a slice at a time and counted as it comes out, so
 // a zip bomb stops at the byte limit instead of filling memory. Then the same import as a folder.
 import { Inflate } from 'fflate';
@@ -24,7 +24,7 @@ export interface ZipLimits {
 }
 
 export interface DesignZip {
-  /** design.json as text. */
+  /** The design file (design.json, or the folder's one .json) as text. */
   designJson: string;
   /** The other files, by their path relative to design.json. */
   files: Map<string, Uint8Array>;
@@ -176,8 +176,8 @@ function inflateEntry(zip: Uint8Array, e: Entry, budget: number, maxBytes: numbe
 }
 
 /**
- * design.json and its files from a zip of a design folder; design.json at the root or in its single
- * top-level folder. `wanted`, given design.json's text, names the files to unpack (paths relative
+ * The design file and its files from a zip of a design folder: design.json, or the one .json file,
+ * at the root or in its single top-level folder (designEntry). `wanted`, given design.json's text, names the files to unpack (paths relative
  * to the folder): only those are inflated, so files the design does not use cost neither memory nor
  * time. Without it every file is unpacked.
  */
@@ -194,17 +194,8 @@ export function readDesignZip(zip: Uint8Array, limits: ZipLimits = {}, wanted?: 
   }
   const files = entries.map((e) => ({ e, path: entryPath(e.name) })).filter(({ path }) => !JUNK.test(path));
   const isFile = (path: string) => !path.endsWith('/');
-  let prefix = '';
-  if (!files.some(({ path }) => path === 'design.json')) {
-    const tops = new Set(files.map(({ path }) => path.split('/')[0]!));
-    const [top] = tops;
-    if (tops.size !== 1 || !files.some(({ path }) => path === `${top}/design.json`)) {
-      throw validationError(AT, 'the zip has no design.json at its root or in its single top-level folder: zip the design folder, with design.json in it');
-    }
-    prefix = `${top}/`;
-  }
+  const { prefix, design } = designEntry(files);
   let budget = maxBytes;
-  const design = files.find(({ path }) => path === `${prefix}design.json`)!;
   const designBytes = inflateEntry(zip, design.e, budget, maxBytes);
   budget -= designBytes.byteLength;
   const designJson = new TextDecoder().decode(designBytes);
@@ -219,6 +210,56 @@ export function readDesignZip(zip: Uint8Array, limits: ZipLimits = {}, wanted?: 
     out.set(rel, bytes);
   }
   return { designJson, files: out, ...(prefix ? { folder: prefix.slice(0, -1) } : {}) };
+}
+
+/**
+ * The examples keep a request's overrides beside the design as overrides.json: a .json file that is
+ * never the design, so a folder of a Polotno file and its overrides.json still has one design file.
+ */
+const NOT_A_DESIGN = 'overrides.json';
+
+/** The .json files directly in the folder `prefix` ('' for the zip's root), overrides.json left out. */
+function jsonFilesIn<T extends { path: string }>(files: readonly T[], prefix: string): T[] {
+  return files.filter(({ path }) => {
+    const rest = path.slice(prefix.length);
+    return path.startsWith(prefix) && !rest.includes('/') && /\.json$/i.test(rest) && rest.toLowerCase() !== NOT_A_DESIGN;
+  });
+}
+
+/** Names for a message: the first few, then how many more. */
+function listed(names: readonly string[], most = 8): string {
+  const shown = names.slice(0, most).map((n) => JSON.stringify(n));
+  return names.length > most ? `${shown.join(', ')} and ${names.length - most} more` : shown.join(', ');
+}
+
+/**
+ * The design file of a zip and the folder it is in: at the root, or else in the zip's single
+ * top-level folder. There, design.json if it is present; otherwise the folder's one .json file,
+ * whatever its name (a Polotno export's polotno.json beside its images), overrides.json aside. None
+ * or several: the error lists what was found, so the fix is plain.
+ */
+function designEntry<T extends { path: string }>(files: readonly T[]): { prefix: string; design: T } {
+  const tops = [...new Set(files.map(({ path }) => path.split('/')[0]! + (path.includes('/') ? '/' : '')))];
+  const atRoot = jsonFilesIn(files, '');
+  // Nothing but one folder at the root: the design is looked for inside it.
+  const prefix = atRoot.length === 0 && tops.length === 1 && tops[0]!.endsWith('/') ? tops[0]! : '';
+  const candidates = prefix ? jsonFilesIn(files, prefix) : atRoot;
+  const where = prefix ? `in its top-level folder "${prefix.slice(0, -1)}"` : 'at its root';
+  const named = candidates.find(({ path }) => path === `${prefix}design.json`);
+  if (named) return { prefix, design: named };
+  if (candidates.length === 1) return { prefix, design: candidates[0]! };
+  if (candidates.length > 1) {
+    const names = candidates.map(({ path }) => path.slice(prefix.length));
+    throw validationError(
+      AT,
+      `the zip has ${candidates.length} .json files ${where} (${listed(names)}) and none is named design.json: keep only the design's .json there, or name it design.json`,
+    );
+  }
+  const found = prefix ? [...new Set(files.filter(({ path }) => path !== prefix).map(({ path }) => path.slice(prefix.length).split('/')[0]!))] : tops;
+  throw validationError(
+    AT,
+    `the zip has no .json design file at its root or in its single top-level folder (${found.length ? `${where} it has ${listed(found)}` : 'it is empty'}): zip the design folder, with its design.json (or one Polotno .json) in it`,
+  );
 }
 
 export interface ZipImport {

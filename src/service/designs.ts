@@ -143,7 +143,7 @@ export async function importDesign(ctx: ServiceContext, accountId: unknown, temp
 export async function getDesign(ctx: ServiceContext, accountId: number, designId: unknown): Promise<DesignRecord> {
   const id = checkId(designId, 'design_id');
   const design = await ctx.meta.getDesign(accountId, id);
-  if (!design) throw new ImprintError('design_not_found', '$.design_id', `no design with id ${id} in this account: list them with imprint admin list-designs`);
+  if (!design) throw new ImprintError('design_not_found', '$.design_id', `no design with id ${id} in this account: use the id of one of its designs`);
   return design;
 }
 
@@ -186,7 +186,7 @@ export async function deleteDesign(ctx: ServiceContext, accountId: unknown, desi
   const account = await getAccount(ctx, accountId);
   const id = checkId(designId, 'design_id');
   const deleted = await ctx.meta.deleteDesign(account.id, id);
-  if (!deleted) throw new ImprintError('design_not_found', '$.design_id', `no design with id ${id} in this account: list them with imprint admin list-designs`);
+  if (!deleted) throw new ImprintError('design_not_found', '$.design_id', `no design with id ${id} in this account: use the id of one of its designs`);
   await retireAssets(ctx, deleted.assets);
   ctx.log.info({ account_id: account.id, design_id: id }, 'design deleted');
 }

@@ -19,6 +19,36 @@ export interface TaskBodyA {
   error?: TaskError;
   /** An addition to the spec's fields: what a done render could not draw as meant (only when there is something). */
   warnings?: RenderWarning[];
+  /** An addition to the spec's fields: how far an mp4 render has got (pending and done only). */
+  progress?: TaskProgressBody;
+}
+
+/**
+ * How far the render of an mp4 has got, as both interfaces and the event stream show it (an addition
+ * to the spec). fraction = frames_done / frames_total; eta_seconds is null until the first frame is
+ * encoded (the pace is not known yet), and 0 when done.
+ */
+export interface TaskProgressBody {
+  /** 0-1, four decimals. */
+  fraction: number;
+  frames_done: number;
+  frames_total: number;
+  eta_seconds: number | null;
+}
+
+/**
+ * An mp4 task's progress: while pending, the worker's last report (0 of the task's frames before the
+ * first one); when done, all frames. Absent for other formats and in the other states (queued has
+ * not started; an error keeps its `error` instead).
+ */
+export function taskProgress(t: Pick<TaskRecord, 'format' | 'state' | 'options' | 'progress'>): TaskProgressBody | undefined {
+  if (t.format !== 'mp4' || (t.state !== 'pending' && t.state !== 'done')) return undefined;
+  const queued = typeof t.options.frames === 'number' ? t.options.frames : 0;
+  const total = t.progress?.framesTotal ?? queued;
+  if (!(total > 0)) return undefined;
+  if (t.state === 'done') return { fraction: 1, frames_done: total, frames_total: total, eta_seconds: 0 };
+  const done = Math.min(t.progress?.framesDone ?? 0, total);
+  return { fraction: Math.round((done / total) * 1e4) / 1e4, frames_done: done, frames_total: total, eta_seconds: t.progress?.etaSeconds ?? null };
 }
 
 /** Why a task in state error failed; undefined in every other state. */
@@ -43,6 +73,8 @@ export function taskBodyA(ctx: ServiceContext, t: TaskRecord): TaskBodyA {
   const error = taskError(t);
   if (error) body.error = error;
   if (t.state === 'done' && t.warnings.length > 0) body.warnings = t.warnings;
+  const progress = taskProgress(t);
+  if (progress) body.progress = progress;
   return body;
 }
 
@@ -60,6 +92,8 @@ export interface TaskListItem {
   result_url?: string;
   /** Only in state error. */
   error?: TaskError;
+  /** mp4 only, while pending and when done (as in A2). */
+  progress?: TaskProgressBody;
 }
 
 const iso = (t: number | null): string | null => (t === null ? null : new Date(t).toISOString());
@@ -75,8 +109,9 @@ export function taskListItem(ctx: ServiceContext, t: TaskRecord): TaskListItem {
     started_at: iso(t.startedAt),
     finished_at: iso(t.finishedAt),
   };
-  const { result_url, error } = taskBodyA(ctx, t);
+  const { result_url, error, progress } = taskBodyA(ctx, t);
   if (result_url) item.result_url = result_url;
   if (error) item.error = error;
+  if (progress) item.progress = progress;
   return item;
 }

@@ -10,7 +10,7 @@ import { ImprintError, validationError } from '../errors.js';
 import type { UploadRecord } from '../store/metadata/records.js';
 import type { ServiceContext } from './context.js';
 import { newToken } from './keys.js';
-import { IMAGE_EXTENSIONS, sniffImageType } from './sniff.js';
+import { IMAGE_EXTENSIONS, IMAGE_TYPE_NAMES, sniffImageType } from './sniff.js';
 
 export const MAX_UPLOAD_BYTES = 10 * 1024 * 1024;
 const UPLOAD_ASSET = 'upload-';
@@ -23,11 +23,11 @@ export function uploadUrl(ctx: ServiceContext, u: Pick<UploadRecord, 'token' | '
 }
 
 export async function createUpload(ctx: ServiceContext, accountId: number, bytes: Uint8Array): Promise<{ upload: UploadRecord; url: string }> {
-  if (bytes.byteLength === 0) throw validationError('$.file', 'the file is empty: upload a png, jpeg, webp or gif image');
+  if (bytes.byteLength === 0) throw validationError('$.file', `the file is empty: upload a ${IMAGE_TYPE_NAMES} image`);
   if (bytes.byteLength > MAX_UPLOAD_BYTES)
     throw validationError('$.file', `the file is ${(bytes.byteLength / 1048576).toFixed(1)} MB: uploads are limited to 10 MB`);
   const contentType = sniffImageType(bytes);
-  if (!contentType) throw validationError('$.file', 'the file is not a png, jpeg, webp or gif image (checked from its content, not its name)');
+  if (!contentType) throw validationError('$.file', `the file is not a ${IMAGE_TYPE_NAMES} image (checked from its content, not its name)`);
   const unreadable = (e: unknown) => validationError('$.file', `the image cannot be read (${(e as Error).message.split('\n')[0]}): upload an undamaged file`);
   // The render's own limit and words, judged from the header before anything is decoded: an upload
   // that no render could use (a small file that is a huge bitmap) is refused here, not in every render.

@@ -7,7 +7,7 @@ import { ImprintError, validationError } from '../errors.js';
 import type { Account, Plan, TaskRecord } from '../store/metadata/records.js';
 import { priceFor } from './billing.js';
 import type { ServiceContext } from './context.js';
-import { taskError, type TaskError } from './task-view.js';
+import { taskError, taskProgress, type TaskError, type TaskProgressBody } from './task-view.js';
 import { createTask, secondsBetween } from './tasks.js';
 
 export interface VideoRenderInput {
@@ -80,6 +80,8 @@ export interface TaskBodyB {
   state: TaskRecord['state'];
   /** An addition to the spec's fields: why the task ended in error (only in state error). */
   error?: TaskError;
+  /** An addition to the spec's fields: how far the render has got (pending and done), as in interface A. */
+  progress?: TaskProgressBody;
 }
 
 /** An interface B task of this account by the id in its status URL (B2); interface A's tasks are not found here. */
@@ -97,6 +99,7 @@ export function taskBodyB(ctx: ServiceContext, t: TaskRecord): TaskBodyB {
   const done = t.state === 'done' && t.resultExpiredAt === null && t.resultToken !== null;
   const base = `${ctx.config.baseUrl}/public/v2/results/${t.resultToken}`;
   const error = taskError(t);
+  const progress = taskProgress(t);
   return {
     id: t.id,
     video_id: t.designId,
@@ -111,5 +114,6 @@ export function taskBodyB(ctx: ServiceContext, t: TaskRecord): TaskBodyB {
     state_date: new Date(t.stateAt).toISOString(),
     state: t.state,
     ...(error ? { error } : {}),
+    ...(progress ? { progress } : {}),
   };
 }

@@ -14,6 +14,7 @@ import { RenderFailure, RenderPool, type FailureKind } from '../render/pool.js';
 import { splitOptions } from '../render/threaded.js';
 import { renderWarnings } from '../render/warnings.js';
 import { libraryFontFiles } from '../service/fonts.js';
+import { ProgressSink } from './progress.js';
 import { DEMO_LOGO_ASSET, taskAssetResolver } from './task-assets.js';
 
 /** Where and how the free mode's logo sits: bottom right, a quarter of the width. */
@@ -147,13 +148,28 @@ export class TaskWorker {
         ...(o.watermark === true && task.demo ? { watermark: DEMO_WATERMARK } : {}),
         ...(o.quality === undefined ? {} : { [format]: { quality: o.quality } }),
       };
-      const { job, calls } = splitOptions(options);
-      const out = await this.pool.run(job, {
-        ...calls,
-        signal: this.renderController.signal,
-        abortReason: 'the render was stopped because the worker is shutting down',
-        timeoutMs: timeoutFor(o, this.ctx.config.renderTimeoutMs),
-      });
+      // An mp4's frames done and ETA go to the store, where the task's status and events read them.
+      const progress =
+        format === 'mp4'
+          ? new ProgressSink({
+              write: (p) => this.ctx.meta.setTaskProgress(task.id, this.ctx.workerId, p),
+              now: () => this.ctx.clock(),
+              startedAt: started,
+              onError: (e) => log.warn({ err: e }, 'could not record the progress of the render; it goes on'),
+            })
+          : undefined;
+      const { job, calls } = splitOptions(progress ? { ...options, onProgress: progress.report } : options);
+      let out;
+      try {
+        out = await this.pool.run(job, {
+          ...calls,
+          signal: this.renderController.signal,
+          abortReason: 'the render was stopped because the worker is shutting down',
+          timeoutMs: timeoutFor(o, this.ctx.config.renderTimeoutMs),
+        });
+      } finally {
+        await progress?.flush();
+      }
       const resultKey = resultKeyOf(task);
       await this.ctx.blobs.put(resultKey, out.bytes, RESULT_TYPES[task.format as TaskFormat]);
       let posterKey: string | null = null;

@@ -910,6 +910,9 @@ function checkElementTypes(list: unknown, at: string): void {
   });
 }
 
+/** A converted object that changes over time: it has animations, or it is a video clip. */
+const moves = (o: Json): boolean => o.type === 'video' || (Array.isArray(o.animations) && o.animations.length > 0);
+
 export function convertPolotno(input: unknown, options: PolotnoOptions = {}): PolotnoConversion {
   const root = options.root ?? '$';
   const value = normalise(input);
@@ -945,10 +948,14 @@ export function convertPolotno(input: unknown, options: PolotnoOptions = {}): Po
     return { seconds, background: background(c, page.background, first.width, first.height, c.at(['pages', i, 'background'])), objects: p.objects };
   });
 
+  const audio = audioOf(c, doc);
   if (pages.length === 1) {
     const p = pages[0]!;
     design.background = p.background;
-    design.duration = p.seconds;
+    // Polotno gives every page a duration (5000 ms by default), animated or not: a page becomes an
+    // animated design only when something in it moves or plays (or it has a soundtrack), otherwise
+    // a one-page card would import as a 5 s video.
+    if (audio || p.objects.some(moves)) design.duration = p.seconds;
     design.objects = p.objects;
     c.origin('$.background', c.at(['pages', 0, 'background']));
   } else {
@@ -957,7 +964,6 @@ export function convertPolotno(input: unknown, options: PolotnoOptions = {}): Po
       return { duration: p.seconds, background: p.background, objects: p.objects };
     });
   }
-  const audio = audioOf(c, doc);
   if (audio) design.audio = audio;
   const families = [...c.families.keys()];
   design.fonts = [...fonts, ...families.filter((f) => !fonts.some((x) => x.family === f))];

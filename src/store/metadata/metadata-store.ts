@@ -14,6 +14,7 @@ import type {
   FontRecord,
   Plan,
   Role,
+  TaskProgress,
   TaskRecord,
   TaskState,
   UploadRecord,
@@ -214,6 +215,10 @@ export class MetadataStore implements TaskClaims {
 
   renewLeases(workerId: string, leaseUntil: number, taskIds: readonly number[]): Promise<void> {
     return this.tasks.renewLeases(workerId, leaseUntil, taskIds);
+  }
+
+  setTaskProgress(id: number, workerId: string, progress: TaskProgress): Promise<void> {
+    return this.tasks.setTaskProgress(id, workerId, progress);
   }
 
   finishTask(id: number, workerId: string, o: TaskOutcome, now: number): Promise<TaskRecord | undefined> {

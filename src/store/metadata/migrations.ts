@@ -192,6 +192,13 @@ function migrations(dialect: Dialect): Record<string, Migration> {
         await db.schema.createIndex('tasks_account_id').on('tasks').columns(['account_id', 'id']).execute();
       },
     },
+    '0010_task_progress': {
+      async up(db: Kysely<unknown>) {
+        // A rendering mp4's frames done and total and its ETA (JSON), written by whichever process
+        // renders it, so the task's status and event stream show it wherever they are served.
+        await db.schema.alterTable('tasks').addColumn('progress', 'text').execute();
+      },
+    },
   };
 }
 

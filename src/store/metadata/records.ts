@@ -128,6 +128,17 @@ export interface TaskRecord {
   reserved: number;
   /** What a done render could not draw as meant; empty when nothing. */
   warnings: RenderWarning[];
+  /** How far the render of an mp4 has got, as last written by its worker; null before its first report. */
+  progress: TaskProgress | null;
+}
+
+/** A rendering video's progress as the worker writes it (the adapters add the fraction). */
+export interface TaskProgress {
+  /** Frames encoded so far. */
+  framesDone: number;
+  framesTotal: number;
+  /** Seconds left at the pace so far (setup included); null before the first frame. */
+  etaSeconds: number | null;
 }
 
 /** pending: waiting for a sender; sending: claimed, its one POST under way; then sent, failed or abandoned. */

@@ -120,6 +120,11 @@ export interface TasksTable {
   demo: number;
   /** Money held for a paid render while it is queued or rendering. */
   reserved_micros: number;
+  /**
+   * JSON: how far the worker has got with an mp4 (records.ts TaskProgress), written while pending;
+   * null before the first report of a render, for other formats and before 0010.
+   */
+  progress: string | null;
 }
 
 export interface IdempotencyKeysTable {

@@ -7,7 +7,7 @@ import { sql, type Kysely, type Selectable, type Transaction } from 'kysely';
 import { fromMicros, toMicros } from './common.js';
 import type { Dialect } from './dialect.js';
 import type { RenderWarning } from '../../render/warnings.js';
-import type { TaskRecord, TaskState } from './records.js';
+import type { TaskProgress, TaskRecord, TaskState } from './records.js';
 import type { Tables, TasksTable } from './tables.js';
 import { enqueueWebhooks } from './webhooks.js';
 
@@ -46,7 +46,15 @@ function toTask(r: TaskRow): TaskRecord {
     demo: r.demo === 1,
     reserved: fromMicros(Number(r.reserved_micros)),
     warnings: r.warnings ? (JSON.parse(r.warnings) as RenderWarning[]) : [],
+    progress: r.progress ? progressOf(r.progress) : null,
   };
+}
+
+/** The stored JSON of a task's progress; anything unreadable is no progress (it is advisory). */
+function progressOf(json: string): TaskProgress | null {
+  const p = JSON.parse(json) as { frames_done?: unknown; frames_total?: unknown; eta_seconds?: unknown };
+  if (typeof p.frames_done !== 'number' || typeof p.frames_total !== 'number' || !(p.frames_total > 0)) return null;
+  return { framesDone: p.frames_done, framesTotal: p.frames_total, etaSeconds: typeof p.eta_seconds === 'number' ? p.eta_seconds : null };
 }
 
 /** Extra conditions of an interface B request, checked in the same statement as the insert. */
@@ -217,7 +225,7 @@ export class TaskQueries implements TaskClaims {
     return this.serialized(async (trx) => {
       const r = await sql<TaskRow>`
         update tasks set state = 'pending', started_at = ${now}, state_at = ${now}, worker_id = ${workerId},
-                         lease_until = ${leaseUntil}, attempts = attempts + 1, parked = 0
+                         lease_until = ${leaseUntil}, attempts = attempts + 1, parked = 0, progress = null
         where state = 'queued' and id = (
           select t.id from tasks t
           where t.state = 'queued' and t.account_id not in (${busyAccounts()})
@@ -236,7 +244,7 @@ export class TaskQueries implements TaskClaims {
     return this.serialized(async (trx) => {
       const r = await sql<TaskRow>`
         update tasks set state = 'pending', started_at = ${now}, state_at = ${now}, worker_id = ${workerId},
-                         lease_until = ${leaseUntil}, attempts = attempts + 1, parked = 0
+                         lease_until = ${leaseUntil}, attempts = attempts + 1, parked = 0, progress = null
         where id = ${id} and state = 'queued'
           and account_id not in (${busyAccounts()})
           and not exists (select 1 from tasks o where o.account_id = tasks.account_id and o.state = 'queued' and o.id < tasks.id)
@@ -285,6 +293,15 @@ export class TaskQueries implements TaskClaims {
       .where('state', '=', 'pending')
       .where('id', 'in', [...taskIds])
       .execute();
+  }
+
+  /**
+   * Records how far this worker has got with a task it renders; a no-op once the task is no longer
+   * its own (ended, or taken over after a lost lease), so a late write cannot touch a finished task.
+   */
+  async setTaskProgress(id: number, workerId: string, progress: TaskProgress): Promise<void> {
+    const json = JSON.stringify({ frames_done: progress.framesDone, frames_total: progress.framesTotal, eta_seconds: progress.etaSeconds });
+    await this.db.updateTable('tasks').set({ progress: json }).where('id', '=', id).where('state', '=', 'pending').where('worker_id', '=', workerId).execute();
   }
 
   /** Records the end of a render; undefined when this worker no longer holds the task (its lease ran out). */
