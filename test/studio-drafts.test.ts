@@ -3,7 +3,8 @@
 // there each time, the grid marks the design, and the preview and the render request carry them.
 // Closing the tab, or reloading, with edits asks first (beforeunload); "Reset all" asks too. Edits
 // are kept per tab: another tab starts clean. An animated design opens at its poster time, where its
-// text is on screen. Real service, real Chromium (test/support/studio.ts).
+// text is on screen; before that, the fit report says the text has not appeared yet. Real service,
+// real Chromium (test/support/studio.ts).
 import type { Dialog, Page } from 'playwright-core';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -232,5 +233,15 @@ describe.skipIf(!toolsAvailable(['chromium'], 'the Studio tests drive Chromium')
     expect(Number(await page.getByLabel('Time').inputValue())).toBeCloseTo(detail.poster_time!, 1);
     // The fit report lists the headline with the size it was drawn at: it is on screen.
     await expect.poll(() => page.getByTestId('fit-report').textContent()).toMatch(/headline\s*\d+(\.\d+)?\s*px/);
+    // At 0 s the headline has not appeared: the report says so (not "is not a text object"), and
+    // offers to go where it appears.
+    await selectObject('headline');
+    await page.getByLabel('Time').fill('0');
+    const report = page.getByTestId('fit-report');
+    await expect.poll(() => report.textContent()).toMatch(/headline is hidden at 0 s \(it appears at [\d.]+ s\)/);
+    expect(await report.textContent()).not.toMatch(/not a text object/);
+    await report.getByRole('button', { name: /^Go to [\d.]+ s$/ }).click();
+    await expect.poll(() => report.textContent()).toMatch(/headline\s*\d+(\.\d+)?\s*px/);
+    expect(Number(await page.getByLabel('Time').inputValue())).toBeGreaterThan(0);
   }, 30_000);
 });

@@ -21,6 +21,12 @@ export interface FitReport {
   missing_characters: string[];
   height: number;
   page?: number;
+  /** The text is not on screen at the previewed time (hidden, not appeared yet, or gone). */
+  hidden?: boolean;
+  /** Why, in words: "headline is hidden at 0 s (it appears at 0.4 s)". */
+  hidden_reason?: string;
+  /** The second it comes on screen, when that is later. */
+  appears_at?: number;
 }
 
 export interface RenderWarning {

@@ -397,7 +397,13 @@ function Editor({ design }: { design: DesignDetail }) {
       </section>
 
       <aside class="panel" aria-label="Fit and render">
-        <FitReport report={preview.result?.report ?? []} warnings={preview.result?.warnings ?? []} selected={selected} />
+        <FitReport
+          report={preview.result?.report ?? []}
+          warnings={preview.result?.warnings ?? []}
+          selected={selected}
+          selectedType={selectedObject?.type ?? null}
+          {...(moving ? { onTime: (t: number) => setTime(clampTime(t, duration)) } : {})}
+        />
         <RenderPanel design={design} overrides={overrides} slideOverrides={slideOverrides} />
       </aside>
     </main>
