@@ -133,8 +133,27 @@ describe('interface A', () => {
     });
     const file = await fetch(done.result_url!);
     expect(file.headers.get('content-type')).toBe('image/png');
-    const meta = await sharp(Buffer.from(await file.arrayBuffer())).metadata();
+    expect(file.headers.get('content-disposition')).toBe(`inline; filename="task-${accepted.task_id}.png"`);
+    const bytes = Buffer.from(await file.arrayBuffer());
+    const meta = await sharp(bytes).metadata();
     expect([meta.format, meta.width, meta.height]).toEqual(['png', 1080, 1080]);
+    // ?download= (an addition) saves the same bytes under the name asked for, its extension the result's.
+    for (const [asked, saved] of [
+      ['card-1080-task-7.png', 'card-1080-task-7.png'],
+      ['Summer sale / final', 'Summer-sale-final.png'],
+      ['card.jpg', 'card.jpg.png'],
+      ['../../etc/passwd', 'etc-passwd.png'],
+      ['"; x=y', 'x-y.png'],
+      ['☃', `task-${accepted.task_id}.png`],
+    ]) {
+      const named = await fetch(`${done.result_url!}?download=${encodeURIComponent(asked!)}`);
+      const disposition = `${asked === '☃' ? 'inline' : 'attachment'}; filename="${saved}"`;
+      expect([named.status, named.headers.get('content-disposition')]).toEqual([200, disposition]);
+      expect(Buffer.from(await named.arrayBuffer()).equals(bytes)).toBe(true);
+    }
+    const long = await fetch(`${done.result_url!}?download=${'x'.repeat(121)}`);
+    expect(long.status).toBe(400);
+    expect(await long.json()).toEqual({ error: 'validation_error', description: expect.stringMatching(/^\$\.download: .*at most 120 characters/) });
   }, 60_000);
 
   it('takes an AVIF upload (made by sharp) and renders its pixels as an image override', async () => {
@@ -526,8 +545,17 @@ describe('interface A with S3 blobs', () => {
       expect(location).toMatch(/X-Amz-Signature=/);
       const file = await fetch(location);
       expect(file.status).toBe(200);
+      expect(file.headers.get('content-disposition')).toBe(`inline; filename="task-${task_id}.jpg"`);
       const meta = await sharp(Buffer.from(await file.arrayBuffer())).metadata();
       expect([meta.format, meta.width]).toEqual(['jpeg', 1080]);
+      // ?download= (an addition): the bucket's answer saves it under that name.
+      const named = await fetch((await fetch(`${done.result_url!}?download=card-1080-task-${task_id}.jpg`, { redirect: 'manual' })).headers.get('location')!);
+      expect(named.headers.get('content-disposition')).toBe(`attachment; filename="card-1080-task-${task_id}.jpg"`);
+      // The Studio may show result pictures from the bucket (the task list's thumbnails), nothing else.
+      const studio = await fetch(`${base.replace('/public/v2', '')}/studio`);
+      const csp = studio.headers.get('content-security-policy')!;
+      expect(csp).toContain(`img-src 'self' data: blob: ${new URL(s3.endpoint).origin};`);
+      expect(csp).toContain("connect-src 'self';");
       await stop();
     } finally {
       await s3.close();

@@ -13,7 +13,7 @@ import { bodyLimit, BodyTooLarge, MAX_UPLOAD_BODY, MULTIPART_OVERHEAD, stopReadi
 import { jsonDepth } from './errors.js';
 import { accountGuard, fail, type AccountGuard } from './auth.js';
 import type { RateLimiter } from './rate-limit.js';
-import { RenderRequest } from './schemas.js';
+import { RenderRequest, ResultQuery } from './schemas.js';
 
 export interface InterfaceAOptions {
   service: Service;
@@ -179,13 +179,17 @@ export async function interfaceA(app: FastifyInstance, { service, limiter, acces
   });
 
   // Results: the unguessable token in the URL is the credential, like a presigned URL, for 30 days.
+  // `?download=<name>` (an addition) saves it under that name instead of showing it.
   app.get<{ Params: { file: string } }>('/results/:file', async (req, reply) => {
-    const file = await service.resultFile(req.params.file);
+    const query = req.query ?? {};
+    const parsed = ResultQuery.safeParse(query);
+    if (!parsed.success) throw issueToError(parsed.error.issues[0]!, query, { root: '$', schema: ResultQuery });
+    const file = await service.resultFile(req.params.file, parsed.data.download);
     if ('redirect' in file) return reply.redirect(file.redirect, 302);
     return reply
       .header('content-type', file.contentType)
       .header('content-length', String(file.size))
-      .header('content-disposition', `inline; filename="${file.filename}"`)
+      .header('content-disposition', `${file.disposition}; filename="${file.filename}"`)
       .header('cache-control', 'private, max-age=86400, immutable')
       .send(file.body);
   });

@@ -16,6 +16,7 @@ import {
   RenderRequest,
   Task,
   TaskList,
+  ResultQuery,
   TaskListQuery,
   UploadResult,
 } from './schemas.js';
@@ -305,9 +306,10 @@ export function openApiDocument(serverUrl: string, version: string): Record<stri
         get: {
           summary: 'Download a result (the URL from a done task; no key needed, kept 30 days)',
           security: [],
-          parameters: [{ name: 'file', in: 'path', required: true, schema: { type: 'string' } }],
+          parameters: [{ name: 'file', in: 'path', required: true, schema: { type: 'string' } }, ...queryParameters(ResultQuery)],
           responses: {
             200: { description: 'The file, with its content type' },
+            400: error('validation_error: a download name over 120 characters'),
             302: { description: 'Redirect to a short-lived presigned URL (S3 blobs)' },
             404: error('not_found: unknown or expired'),
           },

@@ -314,6 +314,17 @@ export const DesignDetail = DesignSummary.extend({
     }),
 }).meta({ description: 'A design with its named objects, what each accepts, and its prices.' });
 
+export const ResultQuery = z.object({
+  download: z
+    .string()
+    .meta({
+      description:
+        'An addition: save the file under this name (Content-Disposition: attachment; the S3 presigned URL names it too), e.g. card-1080-task-12.png. Letters, digits, ".", "_" and "-" are kept, other characters become "-", the extension is the result\'s own; at most 120 characters.',
+      examples: ['card-1080-task-12.png'],
+    })
+    .optional(),
+});
+
 export const TaskListQuery = z.strictObject({
   limit: z.coerce.number().int().min(1).max(100).default(20).meta({ description: 'How many tasks, 1-100 (default 20).' }),
   before: z.coerce

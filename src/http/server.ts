@@ -164,7 +164,10 @@ export async function buildServer(service: Service, opts: HttpServerOptions = {}
   await app.register(accountRoutes, { prefix: '/public/v2', service, limiter });
   await app.register(interfaceB, { prefix: '/api', service });
   app.get('/public/v2/openapi.json', async () => openApiDocument(ctx.config.baseUrl, VERSION));
-  await app.register(studio, opts.studioDir ? { dir: opts.studioDir } : {});
+  // With results in S3 a result address redirects into the bucket: the Studio's CSP lets its pictures
+  // (the task list's thumbnails) come from there. Presigning is a local signature, no request.
+  const resultOrigin = ctx.blobs.presign ? new URL(await ctx.blobs.presign('studio/csp-origin', 60)).origin : undefined;
+  await app.register(studio, { ...(opts.studioDir ? { dir: opts.studioDir } : {}), ...(resultOrigin ? { imageOrigins: [resultOrigin] } : {}) });
 
   app.get('/healthz', async (_req, reply) => {
     try {

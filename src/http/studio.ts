@@ -16,13 +16,22 @@ import { errorReply } from './errors.js';
  */
 export const STUDIO_DIR = fileURLToPath(new URL('../../dist/studio/', import.meta.url));
 
-export const STUDIO_HEADERS: Readonly<Record<string, string>> = {
-  'content-security-policy':
-    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data: blob:; connect-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'; form-action 'self'",
-  'x-content-type-options': 'nosniff',
-  'referrer-policy': 'no-referrer',
-  'cross-origin-opener-policy': 'same-origin',
-};
+/**
+ * The Studio's security headers. `imageOrigins`: where else result pictures may come from — the
+ * bucket that presigned result URLs point into when results are in S3 (the service answers a result
+ * address with a redirect there), so the task list's thumbnails load; nothing else is allowed.
+ */
+export function studioHeaders(imageOrigins: readonly string[] = []): Readonly<Record<string, string>> {
+  const img = ["'self'", 'data:', 'blob:', ...imageOrigins].join(' ');
+  return {
+    'content-security-policy': `default-src 'self'; script-src 'self'; style-src 'self'; img-src ${img}; connect-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'; form-action 'self'`,
+    'x-content-type-options': 'nosniff',
+    'referrer-policy': 'no-referrer',
+    'cross-origin-opener-policy': 'same-origin',
+  };
+}
+
+export const STUDIO_HEADERS = studioHeaders();
 
 const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -88,14 +97,17 @@ function loadFiles(dir: string, version: number): Build | undefined {
 export interface StudioOptions {
   /** Where the built Studio is; default dist/studio/ of this package. */
   dir?: string;
+  /** Origins result pictures are redirected to (S3), allowed as image sources; default none. */
+  imageOrigins?: readonly string[];
 }
 
 export async function studio(app: FastifyInstance, opts: StudioOptions): Promise<void> {
   const dir = opts.dir ?? STUDIO_DIR;
+  const headers = studioHeaders(opts.imageOrigins);
   let build: Build | undefined;
 
   const secure = (reply: FastifyReply) => {
-    for (const [k, v] of Object.entries(STUDIO_HEADERS)) reply.header(k, v);
+    for (const [k, v] of Object.entries(headers)) reply.header(k, v);
     return reply;
   };
 

@@ -199,8 +199,9 @@ export class Service {
     return files.uploadFile(this.ctx, accountId, name);
   }
   /** A result (or a video's screenshot) by its file name in the result URL: its bytes, or where to get them. */
-  resultFile(name: string) {
-    return files.resultFile(this.ctx, name);
+  /** A result by the name in its URL; `download` asks it to be saved under that name (see files.downloadFilename). */
+  resultFile(name: string, download?: string) {
+    return files.resultFile(this.ctx, name, download);
   }
   /** The stored result of a done task, or undefined once it has expired. */
   async resultBytes(accountId: number, taskId: unknown): Promise<Buffer | undefined> {

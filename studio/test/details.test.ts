@@ -10,7 +10,7 @@ import { formatsFor } from '../src/lib/designs.js';
 import { fieldLabel, fieldTitle, noOverrideText, schemaDefault } from '../src/lib/field-text.js';
 import type { JsonSchema } from '../src/lib/json-schema.js';
 import { allFields, formFields } from '../src/lib/schema-form.js';
-import { downloadName, isImageResult, resultExtension, sameOriginResult, slugify, taskKindText } from '../src/lib/results.js';
+import { downloadName, downloadUrl, isImageResult, resultExtension, sameOriginResult, slugify, taskKindText } from '../src/lib/results.js';
 import { CREATE_KEY_COMMAND, signInProblem } from '../src/lib/sign-in.js';
 
 describe('sign-in message', () => {
@@ -47,6 +47,13 @@ describe('results', () => {
     expect(downloadName({ name: '', id: 9 }, 4, url)).toBe('design-9-task-4.png');
     expect(downloadName({ name: '☃☃', id: 9 }, 4, 'https://x/r/abc.mp4')).toBe('design-9-task-4.mp4');
     expect(slugify('x'.repeat(80) + ' tail')).toHaveLength(60);
+  });
+
+  it('asks the service to save a result under that name (?download=)', () => {
+    expect(downloadUrl('http://localhost:3000/public/v2/results/abc.png', 'card-1080-task-12.png')).toBe(
+      'http://localhost:3000/public/v2/results/abc.png?download=card-1080-task-12.png',
+    );
+    expect(downloadUrl('https://x/r/abc.mp4?v=1', 'a b&c.mp4')).toBe('https://x/r/abc.mp4?v=1&download=a%20b%26c.mp4');
   });
 
   it("reads a result from the page's own origin, whatever host the service wrote in its URL", () => {

@@ -22,9 +22,10 @@ export interface BlobStore {
   list(prefix: string): Promise<string[]>;
   /**
    * A time-limited URL that serves the bytes straight from the backend (S3 presigned GET), or
-   * undefined when the backend has none (a folder: the server streams the bytes itself).
+   * undefined when the backend has none (a folder: the server streams the bytes itself). With a
+   * filename, the answer names it (`inline`, or `attachment` to save it under that name).
    */
-  presign?(key: string, expiresInSeconds: number, filename?: string): Promise<string>;
+  presign?(key: string, expiresInSeconds: number, filename?: string, disposition?: 'inline' | 'attachment'): Promise<string>;
   /** The bytes as a stream (large results are served without holding them in memory). */
   stream?(key: string): Promise<{ stream: Readable; size: number } | undefined>;
   close(): Promise<void>;

@@ -152,11 +152,11 @@ export class S3BlobStore implements BlobStore {
     this.client = new S3Client(config);
   }
 
-  async presign(key: string, expiresInSeconds: number, filename?: string): Promise<string> {
+  async presign(key: string, expiresInSeconds: number, filename?: string, disposition: 'inline' | 'attachment' = 'inline'): Promise<string> {
     const command = new GetObjectCommand({
       Bucket: this.bucket,
       Key: this.key(key),
-      ...(filename ? { ResponseContentDisposition: `inline; filename="${filename.replace(/[^\w.-]/g, '_')}"` } : {}),
+      ...(filename ? { ResponseContentDisposition: `${disposition}; filename="${filename.replace(/[^\w.-]/g, '_')}"` } : {}),
     });
     // SigV4 URLs live at most 7 days; callers hand out a stable address of their own that redirects.
     return getSignedUrl(this.client, command, { expiresIn: Math.min(expiresInSeconds, 604_800) });

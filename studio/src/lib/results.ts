@@ -39,6 +39,14 @@ export function downloadName(design: { name: string; id: number }, taskId: numbe
 }
 
 /**
+ * The result's address asking the service to save it under `fileName` (`?download=`, an addition of
+ * the service: Content-Disposition attachment, or a presigned S3 address that names the file).
+ */
+export function downloadUrl(url: string, fileName: string): string {
+  return `${url}${url.includes('?') ? '&' : '?'}download=${encodeURIComponent(fileName)}`;
+}
+
+/**
  * The result address on the page's own origin. The service writes result URLs with its configured
  * base (http://localhost:3000 by default), which may name the same server by another host than the
  * page was opened with (127.0.0.1); the page's CSP lets it read and show only its own origin, and
