@@ -184,9 +184,9 @@ export async function buildServer(service: Service, opts: HttpServerOptions = {}
   return app;
 }
 
-/** Listens, and when no IMPRINT_BASE_URL was given, uses the port it got as the public address. */
 /**
- * Starts listening on IMPRINT_HOST:IMPRINT_PORT. A port that is taken (another server, an earlier
+ * Starts listening on IMPRINT_HOST:IMPRINT_PORT and, when no IMPRINT_BASE_URL was given, uses the port
+ * it got as the public address. A port that is taken (another server, an earlier
  * `npm start` still running) or not allowed, or a host this machine does not have, is a ConfigError
  * that names the variable to change, not a bare EADDRINUSE.
  */

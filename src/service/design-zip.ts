@@ -1,7 +1,8 @@
 // A design folder sent as a zip (POST /public/v2/designs, `imprint admin import-design x.zip`): its
-// design file (design.json, or the one .json there, such as a Polotno export's) and files, read with limits that hold whatever the zip claims. The central directory
-// says where each entry is; each entry is inflated a slice at a time and counted as it comes out, so
-// a zip bomb stops at the byte limit instead of filling memory. Then the same import as a folder.
+// design file (design.json, or the one .json there, such as a Polotno export's) and files, read with
+// limits that hold whatever the zip claims. The central directory says where each entry is; each
+// entry is inflated a slice at a time and counted as it comes out, so a zip bomb stops at the byte
+// limit instead of filling memory. Then the same import as a folder.
 import { Inflate } from 'fflate';
 import { parseJson } from '../design/parse.js';
 import { ImprintError, validationError } from '../errors.js';
@@ -177,9 +178,9 @@ function inflateEntry(zip: Uint8Array, e: Entry, budget: number, maxBytes: numbe
 
 /**
  * The design file and its files from a zip of a design folder: design.json, or the one .json file,
- * at the root or in its single top-level folder (designEntry). `wanted`, given design.json's text, names the files to unpack (paths relative
- * to the folder): only those are inflated, so files the design does not use cost neither memory nor
- * time. Without it every file is unpacked.
+ * at the root or in its single top-level folder (designEntry). `wanted`, given design.json's text,
+ * names the files to unpack (paths relative to the folder): only those are inflated, so files the
+ * design does not use cost neither memory nor time. Without it every file is unpacked.
  */
 export function readDesignZip(zip: Uint8Array, limits: ZipLimits = {}, wanted?: (designJson: string) => Iterable<string>): DesignZip {
   const maxBytes = limits.maxBytes ?? MAX_DESIGN_ASSET_BYTES;
