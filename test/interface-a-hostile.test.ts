@@ -701,6 +701,20 @@ const cases: Case[] = [
     reason: /multipart\/form-data/,
   },
   { name: 'upload without a body', req: () => ({ path: U, method: 'POST' }), status: 415, reason: /multipart\/form-data/ },
+  // A JSON body the parser refuses comes before the upload's handler: still the upload's own shape.
+  {
+    name: 'upload as malformed JSON',
+    req: () => ({ path: U, headers: { 'content-type': 'application/json' }, body: '{"file":' }),
+    status: 400,
+    reason: /not valid JSON/,
+  },
+  { name: 'upload as an empty JSON body', req: () => ({ path: U, headers: { 'content-type': 'application/json' }, body: '' }), status: 400, reason: /empty/ },
+  {
+    name: 'upload as JSON with a __proto__ key',
+    req: () => ({ path: U, headers: { 'content-type': 'application/json' }, body: '{"__proto__":{"x":1}}' }),
+    status: 400,
+    reason: /__proto__/,
+  },
   { name: 'upload as 2 MB of JSON', req: () => ({ path: U, json: { file: 'x'.repeat(2_000_000) } }), status: 413, reason: /larger than the limit/ },
 
   // authentication

@@ -50,6 +50,15 @@ export function prototypeKey(value: unknown): ImprintError | undefined {
   return undefined;
 }
 
+/**
+ * The errors this parser answered with: refused before any route handler ran, like Fastify's own
+ * body errors, so a route with a body shape of its own (the upload's `{result, reason}`) gives them
+ * that shape too.
+ */
+export const bodyParserErrors = new WeakSet<Error>();
+
+const refuse = (e: ImprintError): ImprintError => (bodyParserErrors.add(e), e);
+
 /** Replaces the default application/json parser of `app` (and the routes registered on it). */
 export function jsonBodyParser(app: FastifyInstance): void {
   app.removeContentTypeParser('application/json');
@@ -57,18 +66,18 @@ export function jsonBodyParser(app: FastifyInstance): void {
     // A byte order mark is not JSON, but editors write one: JSON.parse would refuse it.
     const text = (body as string).replace(/^\uFEFF/, '');
     if (text.length === 0) {
-      done(validationError('$', 'the body is empty: send a JSON object'), undefined);
+      done(refuse(validationError('$', 'the body is empty: send a JSON object')), undefined);
       return;
     }
     let value: unknown;
     try {
       value = JSON.parse(text);
     } catch (e) {
-      done(validationError('$', `the body is not valid JSON (${(e as Error).message.slice(0, 200)}): fix the syntax`), undefined);
+      done(refuse(validationError('$', `the body is not valid JSON (${(e as Error).message.slice(0, 200)}): fix the syntax`)), undefined);
       return;
     }
     const refused = prototypeKey(value);
-    if (refused) done(refused, undefined);
+    if (refused) done(refuse(refused), undefined);
     else done(null, value);
   });
 }

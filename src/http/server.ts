@@ -17,7 +17,7 @@ import { accountRoutes } from './account.js';
 import { accountGuard } from './auth.js';
 import { designRoutes } from './designs.js';
 import { interfaceA } from './interface-a.js';
-import { jsonBodyParser } from './json-body.js';
+import { bodyParserErrors, jsonBodyParser } from './json-body.js';
 import { interfaceB } from './interface-b.js';
 import { openApiDocument } from './openapi.js';
 import { previewRoutes } from './preview.js';
@@ -101,6 +101,8 @@ export async function buildServer(service: Service, opts: HttpServerOptions = {}
     }
     if (err instanceof ImprintError) {
       out = fromImprintError(err);
+      // A JSON body refused by the parser (src/http/json-body.ts) came before any handler, as Fastify's own errors do.
+      framework = bodyParserErrors.has(err);
       // A service error interface B's spec has no code for is an internal error there.
       if (b) out = asInterfaceB(out, ['internal_error', 500]);
     } else {
@@ -112,7 +114,7 @@ export async function buildServer(service: Service, opts: HttpServerOptions = {}
       ctx.log.error({ err, method: req.method, url: req.url.split('?')[0]!.slice(0, 200) }, 'request failed');
       out = errorReply('internal_error', 'the request failed inside the service: retry; if it keeps failing, contact support');
     }
-    // The upload's body refused before its handler (not multipart, too large) gets the spec's upload shape.
+    // The upload's body refused before its handler (not multipart, not JSON, too large) gets the spec's upload shape.
     if (framework && req.routeOptions.url === '/public/v2/upload') {
       const reason = out.status === 415 ? 'send the image as multipart/form-data with a file field named "file"' : out.body.description;
       return reply.status(out.status).send({ result: 'error', reason });
