@@ -53,6 +53,15 @@ describe('stills of animated designs', () => {
     expect(atStart.every((e) => e.hidden === true && e.line_count === 0)).toBe(true);
   });
 
+  it('name a hidden text of a slide video once in its pdf, on the page of its own slide', async () => {
+    const { design, baseDir } = await example('slides-video');
+    const pdf = await render({ design, baseDir, format: 'pdf', overrides: { fjords_title: { hidden: true } } });
+    const hidden = pdf.report.filter((e) => e.name === 'fjords_title');
+    const fjords = (design as { slides: { objects: { name?: string }[] }[] }).slides.findIndex((s) => s.objects.some((o) => o.name === 'fjords_title'));
+    expect(fjords).toBeGreaterThan(0);
+    expect(hidden).toEqual([expect.objectContaining({ hidden: true, page: fjords, hidden_reason: expect.stringMatching(/"hidden" is true/) })]);
+  });
+
   it('show the text that t = 0 hides: the png headline area and the pdf text', async () => {
     const promo = await example('promo-15s');
     const still = await render({ ...promo, format: 'png' });

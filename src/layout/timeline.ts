@@ -133,7 +133,8 @@ function absentEntry(o: SceneText, reason: string, appearsAt?: number): TextFitR
  */
 export function absentTexts(scene: Pick<Scene, 'objects' | 'hiddenTexts'>, t: number): TextFitReport[] {
   const out: TextFitReport[] = [];
-  for (const o of scene.hiddenTexts ?? []) out.push(absentEntry(o, `${o.name} is hidden: its "hidden" is true (override it with "hidden": false to show it)`));
+  for (const { text: o } of scene.hiddenTexts ?? [])
+    out.push(absentEntry(o, `${o.name} is hidden: its "hidden" is true (override it with "hidden": false to show it)`));
   const walk = (objects: readonly SceneObject[], offset: number, from: number, to: number): void => {
     for (const o of objects) {
       // The window the object is on screen, within its parent's (a slide's objects live within the slide).

@@ -17,7 +17,8 @@ import type { RenderResult } from './result.js';
 function pdfPages(page: ScenePage, options: RenderOptions): { page: ScenePage; time: number }[] {
   const { scene } = page;
   if (!scene.slides || options.time !== undefined) return [{ page, time: stillTimeOf(scene, options) }];
-  return scene.objects.map((slide) => {
+  return scene.objects.map((slide, index) => {
+    const hidden = scene.hiddenTexts?.filter((h) => h.slide === index);
     const alone: Scene = {
       ...scene,
       slides: false,
@@ -25,6 +26,8 @@ function pdfPages(page: ScenePage, options: RenderOptions): { page: ScenePage; t
       duration: slide.end === null ? scene.duration : slide.end - slide.start,
       // The slide without its transitions, starting at 0.
       objects: [{ ...slide, start: 0, end: null, animations: [] }],
+      // Its own hidden texts only: the others are on other pages.
+      hiddenTexts: hidden?.length ? hidden : undefined,
     };
     return { page: { ...page, scene: alone }, time: stillTime(alone) };
   });

@@ -4,7 +4,7 @@ import { childPath } from '../format/json-path.js';
 import { checkContext } from '../design/parse.js';
 import type { Design } from '../design/schema.js';
 import type { DesignObject } from '../objects/registry.js';
-import type { Scene, SceneFill, SceneObject, SceneText } from '../scene/scene.js';
+import type { HiddenText, Scene, SceneFill, SceneObject } from '../scene/scene.js';
 import { validationError } from '../errors.js';
 import { bundledFonts, type FontSet } from '../text/fonts.js';
 import { issueToError } from '../format/zod-error.js';
@@ -148,7 +148,7 @@ export function resolveScene(design: Design, overrides: unknown = {}, fonts: Fon
     overridden[index] = { at, fields: new Set(Object.keys(entry)) };
   }
 
-  const hiddenTexts: SceneText[] = [];
+  const hiddenTexts: HiddenText[] = [];
   const sceneOf = (i: number): SceneObject[] => {
     const o = objects[i]!;
     const fieldPath = (field: string): string => {
@@ -159,7 +159,7 @@ export function resolveScene(design: Design, overrides: unknown = {}, fonts: Fon
       // Not drawn, but the fit report names it (layout/timeline.ts absentTexts).
       if (o.type === 'text' && o.name !== undefined) {
         const text = handlerFor(o).toScene(o, fieldPath, ctx);
-        if (text.type === 'text') hiddenTexts.push(text);
+        if (text.type === 'text') hiddenTexts.push({ text, slide: slots[i]!.slide });
       }
       return [];
     }
@@ -198,7 +198,7 @@ export function resolveScene(design: Design, overrides: unknown = {}, fonts: Fon
   };
 }
 
-const hiddenOf = (texts: SceneText[]): Pick<Scene, 'hiddenTexts'> => (texts.length > 0 ? { hiddenTexts: texts } : {});
+const hiddenOf = (texts: HiddenText[]): Pick<Scene, 'hiddenTexts'> => (texts.length > 0 ? { hiddenTexts: texts } : {});
 
 /** `poster_time` picks a moment of an animated design, so it needs a length and must fall inside it. */
 function checkPosterTime(posterTime: number | null, duration: number | null, root: string): void {

@@ -339,5 +339,11 @@ export interface Scene {
    * Named text objects left out because they are `hidden` (by the design or an override): not drawn,
    * but named in the fit report, so a caller learns why a text it looks for has no entry. Absent: none.
    */
-  hiddenTexts?: SceneText[];
+  hiddenTexts?: HiddenText[];
+}
+
+/** A named text left out of a scene because it is `hidden`, and the slide it is on (null: no slides). */
+export interface HiddenText {
+  text: SceneText;
+  slide: number | null;
 }
