@@ -319,6 +319,9 @@ describe('POST and PUT /public/v2/designs (a zip of the design folder)', () => {
     // Not JSON.
     const garbled = await errorOf(await send('POST', '/designs', zipSync({ 'design.json': new TextEncoder().encode('{"width": 10,') })));
     expect(garbled.description).toMatch(/^\$: design\.json is not valid JSON/);
+    // A design file of another name is named as the zip names it.
+    const polotno = await errorOf(await send('POST', '/designs', zipSync({ export: { 'polotno.json': new TextEncoder().encode('{"pages": [') } })));
+    expect(polotno.description).toMatch(/^\$: export\/polotno\.json is not valid JSON/);
     expect(DesignList.parse(await (await get('/designs')).json()).designs).toHaveLength(before);
   });
 

@@ -214,6 +214,42 @@ describe.skipIf(!toolsAvailable(['chromium'], 'the Studio tests drive Chromium')
     expect(await card.textContent()).not.toMatch(/edited/);
   }, 30_000);
 
+  it('saves a result with edits in the tab, opened by another host name than the service writes, without asking to leave', async () => {
+    // The service writes result URLs as http://localhost:<port>; this page is at 127.0.0.1.
+    const other = await ui.context.newPage();
+    const asked: string[] = [];
+    other.on('dialog', (d) => {
+      asked.push(d.type());
+      void d.dismiss();
+    });
+    const before = page;
+    try {
+      page = other;
+      const at = svc.base.replace('localhost', '127.0.0.1');
+      expect(at).not.toBe(svc.base);
+      await other.goto(`${at}/studio`);
+      await other.getByLabel('API key').fill(svc.seed.apiKey);
+      await other.getByRole('button', { name: 'Sign in' }).click();
+      await other.getByTestId('design-card').first().waitFor();
+      await other.goto(`${at}/studio#/designs/${svc.designId('card-1080')}`);
+      await previewShown(other);
+      await selectObject('headline');
+      await textArea().fill('Saved without leaving');
+      await other.getByLabel('Format').selectOption('png');
+      await other.getByRole('button', { name: 'Render' }).click();
+      await expect.poll(() => other.getByTestId('task-state').textContent(), { timeout: 60_000 }).toMatch(/done/);
+      const link = other.getByRole('link', { name: 'Download result' });
+      expect(new URL((await link.getAttribute('href'))!, at).origin).toBe(new URL(at).origin);
+      const [download] = await Promise.all([other.waitForEvent('download'), link.click()]);
+      expect(download.suggestedFilename()).toMatch(/^card-1080-task-\d+\.png$/);
+      expect(asked).toEqual([]);
+      expect(other.url()).toContain('#/designs/');
+    } finally {
+      page = before;
+      await other.close();
+    }
+  }, 90_000);
+
   it('opens a damaged stored draft clean, without an error', async () => {
     await page.evaluate((id) => sessionStorage.setItem(`imprint.studio.draft.${id.account}.${id.design}`, '{"overrides":'), {
       account: svc.seed.accountId,
@@ -223,6 +259,45 @@ describe.skipIf(!toolsAvailable(['chromium'], 'the Studio tests drive Chromium')
     expect((await requestShown()).objects_overrides).toBeUndefined();
     expect(ui.errors.filter((e) => !/beforeunload/i.test(e))).toEqual([]);
   }, 30_000);
+
+  it('says the design was replaced since the edits were made, through reloads, until the person says OK', async () => {
+    const key = `imprint.studio.draft.${svc.seed.accountId}.${svc.designId('card-1080')}`;
+    const old = {
+      overrides: { headline: { text: 'Made on an older version' } },
+      slides: {},
+      selected: 'headline',
+      time: null,
+      designUpdatedAt: '2000-01-01T00:00:00.000Z',
+    };
+    // Stored from another view (no editor open to write over it); the editor opens afresh and reads it.
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Designs' }).click();
+    await page.getByTestId('design-card').first().waitFor();
+    await page.evaluate(([k, v]) => sessionStorage.setItem(k!, v!), [key, JSON.stringify(old)]);
+    await openDesign('card-1080');
+    const notice = page.getByTestId('draft-notice');
+    // What the note says now ('' when there is none): asked without waiting for it to appear.
+    const said = async () => ((await notice.count()) ? ((await notice.textContent()) ?? '') : '');
+    const stored = () => page.evaluate((k) => sessionStorage.getItem(k), key);
+    await expect.poll(said).toMatch(/replaced since/);
+    const accept = (d: Dialog) => void d.accept();
+    page.on('dialog', accept);
+    try {
+      await page.reload();
+      await previewShown();
+      await expect.poll(said).toMatch(/replaced since/);
+      await notice.getByRole('button', { name: 'OK' }).click();
+      expect(await notice.count()).toBe(0);
+      // Seen: the draft now belongs to the design as it is.
+      await expect.poll(stored).not.toContain('2000-01-01');
+      await page.reload();
+      await previewShown();
+      await expect.poll(said).toMatch(/edits from earlier in this tab are back/);
+      expect(await said()).not.toMatch(/replaced since/);
+      expect((await requestShown()).objects_overrides?.headline?.text).toBe('Made on an older version');
+    } finally {
+      page.off('dialog', accept);
+    }
+  }, 60_000);
 
   it('opens an animated design at its poster time, where its headline is on screen', async () => {
     const detail = (await (

@@ -371,6 +371,11 @@ describe.skipIf(!toolsAvailable(['chromium'], 'the Studio end-to-end test drives
     await expect.poll(() => rows.count()).toBeGreaterThanOrEqual(3);
     expect(await rows.first().textContent()).toMatch(/done/);
     expect(await rows.first().getByRole('link', { name: 'Result' }).count()).toBe(1);
+    // Every image result's thumbnail has loaded and decoded before the picture is taken.
+    await page.waitForFunction(() => {
+      const imgs = [...document.querySelectorAll<HTMLImageElement>('img[data-testid=task-thumb]')];
+      return imgs.length > 0 && imgs.every((i) => i.complete && i.naturalWidth > 0);
+    });
     await assertGolden(await page.screenshot({ mask: [page.getByTestId('task-time')] }), {
       area: 'studio',
       name: 'tasks',

@@ -8,9 +8,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { pino } from 'pino';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildServer, listen } from '../src/http/server.js';
-import { STUDIO_DIR, STUDIO_HEADERS } from '../src/http/studio.js';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { buildServer, listen, resultImageOrigin } from '../src/http/server.js';
+import { STUDIO_DIR, STUDIO_HEADERS, studioHeaders } from '../src/http/studio.js';
 import { configFromEnv } from '../src/service/config.js';
 import { Service } from '../src/service/service.js';
 
@@ -183,5 +183,35 @@ describe('a Studio folder of its own', () => {
     expect((await app.inject({ url: '/studio' })).body).toContain('two');
     expect((await app.inject({ url: '/studio/app.abcdef0123.js' })).body).toBe('console.log(2)');
     expect(readdirSync(dir)).toContain('index.html');
+  });
+});
+
+describe('the Studio CSP with results in a bucket', () => {
+  const logged: string[] = [];
+  const log = { warn: (_o: unknown, msg: string) => void logged.push(msg) } as unknown as Service['ctx']['log'];
+  const blobs = (presign?: () => Promise<string>) => ({ presign }) as unknown as Service['ctx']['blobs'];
+
+  it("lets pictures come from the bucket's origin, found by signing an address", async () => {
+    expect(await resultImageOrigin({ log, blobs: blobs(async () => 'https://bucket.s3.example:9000/x?X-Amz-Signature=1') })).toBe(
+      'https://bucket.s3.example:9000',
+    );
+    expect(await resultImageOrigin({ log, blobs: blobs() })).toBeUndefined();
+    expect(studioHeaders(['https://bucket.s3.example:9000'])['content-security-policy']).toContain(
+      "img-src 'self' data: blob: https://bucket.s3.example:9000; connect-src 'self';",
+    );
+  });
+
+  it('starts without it, and says so, when the store cannot sign (no credentials, or none in time)', async () => {
+    logged.length = 0;
+    expect(await resultImageOrigin({ log, blobs: blobs(() => Promise.reject(new Error('no credentials'))) })).toBeUndefined();
+    vi.useFakeTimers();
+    try {
+      const pending = resultImageOrigin({ log, blobs: blobs(() => new Promise<string>(() => {})) });
+      await vi.advanceTimersByTimeAsync(3000);
+      expect(await pending).toBeUndefined();
+    } finally {
+      vi.useRealTimers();
+    }
+    expect(logged).toEqual([expect.stringMatching(/could not sign/), expect.stringMatching(/could not sign/)]);
   });
 });

@@ -17,6 +17,7 @@ import { Task, TaskProgress } from '../src/http/schemas.js';
 import { buildServer, listen } from '../src/http/server.js';
 import { configFromEnv } from '../src/service/config.js';
 import { Service } from '../src/service/service.js';
+import { progressOf } from '../src/store/metadata/tasks.js';
 import { ProgressSink } from '../src/worker/progress.js';
 import { TaskWorker } from '../src/worker/worker.js';
 import { freshPostgresDatabase, postgres, redis, REDIS_URL } from './support/services.js';
@@ -299,5 +300,12 @@ describe('the worker writes progress throttled', () => {
     } finally {
       vi.useRealTimers();
     }
+  });
+});
+
+describe('a stored progress that cannot be read', () => {
+  it('is no progress, not a failed status answer', () => {
+    expect(progressOf('{"frames_done": 3, "frames_total": 10, "eta_seconds": 1.5}')).toEqual({ framesDone: 3, framesTotal: 10, etaSeconds: 1.5 });
+    for (const bad of ['', '{', 'null', '"x"', '[]', '{"frames_done": 3}', '{"frames_done": 3, "frames_total": 0}']) expect(progressOf(bad)).toBeNull();
   });
 });

@@ -94,7 +94,8 @@ export async function buildServer(service: Service, opts: HttpServerOptions = {}
   app.setErrorHandler(async (err: Error & { statusCode?: number; code?: string }, req, reply) => {
     const b = isInterfaceB(req.url);
     let out;
-    let framework = false;
+    /** Refused before the route's handler ran (Fastify's own errors, the JSON body parser's). */
+    let framework: boolean;
     if (err instanceof HttpFailure) {
       for (const [k, v] of Object.entries(err.headers)) reply.header(k, v);
       return reply.status(err.reply.status).send(err.reply.body);
@@ -167,8 +168,8 @@ export async function buildServer(service: Service, opts: HttpServerOptions = {}
   await app.register(interfaceB, { prefix: '/api', service });
   app.get('/public/v2/openapi.json', async () => openApiDocument(ctx.config.baseUrl, VERSION));
   // With results in S3 a result address redirects into the bucket: the Studio's CSP lets its pictures
-  // (the task list's thumbnails) come from there. Presigning is a local signature, no request.
-  const resultOrigin = ctx.blobs.presign ? new URL(await ctx.blobs.presign('studio/csp-origin', 60)).origin : undefined;
+  // (the task list's thumbnails) come from there.
+  const resultOrigin = await resultImageOrigin(ctx);
   await app.register(studio, { ...(opts.studioDir ? { dir: opts.studioDir } : {}), ...(resultOrigin ? { imageOrigins: [resultOrigin] } : {}) });
 
   app.get('/healthz', async (_req, reply) => {
@@ -184,6 +185,36 @@ export async function buildServer(service: Service, opts: HttpServerOptions = {}
 
   app.addHook('onClose', async () => limiter.close());
   return app;
+}
+
+/** How long the start waits for the blob store to sign an address (credentials from a metadata service). */
+const PRESIGN_PROBE_MS = 3000;
+
+/**
+ * The origin presigned result addresses point into (S3), found by signing one: the signature itself is
+ * local, but the credentials may come from the AWS provider chain (an instance's metadata service).
+ * A store that cannot sign now, or not within PRESIGN_PROBE_MS, does not stop the service: the Studio
+ * then shows no thumbnails of results (logged), and everything else works.
+ */
+export async function resultImageOrigin(ctx: Pick<Service['ctx'], 'blobs' | 'log'>): Promise<string | undefined> {
+  const presign = ctx.blobs.presign?.bind(ctx.blobs);
+  if (!presign) return undefined;
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    const url = await Promise.race([
+      presign('studio/csp-origin', 60),
+      new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new Error(`no answer within ${PRESIGN_PROBE_MS} ms`)), PRESIGN_PROBE_MS);
+        timer.unref();
+      }),
+    ]);
+    return new URL(url).origin;
+  } catch (e) {
+    ctx.log.warn({ err: e }, 'the blob store could not sign an address: the Studio will not show thumbnails of results stored there');
+    return undefined;
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 /**

@@ -182,7 +182,7 @@ function inflateEntry(zip: Uint8Array, e: Entry, budget: number, maxBytes: numbe
  * names the files to unpack (paths relative to the folder): only those are inflated, so files the
  * design does not use cost neither memory nor time. Without it every file is unpacked.
  */
-export function readDesignZip(zip: Uint8Array, limits: ZipLimits = {}, wanted?: (designJson: string) => Iterable<string>): DesignZip {
+export function readDesignZip(zip: Uint8Array, limits: ZipLimits = {}, wanted?: (designJson: string, designFile: string) => Iterable<string>): DesignZip {
   const maxBytes = limits.maxBytes ?? MAX_DESIGN_ASSET_BYTES;
   const maxEntries = limits.maxEntries ?? MAX_ZIP_ENTRIES;
   let entries: Entry[];
@@ -200,7 +200,7 @@ export function readDesignZip(zip: Uint8Array, limits: ZipLimits = {}, wanted?: 
   const designBytes = inflateEntry(zip, design.e, budget, maxBytes);
   budget -= designBytes.byteLength;
   const designJson = new TextDecoder().decode(designBytes);
-  const only = wanted ? new Set([...wanted(designJson)].map(normaliseAssetPath)) : undefined;
+  const only = wanted ? new Set([...wanted(designJson, design.path)].map(normaliseAssetPath)) : undefined;
   const out = new Map<string, Uint8Array>();
   for (const { e, path } of files) {
     if (!isFile(path) || !path.startsWith(prefix) || e === design.e) continue;
@@ -280,10 +280,11 @@ export async function importDesignZip(ctx: ServiceContext, accountId: unknown, z
     return opts.replace === undefined ? importDesign(ctx, accountId, template, source) : replaceDesign(ctx, accountId, opts.replace, template, source);
   }
   let template: unknown;
-  // The files design.json names, found before anything else is unpacked (its own errors come later,
-  // from the import, with their paths).
-  const read = readDesignZip(zip, opts.limits, (text) => {
-    template = parseJson(text, '$', 'design.json');
+  // The files the design file names, found before anything else is unpacked (its own errors come
+  // later, from the import, with their paths).
+  const read = readDesignZip(zip, opts.limits, (text, file) => {
+    // Named as the zip names it (polotno.json, say), so the message points at a file it has.
+    template = parseJson(text, '$', file);
     // design.json may hold a Polotno document: the files it needs are those of its conversion.
     // Fonts given by URL are the import's to judge (the account's library may have them); only files matter here.
     return designAssetRefs(convertInput(template, { hasFamily: () => true }).design).map((r) => r.path);

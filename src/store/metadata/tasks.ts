@@ -51,8 +51,14 @@ function toTask(r: TaskRow): TaskRecord {
 }
 
 /** The stored JSON of a task's progress; anything unreadable is no progress (it is advisory). */
-function progressOf(json: string): TaskProgress | null {
-  const p = JSON.parse(json) as { frames_done?: unknown; frames_total?: unknown; eta_seconds?: unknown };
+export function progressOf(json: string): TaskProgress | null {
+  let p: { frames_done?: unknown; frames_total?: unknown; eta_seconds?: unknown } | null;
+  try {
+    p = JSON.parse(json) as typeof p;
+  } catch {
+    return null;
+  }
+  if (p === null || typeof p !== 'object') return null;
   if (typeof p.frames_done !== 'number' || typeof p.frames_total !== 'number' || !(p.frames_total > 0)) return null;
   return { framesDone: p.frames_done, framesTotal: p.frames_total, etaSeconds: typeof p.eta_seconds === 'number' ? p.eta_seconds : null };
 }

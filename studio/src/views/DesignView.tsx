@@ -178,7 +178,9 @@ function Editor({ design }: { design: DesignDetail }) {
   const [showRestored, setShowRestored] = useState(() => restored !== null && hasEdits(restored));
   const edited = hasEdits({ overrides, slides: slideOverrides });
 
-  // Every change is kept for the tab at once, so a reload, Back or another view loses nothing.
+  // Every change is kept for the tab at once, so a reload, Back or another view loses nothing. While
+  // the note about restored edits is shown, the draft keeps the design version it was made on, so a
+  // reload still says "the design has been replaced since" until the person has seen it (OK).
   useEffect(() => {
     setKept(
       saveDraft(sessionStorage, account.account_id, design.design_id, {
@@ -186,10 +188,10 @@ function Editor({ design }: { design: DesignDetail }) {
         slides: slideOverrides,
         selected,
         time: moving ? time : null,
-        designUpdatedAt: design.updated_at,
+        designUpdatedAt: showRestored && restored ? restored.designUpdatedAt : design.updated_at,
       }),
     );
-  }, [overrides, slideOverrides, selected, time]);
+  }, [overrides, slideOverrides, selected, time, showRestored]);
 
   // Closing the tab (or leaving the Studio) ends the tab's storage: with edits, the browser asks first.
   useEffect(() => {
@@ -428,7 +430,7 @@ function DraftNotice(props: {
   if (!kept) {
     return (
       <p class="notice warn small" role="status" data-testid="draft-notice">
-        Your edits could not be kept for this tab (the browser's storage is full or off): they last until the page is left.
+        Your edits could not be kept for this tab (the browser's storage for this site is full): they last until the page is left.
       </p>
     );
   }
