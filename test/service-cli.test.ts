@@ -216,14 +216,17 @@ describe('imprint serve', () => {
     first.child.kill('SIGTERM');
     expect(await exited(first.child)).toBe(0);
 
-    // A later start shows no key, but the command that makes a new one: run as printed (npx from the
+    // A later start shows no key, but the command that makes a new one: run as printed (from the
     // repository, without this test's IMPRINT_DATA_DIR), it prints a key the running server accepts.
+    // `npx imprint` is this checkout's bin/imprint.js, as npm resolves it; not real npx, whose first
+    // run in a checkout installs it into npx's cache (running its prepare) while other tests run.
     const second = await start(['serve'], /Stop with Ctrl-C/);
     expect(second.stdout()).not.toMatch(/imp_/);
     const command = /\n {4}(.*npx imprint admin create-key --account 1 --role admin)\n/.exec(second.stdout())?.[1];
     expect(command, second.stdout()).toBe(`IMPRINT_DATA_DIR=${dir} npx imprint admin create-key --account 1 --role admin`);
     const { IMPRINT_DATA_DIR: _, ...userEnv } = env;
-    const made = await promisify(execFile)('bash', ['-c', command!], { cwd: ROOT, env: userEnv });
+    const npx = `npx() { if [ "$1" = imprint ]; then shift; node ${JSON.stringify(join(ROOT, 'bin', 'imprint.js'))} "$@"; else return 127; fi; }`;
+    const made = await promisify(execFile)('bash', ['-c', `${npx}\n${command!}`], { cwd: ROOT, env: userEnv });
     const newKey = (JSON.parse(made.stdout) as { api_key: string; role: string }).api_key;
     const base = /listening on (http:\/\/\S+) /.exec(second.stdout())![1]!;
     const account = await fetch(`${base}/public/v2/account`, { headers: { authorization: `Bearer ${newKey}` } });
