@@ -8,7 +8,15 @@
 import { readFile } from 'node:fs/promises';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openStudioBrowser, startStudioService, type StudioBrowser, type StudioService } from './support/studio.js';
+import {
+  openExample,
+  openStudioBrowser,
+  pickObject,
+  signIn as signInAs,
+  startStudioService,
+  type StudioBrowser,
+  type StudioService,
+} from './support/studio.js';
 import { toolsAvailable } from './support/tools.js';
 import { waitFor } from './support/wait.js';
 
@@ -47,27 +55,12 @@ function apart(a: Rect, b: Rect): boolean {
   return a.x + a.width <= b.x + e || b.x + b.width <= a.x + e || a.y + a.height <= b.y + e || b.y + b.height <= a.y + e;
 }
 
-async function signIn(p: Page): Promise<void> {
-  await p.goto(`${svc.base}/studio`);
-  await p.getByLabel('API key').fill(svc.seed.apiKey);
-  await p.getByRole('button', { name: 'Sign in' }).click();
-  await p.getByTestId('design-card').first().waitFor();
-}
+const signIn = (p: Page) => signInAs(p, svc);
+const openDesign = (p: Page, example: string) => openExample(p, svc, example);
 
-/** Opens an example design and waits until its preview is painted. */
-async function openDesign(p: Page, example: string): Promise<void> {
-  await p.goto(`${svc.base}/studio#/designs/${svc.designId(example)}`);
-  await p.waitForFunction(() => {
-    const img = document.querySelector<HTMLImageElement>('[data-testid=preview]');
-    return !!img && img.complete && img.naturalWidth > 0;
-  });
-}
-
+/** Selects the object and waits until the canvas shows it selected. */
 async function selectObject(p: Page, name: string): Promise<void> {
-  await p
-    .getByRole('listbox', { name: 'Objects' })
-    .getByRole('option', { name: new RegExp(`^${name}\\b`) })
-    .click();
+  await pickObject(p, name);
   await p.locator(`.obj.selected[data-object="${name}"]`).waitFor();
 }
 

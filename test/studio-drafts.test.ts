@@ -8,7 +8,16 @@
 import type { Dialog, Page } from 'playwright-core';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openStudioBrowser, startStudioService, type StudioBrowser, type StudioService } from './support/studio.js';
+import {
+  openExample,
+  openStudioBrowser,
+  pickObject,
+  previewShown as previewPainted,
+  signIn as signInAs,
+  startStudioService,
+  type StudioBrowser,
+  type StudioService,
+} from './support/studio.js';
 import { toolsAvailable } from './support/tools.js';
 
 let svc: StudioService;
@@ -19,32 +28,10 @@ const headlineText = 'Edits that survive a reload';
 const textArea = () => page.locator('textarea[data-field="text"]');
 const field = (id: string) => page.locator(`input[data-field="${id}"]`);
 
-async function signIn(p: Page): Promise<void> {
-  await p.goto(`${svc.base}/studio`);
-  await p.getByLabel('API key').fill(svc.seed.apiKey);
-  await p.getByRole('button', { name: 'Sign in' }).click();
-  await p.getByTestId('design-card').first().waitFor();
-}
-
-/** Waits until the editor shows a decoded preview. */
-async function previewShown(p: Page = page): Promise<void> {
-  await p.waitForFunction(() => {
-    const img = document.querySelector<HTMLImageElement>('[data-testid=preview]');
-    return !!img && img.complete && img.naturalWidth > 0;
-  });
-}
-
-async function openDesign(example: string, p: Page = page): Promise<void> {
-  await p.goto(`${svc.base}/studio#/designs/${svc.designId(example)}`);
-  await previewShown(p);
-}
-
-async function selectObject(name: string): Promise<void> {
-  await page
-    .getByRole('listbox', { name: 'Objects' })
-    .getByRole('option', { name: new RegExp(`^${name}\\b`) })
-    .click();
-}
+const signIn = (p: Page) => signInAs(p, svc);
+const previewShown = (p: Page = page) => previewPainted(p);
+const openDesign = (example: string, p: Page = page) => openExample(p, svc, example);
+const selectObject = (name: string) => pickObject(page, name);
 
 /** The render request the editor shows, parsed. */
 async function requestShown(): Promise<{ objects_overrides?: Record<string, Record<string, unknown>> }> {

@@ -19,7 +19,16 @@ import type { Page } from 'playwright-core';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { assertGolden, REPO_ROOT } from './support/golden-compare.js';
-import { DEFAULT_SYSTEM_FONTS, fontsDrawn, openStudioBrowser, startStudioService, type StudioBrowser, type StudioService } from './support/studio.js';
+import {
+  DEFAULT_SYSTEM_FONTS,
+  fontsDrawn,
+  openExample,
+  openStudioBrowser,
+  pickObject,
+  startStudioService,
+  type StudioBrowser,
+  type StudioService,
+} from './support/studio.js';
 import { toolsAvailable } from './support/tools.js';
 import { waitFor } from './support/wait.js';
 
@@ -70,20 +79,8 @@ async function nextPreview(before: string | null): Promise<void> {
 
 const previewSrc = () => page.getByTestId('preview').getAttribute('src');
 
-async function openDesign(example: string): Promise<void> {
-  await page.goto(`${svc.base}/studio#/designs/${svc.designId(example)}`);
-  await page.waitForFunction(() => {
-    const img = document.querySelector<HTMLImageElement>('[data-testid=preview]');
-    return !!img && img.complete && img.naturalWidth > 0;
-  });
-}
-
-async function selectObject(name: string): Promise<void> {
-  await page
-    .getByRole('listbox', { name: 'Objects' })
-    .getByRole('option', { name: new RegExp(`^${name}\\b`) })
-    .click();
-}
+const openDesign = (example: string) => openExample(page, svc, example);
+const selectObject = (name: string) => pickObject(page, name);
 
 /**
  * Every text on the page is drawn with the faces the Studio bundles, none with a font of the machine:

@@ -180,7 +180,6 @@ export function missingGlyphWarnings(report: FitReport): string[] {
   return renderWarnings(report).map((w) => `warning: ${w.description}`);
 }
 
-/** The summary line: what was written, how big, what it holds and how long it took. */
 /** `a, b and c`. */
 const joinAnd = (items: readonly string[]): string => (items.length < 2 ? items.join('') : `${items.slice(0, -1).join(', ')} and ${items.at(-1)}`);
 
@@ -192,6 +191,7 @@ function pdfPages(pages: readonly { width: number; height: number }[]): string {
   return `${pages.length} pages, ${joinAnd(shown)}`;
 }
 
+/** The summary line: what was written, how big, what it holds and how long it took. */
 function summary(target: string, result: RenderResult, fps: number, seconds: number): string {
   const pages = result.pages ?? [];
   let what = pages.length > 1 ? `${result.format} ${pdfPages(pages)}` : `${result.format} ${result.width}x${result.height}`;

@@ -187,3 +187,33 @@ function watch(page: Page, errors: string[]): void {
   });
   page.on('pageerror', (e) => errors.push(`page error: ${e.message}`));
 }
+
+/** Signs in with the seeded demo key and waits for the designs grid. */
+export async function signIn(page: Page, svc: StudioService): Promise<void> {
+  await page.goto(`${svc.base}/studio`);
+  await page.getByLabel('API key').fill(svc.seed.apiKey);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByTestId('design-card').first().waitFor();
+}
+
+/** Waits until the editor shows a decoded preview. */
+export async function previewShown(page: Page): Promise<void> {
+  await page.waitForFunction(() => {
+    const img = document.querySelector<HTMLImageElement>('[data-testid=preview]');
+    return !!img && img.complete && img.naturalWidth > 0;
+  });
+}
+
+/** Opens a seeded example design in the editor and waits until its preview is painted. */
+export async function openExample(page: Page, svc: StudioService, example: string): Promise<void> {
+  await page.goto(`${svc.base}/studio#/designs/${svc.designId(example)}`);
+  await previewShown(page);
+}
+
+/** Selects a named object in the editor's object list. */
+export async function pickObject(page: Page, name: string): Promise<void> {
+  await page
+    .getByRole('listbox', { name: 'Objects' })
+    .getByRole('option', { name: new RegExp(`^${name}\\b`) })
+    .click();
+}
