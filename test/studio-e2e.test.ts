@@ -368,6 +368,10 @@ describe.skipIf(!toolsAvailable(['chromium'], 'the Studio end-to-end test drives
     await expect.poll(() => rows.count()).toBeGreaterThanOrEqual(3);
     expect(await rows.first().textContent()).toMatch(/done/);
     expect(await rows.first().getByRole('link', { name: 'Result' }).count()).toBe(1);
+    // The picture is taken once the page has settled: every task finished (none still rendering) and
+    // every row's design named (the design list loads beside the tasks and may arrive after them).
+    await expect.poll(() => page.locator('[data-testid=task-row] .state:not(.done):not(.error)').count()).toBe(0);
+    await expect.poll(async () => (await page.locator('[data-testid=task-row] a[href^="#/designs/"]').count()) === (await rows.count())).toBe(true);
     // Every image result's thumbnail has loaded and decoded before the picture is taken.
     await page.waitForFunction(() => {
       const imgs = [...document.querySelectorAll<HTMLImageElement>('img[data-testid=task-thumb]')];
