@@ -14,7 +14,8 @@ import type { RenderResult, RenderStream } from './render/result.js';
 import type { EngineContext } from './render/scenes.js';
 import { rasterizeStill } from './render/still.js';
 import { renderOnThread } from './render/threaded.js';
-import { bundledFonts, type FontSet } from './text/fonts.js';
+import { bundledFonts, FONTS_DIR, FontSet } from './text/fonts.js';
+import { InstalledFonts } from './text/installed.js';
 
 export { MAX_PAGES, type DesignInput, type EngineOptions, type PageInput, type RenderOptions } from './render/options.js';
 export type { RenderResult, RenderStream } from './render/result.js';
@@ -44,7 +45,14 @@ export class Engine {
         `Expected an integer between 0 and ${MAX_THREADS} for threads but received ${shown(options.threads)}`,
       );
     }
-    this.fonts = options.fonts ?? bundledFonts();
+    if (options.fontsDir !== undefined && (typeof options.fontsDir !== 'string' || options.fontsDir === '')) {
+      throw new ImprintError('validation_error', '$.fontsDir', `Expected a folder path for fontsDir but received ${shown(options.fontsDir)}`);
+    }
+    if (options.fonts && options.fontsDir !== undefined) {
+      throw new ImprintError('validation_error', '$.fontsDir', 'give either fonts (a FontSet, which names its own font folder) or fontsDir, not both');
+    }
+    this.fonts =
+      options.fonts ?? (options.fontsDir === undefined ? bundledFonts() : new FontSet(FONTS_DIR, [], { installed: new InstalledFonts(options.fontsDir) }));
     this.threads = threads;
     this.imageCacheBytes = options.imageCacheBytes ?? DEFAULT_IMAGE_CACHE_BYTES;
     // With threads the caller's thread only rasterizes on request; the threads hold the image caches.
@@ -58,7 +66,7 @@ export class Engine {
       // A thread paints one render while sharp encodes the one before (bench/threads.mjs).
       rendersPerThread: 2,
       imageCacheBytes: Math.floor(this.imageCacheBytes / this.threads),
-      ...(this.fonts === bundledFonts() ? {} : { fontsDir: this.fonts.dir }),
+      ...(this.fonts === bundledFonts() ? {} : { fontsDir: this.fonts.dir, ...(this.fonts.installed ? { installedDir: this.fonts.installed.dir } : {}) }),
     });
     orphanedPools.register(this, this.pool, this);
     return this.pool;

@@ -1,13 +1,16 @@
-// load: a design's own font files (`fonts` entries with a path, and the render's `fontFiles`) → a FontSet
-// with those faces in front of the engine's. Files come through the asset resolver, as images do, so
-// render threads and the service's workers read them like any asset. Decoded faces are cached by content.
+// load: a design's own font files (`fonts` entries with a path, and the render's `fontFiles`) and its
+// pinned catalogue families (from the font folder) → a FontSet with those faces in front of the engine's;
+// with missing_fonts "fallback", families the set lacks are drawn with the default family. Files come
+// through the asset resolver, as images do, so render threads and the service's workers read them like
+// any asset. Decoded faces are cached by content.
 import { createHash } from 'node:crypto';
 import { ImprintError, validationError } from '../errors.js';
-import { FontFile } from '../design/schema.js';
+import { FontFile, FontPackage } from '../design/schema.js';
+import { DEFAULT_FONT_FAMILY } from '../objects/fonts.js';
 import { parseImageRef } from '../format/image-ref.js';
 import { jsonPath } from '../format/json-path.js';
 import { FontFileError, readFontFile, type FontFileInfo } from '../text/font-file.js';
-import { fileFaceKey, FontSet, openFontFile, type FontFace, type FontStyle } from '../text/fonts.js';
+import { fileFaceKey, FontSet, installedFamilyFaces, openFontFile, type FontFace, type FontStyle } from '../text/fonts.js';
 import { AssetNotFoundError, type AssetResolver } from './resolver.js';
 
 /** A `fonts` entry naming a file (see design/schema.ts). */
@@ -87,10 +90,32 @@ async function load(
   }
 }
 
+/** What a render does with a family it has no font for. */
+export type MissingFonts = 'error' | 'fallback';
+
+/** The faces of a pinned catalogue family, from the font folder; not installed (or another package there) is a validation error. */
+function pinnedFaces(e: { family: string; package: string; version: string; integrity: string }, base: FontSet, at: string): readonly FontFace[] {
+  const record = base.installed?.find(e.family, e.version);
+  const install = `npx imprint fonts install "${e.family}@${e.version}"`;
+  if (!record || record.package !== e.package) {
+    const where = base.installed ? base.installed.dir : 'no font folder';
+    throw validationError(at, `font family "${e.family}" (${e.package}@${e.version}) is not installed in ${where}: install it with ${install}`);
+  }
+  if (record.integrity !== e.integrity) {
+    throw validationError(
+      at,
+      `the installed ${e.package}@${e.version} is not the package this design was made with (its integrity differs): remove ${record.dir} and install it again with ${install}`,
+    );
+  }
+  return installedFamilyFaces(record, e.family);
+}
+
 /**
- * The FontSet a design renders with: its `fonts` files and `fontFiles` (named by the file's own family)
- * in front of `base`. Errors (missing, corrupt, unsupported or oversized files) are validation errors
- * at the entry's path, naming the families available.
+ * The FontSet a design renders with: its pinned catalogue families, its `fonts` files and `fontFiles`
+ * (named by the file's own family) in front of `base`. Errors (missing, corrupt, unsupported or
+ * oversized files, a pinned family not installed) are validation errors at the entry's path, naming the
+ * families available. With `missingFonts: "fallback"`, a family named in `fonts` that is not available
+ * is drawn with the default family (the layout's report names each such text).
  */
 export async function designFontSet(
   fonts: unknown,
@@ -98,13 +123,19 @@ export async function designFontSet(
   base: FontSet,
   resolver: AssetResolver,
   root: string,
+  missingFonts: MissingFonts = 'error',
 ): Promise<FontSet> {
   const entries = Array.isArray(fonts) ? (fonts as unknown[]) : [];
   const fileEntries = entries
     .map((e, i) => ({ e, i }))
     // Entries the schema refuses are left to parseDesign, which reports them at their path.
     .filter((x): x is { e: FontFileEntry; i: number } => FontFile.safeParse(x.e).success);
-  if (fileEntries.length === 0 && !fontFiles?.length) return base;
+  const pinned = entries.flatMap((e, i) => {
+    const p = FontPackage.safeParse(e);
+    return p.success ? [pinnedFaces(p.data, base, jsonPath(['fonts', i], root))] : [];
+  });
+  const missing = missingFonts === 'fallback' ? entries.filter((e): e is string => typeof e === 'string' && !base.has(e)) : [];
+  if (fileEntries.length === 0 && !fontFiles?.length && pinned.length === 0 && missing.length === 0) return base;
   const available = (): string => [...new Set([...fileEntries.map((x) => x.e.family), ...base.familyNames()])].join(', ');
   const loaded = await Promise.all([
     ...fileEntries.map(async ({ e, i }) => {
@@ -126,5 +157,8 @@ export async function designFontSet(
       return faceOf(info, faces, info.family, undefined, undefined);
     }),
   ]);
-  return new FontSet(base, loaded);
+  const own = [...pinned.flat(), ...loaded];
+  const ownFamilies = new Set(own.map((f) => f.family));
+  const aliases = new Map(missing.filter((f) => !ownFamilies.has(f)).map((f) => [f, DEFAULT_FONT_FAMILY]));
+  return new FontSet(base, own, { aliases });
 }

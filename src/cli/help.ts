@@ -33,6 +33,7 @@ Commands:
   worker                   a render worker only, sharing the stores of a running service (scale-out)
   admin <command>          accounts, API keys, plans, balances and designs of the service
   import polotno <file>    convert a Polotno store JSON into an Imprint design folder (--out <folder>)
+  fonts install|list       install Google Fonts families by name into the font folder, list them
 
   imprint <command> --help   the options of a command, with an example
   imprint --version          the version
@@ -74,6 +75,10 @@ Options:
   --asset <name=file>    an image for "asset:<name>" references (repeatable)
   --font <file>          a font file (TTF, OTF, WOFF, WOFF2; ≤ 20 MB) whose family the design lists in
                          "fonts" by the name inside the file (repeatable)
+  --no-install-fonts     refuse a Google Fonts family the font folder lacks instead of installing it
+                         (by default it is installed on first use, with a line on stderr: imprint fonts)
+  --missing-fonts <m>    error (default) or fallback: draw a family that is not available with Inter,
+                         with a warning naming each text (Polotno's skipFontError)
   --input-format <f>     auto (default), imprint or polotno: a Polotno store JSON (pages with children) is
                          converted on the fly (docs/polotno.md); auto tells them apart by shape
   --report               print the fit report (font sizes, line counts, shrunk, clipped, missing
@@ -128,6 +133,35 @@ ${STORES}
 Example:
   IMPRINT_DATABASE_URL=postgres://imprint@db/imprint IMPRINT_QUEUE_URL=redis://cache:6379 \\
     IMPRINT_BLOBS_URL='s3://renders?endpoint=http://minio:9000' imprint worker
+`;
+
+export const FONTS_USAGE = `Usage: imprint fonts install <family>[@<version>]... [--from <folder>]
+       imprint fonts list [--search <text>]
+
+Installs Google Fonts families by name (the font catalogue: fonts/catalogue.json, the whole collection)
+into the font folder, where renders find them; a render itself never touches the network. Each family
+comes from its @expo-google-fonts npm package, downloaded by npm from the registry (integrity checked)
+or taken from a folder of npm pack tarballs on a machine without network. \`imprint render\` installs a
+family it needs on first use (--no-install-fonts refuses instead); the service installs them when a
+design is imported.
+
+The font folder: IMPRINT_FONTS_DIR, else fonts/ in IMPRINT_DATA_DIR (default ./data/fonts).
+
+Options:
+  --from <folder>        install from this folder of tarballs (expo-google-fonts-<family>-<version>.tgz,
+                         as npm pack @expo-google-fonts/<family> names them) instead of the registry
+  --search <text>        list: the catalogue's families whose name contains the text, marked installed
+                         or bundled, instead of the installed families
+  -h, --help             this help
+
+Prints one JSON line per family.
+
+Example:
+  imprint fonts install Pacifico
+  # {"family":"Pacifico","package":"@expo-google-fonts/pacifico","version":"0.4.1","faces":1,"source":"registry"}
+  imprint fonts list
+  # {"family":"Pacifico","package":"@expo-google-fonts/pacifico","version":"0.4.1","faces":1,"dir":"…"}
+  imprint fonts list --search "open sans"
 `;
 
 export const IMPORT_USAGE = `Usage: imprint import polotno <polotno.json> --out <folder>

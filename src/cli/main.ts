@@ -17,6 +17,7 @@ async function dispatch(command: string | undefined, rest: string[], io: CliIO):
     // `imprint help render` is `imprint render --help`.
     const topic = command === 'help' ? rest[0] : undefined;
     if (topic === 'admin') return (await import('./admin.js')).adminCommand(['--help', ...rest.slice(1)], io);
+    if (topic === 'fonts') return (await import('./fonts.js')).fontsCommand(['--help'], io);
     if (topic !== undefined && HELP[topic] === undefined) throw new UsageError(`unknown command "${topic}": imprint --help lists them`);
     io.stdout.write(topic === undefined ? USAGE : HELP[topic]!);
     return 0;
@@ -35,7 +36,8 @@ async function dispatch(command: string | undefined, rest: string[], io: CliIO):
   if (command === 'serve' || command === 'worker') return (await import('./serve.js')).serveCommand(rest, io, command);
   if (command === 'admin') return (await import('./admin.js')).adminCommand(rest, io);
   if (command === 'import') return (await import('./import.js')).importCommand(rest, io);
-  throw new UsageError(`unknown command "${command}": use render, serve, worker, admin or import (imprint --help)`);
+  if (command === 'fonts') return (await import('./fonts.js')).fontsCommand(rest, io);
+  throw new UsageError(`unknown command "${command}": use render, serve, worker, admin, import or fonts (imprint --help)`);
 }
 
 export async function main(argv: string[], io: CliIO): Promise<number> {

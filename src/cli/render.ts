@@ -15,7 +15,12 @@ import { renderWarnings } from '../render/warnings.js';
 import type { Overrides } from '../resolve/types.js';
 import { QUALITY_FORMATS } from '../encode/image.js';
 import { formatList, OUTPUT_FORMATS } from '../render-checks.js';
+import { convertInput, type InputFormat } from '../design/import.js';
+import { catalogueFamily } from '../text/catalogue.js';
 import { MAX_FONT_FILE_BYTES } from '../text/font-file.js';
+import { bundledFonts } from '../text/fonts.js';
+import { defaultFontsDir } from '../text/installed.js';
+import { fontRequestsFor, installFont } from '../text/install.js';
 import type { CliIO } from './io.js';
 import { readJson, readRequestBody, type RequestBody } from './request-body.js';
 
@@ -175,8 +180,8 @@ export function progressReporter(io: CliIO, tty: boolean, startedAt: number, now
   };
 }
 
-/** One line per text object whose characters the fonts cannot draw: the render succeeded, but not as meant. */
-export function missingGlyphWarnings(report: FitReport): string[] {
+/** One line per text object drawn not as meant (characters no font has, a face substituted): the render succeeded. */
+export function renderWarningLines(report: FitReport): string[] {
   return renderWarnings(report).map((w) => `warning: ${w.description}`);
 }
 
@@ -200,6 +205,27 @@ function summary(target: string, result: RenderResult, fps: number, seconds: num
     what += `, ${Number.isInteger(duration) ? duration : duration.toFixed(2)} s (${result.frames} frames at ${fps} fps)`;
   }
   return `wrote ${target === 'stdout' ? 'to stdout' : target}: ${what}, ${formatBytes(result.bytes.length)}, in ${formatSeconds(seconds)}`;
+}
+
+/**
+ * Installs the Google Fonts families the designs name that the font folder lacks (first use), with a
+ * line each on stderr. A design that does not convert or parse is left to the render to report.
+ */
+async function installNeededFonts(pages: readonly { design: DesignInput }[], inputFormat: InputFormat | undefined, warn: (line: string) => void): Promise<void> {
+  const fonts = bundledFonts();
+  for (const page of pages) {
+    let design: unknown;
+    try {
+      design = convertInput(page.design, { format: inputFormat ?? 'auto', hasFamily: (f) => fonts.has(f) || catalogueFamily(f) !== undefined }).design;
+    } catch {
+      continue;
+    }
+    for (const request of fontRequestsFor(design, fonts)) {
+      const at = fonts.installed?.dir ?? defaultFontsDir();
+      warn(`installing font family "${request.family}"${request.version ? `@${request.version}` : ''} into ${at} (first use; --no-install-fonts refuses instead)`);
+      await installFont(request, { dir: at });
+    }
+  }
 }
 
 /** A --font file's bytes; the engine reads the family and checks the format (errors at $.fontFiles[i]). */
@@ -241,6 +267,8 @@ export async function renderCommand(args: string[], io: CliIO): Promise<number> 
       'max-duration': { type: 'string' },
       scale: { type: 'string' },
       'input-format': { type: 'string' },
+      'no-install-fonts': { type: 'boolean' },
+      'missing-fonts': { type: 'string' },
     },
   });
   if (positionals.length === 0) throw validationError('$.design', 'give a design file: imprint render <design.json> --out <file> (imprint render --help)');
@@ -307,6 +335,11 @@ export async function renderCommand(args: string[], io: CliIO): Promise<number> 
       };
     }),
   );
+  const missingFonts = values['missing-fonts'];
+  if (missingFonts !== undefined && missingFonts !== 'error' && missingFonts !== 'fallback') {
+    throw validationError('$.missingFonts', `expected --missing-fonts error or fallback but received ${JSON.stringify(missingFonts)}`);
+  }
+  if (values['no-install-fonts'] !== true) await installNeededFonts(pages, inputFormat, warn);
   const isVideo = format === 'mp4';
   const options: RenderOptions = {
     format,
@@ -318,6 +351,7 @@ export async function renderCommand(args: string[], io: CliIO): Promise<number> 
     ...(scale === undefined ? {} : { scale }),
     ...(fontFiles.length ? { fontFiles } : {}),
     ...(inputFormat === undefined ? {} : { inputFormat }),
+    ...(missingFonts === undefined ? {} : { missingFonts }),
     ...(isVideo ? { onProgress: progressReporter(io, io.stderr.isTTY === true, startedAt) } : {}),
   };
   // One render per process: a render thread would only add its start-up time.
@@ -337,7 +371,7 @@ export async function renderCommand(args: string[], io: CliIO): Promise<number> 
     await writeFile(out, result.bytes);
   }
   if (values.report) info.write(`${JSON.stringify(result.report, null, 2)}\n`);
-  for (const line of missingGlyphWarnings(result.report)) warn(line);
+  for (const line of renderWarningLines(result.report)) warn(line);
   warn(summary(toStdout ? 'stdout' : out, result, fps ?? 30, (Date.now() - startedAt) / 1000));
   return 0;
 }

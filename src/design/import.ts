@@ -40,6 +40,11 @@ export function traceError(imported: ImportedDesign, e: unknown): unknown {
   const relative = `$${e.path.slice(root.length)}`;
   const origin = polotnoPath(conversion, relative);
   if (origin === undefined) return e;
-  const traced = new ImprintError(e.code, origin, `${e.message} (in the Imprint design converted from this Polotno document, at ${relative})`, { cause: e });
+  // A family's file is given in Polotno's own form: fonts[] of the document, or the CLI's --font.
+  const message = e.message.replace(
+    /ship its file as \{"family": "([^"]*)", "path": "fonts\/….woff2"\}/,
+    (_, family: string) => `add its file to the document's fonts[] as {"fontFamily": "${family}", "url": "fonts/….ttf"} (CLI: --font <file>)`,
+  );
+  const traced = new ImprintError(e.code, origin, `${message} (in the Imprint design converted from this Polotno document, at ${relative})`, { cause: e });
   return traced;
 }

@@ -4,7 +4,7 @@ import { validationError } from '../errors.js';
 import { handlerFor, handlerForType } from '../objects/registry.js';
 import type { CheckContext } from '../objects/handler.js';
 import { checkBackground } from '../objects/shape/handler.js';
-import { DEFAULT_FONT_FAMILY } from '../objects/fonts.js';
+import { DEFAULT_FONT_FAMILY, missingFamilyMessage } from '../objects/fonts.js';
 import { bundledFonts, type FontSet } from '../text/fonts.js';
 import { childPath, jsonPath, type PathSegment } from '../format/json-path.js';
 import { slotsOf, type Slot } from './slots.js';
@@ -84,11 +84,7 @@ export function parseDesign(input: unknown, fonts: FontSet = bundledFonts(), roo
   const files = declaredFamilies(design.fonts?.filter((f) => typeof f !== 'string'));
   (design.fonts ?? []).forEach((family, i) => {
     if (typeof family === 'string' && !fonts.has(family) && !files.includes(family)) {
-      const available = [...new Set([...files, ...fonts.familyNames()])].join(', ');
-      throw validationError(
-        jsonPath(['fonts', i], root),
-        `font family "${family}" is not available: use one of ${available}, or ship its file as {"family": "${family}", "path": "fonts/….woff2"}`,
-      );
+      throw validationError(jsonPath(['fonts', i], root), missingFamilyMessage(family, [...new Set([...files, ...fonts.familyNames()])]));
     }
   });
   if (design.background) checkBackground(design.background, jsonPath(['background'], root));

@@ -83,6 +83,34 @@ export const FontFile = z
   })
   .meta({ description: 'A font file shipped with the design.', examples: [{ family: 'Brand Sans', path: 'fonts/BrandSans-Variable.woff2' }] });
 
+/** A catalogue family pinned to the package version it was installed from (imprint fonts install, the service's imports). */
+export const FontPackage = z
+  .strictObject({
+    family: doc(z.string().min(1).max(100), 'The Google Fonts family, as the font catalogue names it.', 'Montserrat'),
+    package: doc(
+      z.string().regex(/^@expo-google-fonts\/[a-z0-9-]{1,100}$/, { error: 'expected an @expo-google-fonts/<family> package name' }),
+      "The npm package the family's files come from.",
+      '@expo-google-fonts/montserrat',
+    ),
+    version: doc(z.string().regex(/^\d+\.\d+\.\d+(?:-[0-9A-Za-z.-]+)?$/, { error: 'expected a package version like "0.4.2"' }), 'The package version.', '0.4.2'),
+    integrity: doc(
+      z.string().regex(/^sha512-[A-Za-z0-9+/]{86}==$/, { error: 'expected a sha512 integrity ("sha512-…", as npm records it)' }),
+      "The package tarball's integrity: an install that differs is refused, so the design renders with the same bytes years later.",
+      'sha512-Xyq7rKJhhZOE1Xk4wKSSVoUeOkFmQEMhtZ3pdFrgYckGZMs115Apmld1AI8Ju+yrl5GzDdfRCCqRr33dvEDYUA==',
+    ),
+  })
+  .meta({
+    description: 'A Google Fonts family from the font catalogue, pinned to a package version (written by imports; a plain family name works too).',
+    examples: [
+      {
+        family: 'Montserrat',
+        package: '@expo-google-fonts/montserrat',
+        version: '0.4.2',
+        integrity: 'sha512-Xyq7rKJhhZOE1Xk4wKSSVoUeOkFmQEMhtZ3pdFrgYckGZMs115Apmld1AI8Ju+yrl5GzDdfRCCqRr33dvEDYUA==',
+      },
+    ],
+  });
+
 export const Design = z
   .strictObject({
     // Editors (VS Code and others) read "$schema" to offer completion and checks; a template that
@@ -99,12 +127,13 @@ export const Design = z
     fonts: doc(
       z
         .array(
-          z.union([z.string().min(1), FontFile], {
-            error: 'expected a family name, or a font file as {"family": …, "path": …, "weight"?: 100-900, "style"?: "normal" or "italic"}',
+          z.union([z.string().min(1), FontFile, FontPackage], {
+            error:
+              'expected a family name, a font file as {"family": …, "path": …, "weight"?: 100-900, "style"?: "normal" or "italic"}, or a pinned catalogue family as {"family": …, "package": …, "version": …, "integrity": …}',
           }),
         )
         .max(32),
-      'Font families the design uses: bundled family names (Inter, Lora), families of font files given with the render, and font files shipped beside design.json as {family, path, weight?, style?}. Default ["Inter"].',
+      'Font families the design uses: bundled family names (Inter, Lora, Roboto), Google Fonts families of the font catalogue installed in the font folder (imprint fonts install), families of font files given with the render, font files shipped beside design.json as {family, path, weight?, style?}, and catalogue families pinned to a package version as {family, package, version, integrity}. Default ["Inter"].',
       ['Inter', { family: 'Brand Sans', path: 'fonts/BrandSans-Variable.woff2' }],
     ).optional(),
     lang: doc(

@@ -79,13 +79,37 @@ export const PreviewRequest = z.strictObject({
     .optional(),
 });
 
-export const RenderWarning = z.object({
-  code: z.literal('missing_characters').meta({ description: 'Stable code: characters no font of the fallback chain can draw.' }),
+export const FontSubstitution = z
+  .object({
+    family: z.string().meta({ description: 'The family the text asked for.' }),
+    weight: z.int().meta({ description: 'The weight asked for.' }),
+    style: z.enum(['normal', 'italic']),
+    used_family: z.string().meta({ description: 'The family it was drawn with (the default family when the one asked for is missing and missing_fonts is "fallback").' }),
+    used_weight: z.int().meta({ description: 'The weight of the face used (CSS matching: the nearest the family has).' }),
+    used_style: z.enum(['normal', 'italic']),
+  })
+  .meta({ description: 'A face asked for and the face drawn instead.' });
+
+const warningBase = {
   object: z.string().nullable().meta({ description: 'Name of the text object; null when it has none.' }),
   page: z.int().meta({ description: 'Zero-based page, in a multi-page pdf only.' }).optional(),
-  characters: z.array(z.string()).meta({ description: 'The characters, each once.' }),
   description: z.string().meta({ description: 'What was not drawn as meant and what to do about it.' }),
-});
+};
+
+export const RenderWarning = z.union([
+  z.object({
+    code: z.literal('missing_characters').meta({ description: 'Stable code: characters no font of the fallback chain can draw.' }),
+    ...warningBase,
+    characters: z.array(z.string()).meta({ description: 'The characters, each once.' }),
+  }),
+  z.object({
+    code: z
+      .literal('font_substituted')
+      .meta({ description: 'Addition: text drawn with another family (missing_fonts "fallback") or the nearest weight or style its family has.' }),
+    ...warningBase,
+    substitutions: z.array(FontSubstitution),
+  }),
+]);
 
 export const TextFitReport = z
   .object({
@@ -100,6 +124,10 @@ export const TextFitReport = z
     height: z.number().meta({ description: 'Box height after sizing, in design pixels.' }),
     synthetic_bold: z.literal(true).meta({ description: 'Some text was drawn bolder than any face of its family.' }).optional(),
     synthetic_italic: z.literal(true).meta({ description: 'Some text was slanted because its family has no italic.' }).optional(),
+    font_substitutions: z
+      .array(FontSubstitution)
+      .meta({ description: 'Addition: faces asked for that the text was not drawn with (a missing weight or style, or a missing family drawn with the default one).' })
+      .optional(),
     hidden: z
       .literal(true)
       .meta({

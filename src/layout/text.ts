@@ -34,6 +34,12 @@ export interface TextFitReport {
   /** Present (true) when some text asked for italic was slanted because its family has no italic. */
   synthetic_italic?: true;
   /**
+   * Present when some text was not drawn with the face it asked for: its family has no face of that
+   * weight or style (CSS matching picked the nearest), or the family is missing and the render's
+   * missing_fonts "fallback" drew it with the default family. One entry per face asked for.
+   */
+  font_substitutions?: FontSubstitution[];
+  /**
    * Present (true) when the text is not on screen at the rendered time (its `hidden` is true, it has
    * not appeared yet or has already left): nothing was laid out, so font_size and height are the
    * template's, line_count is 0 and the flags are false.
@@ -132,8 +138,30 @@ export function layoutText(t: SceneText, fonts: FontSet): TextLayout {
       missing_characters: missingCharacters(paragraphs),
       height: fit.boxHeight,
       ...syntheticStyles(paragraphs),
+      ...fontSubstitutions(paragraphs),
     },
   };
+}
+
+/** A family, weight and style a text asked for, and the face it was drawn with. */
+export interface FontSubstitution {
+  family: string;
+  weight: number;
+  style: 'normal' | 'italic';
+  used_family: string;
+  used_weight: number;
+  used_style: 'normal' | 'italic';
+}
+
+function fontSubstitutions(paragraphs: readonly ShapedParagraph[]): Pick<TextFitReport, 'font_substitutions'> {
+  const out = new Map<string, FontSubstitution>();
+  for (const p of paragraphs) {
+    for (const { family, weight, style, face } of p.faces) {
+      if (face.family === family && face.weight === weight && face.style === style) continue;
+      out.set(`${family}:${weight}:${style}`, { family, weight, style, used_family: face.family, used_weight: face.weight, used_style: face.style });
+    }
+  }
+  return out.size > 0 ? { font_substitutions: [...out.values()] } : {};
 }
 
 function syntheticStyles(paragraphs: readonly ShapedParagraph[]): Pick<TextFitReport, 'synthetic_bold' | 'synthetic_italic'> {

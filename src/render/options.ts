@@ -115,6 +115,14 @@ export const RenderOptionsSchema = zod.strictObject({
     .max(16)
     .optional(),
   /**
+   * A family the design names that is neither bundled, installed, in the design's files nor in
+   * `fontFiles`: "error" refuses the render (validation_error naming the family and how to install it);
+   * "fallback" draws its texts with the default family (Inter) and names every such text in the report
+   * (`font_substitutions`) and the warnings — never silently. Polotno's counterpart is skipFontError.
+   * @default "error"
+   */
+  missingFonts: zod.enum(['error', 'fallback']).optional(),
+  /**
    * A still (png, jpg, webp, avif, pdf) of an animated design: the second to show, at most its duration.
    * @default the design's `poster_time`, else the moment its opening entrance animations have ended
    */
@@ -176,6 +184,12 @@ export interface EngineOptions {
    * @default the bundled set (fonts/manifest.json), shared by every engine of the process
    */
   fonts?: FontSet;
+  /**
+   * The font folder of installed catalogue families (`imprint fonts install`), looked up after the
+   * bundled families. Not with `fonts` (a FontSet carries its own, FontSet.installed).
+   * @default IMPRINT_FONTS_DIR, else `fonts` in IMPRINT_DATA_DIR (default ./data): ./data/fonts
+   */
+  fontsDir?: string;
   /**
    * Memory in bytes for images and the pixels derived from them, kept between renders; with
    * threads, each thread keeps its share (imageCacheBytes / threads).

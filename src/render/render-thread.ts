@@ -6,7 +6,8 @@ import { AssetNotFoundError, type AssetResolver } from '../assets/resolver.js';
 import { Engine } from '../engine.js';
 import { isImprintError } from '../errors.js';
 import { lazyRequire } from '../lazy-require.js';
-import { FontSet } from '../text/fonts.js';
+import { FONTS_DIR, FontSet } from '../text/fonts.js';
+import { InstalledFonts } from '../text/installed.js';
 import type { RenderOptions } from './options.js';
 import type { FromThread, ThreadData, ThreadJob, ToThread } from './thread-protocol.js';
 
@@ -14,7 +15,11 @@ const port = parentPort;
 if (!port) throw new Error('render-thread.js runs inside a worker thread');
 
 const data = workerData as ThreadData;
-const engine = new Engine({ threads: 0, imageCacheBytes: data.imageCacheBytes, ...(data.fontsDir ? { fonts: new FontSet(data.fontsDir) } : {}) });
+const fonts =
+  data.fontsDir || data.installedDir
+    ? new FontSet(data.fontsDir ?? FONTS_DIR, [], data.installedDir ? { installed: new InstalledFonts(data.installedDir) } : {})
+    : undefined;
+const engine = new Engine({ threads: 0, imageCacheBytes: data.imageCacheBytes, ...(fonts ? { fonts } : {}) });
 if (data.sharpCacheMb !== undefined) lazyRequire<typeof import('sharp')>('sharp')().cache({ memory: data.sharpCacheMb, files: 0, items: 20 });
 const pendingAssets = new Map<number, { resolve: (b: Uint8Array) => void; reject: (e: Error) => void }>();
 const aborts = new Map<number, AbortController>();

@@ -17,6 +17,7 @@ import { absentTexts, sampleScene } from '../layout/timeline.js';
 import { resolveScene } from '../resolve/resolve.js';
 import { withWatermark } from '../resolve/watermark.js';
 import { checkImagePixels, checkRenderable } from '../render-checks.js';
+import { catalogueFamily } from '../text/catalogue.js';
 import { loadShaper, type FontSet } from '../text/fonts.js';
 import { limitsOf, planOf, type RenderOptions } from './options.js';
 
@@ -76,7 +77,7 @@ async function scenePage(
 ): Promise<ScenePage> {
   const input = typeof design === 'string' ? parseJson(design, at.design, 'the design') : design;
   // A Polotno document becomes an Imprint design here; its embedded files are served before the resolver's.
-  const imported = convertInput(input, { format: options.inputFormat ?? 'auto', root: at.design, hasFamily: (f) => ctx.fonts.has(f) });
+  const imported = convertInput(input, { format: options.inputFormat ?? 'auto', root: at.design, hasFamily: (f) => ctx.fonts.has(f) || catalogueFamily(f) !== undefined });
   try {
     return await loadScenePage(ctx, imported.design, overrides, withFiles(resolver, imported.files), at, options);
   } catch (e) {
@@ -105,6 +106,7 @@ async function loadScenePage(
     ctx.fonts,
     resolver,
     at.design,
+    options.missingFonts,
   );
   const parsed = parseDesign(value, fonts, at.design);
   let scene = resolveScene(parsed, overrides ?? {}, fonts, at);

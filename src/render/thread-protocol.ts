@@ -12,6 +12,8 @@ export interface ThreadData {
   imageCacheBytes: number;
   /** The pool owner's font folder (FontSet.dir); undefined: the bundled set. */
   fontsDir?: string;
+  /** The pool owner's folder of installed catalogue families (FontSet.installed); undefined: the default one. */
+  installedDir?: string;
   /** libvips' per-process operation cache, in MB; undefined leaves sharp's default. */
   sharpCacheMb?: number;
 }

@@ -12,6 +12,7 @@ import type { ColorGlyph } from './colr.js';
 import { colorGlyphs } from './colr-record.js';
 import { withoutUnusedColourTables } from './font-tables.js';
 import { scriptRuns } from './script-runs.js';
+import { defaultFontsDir, InstalledFonts, type InstalledFamily } from './installed.js';
 
 let harfbuzz: typeof HarfBuzz | undefined;
 let loadingShaper: Promise<void> | undefined;
@@ -450,18 +451,31 @@ function packageDir(name: string): string {
 export class FontSet {
   /** Each family's faces (instances and synthetic faces are made on demand and kept in byKey). */
   private readonly families = new Map<string, FontFace[]>();
+  /** The families of the manifest (a root set's own; installed families join `families` as they are used). */
+  private readonly bundled = new Set<string>();
   private readonly byKey = new Map<string, FontFace>();
   private readonly base: FontSet | undefined;
 
   /** The folder of manifest.json (render threads open the same bundled set from it). */
   readonly dir: string;
+  /** The font folder of installed catalogue families, looked up after the bundled ones (none: bundled only). */
+  readonly installed: InstalledFonts | undefined;
+  /** Families drawn with another family's faces (a render's missing_fonts "fallback"): name → the family used. */
+  private readonly aliases: ReadonlyMap<string, string>;
 
   /**
    * The bundled set from `dir`'s manifest.json, or, with `faces`, those faces (a design's own fonts)
-   * in front of the set `dir`: a family named by them hides the same name beneath.
+   * in front of the set `dir`: a family named by them hides the same name beneath. `options.installed`
+   * adds the families of a font folder behind the bundled ones (a set made over another keeps its base's).
    */
-  constructor(dir: string | FontSet = FONTS_DIR, faces: readonly FontFace[] = []) {
+  constructor(
+    dir: string | FontSet = FONTS_DIR,
+    faces: readonly FontFace[] = [],
+    options: { installed?: InstalledFonts; aliases?: ReadonlyMap<string, string> } = {},
+  ) {
+    this.aliases = options.aliases ?? new Map();
     if (typeof dir === 'string') {
+      this.installed = options.installed;
       this.dir = dir;
       const manifest = JSON.parse(readFileSync(`${dir}/manifest.json`, 'utf8')) as Manifest;
       for (const fam of manifest.families) {
@@ -470,10 +484,12 @@ export class FontSet {
           fam.family,
           fam.faces.map(({ weight, style, file }) => new LazyFace({ file: resolve(root, file) }, fam.family, weight, style ?? 'normal')),
         );
+        this.bundled.add(fam.family);
       }
     } else {
       this.dir = dir.dir;
       this.base = dir;
+      this.installed = dir.installed;
     }
     const own = new Map<string, FontFace[]>();
     for (const f of faces) own.set(f.family, [...(own.get(f.family) ?? []), f]);
@@ -489,11 +505,32 @@ export class FontSet {
   }
 
   private facesOf(family: string): FontFace[] | undefined {
-    return this.families.get(family) ?? this.base?.facesOf(family);
+    const alias = this.aliases.get(family);
+    if (alias !== undefined && !this.families.has(family)) return this.facesOf(alias);
+    if (this.base) return this.families.get(family) ?? this.base.facesOf(family);
+    return this.families.get(family) ?? this.installedFaces(family);
+  }
+
+  /** An installed family's faces, made once per set under the name asked for (CSS matches names case-insensitively). */
+  private installedFaces(family: string): FontFace[] | undefined {
+    const record = this.installed?.find(family);
+    if (!record) return undefined;
+    const faces = installedFamilyFaces(record, family);
+    this.addFamily(family, [...faces]);
+    return this.families.get(family);
   }
 
   familyNames(): string[] {
-    return [...new Set([...this.families.keys(), ...(this.base?.familyNames() ?? [])])];
+    if (this.base) return [...new Set([...this.families.keys(), ...this.base.familyNames()])];
+    return [...new Set([...this.families.keys(), ...(this.installed?.list().map((f) => f.family) ?? [])])];
+  }
+
+  /** Where a family comes from: a design's own files, the bundled set, or the font folder (that package version). */
+  source(family: string): { kind: 'design' } | { kind: 'bundled' } | { kind: 'installed'; family: InstalledFamily } | undefined {
+    if (this.base) return this.families.has(family) ? { kind: 'design' } : this.base.source(family);
+    if (!this.facesOf(family)) return undefined;
+    const record = this.installed?.find(family);
+    return this.bundled.has(family) || !record ? { kind: 'bundled' } : { kind: 'installed', family: record };
   }
 
   has(family: string): boolean {
@@ -594,6 +631,29 @@ export function openFontFile(
   return new LazyFace(typeof source === 'string' ? { file: source } : source, family, weight, style, options);
 }
 
+// An installed package's faces are the same files for every set, design and render of the process:
+// made once per package folder and name, so HarfBuzz parses each file once.
+const installedFaceCache = new Map<string, readonly FontFace[]>();
+
+/**
+ * The faces of an installed package version under `family` (the name the design uses). Their keys
+ * carry the package and version, so two versions of a family never share a cache entry.
+ */
+export function installedFamilyFaces(record: InstalledFamily, family: string): readonly FontFace[] {
+  const cacheKey = `${record.dir}\0${family}`;
+  let faces = installedFaceCache.get(cacheKey);
+  if (!faces) {
+    faces = record.faces.map(
+      (f) =>
+        new LazyFace({ file: resolve(record.dir, f.file) }, family, f.weight, f.style, {
+          key: `${family}-${f.weight}${f.style === 'normal' ? '' : `-${f.style}`}#${record.package}@${record.version}`,
+        }),
+    );
+    installedFaceCache.set(cacheKey, faces);
+  }
+  return faces;
+}
+
 // Fallback faces are the same files for every set and render: opened once per process, on first need.
 const fallbackFaces = new Map<string, FontFace>();
 
@@ -613,8 +673,12 @@ export function fallbackFace(family: string, weight: number): FontFace | null {
 }
 
 let shared: FontSet | undefined;
-/** The bundled fonts, shared by every render in the process; faces are parsed as renders first use them. */
+/**
+ * The bundled fonts and, behind them, the families installed in the default font folder
+ * (installed.ts: IMPRINT_FONTS_DIR, else ./data/fonts), shared by every render in the process; faces
+ * are parsed as renders first use them.
+ */
 export function bundledFonts(): FontSet {
-  shared ??= new FontSet();
+  shared ??= new FontSet(FONTS_DIR, [], { installed: new InstalledFonts(defaultFontsDir()) });
   return shared;
 }

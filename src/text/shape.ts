@@ -48,6 +48,8 @@ export interface ShapedParagraph {
   breaks: BreakOpportunity[];
   /** The paragraph's base direction: 0 left to right, 1 right to left. */
   level: number;
+  /** Each family, weight and style its spans asked for, with the face the set gave (CSS matching, or a fallback family). */
+  faces: readonly { family: string; weight: number; style: FontStyle; face: FontFace }[];
 }
 
 const WHITESPACE = /^\s+$/u;
@@ -211,6 +213,7 @@ function shapeParagraph(
 ): ShapedParagraph {
   const bidi = needsBidi(text, direction) ? embeddingLevels(text, direction) : null;
   const byFace = new Map<string, SpanFaces>();
+  const asked: ShapedParagraph['faces'][number][] = [];
   const spanAt = (offset: number): SpanFaces => {
     const want = faceAt(offset);
     const k = `${want.family}:${want.weight}:${want.style}:${want.lang ?? ''}`;
@@ -228,6 +231,7 @@ function shapeParagraph(
         ...(want.lang === undefined ? {} : { lang: want.lang }),
       };
       byFace.set(k, faces);
+      asked.push({ family: want.family, weight: want.weight, style: want.style, face: faces.face });
     }
     return faces;
   };
@@ -235,7 +239,7 @@ function shapeParagraph(
   for (const run of itemize(text, spanAt, bidi?.levels ?? null)) {
     clusters.push(...shapeCached(text.slice(run.start, run.end), run.face, run.level, run.start, letterSpacing, run.lang));
   }
-  return { text, clusters, breaks: breakOpportunities(text, clusters, lang), level: bidi?.base ?? (direction === 'rtl' ? 1 : 0) };
+  return { text, clusters, breaks: breakOpportunities(text, clusters, lang), level: bidi?.base ?? (direction === 'rtl' ? 1 : 0), faces: asked };
 }
 
 // Scripts written without spaces between words (line break class SA): UAX #14 gives no opportunity

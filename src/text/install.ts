@@ -1,0 +1,304 @@
+// Installs catalogue families into a font folder (installed.ts reads it): the family's
+// @expo-google-fonts package from the npm registry through `npm pack` (npm checks the tarball against
+// the registry's integrity), or from a folder of such tarballs with no network. Each package version
+// is unpacked into a hidden staging folder and renamed into place in one step, so a reader never sees
+// half a family and two processes installing the same family at once both end with one good copy.
+import { execFile } from 'node:child_process';
+import { createHash, randomBytes } from 'node:crypto';
+import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import { ImprintError, validationError } from '../errors.js';
+import { catalogueFamily, cataloguePackage, searchCatalogue, type CatalogueFamily } from './catalogue.js';
+import { FontFileError, readFontFile } from './font-file.js';
+import type { FontSet, FontStyle } from './fonts.js';
+import { compareVersions, defaultFontsDir, INSTALLED_RECORD, InstalledFonts, packageFolder, type InstalledFace, type InstalledFamily } from './installed.js';
+import { readTarball, TarballError } from './tarball.js';
+
+/** What to install: a family of the catalogue, optionally pinned to a package version and its integrity. */
+export interface FontRequest {
+  family: string;
+  /** The package version ("0.4.3"); default: the newest (the registry's `latest`, or the newest tarball of the folder). */
+  version?: string;
+  /** The tarball's sha512 integrity a pinned design recorded; a package that differs is refused. */
+  integrity?: string;
+}
+
+export interface InstallOptions {
+  /** The font folder. @default defaultFontsDir(): IMPRINT_FONTS_DIR, else ./data/fonts */
+  dir?: string;
+  /** A folder of package tarballs (`npm pack` names: expo-google-fonts-<slug>-<version>.tgz) to install from instead of the registry. @default none: the npm registry */
+  from?: string;
+  /** The npm command. @default "npm" */
+  npm?: string;
+  /** How long one download may take, in ms. @default 120000 */
+  timeoutMs?: number;
+  /** Where the request named the family, for error paths. @default "$.family" */
+  at?: string;
+}
+
+/** One installed (or already present) family. */
+export interface InstallResult extends InstalledFamily {
+  /** "registry" or "folder": installed now; "present": it was installed already. */
+  source: 'registry' | 'folder' | 'present';
+}
+
+/** The largest package accepted, unpacked (the biggest CJK families are ~100 MB). */
+const MAX_UNPACKED_BYTES = 512 * 1024 * 1024;
+const VERSION = /^\d+\.\d+\.\d+(?:-[0-9A-Za-z.-]+)?$/;
+const INTEGRITY = /^sha512-[A-Za-z0-9+/]{86}==$/;
+/** A face file of an @expo-google-fonts package: "<weight><Name>[_Italic]/<File>.ttf". */
+const FACE_FILE = /^package\/((\d)00[A-Za-z]+(_Italic)?\/[A-Za-z0-9_-]+\.(?:ttf|otf))$/;
+const LICENCE_FILE = /^package\/(LICEN[CS]E(?:_FONT)?(?:\.txt|\.md)?|OFL\.txt)$/i;
+
+/** A family request as a person types it: "Open Sans" or "Open Sans@0.4.2". */
+export function parseFontRequest(text: string): FontRequest {
+  const at = text.lastIndexOf('@');
+  return at > 0 ? { family: text.slice(0, at), version: text.slice(at + 1) } : { family: text };
+}
+
+/** A value shown in a message: short, printable, quoted. */
+function shown(v: unknown): string {
+  const s = typeof v === 'string' ? v : String(v);
+  const clipped = s.length > 60 ? `${s.slice(0, 60)}… (${s.length} characters)` : s;
+  return JSON.stringify(clipped);
+}
+
+/** The catalogue family a request names, or a validation error that says what to do. */
+export function requestedFamily(req: FontRequest, at = '$.family'): CatalogueFamily {
+  const name = req.family;
+  if (typeof name !== 'string' || !/^[A-Za-z0-9 ]{1,100}$/.test(name)) {
+    throw validationError(
+      at,
+      `expected a Google Fonts family name (letters, digits and spaces, at most 100 characters) but received ${shown(name)}: give the family as Google Fonts names it, e.g. "Open Sans"`,
+    );
+  }
+  const family = catalogueFamily(name);
+  if (!family) {
+    // Near names: those sharing the first word, else the first four letters (a typo further on).
+    const first = name.trim().split(' ')[0] ?? '';
+    const found = searchCatalogue(first, 5);
+    const near = (found.length ? found : searchCatalogue(first.slice(0, 4), 5)).map((f) => JSON.stringify(f.family));
+    throw validationError(
+      at,
+      `no family ${shown(name)} in the font catalogue (the Google Fonts collection)${near.length ? `: did you mean ${near.join(', ')}?` : '.'} A font of your own is added as a file instead (the design's fonts, or imprint admin add-font)`,
+    );
+  }
+  if (req.version !== undefined && (typeof req.version !== 'string' || !VERSION.test(req.version))) {
+    throw validationError(at, `expected a package version like "0.4.3" after @ but received ${shown(req.version)}`);
+  }
+  if (req.integrity !== undefined && (typeof req.integrity !== 'string' || !INTEGRITY.test(req.integrity))) {
+    throw validationError(at, `expected a sha512 integrity ("sha512-…", as npm records it) but received ${shown(req.integrity)}`);
+  }
+  return family;
+}
+
+/** The integrity npm records for a tarball. */
+export function integrityOf(bytes: Uint8Array): string {
+  return `sha512-${createHash('sha512').update(bytes).digest('base64')}`;
+}
+
+function run(cmd: string, args: string[], timeoutMs: number): Promise<string> {
+  return new Promise((res, rej) => {
+    execFile(cmd, args, { timeout: timeoutMs, maxBuffer: 4 * 1024 * 1024, env: { ...process.env, npm_config_update_notifier: 'false' } }, (err, stdout, stderr) => {
+      if (err) {
+        const last = String(stderr || err.message)
+          .split('\n')
+          .map((l) => l.trim())
+          .filter(Boolean)
+          .slice(-2)
+          .join(' ');
+        rej(Object.assign(new Error(last || err.message), { code: (err as { code?: unknown }).code, killed: err.killed }));
+      } else res(stdout);
+    });
+  });
+}
+
+/** The tarball from the registry, downloaded by npm into `staging` (npm verifies it against the registry's integrity). */
+async function fromRegistry(pkg: string, version: string | undefined, staging: string, options: InstallOptions, at: string): Promise<{ bytes: Buffer; version: string }> {
+  const spec = `${pkg}@${version ?? 'latest'}`;
+  let out: string;
+  try {
+    out = await run(options.npm ?? 'npm', ['pack', spec, '--json', '--pack-destination', staging, '--loglevel', 'error'], options.timeoutMs ?? 120_000);
+  } catch (e) {
+    const err = e as Error & { code?: unknown; killed?: boolean };
+    const why =
+      err.code === 'ENOENT'
+        ? `npm was not found (${options.npm ?? 'npm'}): install Node.js with npm, or install from a folder of tarballs (--from <folder>)`
+        : err.killed
+          ? `npm took longer than ${Math.round((options.timeoutMs ?? 120_000) / 1000)} s`
+          : err.message;
+    throw new ImprintError('validation_error', at, `could not download ${spec} from the npm registry: ${why}. On a machine without network, install from a folder of tarballs (imprint fonts install --from <folder>)`);
+  }
+  const packed = (JSON.parse(out) as { filename: string; version: string; integrity: string }[])[0];
+  if (!packed) throw new ImprintError('validation_error', at, `npm pack ${spec} printed no package`);
+  const bytes = await readFile(join(staging, packed.filename.replace(/^@/, '').replace(/\//g, '-')));
+  if (integrityOf(bytes) !== packed.integrity) {
+    throw new ImprintError('validation_error', at, `the download of ${spec} does not match the registry's integrity (EINTEGRITY): install it again`);
+  }
+  return { bytes, version: packed.version };
+}
+
+/** The tarball from a folder of `npm pack` files: that version, or the newest there. */
+async function fromFolder(pkg: string, slug: string, version: string | undefined, folder: string, at: string): Promise<{ bytes: Buffer; version: string }> {
+  const prefix = `${pkg.replace(/^@/, '').replace(/\//g, '-')}-`;
+  let names: string[];
+  try {
+    names = await readdir(folder);
+  } catch {
+    throw validationError(at, `the tarball folder ${folder} cannot be read: give a folder of npm pack files (--from <folder>)`);
+  }
+  const versions = names
+    .filter((n) => n.startsWith(prefix) && n.endsWith('.tgz'))
+    .map((n) => n.slice(prefix.length, -4))
+    .filter((v) => VERSION.test(v))
+    .sort((a, b) => compareVersions(b, a));
+  const chosen = version === undefined ? versions[0] : versions.find((v) => v === version);
+  if (!chosen) {
+    const want = `${prefix}${version ?? '<version>'}.tgz`;
+    throw validationError(at, `no tarball of ${pkg}${version ? `@${version}` : ''} in ${folder} (looked for ${want}): add it with npm pack ${pkg}${version ? `@${version}` : ''} on a machine with network (slug ${slug})`);
+  }
+  return { bytes: await readFile(join(folder, `${prefix}${chosen}.tgz`)), version: chosen };
+}
+
+/** The faces, licence and record of a package tarball, checked: every face file must open as a font. */
+async function unpack(bytes: Buffer, pkg: string, version: string, family: CatalogueFamily, at: string) {
+  let files;
+  try {
+    files = readTarball(bytes, (n) => n === 'package/package.json' || FACE_FILE.test(n) || LICENCE_FILE.test(n), MAX_UNPACKED_BYTES);
+  } catch (e) {
+    if (e instanceof TarballError) throw validationError(at, `the package ${pkg}@${version} is corrupt (${e.message}): install it again, or replace its tarball`);
+    throw e;
+  }
+  const manifest = files.find((f) => f.name === 'package/package.json');
+  let meta: { name?: unknown; version?: unknown } = {};
+  try {
+    meta = manifest ? (JSON.parse(manifest.bytes.toString('utf8')) as typeof meta) : {};
+  } catch {
+    // Reported below as a package that is not the one asked for.
+  }
+  if (meta.name !== pkg || meta.version !== version) {
+    throw validationError(at, `the tarball is not ${pkg}@${version} (its package.json names ${shown(meta.name)}@${shown(meta.version)}): replace it with the right npm pack file`);
+  }
+  const faces: (InstalledFace & { bytes: Buffer })[] = [];
+  for (const f of files) {
+    const m = FACE_FILE.exec(f.name);
+    if (!m) continue;
+    try {
+      await readFontFile(f.bytes);
+    } catch (e) {
+      if (e instanceof FontFileError) throw validationError(at, `the package ${pkg}@${version} has a font file Imprint cannot read (${m[1]}: ${e.message}): it is corrupt; install it again`);
+      throw e;
+    }
+    faces.push({ weight: Number(m[2]) * 100, style: (m[3] ? 'italic' : 'normal') as FontStyle, file: m[1]!, bytes: f.bytes });
+  }
+  if (faces.length === 0) throw validationError(at, `the package ${pkg}@${version} has no font files for ${family.family}: it is not a font package of the catalogue`);
+  const licence = files.find((f) => LICENCE_FILE.test(f.name));
+  return { faces: faces.sort((a, b) => a.weight - b.weight || a.style.localeCompare(b.style)), licence };
+}
+
+/**
+ * Installs one family (already there: returned as "present", nothing downloaded). Errors are
+ * validation errors at `options.at` whose message says what to do; the folder is unchanged by a failure.
+ */
+export async function installFont(request: FontRequest | string, options: InstallOptions = {}): Promise<InstallResult> {
+  const req = typeof request === 'string' ? parseFontRequest(request) : request;
+  const at = options.at ?? '$.family';
+  const family = requestedFamily(req, at);
+  const pkg = cataloguePackage(family);
+  const dir = resolve(options.dir ?? defaultFontsDir());
+  const installed = new InstalledFonts(dir);
+  const present = installed.find(family.family, req.version);
+  if (present && (req.integrity === undefined || present.integrity === req.integrity)) return { ...present, source: 'present' };
+
+  await mkdir(dir, { recursive: true });
+  const staging = join(dir, `.staging-${process.pid}-${randomBytes(6).toString('hex')}`);
+  await mkdir(staging);
+  try {
+    const got = options.from ? await fromFolder(pkg, family.slug, req.version, resolve(options.from), at) : await fromRegistry(pkg, req.version, staging, options, at);
+    const integrity = integrityOf(got.bytes);
+    if (req.integrity !== undefined && integrity !== req.integrity) {
+      throw validationError(at, `${pkg}@${got.version} does not match the integrity the design recorded (EINTEGRITY: ${req.integrity.slice(0, 20)}…, got ${integrity.slice(0, 20)}…): the tarball was changed; use the original`);
+    }
+    const again = installed.find(family.family, got.version);
+    if (again && again.integrity === integrity) return { ...again, source: 'present' };
+    const { faces, licence } = await unpack(got.bytes, pkg, got.version, family, at);
+    const target = join(staging, 'package');
+    for (const f of faces) {
+      await mkdir(join(target, f.file, '..'), { recursive: true });
+      await writeFile(join(target, f.file), f.bytes);
+    }
+    const licenceName = licence ? licence.name.slice('package/'.length) : 'LICENSE_FONT';
+    if (licence) await writeFile(join(target, licenceName), licence.bytes);
+    const record: Omit<InstalledFamily, 'dir'> = {
+      family: family.family,
+      package: pkg,
+      version: got.version,
+      integrity,
+      licence: licenceName,
+      faces: faces.map(({ weight, style, file }) => ({ weight, style, file })),
+    };
+    // The record is written last: a folder without it is never taken for an installed family.
+    await writeFile(join(target, INSTALLED_RECORD), `${JSON.stringify(record, null, 2)}\n`);
+    const final = join(dir, packageFolder(family.slug, got.version));
+    try {
+      await rename(target, final);
+    } catch (e) {
+      const code = (e as { code?: string }).code;
+      // Another process installed the same version first: its copy is as good as ours.
+      if (code !== 'ENOTEMPTY' && code !== 'EEXIST' && code !== 'EPERM') throw e;
+      const theirs = new InstalledFonts(dir).find(family.family, got.version);
+      if (!theirs) throw e;
+      return { ...theirs, source: 'present' };
+    }
+    return { ...record, dir: final, source: options.from ? 'folder' : 'registry' };
+  } finally {
+    await rm(staging, { recursive: true, force: true });
+  }
+}
+
+/** Installs families one after another (npm runs one download at a time well); stops at the first error. */
+export async function installFonts(requests: readonly (FontRequest | string)[], options: InstallOptions = {}): Promise<InstallResult[]> {
+  const out: InstallResult[] = [];
+  for (const [i, r] of requests.entries()) out.push(await installFont(r, { ...options, at: options.at ?? `$.families[${i}]` }));
+  return out;
+}
+
+/**
+ * What a design (Imprint form: a Polotno document converted first) needs installed before it renders:
+ * its pinned families not in the font folder, and the families it names that `fonts` lacks but the
+ * catalogue has. Names neither available nor in the catalogue are left for the render to report.
+ */
+export function fontRequestsFor(design: unknown, fonts: FontSet): FontRequest[] {
+  const entries = design !== null && typeof design === 'object' ? (design as { fonts?: unknown }).fonts : undefined;
+  if (!Array.isArray(entries)) return [];
+  const out: FontRequest[] = [];
+  for (const e of entries as unknown[]) {
+    if (typeof e === 'string') {
+      if (!fonts.has(e) && catalogueFamily(e)) out.push({ family: catalogueFamily(e)!.family });
+      continue;
+    }
+    const pin = e as { family?: unknown; version?: unknown; integrity?: unknown; package?: unknown };
+    if (typeof pin?.family !== 'string' || typeof pin.version !== 'string' || typeof pin.integrity !== 'string' || typeof pin.package !== 'string') continue;
+    if (!fonts.installed?.find(pin.family, pin.version)) out.push({ family: pin.family, version: pin.version, integrity: pin.integrity });
+  }
+  return out;
+}
+
+/**
+ * The design with each catalogue family it names by name pinned to the package installed for it
+ * ({family, package, version, integrity}), so a later render uses exactly those files. Families of the
+ * bundled set, the design's files or the account's library stay names.
+ */
+export function pinFonts<D>(design: D, fonts: FontSet): D {
+  const entries = design !== null && typeof design === 'object' ? (design as { fonts?: unknown }).fonts : undefined;
+  if (!Array.isArray(entries)) return design;
+  let pinned = false;
+  const out = (entries as unknown[]).map((e) => {
+    const source = typeof e === 'string' ? fonts.source(e) : undefined;
+    if (source?.kind !== 'installed') return e;
+    pinned = true;
+    const f = source.family;
+    return { family: e as string, package: f.package, version: f.version, integrity: f.integrity };
+  });
+  return pinned ? { ...design, fonts: out } : design;
+}

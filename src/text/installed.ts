@@ -1,0 +1,129 @@
+// The font folder: catalogue families installed ahead of renders (`imprint fonts install`, the service's
+// imports), one read-only folder per package version. This module only reads it — installing is
+// src/fonts/install.ts — so the engine finds installed families without loading npm or the network.
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import type { FontStyle } from './fonts.js';
+
+/** The file in each installed package's folder that says what it is (written last, so a folder without it is not installed). */
+export const INSTALLED_RECORD = 'imprint-font.json';
+
+/** One face of an installed family. */
+export interface InstalledFace {
+  weight: number;
+  style: FontStyle;
+  /** Path inside the package's folder. */
+  file: string;
+}
+
+/** One installed family: a package version in its own folder. */
+export interface InstalledFamily {
+  family: string;
+  /** The npm package the files came from, e.g. "@expo-google-fonts/roboto". */
+  package: string;
+  version: string;
+  /** The package tarball's Subresource Integrity (sha512-…), as npm's lockfiles record it. */
+  integrity: string;
+  /** Absolute path of the package's folder. */
+  dir: string;
+  /** The licence file inside `dir`. */
+  licence: string;
+  faces: InstalledFace[];
+}
+
+/**
+ * The font folder a process uses when nothing names one: IMPRINT_FONTS_DIR, else `fonts` in the
+ * service's data folder (IMPRINT_DATA_DIR, default ./data), so the CLI, the library and `imprint serve`
+ * started in the same folder find the same installs.
+ */
+export function defaultFontsDir(env: NodeJS.ProcessEnv = process.env): string {
+  if (env.IMPRINT_FONTS_DIR) return resolve(env.IMPRINT_FONTS_DIR);
+  return resolve(env.IMPRINT_DATA_DIR || './data', 'fonts');
+}
+
+/** A package folder's name: the family's slug and the version, so versions sit side by side. */
+export function packageFolder(slug: string, version: string): string {
+  return `${slug}@${version}`;
+}
+
+/** Numeric comparison of dotted versions ("0.4.10" after "0.4.9"); pre-release tags sort by text. */
+export function compareVersions(a: string, b: string): number {
+  const pa = a.split(/[.-]/);
+  const pb = b.split(/[.-]/);
+  for (let i = 0; i < Math.max(pa.length, pb.length); i++) {
+    const x = pa[i] ?? '';
+    const y = pb[i] ?? '';
+    const nx = /^\d+$/.test(x) ? Number(x) : NaN;
+    const ny = /^\d+$/.test(y) ? Number(y) : NaN;
+    const d = !Number.isNaN(nx) && !Number.isNaN(ny) ? nx - ny : x.localeCompare(y);
+    if (d !== 0) return d;
+  }
+  return 0;
+}
+
+function readRecord(dir: string): InstalledFamily | undefined {
+  try {
+    const r = JSON.parse(readFileSync(join(dir, INSTALLED_RECORD), 'utf8')) as Omit<InstalledFamily, 'dir'>;
+    if (typeof r.family !== 'string' || typeof r.version !== 'string' || !Array.isArray(r.faces) || r.faces.length === 0) return undefined;
+    return { ...r, dir };
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The families installed in a font folder. The folder is listed again only when it changed (its
+ * mtime), so looking up a family that is not there costs a stat, and an install made by another
+ * process (the CLI beside a running server) is seen by the next lookup.
+ */
+export class InstalledFonts {
+  readonly dir: string;
+  #mtime = -1;
+  #byName = new Map<string, InstalledFamily[]>();
+
+  constructor(dir: string) {
+    this.dir = resolve(dir);
+  }
+
+  #refresh(): void {
+    let mtime: number;
+    try {
+      mtime = statSync(this.dir).mtimeMs;
+    } catch {
+      this.#mtime = -1;
+      this.#byName = new Map();
+      return;
+    }
+    if (mtime === this.#mtime) return;
+    const byName = new Map<string, InstalledFamily[]>();
+    for (const entry of readdirSync(this.dir, { withFileTypes: true })) {
+      // Staging folders start with a dot; only complete folders (with their record) count.
+      if (!entry.isDirectory() || entry.name.startsWith('.')) continue;
+      const record = readRecord(join(this.dir, entry.name));
+      if (!record) continue;
+      const key = record.family.toLowerCase();
+      byName.set(key, [...(byName.get(key) ?? []), record].sort((a, b) => compareVersions(b.version, a.version)));
+    }
+    this.#byName = byName;
+    this.#mtime = mtime;
+  }
+
+  /** Every installed family, each version (newest first within a family), by family name. */
+  list(): InstalledFamily[] {
+    this.#refresh();
+    return [...this.#byName.values()].flat().sort((a, b) => a.family.localeCompare(b.family) || compareVersions(b.version, a.version));
+  }
+
+  /** The family (case-insensitive, as CSS matches family names): that version, or the newest installed. */
+  find(family: string, version?: string): InstalledFamily | undefined {
+    this.#refresh();
+    const versions = this.#byName.get(family.toLowerCase());
+    if (!versions) return undefined;
+    return version === undefined ? versions[0] : versions.find((v) => v.version === version);
+  }
+
+  /** Whether the folder exists (a process that never installed anything has none). */
+  exists(): boolean {
+    return existsSync(this.dir);
+  }
+}
