@@ -222,7 +222,7 @@ describe('imprint render', () => {
     expect((await run(['--help'])).stdout).toMatch(/^Usage: imprint <command>[\s\S]*\n {2}render <design.json>/);
     const paint = await run(['paint']);
     expect(paint.code).toBe(2);
-    expect(paint.stderr).toBe('usage_error: unknown command "paint": use render, serve, worker, admin or import (imprint --help)\n');
+    expect(paint.stderr).toBe('usage_error: unknown command "paint": use render, serve, worker, admin, import or fonts (imprint --help)\n');
     const flag = await run(['render', 'examples/card-1080/design.json', '--out', join(dir, 'x.png'), '--colour', 'red']);
     expect(flag.code).toBe(2);
     expect(flag.stderr).toBe("usage_error: Unknown option '--colour' (imprint render --help lists the options)\n");

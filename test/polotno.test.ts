@@ -553,9 +553,15 @@ describe('bad input: refused at its Polotno JSON path, nothing rendered', () => 
     },
     {
       name: 'a font family that is not available',
-      design: page([{ type: 'text', text: 'x' }]),
+      design: page([{ type: 'text', text: 'x', fontFamily: 'Brand Sans' }]),
       path: '$.pages[0].children[0].fontFamily',
-      message: 'font family "Roboto" is not available',
+      message: 'font family "Brand Sans" is not available',
+    },
+    {
+      name: 'a Google Fonts family that is not installed',
+      design: page([{ type: 'text', text: 'x', fontFamily: 'Montserrat' }]),
+      path: '$.pages[0].children[0].fontFamily',
+      message: 'font family "Montserrat" is a Google Fonts family that is not installed: install it with npx imprint fonts install "Montserrat"',
     },
     {
       name: 'a missing image file',

@@ -1,7 +1,7 @@
 // Service configuration from environment variables (documented in docs/operations.md): where the
 // three stores live, the port, and the worker's limits. Every bad value is refused with its name.
 import { availableParallelism } from 'node:os';
-import { join, resolve } from 'node:path';
+import { isAbsolute, join, resolve } from 'node:path';
 
 export interface ServiceConfig {
   port: number;
@@ -37,6 +37,12 @@ export interface ServiceConfig {
   logLevel: string;
   /** Webhooks may target private, loopback and link-local addresses (tests, private networks). */
   webhookAllowPrivate: boolean;
+  /**
+   * Where Google Fonts families a design names come from when the font folder lacks them (at import,
+   * and on a worker before it renders a design pinned to a version it lacks): "registry" (npm), "off"
+   * (refused with the install command), or a folder of npm pack tarballs. Default "registry".
+   */
+  fontInstall?: 'registry' | 'off' | { from: string };
   webhookTimeoutMs: number;
   /** One status address may be polled once per this interval. */
   pollIntervalMs: number;
@@ -86,6 +92,14 @@ function flag(env: Env, name: string): boolean {
   throw new ConfigError(`Expected 1, true, 0 or false for ${name} but received "${raw}"`);
 }
 
+/** IMPRINT_FONTS_INSTALL: registry (default), off, or the absolute path of a folder of tarballs. */
+function fontInstallOf(raw: string | undefined): NonNullable<ServiceConfig['fontInstall']> {
+  if (raw === undefined || raw === '' || raw === 'registry') return 'registry';
+  if (raw === 'off') return 'off';
+  if (!isAbsolute(raw)) throw new ConfigError(`Expected registry, off or the absolute path of a folder of font tarballs for IMPRINT_FONTS_INSTALL but received "${raw}"`);
+  return { from: raw };
+}
+
 const DAY_MS = 86_400_000;
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 
@@ -126,6 +140,7 @@ export function configFromEnv(env: Env = process.env): ServiceConfig {
     shutdownGraceMs: int(env, 'IMPRINT_SHUTDOWN_GRACE_S', 30, 0, 3600) * 1000,
     logLevel,
     webhookAllowPrivate: flag(env, 'IMPRINT_WEBHOOK_ALLOW_PRIVATE'),
+    fontInstall: fontInstallOf(env.IMPRINT_FONTS_INSTALL),
     webhookTimeoutMs: int(env, 'IMPRINT_WEBHOOK_TIMEOUT_S', 5, 1, 60) * 1000,
     pollIntervalMs: num(env, 'IMPRINT_POLL_INTERVAL_S', 5, 0, 3600) * 1000,
     pollStrikes: int(env, 'IMPRINT_POLL_STRIKES', 10, 1, 10_000),

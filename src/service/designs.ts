@@ -11,7 +11,9 @@ import { slideTimes } from '../resolve/slides.js';
 import { ImprintError, validationError } from '../errors.js';
 import type { DesignKind, DesignRecord, DesignSummary } from '../store/metadata/records.js';
 import { checkId, getAccount } from './accounts.js';
-import { accountFontSet } from './fonts.js';
+import { accountFontSet, installDesignFonts } from './fonts.js';
+import { catalogueFamily } from '../text/catalogue.js';
+import { pinFonts } from '../text/install.js';
 import { RETIRED_FILES_KEPT_MS } from './retention.js';
 import type { ServiceContext } from './context.js';
 import { checkAssetImage, designAssetRefs } from './design-assets.js';
@@ -53,9 +55,12 @@ async function storeTemplate(
 ): Promise<{ doc: unknown; kind: DesignKind; assets: Record<string, string> }> {
   // A Polotno document is stored as the Imprint design it converts to (its data: URLs as files), so
   // renders and overrides treat it like any other; its errors point at the Polotno fields.
-  // A Polotno font whose family the account's library (or the bundled set) has needs no file.
+  // A Polotno font whose family the account's library, the bundled set or the catalogue has needs no file.
   const library = new Set((await ctx.meta.listFonts(accountId)).map((f) => f.family));
-  const imported = convertInput(readTemplate(template), { hasFamily: (f) => library.has(f) || bundledFonts().has(f) });
+  // A Google Fonts family is installed from the catalogue (pinned, integrity-checked), not from a URL.
+  const imported = convertInput(readTemplate(template), {
+    hasFamily: (f) => library.has(f) || bundledFonts().has(f) || catalogueFamily(f) !== undefined,
+  });
   try {
     return await storeConverted(ctx, accountId, imported.design, { ...source, files: withEmbedded(source.files, imported.files) });
   } catch (e) {
@@ -77,8 +82,12 @@ async function storeConverted(
   doc: unknown,
   source: DesignSource,
 ): Promise<{ doc: unknown; kind: DesignKind; assets: Record<string, string> }> {
-  // Families of the account's font library may be named like bundled ones.
-  const design = parseDesign(doc, await accountFontSet(ctx, accountId, doc));
+  // Families of the account's font library may be named like bundled ones. Google Fonts families that
+  // neither has are installed now, and the stored design is pinned to the package versions installed.
+  const fonts = await accountFontSet(ctx, accountId, doc);
+  await installDesignFonts(ctx, doc, fonts);
+  doc = pinFonts(doc, fonts);
+  const design = parseDesign(doc, fonts);
   const refs = designAssetRefs(doc);
   const resolver = source.baseDir ? fileAssetResolver({ baseDir: source.baseDir }) : undefined;
   const files: { path: string; bytes: Uint8Array }[] = [];

@@ -4,6 +4,7 @@ import { designFontSet } from '../assets/design-fonts.js';
 import type { AssetResolver } from '../assets/resolver.js';
 import { FontFileError, MAX_FONT_FILE_BYTES, readFontFile } from '../text/font-file.js';
 import { bundledFonts, type FontSet } from '../text/fonts.js';
+import { fontRequestsFor, installFont } from '../text/install.js';
 import { scriptAt } from '../text/script-runs.js';
 import { ImprintError, validationError } from '../errors.js';
 import type { FontCoverage, FontRecord } from '../store/metadata/records.js';
@@ -149,4 +150,26 @@ export function fontJson(f: FontRecord) {
     coverage: f.coverage,
     created_at: new Date(f.createdAt).toISOString(),
   };
+}
+
+/**
+ * Installs the Google Fonts families a design needs that the font folder lacks — those it names that
+ * neither the account's library nor the bundled set has, and pinned versions this machine lacks — as
+ * configured (IMPRINT_FONTS_INSTALL). With "off", nothing is installed and parsing reports the family.
+ * Errors are validation errors at the design's `fonts` entry.
+ */
+export async function installDesignFonts(ctx: ServiceContext, design: unknown, fonts: FontSet): Promise<void> {
+  const mode = ctx.config.fontInstall ?? 'registry';
+  if (mode === 'off') return;
+  const requests = fontRequestsFor(design, fonts);
+  const entries = (design as { fonts?: unknown[] }).fonts ?? [];
+  for (const request of requests) {
+    const i = entries.findIndex((e) => (typeof e === 'string' ? e : (e as { family?: unknown })?.family) === request.family || e === request.family);
+    const result = await installFont(request, {
+      ...(fonts.installed ? { dir: fonts.installed.dir } : {}),
+      ...(typeof mode === 'object' ? { from: mode.from } : {}),
+      at: i >= 0 ? `$.fonts[${i}]` : '$.fonts',
+    });
+    if (result.source !== 'present') ctx.log.info({ family: result.family, package: result.package, version: result.version }, 'font family installed');
+  }
 }

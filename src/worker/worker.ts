@@ -13,7 +13,8 @@ import type { Overrides } from '../resolve/types.js';
 import { RenderFailure, RenderPool, type FailureKind } from '../render/pool.js';
 import { splitOptions } from '../render/threaded.js';
 import { renderWarnings } from '../render/warnings.js';
-import { libraryFontFiles } from '../service/fonts.js';
+import { installDesignFonts, libraryFontFiles } from '../service/fonts.js';
+import { bundledFonts } from '../text/fonts.js';
 import { ProgressSink } from './progress.js';
 import { DEMO_LOGO_ASSET, taskAssetResolver } from './task-assets.js';
 
@@ -134,6 +135,9 @@ export class TaskWorker {
       const format = task.format as TaskFormat;
       // The account's library fonts the design names; its own font files come through `assets`.
       const fontFiles = await libraryFontFiles(this.ctx, task.accountId, design.template);
+      // A design pinned to Google Fonts packages this machine lacks (a worker beside the one that
+      // imported it): they are installed before the render, which itself never touches the network.
+      await installDesignFonts(this.ctx, design.template, bundledFonts());
       const options: RenderOptions = {
         // Stored templates and overrides are plain JSON: the engine validates them like any input.
         design: design.template as DesignInput,
