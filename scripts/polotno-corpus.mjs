@@ -240,6 +240,35 @@ function diff(a, b) {
   return { ratio: count / n, mask };
 }
 
+/**
+ * Share of differing pixels that also differ from every pixel within one pixel of them in the other
+ * picture (both ways): what is left once anti-aliasing and sub-pixel placement are forgiven.
+ */
+function farDiff(a, b, mask) {
+  const { width: w, height: h } = a;
+  const near = (x, y, p, q) => {
+    const o = (y * w + x) * 4;
+    for (let dy = -1; dy <= 1; dy++) {
+      for (let dx = -1; dx <= 1; dx++) {
+        const xs = x + dx;
+        const ys = y + dy;
+        if (xs < 0 || ys < 0 || xs >= w || ys >= h) continue;
+        const r = (ys * w + xs) * 4;
+        if (
+          Math.abs(p.data[o] - q.data[r]) <= THRESHOLD &&
+          Math.abs(p.data[o + 1] - q.data[r + 1]) <= THRESHOLD &&
+          Math.abs(p.data[o + 2] - q.data[r + 2]) <= THRESHOLD
+        )
+          return true;
+      }
+    }
+    return false;
+  };
+  let n = 0;
+  for (let y = 0; y < h; y++) for (let x = 0; x < w; x++) if (mask[y * w + x] && !(near(x, y, a, b) && near(x, y, b, a))) n++;
+  return n / (w * h);
+}
+
 /** reference | differing pixels in red over the faded reference | Imprint, scaled to at most 2400 px wide. */
 async function threePanel(ref, imp, mask, out) {
   const { width, height } = ref;
@@ -410,6 +439,40 @@ function repairFor(doc, e) {
   return null;
 }
 
+const TRAILING = 'centred or right-aligned text whose line ends in spaces: Polotno (Konva) aligns the line with its spaces, Imprint without them';
+
+/** Ids of plain texts aligned center or right with a paragraph that ends in a space (Konva keeps it). */
+function trailingSpaceTexts(doc) {
+  const ids = new Set();
+  const walk = (els) => {
+    for (const el of els ?? []) {
+      if (el.type === 'group') walk(el.children);
+      if (el.type !== 'text' || typeof el.text !== 'string' || /<[a-z][^>]*>/i.test(el.text)) continue;
+      if (!['center', 'right', undefined].includes(el.align)) continue;
+      if (el.text.split('\n').some((para) => / $/.test(para))) ids.add(el.id);
+    }
+  };
+  for (const page of doc.pages ?? []) walk(page.children);
+  return ids;
+}
+
+const OVERFLOW =
+  "text taller than its box: Polotno's export shrinks the font size until it fits (polotno-node's default text fit, seen in its golden images), Imprint and the reference draw it at its size";
+
+/** Whether a text of the page needs more lines than its box holds (Imprint's fit report, in paint order). */
+function overflowingTexts(page, report) {
+  const texts = [];
+  const walk = (els) => {
+    for (const el of els ?? []) {
+      if (el.type === 'group') walk(el.children);
+      else if (el.type === 'text' && el.visible !== false && el.showInExport !== false) texts.push(el);
+    }
+  };
+  walk(page.children);
+  if (texts.length !== report.length) return false;
+  return texts.some((el, i) => report[i].line_count * report[i].font_size * (Number(el.lineHeight) || 1.2) > (el.height ?? 0) + 2);
+}
+
 // ---------- run ----------
 
 await makePlaceholder();
@@ -488,6 +551,7 @@ for (const name of names) {
   // npm package has swapped for Roboto, and each further refusal repaired (and counted) so the rest of
   // the design is still compared.
   const cmp = await comparisonDocument(doc, folder, work);
+  const trailing = trailingSpaceTexts(doc);
   if (cmp.swapped) r.notes.add(`${cmp.swapped} remote image reference(s) drawn as the placeholder in the comparison`);
   for (const family of missingFamilies) substituteFamily(cmp.doc, family, 'Roboto');
   for (let i = 0; i < (cmp.doc.pages ?? []).length; i++) {
@@ -497,7 +561,9 @@ for (const name of names) {
     let impPng;
     for (let attempt = 0; attempt < 8 && !impPng; attempt++) {
       try {
-        impPng = (await render({ design: single, baseDir: work, format: 'png', inputFormat: 'polotno', ...fontOption })).bytes;
+        const res = await render({ design: single, baseDir: work, format: 'png', inputFormat: 'polotno', ...fontOption });
+        impPng = res.bytes;
+        if (overflowingTexts(single.pages[0], res.report)) r.causes.add(OVERFLOW);
       } catch (e) {
         const cause = refusalCause(e);
         const repair = repairFor(single, e);
@@ -527,8 +593,11 @@ for (const name of names) {
     const b = await rgba(impPng, width, height);
     const d = diff(a, b);
     pr.ratio = d.ratio;
+    pr.far = farDiff(a, b, d.mask);
+    if (d.ratio > MATCH_RATIO && pr.far <= MATCH_RATIO / 4)
+      r.causes.add('over 2 %: anti-aliasing and sub-pixel placement only (under 0.5 % once a pixel of play is allowed)');
     pr.elements = diffByElement(page, a, b, d.mask);
-    if (d.ratio > MATCH_RATIO) for (const e of pr.elements) r.causes.add(`over 2 %: ${elementCause(e)}`);
+    for (const e of pr.elements) if (trailing.has(e.id)) r.causes.add(TRAILING);
     await threePanel(a, b, d.mask, join(OUT, `${name}.p${i}.diff.png`));
   }
 
@@ -558,9 +627,16 @@ const pct = (v) => (v === undefined ? '–' : `${(v * 100).toFixed(2)} %`);
 const lines = [];
 const compared = results.filter((r) => r.pages.length && r.pages.every((p) => p.ratio !== undefined));
 const within = compared.filter((r) => r.pages.every((p) => p.ratio <= MATCH_RATIO));
+for (const r of results) for (const c of hand[r.name] ?? []) r.causes.add(c);
+const over = new Set(results.filter((r) => r.pages.some((p) => p.ratio === undefined || p.ratio > MATCH_RATIO)).map((r) => r.name));
+// A design over 2 % that no cause explains stays visible as such (look at its diff, then name the cause in causes.json).
+const PIXEL_CAUSES = [TRAILING, OVERFLOW, ...Object.values(hand).flat()];
 for (const r of results) {
-  const worst = Math.max(...r.pages.map((p) => p.ratio ?? 1));
-  if (worst > MATCH_RATIO) for (const c of hand[r.name] ?? []) r.causes.add(c);
+  if (!over.has(r.name) || [...r.causes].some((c) => PIXEL_CAUSES.includes(c) || c.startsWith('over 2 %'))) continue;
+  const worst = r.pages.reduce((w, p) => (p.ratio !== undefined && p.ratio > (w?.ratio ?? -1) ? p : w), null);
+  r.causes.add(
+    `over 2 %, cause not named yet: most differing pixels on ${(worst?.elements ?? []).slice(0, 2).map(elementCause).join('; ') || 'nothing drawn by both'}`,
+  );
 }
 lines.push('# Polotno corpus: Imprint against the Chromium reference', '');
 lines.push(
@@ -574,18 +650,27 @@ lines.push(`| compared (every page rendered by both, remote images as the placeh
 lines.push(`| every page within 2 % of the reference | ${within.length} |`, '');
 const causeCount = new Map();
 for (const r of results) for (const c of r.causes) causeCount.set(c, (causeCount.get(c) ?? []).concat(r.name));
-lines.push('## Causes, by the number of designs they affect', '', '| cause | designs | which |', '|---|---|---|');
+lines.push(
+  '## Causes, by the number of designs they affect',
+  '',
+  'Refusals found as saved and while repairing the comparison copy; causes of pixel differences from the comparison, from the documents (trailing spaces) and from looking at the diffs (test/fixtures/polotno-corpus/causes.json).',
+  '',
+  '| cause | designs | of them over 2 % | which |',
+  '|---|---|---|---|',
+);
 for (const [c, ns] of [...causeCount.entries()].sort((a, b) => b[1].length - a[1].length))
-  lines.push(`| ${c.replace(/\|/g, '\\|')} | ${ns.length} | ${ns.join(', ')} |`);
+  lines.push(`| ${c.replace(/\|/g, '\\|')} | ${ns.length} | ${ns.filter((n) => over.has(n)).length} | ${ns.join(', ')} |`);
 lines.push(
   '',
   '## Designs',
   '',
-  '| design | as saved | pages: differing pixels | elements with the most differing pixels | shipped reference image | notes |',
+  '| design | as saved | pages: differing pixels (beyond a pixel of play) | elements with the most differing pixels | shipped reference image | notes |',
   '|---|---|---|---|---|---|',
 );
 for (const r of results) {
-  const pages = r.pages.map((p) => (p.ratio === undefined ? `p${p.index + 1}: ${p.error ?? '–'}` : `p${p.index + 1}: ${pct(p.ratio)}`)).join('<br>');
+  const pages = r.pages
+    .map((p) => (p.ratio === undefined ? `p${p.index + 1}: ${p.error ?? '–'}` : `p${p.index + 1}: ${pct(p.ratio)} (${pct(p.far)})`))
+    .join('<br>');
   const kinds = r.pages
     .map((p) => (p.elements ?? []).map((e) => `${e.type} ${e.id}: ${e.pixels}${e.shift ? ` (best at a shift of ${e.shift.join(', ')})` : ''}`).join(', '))
     .join('<br>');

@@ -107,7 +107,9 @@ function text(el, opacity) {
     const line = size * num(Number(el.lineHeight), 1.2);
     const pad = num(el.backgroundPadding, 0.5) * line * 0.5;
     const c = colourWithOpacity(str(el.backgroundColor, '#7ED321'), num(el.backgroundOpacity, 1));
-    background = `<div style="${css.join(';')};position:absolute;inset:auto 0;color:transparent;-webkit-text-stroke:0"><span style="background:${c};box-shadow:0 0 0 ${pad}px ${c};border-radius:${num(el.backgroundCornerRadius, 0.5) * line * 0.5}px;-webkit-box-decoration-break:clone">${content}</span></div>`;
+    // The highlight is an inline box per line, so the copy under the text has its paragraphs as line breaks.
+    const inline = content.replace(/<\/p>\s*<p\b[^>]*>/gi, '<br>').replace(/<\/?p\b[^>]*>/gi, '');
+    background = `<div style="${css.join(';')};position:absolute;left:0;right:0;top:0;color:transparent;-webkit-text-stroke:0"><span style="background:${c};box-shadow:0 0 0 ${pad}px ${c};border-radius:${num(el.backgroundCornerRadius, 0.5) * line * 0.5}px;-webkit-box-decoration-break:clone">${inline}</span></div>`;
   }
   const justify = { middle: 'center', bottom: 'flex-end' }[str(el.verticalAlign, 'top')] ?? 'flex-start';
   const inner = `<div style="position:absolute;inset:0;display:flex;flex-direction:column;justify-content:${justify}"><div style="position:relative">${background}<div style="${css.join(';')};position:relative">${content}</div></div></div>`;
