@@ -164,8 +164,11 @@ export async function interfaceA(app: FastifyInstance, { service, limiter, acces
     const { font, created } = await service.addFont(account.id, bytes);
     return reply.status(created ? 201 : 200).send(fontJson(font));
   });
-  app.get('/fonts', { onRequest: guard }, async (req, reply) => {
-    return reply.send({ fonts: (await service.listFonts(req.account!.id)).map(fontJson) });
+  app.get<{ Querystring: { search?: string; limit?: string } }>('/fonts', { onRequest: guard }, async (req, reply) => {
+    const { search, limit } = req.query;
+    const n = limit === undefined ? undefined : /^\d{1,4}$/.test(limit) ? Number(limit) : NaN;
+    const families = await service.fontFamilies(req.account!.id, typeof search === 'string' ? search : undefined, n);
+    return reply.send({ fonts: (await service.listFonts(req.account!.id)).map(fontJson), ...families });
   });
   app.delete<{ Params: { id: string } }>('/fonts/:id', { onRequest: guard }, async (req, reply) => {
     await service.deleteFont(req.account!.id, req.params.id);

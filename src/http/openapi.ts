@@ -216,8 +216,16 @@ export function openApiDocument(serverUrl: string, version: string): Record<stri
           },
         },
         get: {
-          summary: "List the account's fonts",
-          responses: { 200: { description: 'The fonts, by family and weight', content: content('FontList') }, ...auth },
+          summary: "List the account's fonts and every family its designs can name; ?search= looks through the Google Fonts catalogue too",
+          parameters: [
+            { name: 'search', in: 'query', required: false, schema: { type: 'string', maxLength: 100 }, description: 'Families whose name contains it (letters, digits, spaces), the catalogue included' },
+            { name: 'limit', in: 'query', required: false, schema: { type: 'integer', minimum: 1, maximum: 200, default: 50 } },
+          ],
+          responses: {
+            200: { description: 'The library fonts, and the families by source', content: content('FontList') },
+            400: error('validation_error: search or limit out of range'),
+            ...auth,
+          },
         },
       },
       '/public/v2/fonts/{font_id}': {

@@ -238,7 +238,26 @@ export const Font = z
   })
   .meta({ description: "A font of the account's library (an addition to the spec)." });
 
-export const FontList = z.object({ fonts: z.array(Font) });
+export const FontFamily = z
+  .object({
+    family: z.string(),
+    source: z
+      .enum(['library', 'bundled', 'installed', 'catalogue'])
+      .meta({ description: "library: the account's font files; bundled: shipped with Imprint; installed: a Google Fonts family in the font folder; catalogue: a Google Fonts family installed when a design naming it is imported" }),
+    category: z.string().nullable().meta({ description: "Google Fonts' category (sans-serif, serif, display, handwriting, monospace); null outside the catalogue." }),
+    weights: z.array(z.int()),
+    styles: z.array(z.enum(['normal', 'italic'])),
+    version: z.string().meta({ description: 'source installed: the package version.' }).optional(),
+  })
+  .meta({ description: 'A family designs can name in fonts and font_family (an addition to the spec).' });
+
+export const FontList = z.object({
+  fonts: z.array(Font).meta({ description: "The account's library fonts." }),
+  families: z
+    .array(FontFamily)
+    .meta({ description: 'Addition: every family designs can use (library, bundled, installed), then with ?search= the font catalogue families whose name contains it; at most ?limit= (default 50, at most 200).' }),
+  catalogue_families: z.int().meta({ description: 'Addition: how many families the font catalogue (the Google Fonts collection) has.' }),
+});
 
 export const UploadResult = z.object({
   result: z.enum(['success', 'error']),

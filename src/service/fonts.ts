@@ -5,6 +5,7 @@ import type { AssetResolver } from '../assets/resolver.js';
 import { FontFileError, MAX_FONT_FILE_BYTES, readFontFile } from '../text/font-file.js';
 import { bundledFonts, type FontSet } from '../text/fonts.js';
 import { fontRequestsFor, installFont } from '../text/install.js';
+import { catalogueFamily, catalogueSize, searchCatalogue } from '../text/catalogue.js';
 import { scriptAt } from '../text/script-runs.js';
 import { ImprintError, validationError } from '../errors.js';
 import type { FontCoverage, FontRecord } from '../store/metadata/records.js';
@@ -172,4 +173,81 @@ export async function installDesignFonts(ctx: ServiceContext, design: unknown, f
     });
     if (result.source !== 'present') ctx.log.info({ family: result.family, package: result.package, version: result.version }, 'font family installed');
   }
+}
+
+/** A family a design of the account can name, and where it comes from (GET /public/v2/fonts `families`). */
+export interface FamilyEntry {
+  family: string;
+  source: 'library' | 'bundled' | 'installed' | 'catalogue';
+  /** Google Fonts' category (sans-serif, serif, display, handwriting, monospace); null outside the catalogue. */
+  category: string | null;
+  weights: number[];
+  styles: ('normal' | 'italic')[];
+  /** The installed package version (source "installed"). */
+  version?: string;
+}
+
+/** The most families one listing returns. */
+export const MAX_FAMILIES_LISTED = 200;
+
+/**
+ * The families the account's designs can name, in resolution order — the library, the bundled set,
+ * the installed catalogue families — and, with `search`, the catalogue families whose name contains it
+ * (installed on import). Without `search`, the catalogue is only counted (it has ~1,900 families).
+ */
+export async function fontFamilies(
+  ctx: ServiceContext,
+  accountId: unknown,
+  search: string | undefined,
+  limit = 50,
+): Promise<{ families: FamilyEntry[]; catalogue_families: number }> {
+  const account = await getAccount(ctx, accountId);
+  if (search !== undefined && (search.length > 100 || !/^[A-Za-z0-9 ]*$/.test(search))) {
+    throw validationError('$.search', `expected up to 100 letters, digits and spaces for search but received ${JSON.stringify(search.slice(0, 40))}`);
+  }
+  if (!Number.isInteger(limit) || limit < 1 || limit > MAX_FAMILIES_LISTED) {
+    throw validationError('$.limit', `expected an integer from 1 to ${MAX_FAMILIES_LISTED} for limit but received ${String(limit)}`);
+  }
+  const fonts = bundledFonts();
+  const seen = new Set<string>();
+  const out: FamilyEntry[] = [];
+  const add = (e: FamilyEntry) => {
+    const key = e.family.toLowerCase();
+    if (seen.has(key)) return;
+    seen.add(key);
+    out.push(e);
+  };
+  const fromCatalogue = (family: string) => catalogueFamily(family);
+  const library = new Map<string, FontRecord[]>();
+  for (const f of await ctx.meta.listFonts(account.id)) library.set(f.family, [...(library.get(f.family) ?? []), f]);
+  for (const [family, faces] of library) {
+    add({
+      family,
+      source: 'library',
+      category: null,
+      weights: [...new Set(faces.map((f) => f.weight))].sort((a, b) => a - b),
+      styles: [...new Set(faces.map((f) => f.style))].sort(),
+    });
+  }
+  for (const family of fonts.familyNames()) {
+    const source = fonts.source(family);
+    const c = fromCatalogue(family);
+    if (source?.kind === 'installed') {
+      const r = source.family;
+      add({
+        family,
+        source: 'installed',
+        category: c?.category ?? null,
+        weights: [...new Set(r.faces.map((f) => f.weight))].sort((a, b) => a - b),
+        styles: [...new Set(r.faces.map((f) => f.style))].sort(),
+        version: r.version,
+      });
+    } else {
+      add({ family, source: 'bundled', category: c?.category ?? null, weights: c?.weights ?? [400], styles: c?.styles ?? ['normal'] });
+    }
+  }
+  const q = search?.trim().toLowerCase();
+  const usable = q ? out.filter((e) => e.family.toLowerCase().includes(q)) : out;
+  if (q) for (const c of searchCatalogue(q, limit)) if (!seen.has(c.family.toLowerCase())) usable.push({ family: c.family, source: 'catalogue', category: c.category, weights: c.weights, styles: c.styles });
+  return { families: usable.slice(0, limit), catalogue_families: catalogueSize() };
 }

@@ -151,6 +151,11 @@ export class Service {
   listFonts(accountId: unknown) {
     return fonts.listFonts(this.ctx, accountId);
   }
+
+  /** The families the account's designs can name (library, bundled, installed) and, searched, the font catalogue's. */
+  fontFamilies(accountId: unknown, search?: string, limit?: number) {
+    return fonts.fontFamilies(this.ctx, accountId, search, limit);
+  }
   deleteFont(accountId: unknown, id: unknown) {
     return fonts.deleteFont(this.ctx, accountId, id);
   }

@@ -100,3 +100,8 @@ export function cataloguePackage(f: CatalogueFamily): string {
 export function catalogueSource(): string {
   return catalogue().file.source;
 }
+
+/** How many families the catalogue has. */
+export function catalogueSize(): number {
+  return catalogue().file.families.length;
+}

@@ -101,7 +101,8 @@ export type FontStyle = 'normal' | 'italic';
 /** fonts/manifest.json: each family's faces, as files of an npm package (or beside the manifest). */
 interface Manifest {
   /** `license`: the licence file, beside the faces (documentation; docs/template-format.md names them). */
-  families: { family: string; package?: string; license: string; faces: { weight: number; style?: FontStyle; file: string }[] }[];
+  /** `alternate: false`: not a per-character fallback for other families (families added later, so older designs draw as before). */
+  families: { family: string; package?: string; license: string; alternate?: boolean; faces: { weight: number; style?: FontStyle; file: string }[] }[];
 }
 
 /** A big-endian int16 of a font table (hhea and post metrics). */
@@ -453,6 +454,8 @@ export class FontSet {
   private readonly families = new Map<string, FontFace[]>();
   /** The families of the manifest (a root set's own; installed families join `families` as they are used). */
   private readonly bundled = new Set<string>();
+  /** The root set's families that stand in for a character another family lacks, in manifest order. */
+  private readonly alternates: string[] = [];
   private readonly byKey = new Map<string, FontFace>();
   private readonly base: FontSet | undefined;
 
@@ -485,6 +488,7 @@ export class FontSet {
           fam.faces.map(({ weight, style, file }) => new LazyFace({ file: resolve(root, file) }, fam.family, weight, style ?? 'normal')),
         );
         this.bundled.add(fam.family);
+        if (fam.alternate !== false) this.alternates.push(fam.family);
       }
     } else {
       this.dir = dir.dir;
@@ -523,6 +527,16 @@ export class FontSet {
   familyNames(): string[] {
     if (this.base) return [...new Set([...this.families.keys(), ...this.base.familyNames()])];
     return [...new Set([...this.families.keys(), ...(this.installed?.list().map((f) => f.family) ?? [])])];
+  }
+
+  /**
+   * The families that draw a character the asked family lacks, before the fallback chain: a design's
+   * own families (files, pinned, the account's library), then the bundled ones marked as alternates.
+   * Installed catalogue families never are: what a machine installed must not change other designs.
+   */
+  alternateFamilies(): string[] {
+    if (this.base) return [...new Set([...this.families.keys(), ...this.base.alternateFamilies()])];
+    return [...this.alternates];
   }
 
   /** Where a family comes from: a design's own files, the bundled set, or the font folder (that package version). */

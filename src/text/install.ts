@@ -189,7 +189,7 @@ async function unpack(bytes: Buffer, pkg: string, version: string, family: Catal
       if (e instanceof FontFileError) throw validationError(at, `the package ${pkg}@${version} has a font file Imprint cannot read (${m[1]}: ${e.message}): it is corrupt; install it again`);
       throw e;
     }
-    faces.push({ weight: Number(m[2]) * 100, style: (m[3] ? 'italic' : 'normal') as FontStyle, file: m[1]!, bytes: f.bytes });
+    faces.push({ weight: Number(m[2]) * 100, style: (m[3] ? 'italic' : 'normal'), file: m[1]!, bytes: f.bytes });
   }
   if (faces.length === 0) throw validationError(at, `the package ${pkg}@${version} has no font files for ${family.family}: it is not a font package of the catalogue`);
   const licence = files.find((f) => LICENCE_FILE.test(f.name));

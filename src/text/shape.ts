@@ -221,7 +221,7 @@ function shapeParagraph(
     if (!faces) {
       // The span's face, then the set's other families (the design's, the account's, the bundled ones).
       const alternates = fonts
-        .familyNames()
+        .alternateFamilies()
         .filter((f) => f !== want.family)
         .map((f) => fonts.face(f, want.weight, want.style));
       faces = {
