@@ -10,7 +10,7 @@ import { join, resolve } from 'node:path';
 import { ImprintError, validationError } from '../errors.js';
 import { catalogueFamily, cataloguePackage, searchCatalogue, type CatalogueFamily } from './catalogue.js';
 import { FontFileError, readFontFile } from './font-file.js';
-import type { FontSet, FontStyle } from './fonts.js';
+import type { FontSet } from './fonts.js';
 import { compareVersions, defaultFontsDir, INSTALLED_RECORD, InstalledFonts, packageFolder, type InstalledFace, type InstalledFamily } from './installed.js';
 import { readTarball, TarballError } from './tarball.js';
 
