@@ -1,12 +1,15 @@
 // `imprint import polotno <file.json> --out <folder>`: a Polotno store JSON → an Imprint design folder
-// (design.json and every file it uses), checked like a render would check it before anything is written.
+// (design.json and every file it uses, remote files fetched once), checked like a render would check it
+// before anything is written.
 import { mkdir, readdir, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { parseDesign } from '../design/parse.js';
-import { convertInput, traceError } from '../design/import.js';
+import { traceError } from '../design/import.js';
 import { validationError } from '../errors.js';
+import { importFetchFromEnv } from '../service/config.js';
 import { designAssetRefs } from '../service/design-assets.js';
+import { importInput } from '../service/remote-files.js';
 import { fileAssetResolver, AssetNotFoundError } from '../assets/resolver.js';
 import { designFontSet } from '../assets/design-fonts.js';
 import { bundledFonts } from '../text/fonts.js';
@@ -31,7 +34,8 @@ export async function importCommand(args: string[], io: CliIO): Promise<number> 
   if (existing.length > 0) throw validationError('$.out', `the folder ${values.out} is not empty: give a new or empty folder`);
 
   const input = await readJson(source, '$', 'Polotno file', { shown: file, fileAt: '$.file' });
-  const imported = convertInput(input, { format: 'polotno', hasFamily: (f) => bundledFonts().has(f) });
+  // Remote files are fetched under the service's import settings (IMPRINT_IMPORT_ALLOW_PRIVATE, …).
+  const imported = await importInput(input, { format: 'polotno', hasFamily: (f) => bundledFonts().has(f), fetch: importFetchFromEnv() });
   const baseDir = dirname(source);
   const local = fileAssetResolver({ baseDir });
   try {

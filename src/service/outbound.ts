@@ -283,7 +283,12 @@ export interface GetResult {
 
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 
-const megabytes = (n: number): string => `${Math.round((n / 1048576) * 100) / 100} MB`;
+/** A size for people: 10 MB, 300 KB, 100 bytes. */
+export function byteSize(n: number): string {
+  if (n >= 1048576) return `${Math.round((n / 1048576) * 100) / 100} MB`;
+  if (n >= 1024) return `${Math.round((n / 1024) * 10) / 10} KB`;
+  return `${n} bytes`;
+}
 
 /** Checks a URL (the one given, or a redirect's target) before anything is sent to it. */
 function checkTarget(url: URL, allowance: PrivateAllowance, via: string): void {
@@ -372,13 +377,13 @@ function getOnce(
       if (wrong) return finish(new OutboundError('type', wrong));
       const declared = Number(res.headers['content-length']);
       if (Number.isFinite(declared) && declared > opts.maxBytes) {
-        return finish(new OutboundError('too_large', `it is ${megabytes(declared)}, more than the limit of ${megabytes(opts.maxBytes)}`));
+        return finish(new OutboundError('too_large', `it is ${byteSize(declared)}, more than the limit of ${byteSize(opts.maxBytes)}`));
       }
       const chunks: Buffer[] = [];
       let read = 0;
       res.on('data', (chunk: Buffer) => {
         read += chunk.length;
-        if (read > opts.maxBytes) finish(new OutboundError('too_large', `it is larger than the limit of ${megabytes(opts.maxBytes)} (reading stopped there)`));
+        if (read > opts.maxBytes) finish(new OutboundError('too_large', `it is larger than the limit of ${byteSize(opts.maxBytes)} (reading stopped there)`));
         else chunks.push(chunk);
       });
       res.on('end', () => finish(undefined, { bytes: new Uint8Array(Buffer.concat(chunks)), type }));
