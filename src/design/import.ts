@@ -8,7 +8,7 @@ export type InputFormat = 'auto' | 'imprint' | 'polotno';
 export interface ImportedDesign {
   /** The Imprint design (unvalidated): the input itself, or the conversion of a foreign one. */
   design: unknown;
-  /** Files the design refers to by relative path that came embedded in the input (data: URLs). */
+  /** Files the design refers to by relative path that came with the input: data: URLs, and remote files an import fetched. */
   files: ReadonlyMap<string, Uint8Array>;
   /** Present when the input was converted: maps error paths back to the input. */
   conversion?: PolotnoConversion;
