@@ -20,8 +20,8 @@ import type { AssetResolver } from '../src/assets/resolver.js';
 import { render, type DesignInput } from '../src/engine.js';
 import { ImprintError } from '../src/errors.js';
 import { buildServer, listen } from '../src/http/server.js';
-import { configFromEnv } from '../src/service/config.js';
-import { parseAddressRanges } from '../src/service/outbound.js';
+import { ConfigError, configFromEnv, importFetchFromEnv } from '../src/service/config.js';
+import { isAllowedAddress, parseAddressRanges } from '../src/service/outbound.js';
 import { importInput } from '../src/service/remote-files.js';
 import { Service } from '../src/service/service.js';
 import { TaskWorker } from '../src/worker/worker.js';
@@ -198,8 +198,21 @@ describe('the library: importInput', () => {
     expect((imported.design as { sources: Json }).sources).toEqual({ [objects[0]!.path as string]: `${base}/photo.bin` });
   });
 
+  it('stops the other downloads at the first failure instead of waiting for them', async () => {
+    const doc = page([
+      { type: 'image', src: `${base}/slow.png` },
+      { type: 'image', src: `${base}/missing.png` },
+    ]);
+    const started = performance.now();
+    const e = await refusal(importInput(doc, { fetch: { allowPrivate: LOOPBACK, timeoutMs: 60_000 } }));
+    expect(e.path).toBe('$.pages[0].children[1].src');
+    expect(e.message).toContain('the server answered 404 Not Found');
+    // The slow one would hold the import for its whole minute.
+    expect(performance.now() - started).toBeLessThan(30_000);
+  });
+
   it('refuses the same import as private without the allowance, and never connects', async () => {
-    const before = hits.size === 0 ? 0 : [...hits.values()].reduce((a, b) => a + b, 0);
+    const before = [...hits.values()].reduce((a, b) => a + b, 0);
     const e = await refusal(importInput(remoteCard()));
     // The font comes first in the document's conversion: its path and URL are named.
     expect(e.path).toBe('$.fonts[0].url');
@@ -470,5 +483,24 @@ describe('HTTP: POST /public/v2/designs', () => {
       expect(body.description).toContain(`$.pages[0].children[0].src: could not fetch the image "${base}${src}": ${why}`);
     }
     expect((await service.listDesigns(accountId)).length).toBe(before);
+  });
+});
+
+describe('configuration', () => {
+  it('reads the allowance as none, all, or addresses and CIDR ranges, and refuses anything else by name', () => {
+    expect(importFetchFromEnv({})).toEqual({ allowPrivate: false, timeoutMs: 15_000, maxBytes: undefined });
+    expect(importFetchFromEnv({ IMPRINT_IMPORT_ALLOW_PRIVATE: '1', IMPRINT_IMPORT_FETCH_TIMEOUT_S: '0.3', IMPRINT_IMPORT_FETCH_MAX_MB: '2' })).toEqual({
+      allowPrivate: true,
+      timeoutMs: 300,
+      maxBytes: 2 * 1048576,
+    });
+    const ranges = importFetchFromEnv({ IMPRINT_IMPORT_ALLOW_PRIVATE: '127.0.0.1, 10.0.0.0/8, fd00::/8' }).allowPrivate;
+    for (const ip of ['127.0.0.1', '::ffff:127.0.0.1', '10.200.3.4', 'fd12::1', '8.8.8.8']) expect(isAllowedAddress(ip, ranges), ip).toBe(true);
+    for (const ip of ['127.0.0.2', '169.254.169.254', '192.168.1.1', '::1', 'fe80::1']) expect(isAllowedAddress(ip, ranges), ip).toBe(false);
+    expect(() => configFromEnv({ IMPRINT_IMPORT_ALLOW_PRIVATE: 'yes please' })).toThrow(ConfigError);
+    expect(() => configFromEnv({ IMPRINT_IMPORT_ALLOW_PRIVATE: '10.0.0.0/40' })).toThrow(
+      /IMPRINT_IMPORT_ALLOW_PRIVATE: "10\.0\.0\.0\/40" is not an IP address or a CIDR range/,
+    );
+    expect(() => configFromEnv({ IMPRINT_IMPORT_FETCH_TIMEOUT_S: '0' })).toThrow(/IMPRINT_IMPORT_FETCH_TIMEOUT_S/);
   });
 });

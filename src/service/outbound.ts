@@ -266,6 +266,8 @@ export interface GetOptions {
   /** Redirects followed, each through the same checks. */
   maxRedirects: number;
   headers?: Record<string, string>;
+  /** Stops the fetch (another file of the same import failed, say); it then fails with the signal's reason. */
+  signal?: AbortSignal;
   /**
    * Judges the answer's media type (lower case, no parameters; undefined when the server sent none)
    * before its body is read: a reason to refuse it, or undefined.
@@ -310,6 +312,9 @@ export async function guardedGet(url: string, opts: GetOptions): Promise<GetResu
   const timeout = new OutboundError('timeout', `no complete answer within ${opts.timeoutMs} ms (the time limit)`);
   const timer = setTimeout(() => controller.abort(timeout), opts.timeoutMs);
   const signal = controller.signal;
+  const stop = (): void => controller.abort(opts.signal?.reason);
+  if (opts.signal?.aborted) stop();
+  opts.signal?.addEventListener('abort', stop, { once: true });
   try {
     let current: URL;
     try {
@@ -339,11 +344,12 @@ export async function guardedGet(url: string, opts: GetOptions): Promise<GetResu
       }
     }
   } catch (e) {
-    // Whatever was under way when the time ran out (a lookup, a read) fails for that reason.
-    if (signal.aborted) throw timeout;
+    // Whatever was under way when the time ran out or the caller stopped (a lookup, a read) fails for that reason.
+    if (signal.aborted) throw signal.reason;
     throw e;
   } finally {
     clearTimeout(timer);
+    opts.signal?.removeEventListener('abort', stop);
   }
 }
 

@@ -109,7 +109,7 @@ function failure(ref: RemoteRef, why: string): ReturnType<typeof validationError
 }
 
 /** One file: fetched, its declared type and its bytes checked against what the element needs. */
-async function fetchOne(ref: RemoteRef, opts: RemoteFetchOptions): Promise<FetchedFile> {
+async function fetchOne(ref: RemoteRef, opts: RemoteFetchOptions, signal: AbortSignal): Promise<FetchedFile> {
   const maxBytes = opts.maxBytes ?? REMOTE_FILE_LIMITS[ref.kind];
   let got;
   try {
@@ -119,6 +119,7 @@ async function fetchOne(ref: RemoteRef, opts: RemoteFetchOptions): Promise<Fetch
       maxBytes,
       maxRedirects: MAX_REDIRECTS,
       headers: { 'User-Agent': 'Imprint-Import/1', Accept: ACCEPT[ref.kind] },
+      signal,
       // Refused before the body is read: a page of HTML (a login wall, a 200 "not found") is not downloaded.
       checkType: (type) =>
         type === undefined || GENERIC.has(type) || declaredFits(ref.kind, type) ? undefined : `the server says it is ${type}, not ${NEEDS[ref.kind]}`,
@@ -156,17 +157,20 @@ export async function fetchRemoteFiles(refs: readonly RemoteRef[], opts: RemoteF
   let total = 0;
   let next = 0;
   let failed: Error | undefined;
+  // The first failure ends the import: the fetches still under way are stopped, not waited for.
+  const stop = new AbortController();
   const lane = async (): Promise<void> => {
     while (failed === undefined && next < unique.length) {
       const ref = unique[next++]!;
       try {
-        const file = await fetchOne(ref, opts);
+        const file = await fetchOne(ref, opts, stop.signal);
         total += file.bytes.byteLength;
         if (total > MAX_REMOTE_TOTAL_BYTES)
           throw failure(ref, `the document's remote files come to more than ${byteSize(MAX_REMOTE_TOTAL_BYTES)} together; use smaller images or clips`);
         out.set(ref.url, file);
       } catch (e) {
         failed ??= e instanceof Error ? e : new Error(String(e));
+        stop.abort(failed);
       }
     }
   };

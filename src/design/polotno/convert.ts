@@ -189,12 +189,13 @@ class Converter {
 
   remoteSource(url: string, at: string, what: string, kind: RemoteKind): string {
     const shown = JSON.stringify(url.slice(0, 80));
-    if (!/^https?:\/\//i.test(url)) {
+    const fetching = this.remoteFiles !== 'refuse';
+    if (fetching && !/^https?:\/\//i.test(url)) {
       throw validationError(at, `only http and https URLs are fetched, not ${shown}: save the ${what} beside the JSON file and give its relative path`);
     }
     this.remote.push({ url, at, what, kind });
     if (this.remoteFiles === 'list') return `embedded/remote-${this.remote.length}`;
-    const fetched = this.remoteFiles === 'refuse' ? undefined : this.remoteFiles.get(url);
+    const fetched = fetching ? this.remoteFiles.get(url) : undefined;
     if (!fetched) {
       // Renders never reach the network: output must not depend on what a server answers today.
       throw validationError(
