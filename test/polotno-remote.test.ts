@@ -121,7 +121,7 @@ const page = (children: Json[], extra: Json = {}, doc: Json = {}) => ({
 const card = (at: (file: string) => string) =>
   page(
     [
-      { type: 'image', name: 'photo', x: 20, y: 20, width: 120, height: 90, src: at('photo.png'), cornerRadius: 12 },
+      { type: 'image', name: 'photo', x: 20, y: 20, width: 120, height: 90, src: at('photo.png'), cornerRadius: 12, borderSize: 4, borderColor: 'white' },
       { type: 'svg', name: 'logo', x: 180, y: 20, width: 80, height: 80, src: at('logo.svg') },
       { type: 'text', name: 'title', x: 20, y: 130, width: 260, text: 'Fetched once', fontFamily: 'Brand Sans', fontSize: 32, fill: 'white' },
     ],
