@@ -61,7 +61,7 @@ function v6Groups(ip: string): number[] {
 }
 
 /**
- * True when `ip` is a globally reachable unicast address a webhook may be sent to. False for private,
+ * True when `ip` is a globally reachable unicast address an outbound request may reach. False for private,
  * loopback, link-local, unspecified, CGNAT, multicast, reserved and documentation ranges, ULA
  * (fc00::/7), and IPv6 forms that embed such an IPv4 address (::ffff:127.0.0.1, NAT64, 6to4).
  * Anything that is not an IP address (a hostname, "[::1]", an address with a zone id) is false too.
