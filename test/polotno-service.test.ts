@@ -177,23 +177,27 @@ describe('interface A', () => {
     };
     const record = await service.importDesign(accountId, doc, { name: 'thai' });
     expect((record.template as { fonts: unknown[] }).fonts).toEqual([font.family]);
-    // Without the family in the library the URL would be needed, and it is never fetched.
-    await expect(
-      service.importDesign(accountId, { ...doc, fonts: [{ fontFamily: 'Unknown Brand', url: 'https://fonts.example.com/x.ttf' }] }),
-    ).rejects.toMatchObject({
+    // Without the family in the library the URL is needed, and fetched (docs/polotno.md#remote-files):
+    // this service allows no private address, so a loopback one is refused without a connection.
+    await expect(service.importDesign(accountId, { ...doc, fonts: [{ fontFamily: 'Unknown Brand', url: 'http://127.0.0.1:9/x.ttf' }] })).rejects.toMatchObject({
       path: '$.fonts[0].url',
-      message: expect.stringContaining('remote URLs are not fetched') as unknown,
+      message: expect.stringContaining(
+        'could not fetch the font file "http://127.0.0.1:9/x.ttf": it points at 127.0.0.1: private, loopback and link-local addresses are not allowed',
+      ) as unknown,
     });
   });
 
   it('refuses a bad Polotno zip at the Polotno path, storing nothing', async () => {
     const before = (await service.listDesigns(accountId)).length;
-    const doc = { width: 200, height: 100, pages: [{ children: [{ type: 'image', src: 'https://example.com/x.png' }] }] };
+    // The cloud metadata address: refused before anything is sent.
+    const doc = { width: 200, height: 100, pages: [{ children: [{ type: 'image', src: 'http://169.254.169.254/latest/meta-data/x.png' }] }] };
     const form = new FormData();
     form.append('file', new Blob([zipSync({ 'design.json': new TextEncoder().encode(JSON.stringify(doc)) })]), 'design.zip');
     const res = await fetch(`${base}/public/v2/designs`, { method: 'POST', headers: auth(), body: form });
     expect(res.status).toBe(400);
-    expect(((await res.json()) as { description: string }).description).toContain('remote URLs are not fetched');
+    expect(((await res.json()) as { description: string }).description).toContain(
+      '$.pages[0].children[0].src: could not fetch the image "http://169.254.169.254/latest/meta-data/x.png": it points at 169.254.169.254: private',
+    );
     expect((await service.listDesigns(accountId)).length).toBe(before);
   });
 });

@@ -6,7 +6,8 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { isImprintError } from '../src/errors.js';
-import { checkWebhookUrl, isPublicAddress, sendWebhook, signWebhook, verifyWebhookSignature } from '../src/service/webhooks.js';
+import { isPublicAddress } from '../src/service/outbound.js';
+import { checkWebhookUrl, sendWebhook, signWebhook, verifyWebhookSignature } from '../src/service/webhooks.js';
 import { waitUntil } from './support/wait.js';
 
 interface Received {

@@ -168,12 +168,24 @@ export const IMPORT_USAGE = `Usage: imprint import polotno <polotno.json> --out 
 
 Converts a Polotno store JSON (what the editor's store.toJSON() saves) into an Imprint design folder:
 <folder>/design.json plus the files it uses, copied from beside the JSON file (images, clips, fonts,
-svg) and written out from data: URLs (embedded/…). The folder renders to the same pixels as the JSON
-itself, and imports like any design (imprint admin import-design <folder>/design.json). Remote URLs
-are never fetched: save such files beside the JSON and give their relative paths.
+svg), written out from data: URLs (embedded/…), and downloaded once from http(s) URLs (embedded/…,
+each URL recorded in design.json's "sources"). The folder renders to the same pixels as the JSON
+itself, and imports like any design (imprint admin import-design <folder>/design.json); renders never
+fetch. Downloads never reach private, loopback or link-local addresses, follow at most 5 redirects
+and stop at a size and time limit (docs/polotno.md#remote-files). A Google Fonts family the document
+names is installed into the font folder (imprint fonts --help) and pinned in design.json to the package
+version installed, not downloaded from its URL.
+
+Environment:
+  IMPRINT_IMPORT_ALLOW_PRIVATE    1, or addresses and CIDR ranges (127.0.0.1,10.0.0.0/8) that downloads
+                                  may reach although they are not public (default: none)
+  IMPRINT_IMPORT_FETCH_TIMEOUT_S  time limit of one download, redirects included (default 15)
+  IMPRINT_IMPORT_FETCH_MAX_MB     size limit of every download (default: 10 images and SVG, 20 fonts,
+                                  100 video and audio)
 
 Options:
   -o, --out <folder>     the design folder to write (created; must be empty if it exists)
+  --no-install-fonts     refuse a Google Fonts family the font folder lacks instead of installing it
   -h, --help             this help
 
 Example:

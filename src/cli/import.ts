@@ -1,15 +1,21 @@
 // `imprint import polotno <file.json> --out <folder>`: a Polotno store JSON → an Imprint design folder
-// (design.json and every file it uses), checked like a render would check it before anything is written.
+// (design.json and every file it uses, remote files fetched once), checked like a render would check it
+// before anything is written.
 import { mkdir, readdir, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { parseDesign } from '../design/parse.js';
-import { convertInput, traceError } from '../design/import.js';
+import { traceError } from '../design/import.js';
 import { validationError } from '../errors.js';
+import { importFetchFromEnv } from '../service/config.js';
 import { designAssetRefs } from '../service/design-assets.js';
+import { importInput } from '../service/remote-files.js';
 import { fileAssetResolver, AssetNotFoundError } from '../assets/resolver.js';
 import { designFontSet } from '../assets/design-fonts.js';
 import { bundledFonts } from '../text/fonts.js';
+import { catalogueFamily } from '../text/catalogue.js';
+import { defaultFontsDir } from '../text/installed.js';
+import { fontRequestsFor, installFont, pinFonts } from '../text/install.js';
 import type { CliIO } from './io.js';
 import { IMPORT_USAGE, UsageError, wantsHelp } from './help.js';
 import { readJson } from './request-body.js';
@@ -21,7 +27,7 @@ export async function importCommand(args: string[], io: CliIO): Promise<number> 
     return format === undefined ? 2 : 0;
   }
   if (format !== 'polotno') throw new UsageError(`unknown import format "${format}": imprint import polotno <file.json> --out <folder>`);
-  const { values, positionals } = parseArgs({ args: rest, allowPositionals: true, options: { out: { type: 'string', short: 'o' } } });
+  const { values, positionals } = parseArgs({ args: rest, allowPositionals: true, options: { out: { type: 'string', short: 'o' }, 'no-install-fonts': { type: 'boolean' } } });
   const file = positionals[0];
   if (file === undefined) throw validationError('$.file', 'give the Polotno file: imprint import polotno <file.json> --out <folder>');
   if (values.out === undefined) throw validationError('$.out', 'give the design folder to write with --out <folder>');
@@ -31,10 +37,26 @@ export async function importCommand(args: string[], io: CliIO): Promise<number> 
   if (existing.length > 0) throw validationError('$.out', `the folder ${values.out} is not empty: give a new or empty folder`);
 
   const input = await readJson(source, '$', 'Polotno file', { shown: file, fileAt: '$.file' });
-  const imported = convertInput(input, { format: 'polotno', hasFamily: (f) => bundledFonts().has(f) });
+  // Remote files are fetched under the service's import settings (IMPRINT_IMPORT_ALLOW_PRIVATE, …).
+  // A Google Fonts family is installed from the font catalogue (pinned), not downloaded from its URL.
+  const installed = bundledFonts();
+  const imported = await importInput(input, {
+    format: 'polotno',
+    hasFamily: (f) => installed.has(f) || catalogueFamily(f) !== undefined,
+    fetch: importFetchFromEnv(),
+  });
   const baseDir = dirname(source);
   const local = fileAssetResolver({ baseDir });
   try {
+    // The Google Fonts families it names are installed (--no-install-fonts: refused instead) and pinned
+    // in design.json to the package versions installed, so the folder renders the same bytes later.
+    if (values['no-install-fonts'] !== true) {
+      for (const request of fontRequestsFor(imported.design, installed)) {
+        io.stderr.write(`installing font family "${request.family}" into ${installed.installed?.dir ?? defaultFontsDir()}\n`);
+        await installFont(request, { ...(installed.installed ? { dir: installed.installed.dir } : {}) });
+      }
+    }
+    imported.design = pinFonts(imported.design, installed);
     // Everything a render would check about the design, before a byte is written.
     const fonts = await designFontSet(
       (imported.design as { fonts?: unknown }).fonts,

@@ -1,14 +1,14 @@
 // Foreign design formats at the door: a Polotno store JSON is converted to an Imprint design (plus
 // the files its data: URLs embed) before parse, and errors found later are traced back to its fields.
 import { ImprintError } from '../errors.js';
-import { convertPolotno, isPolotnoDocument, polotnoPath, type PolotnoConversion } from './polotno/convert.js';
+import { convertPolotno, isPolotnoDocument, polotnoPath, type PolotnoConversion, type PolotnoOptions } from './polotno/convert.js';
 
 export type InputFormat = 'auto' | 'imprint' | 'polotno';
 
 export interface ImportedDesign {
   /** The Imprint design (unvalidated): the input itself, or the conversion of a foreign one. */
   design: unknown;
-  /** Files the design refers to by relative path that came embedded in the input (data: URLs). */
+  /** Files the design refers to by relative path that came with the input: data: URLs, and remote files an import fetched. */
   files: ReadonlyMap<string, Uint8Array>;
   /** Present when the input was converted: maps error paths back to the input. */
   conversion?: PolotnoConversion;
@@ -21,10 +21,10 @@ const NO_FILES: ReadonlyMap<string, Uint8Array> = new Map();
 /** Converts a foreign document to an Imprint design; an Imprint one passes through unchanged. */
 export function convertInput(
   value: unknown,
-  { format = 'auto', root = '$', hasFamily }: { format?: InputFormat; root?: string; hasFamily?: (family: string) => boolean } = {},
+  { format = 'auto', root = '$', hasFamily, remote }: { format?: InputFormat; root?: string } & Omit<PolotnoOptions, 'root'> = {},
 ): ImportedDesign {
   if (format === 'imprint' || (format === 'auto' && !isPolotnoDocument(value))) return { design: value, files: NO_FILES, root };
-  const conversion = convertPolotno(value, { root, ...(hasFamily ? { hasFamily } : {}) });
+  const conversion = convertPolotno(value, { root, ...(hasFamily ? { hasFamily } : {}), ...(remote ? { remote } : {}) });
   return { design: conversion.design, files: conversion.files, conversion, root };
 }
 

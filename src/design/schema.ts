@@ -34,6 +34,8 @@ export const Background = z
   });
 
 export const MAX_SLIDES = 100;
+/** Longest URL a design's `sources` records (and an import fetches): signed bucket URLs run to a few thousand characters. */
+export const MAX_SOURCE_URL_LENGTH = 8192;
 
 export const Transition = z
   .strictObject({
@@ -164,6 +166,12 @@ export const Design = z
       z.array(Slide).min(1).max(MAX_SLIDES),
       'A slide video: slides in order, each with its own objects and a transition to the next. Give objects or slides.',
       [],
+    ).optional(),
+    // Provenance only: a render reads the stored files, never these URLs (renders never fetch).
+    sources: doc(
+      z.record(z.string().min(1).max(1000), z.string().min(1).max(MAX_SOURCE_URL_LENGTH)),
+      "Ignored by rendering. Where files of the design were downloaded from when it was imported (a Polotno document's remote URLs, fetched once by `imprint import polotno` or the service's import): the file's relative path → the http(s) URL it came from. Never fetched again.",
+      { 'embedded/5d41402abc4b2a76b9719d91.jpg': 'https://cdn.example.com/photos/lake.jpg' },
     ).optional(),
   })
   .meta({ title: 'Imprint design (template format v1)' });

@@ -2,6 +2,7 @@
 // three stores live, the port, and the worker's limits. Every bad value is refused with its name.
 import { availableParallelism } from 'node:os';
 import { isAbsolute, join, resolve } from 'node:path';
+import { parseAddressRanges, type PrivateAllowance } from './outbound.js';
 
 export interface ServiceConfig {
   port: number;
@@ -52,6 +53,18 @@ export interface ServiceConfig {
   pollBlockMs: number;
   /** Largest JSON request body. */
   bodyLimitBytes: number;
+  /** How an import fetches a Polotno document's remote files. */
+  importFetch: ImportFetchConfig;
+}
+
+/** The remote files of an imported Polotno document (src/service/remote-files.ts). */
+export interface ImportFetchConfig {
+  /** Private, loopback and link-local addresses it may reach: none, all, or these ranges. */
+  allowPrivate: PrivateAllowance;
+  /** One file's whole fetch, redirects included. */
+  timeoutMs: number;
+  /** Largest file of any kind; undefined: the limit of each kind (REMOTE_FILE_LIMITS). */
+  maxBytes: number | undefined;
 }
 
 export class ConfigError extends Error {
@@ -100,6 +113,28 @@ function fontInstallOf(raw: string | undefined): NonNullable<ServiceConfig['font
   return { from: raw };
 }
 
+/** 0/false: none; 1/true: every address; otherwise a list of addresses and CIDR ranges. */
+function allowance(env: Env, name: string): PrivateAllowance {
+  const raw = env[name];
+  if (raw === undefined || raw === '' || raw === '0' || raw === 'false') return false;
+  if (raw === '1' || raw === 'true') return true;
+  try {
+    return parseAddressRanges(raw);
+  } catch (e) {
+    throw new ConfigError(`Expected 1, 0, or addresses and CIDR ranges such as 127.0.0.1,10.0.0.0/8 for ${name}: ${(e as Error).message}`);
+  }
+}
+
+/** The import's fetch settings alone: `imprint import polotno` reads them without a service. */
+export function importFetchFromEnv(env: Env = process.env): ImportFetchConfig {
+  const maxMb = num(env, 'IMPRINT_IMPORT_FETCH_MAX_MB', 0, 0.001, 10_240);
+  return {
+    allowPrivate: allowance(env, 'IMPRINT_IMPORT_ALLOW_PRIVATE'),
+    timeoutMs: Math.round(num(env, 'IMPRINT_IMPORT_FETCH_TIMEOUT_S', 15, 0.01, 600) * 1000),
+    maxBytes: maxMb === 0 ? undefined : Math.round(maxMb * 1048576),
+  };
+}
+
 const DAY_MS = 86_400_000;
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 
@@ -146,5 +181,6 @@ export function configFromEnv(env: Env = process.env): ServiceConfig {
     pollStrikes: int(env, 'IMPRINT_POLL_STRIKES', 10, 1, 10_000),
     pollBlockMs: int(env, 'IMPRINT_POLL_BLOCK_S', 300, 0, 86_400) * 1000,
     bodyLimitBytes: int(env, 'IMPRINT_BODY_LIMIT_KB', 1024, 1, 102_400) * 1024,
+    importFetch: importFetchFromEnv(env),
   };
 }

@@ -286,8 +286,9 @@ export async function importDesignZip(ctx: ServiceContext, accountId: unknown, z
     // Named as the zip names it (polotno.json, say), so the message points at a file it has.
     template = parseJson(text, '$', file);
     // design.json may hold a Polotno document: the files it needs are those of its conversion.
-    // Fonts given by URL are the import's to judge (the account's library may have them); only files matter here.
-    return designAssetRefs(convertInput(template, { hasFamily: () => true }).design).map((r) => r.path);
+    // Fonts given by URL are the import's to judge (the account's library may have them), and remote
+    // files are the import's to fetch; only the zip's own files matter here.
+    return designAssetRefs(convertInput(template, { hasFamily: () => true, remote: 'list' }).design).map((r) => r.path);
   });
   const name = opts.name ?? (opts.replace === undefined ? read.folder : undefined);
   const source = { files: read.files, ...(name === undefined ? {} : { name }) };

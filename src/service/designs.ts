@@ -4,7 +4,7 @@ import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import { AssetNotFoundError, fileAssetResolver } from '../assets/resolver.js';
 import { parseDesign, parseJson } from '../design/parse.js';
-import { convertInput, traceError } from '../design/import.js';
+import { traceError } from '../design/import.js';
 import { bundledFonts } from '../text/fonts.js';
 import { Transition } from '../design/schema.js';
 import { slideTimes } from '../resolve/slides.js';
@@ -18,6 +18,7 @@ import { RETIRED_FILES_KEPT_MS } from './retention.js';
 import type { ServiceContext } from './context.js';
 import { checkAssetImage, designAssetRefs } from './design-assets.js';
 import { newToken } from './keys.js';
+import { importInput } from './remote-files.js';
 import { sniffImageType } from './sniff.js';
 
 /** Bytes of all files of one design together. */
@@ -53,13 +54,15 @@ async function storeTemplate(
   template: unknown,
   source: DesignSource,
 ): Promise<{ doc: unknown; kind: DesignKind; assets: Record<string, string> }> {
-  // A Polotno document is stored as the Imprint design it converts to (its data: URLs as files), so
-  // renders and overrides treat it like any other; its errors point at the Polotno fields.
-  // A Polotno font whose family the account's library, the bundled set or the catalogue has needs no file.
+  // A Polotno document is stored as the Imprint design it converts to (its data: URLs and its remote
+  // files, fetched once now, as files), so renders and overrides treat it like any other; its errors
+  // point at the Polotno fields. A Polotno font whose family the account's library, the bundled set or
+  // the font catalogue has needs no file: a Google Fonts family is installed from the catalogue
+  // (pinned, integrity-checked), not downloaded from its URL.
   const library = new Set((await ctx.meta.listFonts(accountId)).map((f) => f.family));
-  // A Google Fonts family is installed from the catalogue (pinned, integrity-checked), not from a URL.
-  const imported = convertInput(readTemplate(template), {
+  const imported = await importInput(readTemplate(template), {
     hasFamily: (f) => library.has(f) || bundledFonts().has(f) || catalogueFamily(f) !== undefined,
+    fetch: ctx.config.importFetch,
   });
   try {
     return await storeConverted(ctx, accountId, imported.design, { ...source, files: withEmbedded(source.files, imported.files) });

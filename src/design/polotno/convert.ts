@@ -1,5 +1,5 @@
 // Polotno store JSON → an Imprint design (template format v1) plus the files its data: URLs embed.
-// Pure: no I/O. Each element becomes the object that draws it exactly; a field Imprint cannot draw
+// Pure: no I/O (remote files are fetched by the import, src/service/remote-files.ts, and handed in). Each element becomes the object that draws it exactly; a field Imprint cannot draw
 // exactly is refused at its Polotno JSON path, never approximated. Errors found later in the converted
 // design are traced back to the element they came from (polotnoPath).
 import { createHash } from 'node:crypto';
@@ -34,6 +34,28 @@ export interface PolotnoConversion {
   files: Map<string, Uint8Array>;
   /** Imprint JSON path → the Polotno path it came from, most specific first (see polotnoPath). */
   origins: [imprint: string, polotno: string][];
+  /** The http(s) URLs the document refers to, in document order (with `remote: 'list'`: every one). */
+  remote: RemoteRef[];
+}
+
+/** What a remote file is for: the content types and file signatures it may have follow from it. */
+export type RemoteKind = 'image' | 'svg' | 'font' | 'video' | 'audio';
+
+/** An http(s) URL in the document, where it is and what it must be. */
+export interface RemoteRef {
+  url: string;
+  /** The Polotno JSON path of the field that holds it. */
+  at: string;
+  /** For messages: "image", "clip mask", "font file", … */
+  what: string;
+  kind: RemoteKind;
+}
+
+/** A remote file fetched at import: its bytes and the extension its content showed. */
+export interface FetchedFile {
+  bytes: Uint8Array;
+  /** ".png", ".woff2", … */
+  ext: string;
 }
 
 export interface PolotnoOptions {
@@ -45,6 +67,13 @@ export interface PolotnoOptions {
    * @default every family needs a file
    */
   hasFamily?: (family: string) => boolean;
+  /**
+   * http(s) URLs: refused (a render never fetches), listed with a stand-in path (the first pass of an
+   * import, which then fetches them), or taken from the files an import fetched (stored as
+   * `embedded/<hash>.<ext>`, their URLs in the design's `sources`).
+   * @default 'refuse'
+   */
+  remote?: 'refuse' | 'list' | ReadonlyMap<string, FetchedFile>;
 }
 
 /** A Polotno document: pages whose entries hold children, and no Imprint objects or slides. */
@@ -73,10 +102,14 @@ class Converter {
   readonly origins: [string, string][] = [];
   readonly families = new Map<string, string>();
   readonly names = new Map<string, string>();
+  readonly remote: RemoteRef[] = [];
+  /** Stored path → the URL its file was fetched from. */
+  readonly sources = new Map<string, string>();
 
   constructor(
     readonly root: string,
     readonly schemaVersion: number,
+    readonly remoteFiles: NonNullable<PolotnoOptions['remote']>,
   ) {}
 
   at(segs: readonly PathSegment[]): string {
@@ -122,8 +155,11 @@ class Converter {
     }
   }
 
-  /** An image or clip reference: a relative path, an asset, or a data: URL stored as a file. Remote URLs are refused. */
-  source(src: string | undefined, at: string, what: string): string {
+  /**
+   * A file reference: a relative path, an asset, a data: URL stored as a file, or an http(s) URL
+   * (see PolotnoOptions.remote).
+   */
+  source(src: string | undefined, at: string, what: string, kind: RemoteKind): string {
     if (src === undefined || src.trim() === '') throw validationError(at, `the ${what} has no src: give a path relative to the JSON file or a data: URL`);
     // Split by hand: a regular expression with nested repetition here would backtrack for ever on ';;;…'.
     const data = dataUrlParts(src);
@@ -138,18 +174,38 @@ class Converter {
         throw validationError(at, `the data: URL of the ${what} is not valid (its percent-encoding is broken): encode the file as base64`);
       }
       if (bytes.byteLength === 0) throw validationError(at, `the data: URL of the ${what} holds no bytes: embed the file or give its relative path`);
-      const ext = extensionOf(data[1].toLowerCase());
-      const path = `embedded/${createHash('sha256').update(bytes).digest('hex').slice(0, 24)}${ext}`;
-      this.files.set(path, bytes);
-      return path;
+      return this.embed(bytes, extensionOf(data[1].toLowerCase()));
     }
-    if (/^[a-z][a-z0-9+.-]*:\/\//i.test(src)) {
+    if (/^[a-z][a-z0-9+.-]*:\/\//i.test(src)) return this.remoteSource(src, at, what, kind);
+    return src;
+  }
+
+  /** Stores bytes as a file of the design, named by their content. */
+  embed(bytes: Uint8Array, ext: string): string {
+    const path = `embedded/${createHash('sha256').update(bytes).digest('hex').slice(0, 24)}${ext}`;
+    this.files.set(path, bytes);
+    return path;
+  }
+
+  remoteSource(url: string, at: string, what: string, kind: RemoteKind): string {
+    const shown = JSON.stringify(url.slice(0, 80));
+    const fetching = this.remoteFiles !== 'refuse';
+    if (fetching && !/^https?:\/\//i.test(url)) {
+      throw validationError(at, `only http and https URLs are fetched, not ${shown}: save the ${what} beside the JSON file and give its relative path`);
+    }
+    this.remote.push({ url, at, what, kind });
+    if (this.remoteFiles === 'list') return `embedded/remote-${this.remote.length}`;
+    const fetched = fetching ? this.remoteFiles.get(url) : undefined;
+    if (!fetched) {
+      // Renders never reach the network: output must not depend on what a server answers today.
       throw validationError(
         at,
-        `remote URLs are not fetched (${JSON.stringify(src.slice(0, 80))}): save the ${what} beside the JSON file and give its relative path, or embed it as a data: URL`,
+        `remote URLs are not fetched by a render (${shown}): import it first: npx imprint import polotno <file.json> --out <folder> fetches each remote file once into the design's folder; or save the ${what} beside the JSON file and give its relative path, or embed it as a data: URL`,
       );
     }
-    return src;
+    const path = this.embed(fetched.bytes, fetched.ext);
+    if (!this.sources.has(path)) this.sources.set(path, url);
+    return path;
   }
 
   family(name: string, at: string): void {
@@ -497,12 +553,12 @@ function pictureFields(c: Converter, e: PolotnoImage | PolotnoVideo, at: string,
   if (e.flipX) out.flip_x = true;
   if (e.flipY) out.flip_y = true;
   if ((e.borderSize ?? 0) > 0) out.border = { width: e.borderSize, color: c.color(e.borderColor ?? 'black', `${at}.borderColor`) };
-  if (e.clipSrc) out.clip_svg = c.source(e.clipSrc, `${at}.clipSrc`, 'clip mask');
+  if (e.clipSrc) out.clip_svg = c.source(e.clipSrc, `${at}.clipSrc`, 'clip mask', 'svg');
 }
 
 function convertImage(c: Converter, e: PolotnoImage, at: string, pageSeconds: number): Json {
   const { out, width, height } = begin(c, e, at, 'image', { defaultWidth: 100, height: e.height ?? 100 });
-  out.path = c.source(e.src, `${at}.src`, 'image');
+  out.path = c.source(e.src, `${at}.src`, 'image', 'image');
   pictureFields(c, e, at, out, width, height);
   commonEffects(c, e, at, out);
   animationsOf(e.animations, out, at, pageSeconds);
@@ -511,7 +567,7 @@ function convertImage(c: Converter, e: PolotnoImage, at: string, pageSeconds: nu
 
 function convertVideo(c: Converter, e: PolotnoVideo, at: string, pageSeconds: number): Json {
   const { out } = begin(c, e, at, 'video', { defaultWidth: 100, height: e.height ?? 100 });
-  out.path = c.source(e.src, `${at}.src`, 'video');
+  out.path = c.source(e.src, `${at}.src`, 'video', 'video');
   for (const f of ['cropX', 'cropY', 'cropWidth', 'cropHeight', 'cornerRadius', 'clipSrc', 'borderSize', 'flipX', 'flipY'] as const) {
     const v = e[f];
     const neutral = f === 'cropWidth' || f === 'cropHeight' ? 1 : f === 'clipSrc' ? '' : f === 'flipX' || f === 'flipY' ? false : 0;
@@ -667,7 +723,7 @@ function convertLine(c: Converter, e: PolotnoLine, at: string, pageSeconds: numb
 function convertSvg(c: Converter, e: PolotnoSvg, at: string, pageSeconds: number): Json {
   const { out } = begin(c, e, at, 'svg', { defaultWidth: 100, height: e.height ?? 100 });
   const legacy = (e.src === undefined || e.src === '') && e.svgSource !== undefined;
-  out.path = c.source(legacy ? e.svgSource : e.src, `${at}.${legacy ? 'svgSource' : 'src'}`, 'svg');
+  out.path = c.source(legacy ? e.svgSource : e.src, `${at}.${legacy ? 'svgSource' : 'src'}`, 'svg', 'svg');
   for (const f of ['cropX', 'cropY', 'cropWidth', 'cropHeight', 'cornerRadius', 'borderSize', 'flipX', 'flipY', 'maskSrc', 'clipSrc'] as const) {
     const v = e[f];
     const neutral = f === 'cropWidth' || f === 'cropHeight' ? 1 : f === 'maskSrc' || f === 'clipSrc' ? '' : f === 'flipX' || f === 'flipY' ? false : 0;
@@ -805,7 +861,7 @@ function background(c: Converter, value: string | undefined, width: number, heig
   if (isCssGradient(v)) return c.paint(v, width, height, at) as Json;
   const hex = cssColorToHex(v);
   if (hex !== undefined) return { type: 'color', color: hex };
-  return { type: 'image', path: c.source(v, at, 'page background image') };
+  return { type: 'image', path: c.source(v, at, 'page background image', 'image') };
 }
 
 function fontEntries(c: Converter, doc: PolotnoDesign, options: PolotnoOptions): Json[] {
@@ -819,7 +875,7 @@ function fontEntries(c: Converter, doc: PolotnoDesign, options: PolotnoOptions):
         : [];
     for (const v of variants) {
       if (/^[a-z][a-z0-9+.-]*:\/\//i.test(v.src) && options.hasFamily?.(f.fontFamily)) continue;
-      const entry: Json = { family: f.fontFamily, path: c.source(v.src, v.at, 'font file') };
+      const entry: Json = { family: f.fontFamily, path: c.source(v.src, v.at, 'font file', 'font') };
       if (v.weight !== undefined) entry.weight = fontWeightOf(v.weight, v.at.replace(/\.src$/, '.fontWeight'));
       if (v.style === 'italic' || v.style === 'normal') entry.style = v.style;
       c.origin(`$.fonts[${out.length}]`, v.at);
@@ -859,7 +915,7 @@ function audioOf(c: Converter, doc: PolotnoDesign): Json | undefined {
   if ((a.endTime ?? 1) < 1)
     refuse(at, 'endTime', 'an audio endTime before the end of the track is not supported: trim the sound file (the video ends the track)');
   // Polotno does not fade the track out; Imprint's default is a 1 s fade.
-  const out: Json = { path: c.source(a.src, `${at}.src`, 'audio track'), fade_out: 0 };
+  const out: Json = { path: c.source(a.src, `${at}.src`, 'audio track', 'audio'), fade_out: 0 };
   if ((a.startTime ?? 0) > 0) {
     if (!a.duration) refuse(at, 'duration', 'startTime is a fraction of the track duration: give duration (ms) too');
     out.start = round((a.startTime! * a.duration) / 1000);
@@ -924,7 +980,7 @@ export function convertPolotno(input: unknown, options: PolotnoOptions = {}): Po
   const parsed = PolotnoDesign.safeParse(value);
   if (!parsed.success) throw issueToError(parsed.error.issues[0]!, value, { root, schema: PolotnoDesign, describe: describePolotnoPath(value) });
   const doc = parsed.data;
-  const c = new Converter(root, doc.schemaVersion ?? 0);
+  const c = new Converter(root, doc.schemaVersion ?? 0, options.remote ?? 'refuse');
   const fonts = fontEntries(c, doc, options);
 
   const sizes = doc.pages.map((p, i) => pageSize(doc, p, i, c));
@@ -972,7 +1028,8 @@ export function convertPolotno(input: unknown, options: PolotnoOptions = {}): Po
     if (i >= 0) c.origin(`$.fonts[${i}]`, c.families.get(f)!);
   });
   for (const f of ['width', 'height', 'duration']) c.origin(`$.${f}`, c.at(['pages', 0]));
+  if (c.sources.size > 0) design.sources = Object.fromEntries(c.sources);
   // Most specific first: field paths before their element, elements before the root.
   const origins = c.origins.sort((a, b) => b[0].length - a[0].length);
-  return { design, files: c.files, origins };
+  return { design, files: c.files, origins, remote: c.remote };
 }

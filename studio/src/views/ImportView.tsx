@@ -1,5 +1,6 @@
 // Import a design from a zip of its folder (design.json + its files), or a design .json alone (a
-// Polotno file with its images as data: URLs, say): POST /public/v2/designs, or PUT
+// Polotno file with its images as data: URLs or remote URLs, which the service fetches once, say):
+// POST /public/v2/designs, or PUT
 // to replace an existing design. The service checks it as `imprint admin import-design` does; an
 // error is listed with its JSON path in <code> and the message. On success, opens the new design.
 import { useId, useState } from 'preact/hooks';
