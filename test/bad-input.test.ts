@@ -622,7 +622,7 @@ const rows: Row[] = [
     name: 'font family that is not bundled',
     design: edit((d) => (T(d).font_family = 'Comic Sans')),
     path: '$.objects[0].font_family',
-    message: 'font family "Comic Sans" is not available: use one of Inter, Lora',
+    message: 'font family "Comic Sans" is not available: use one of Inter, Lora, Roboto, Open Sans, Anton',
   },
   {
     name: 'font family not listed in fonts',
@@ -635,7 +635,7 @@ const rows: Row[] = [
     name: 'fonts lists an unbundled family',
     design: edit((d) => (d.fonts = ['Inter', 'Papyrus'])),
     path: '$.fonts[1]',
-    message: 'font family "Papyrus" is not available: use one of Inter, Lora',
+    message: 'font family "Papyrus" is not available: use one of Inter, Lora, Roboto, Open Sans, Anton',
   },
 
   // ── design: substyle markup ─────────────────────────────────────────────────────────────────
@@ -658,7 +658,7 @@ const rows: Row[] = [
     name: 'substyle font_family naming a missing family',
     design: edit((d) => (T(d).text = 'a <substyle font_family="Papyrus">b</substyle>')),
     path: '$.objects[0].text',
-    message: 'substyle font_family: font family "Papyrus" is not available: use one of Inter, Lora',
+    message: 'substyle font_family: font family "Papyrus" is not available: use one of Inter, Lora, Roboto, Open Sans, Anton',
   },
   {
     name: 'substyle font_family not listed in fonts',

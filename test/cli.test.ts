@@ -138,7 +138,9 @@ describe('imprint render', () => {
     await writeFile(design, JSON.stringify({ width: 200, height: 100, objects: [text] }));
     const font = await run(['render', design, '--out', join(dir, 'x.png')]);
     // The path names the field; the message does not repeat it ("font_family: font family …").
-    expect(font.stderr).toMatch(/^validation_error at \$\.objects\[0\]\.font_family: font family "Comic Sans" is not available: use one of Inter, Lora/);
+    expect(font.stderr).toMatch(
+      /^validation_error at \$\.objects\[0\]\.font_family: font family "Comic Sans" is not available: use one of Inter, Lora, Roboto, Open Sans, Anton/,
+    );
   });
 
   it('prints the size of a file as npm run examples prints it: decimal kB in both', async () => {

@@ -27,7 +27,14 @@ let worker: TaskWorker;
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'imprint-fonts-'));
-  const config = configFromEnv({ IMPRINT_DATA_DIR: dir, IMPRINT_PORT: '0', IMPRINT_HOST: '127.0.0.1', IMPRINT_POLL_INTERVAL_S: '0' });
+  // Google Fonts families are not installed here (test/font-install.test.ts does that): the library alone decides.
+  const config = configFromEnv({
+    IMPRINT_DATA_DIR: dir,
+    IMPRINT_PORT: '0',
+    IMPRINT_HOST: '127.0.0.1',
+    IMPRINT_POLL_INTERVAL_S: '0',
+    IMPRINT_FONTS_INSTALL: 'off',
+  });
   service = await Service.open(config, { log: pino({ level: 'silent' }), queuePollMs: 50 });
   worker = new TaskWorker(service.ctx, { slots: 1 });
   worker.start();
@@ -152,7 +159,9 @@ describe('designs that name a library family', () => {
     await expect(service.importDesign(account, text('Noto Sans Thai'))).rejects.toMatchObject({
       code: 'validation_error',
       path: '$.fonts[0]',
-      message: expect.stringMatching(/^font family "Noto Sans Thai" is not available: use one of .*Inter/),
+      message: expect.stringMatching(
+        /^font family "Noto Sans Thai" is a Google Fonts family that is not installed: install it with npx imprint fonts install "Noto Sans Thai"/,
+      ),
     });
     const added = await addFont(THAI_TTF, k);
     expect(added.status).toBe(201);

@@ -240,7 +240,7 @@ describe('fonts shipped with a design', () => {
       'a corrupt file',
       [{ family: 'Brand Sans', path: 'corrupt.woff2' }],
       '$.fonts[1].path',
-      /WOFF2 file is corrupt.*families available: Brand Sans, Inter, Lora/,
+      /WOFF2 file is corrupt.*families available: Brand Sans, Inter, Lora, Roboto, Open Sans, Anton/,
     ],
     ['an empty file', [{ family: 'Brand Sans', path: 'empty.ttf' }], '$.fonts[1].path', /empty \(0 bytes\)/],
     ['a file over 20 MB', [{ family: 'Brand Sans', path: 'huge.ttf' }], '$.fonts[1].path', /20 MB/],
@@ -253,7 +253,7 @@ describe('fonts shipped with a design', () => {
       '$.fonts[1]',
       /a font file as \{"family": …, "path": …, "weight"\?: 100-900, "style"\?: "normal" or "italic"\}/,
     ],
-    ['an unknown family', [brand, 'Papyrus'], '$.fonts[2]', /"Papyrus" is not available: use one of Brand Sans, Inter, Lora/],
+    ['an unknown family', [brand, 'Papyrus'], '$.fonts[2]', /"Papyrus" is not available: use one of Brand Sans, Inter, Lora, Roboto, Open Sans, Anton/],
   ])('refuses %s with a validation_error at its path', async (_, fonts, path, message) => {
     const err = await engine.render({ design: design(fonts), format: 'png', baseDir: dir }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ImprintError);
@@ -262,7 +262,12 @@ describe('fonts shipped with a design', () => {
   });
 
   it.each([
-    ['font_family naming no family', { font_family: 'Papyrus' }, '$.objects[0].font_family', /"Papyrus" is not available: use one of Brand Sans, Inter, Lora/],
+    [
+      'font_family naming no family',
+      { font_family: 'Papyrus' },
+      '$.objects[0].font_family',
+      /"Papyrus" is not available: use one of Brand Sans, Inter, Lora, Roboto, Open Sans, Anton/,
+    ],
     ['a substyle font_family naming no family', { text: 'a <substyle font_family="Papyrus">b</substyle>' }, '$.objects[0].text', /substyle font_family/],
     ['weight 1000', { font_weight: 1000 }, '$.objects[0].font_weight', /900/],
     ['substyle weight 50', { text: '<substyle bold="50">b</substyle>' }, '$.objects[0].text', /from 100 to 900/],

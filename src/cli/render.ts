@@ -211,7 +211,11 @@ function summary(target: string, result: RenderResult, fps: number, seconds: num
  * Installs the Google Fonts families the designs name that the font folder lacks (first use), with a
  * line each on stderr. A design that does not convert or parse is left to the render to report.
  */
-async function installNeededFonts(pages: readonly { design: DesignInput }[], inputFormat: InputFormat | undefined, warn: (line: string) => void): Promise<void> {
+async function installNeededFonts(
+  pages: readonly { design: DesignInput }[],
+  inputFormat: InputFormat | undefined,
+  warn: (line: string) => void,
+): Promise<void> {
   const fonts = bundledFonts();
   for (const page of pages) {
     let design: unknown;
@@ -222,7 +226,9 @@ async function installNeededFonts(pages: readonly { design: DesignInput }[], inp
     }
     for (const request of fontRequestsFor(design, fonts)) {
       const at = fonts.installed?.dir ?? defaultFontsDir();
-      warn(`installing font family "${request.family}"${request.version ? `@${request.version}` : ''} into ${at} (first use; --no-install-fonts refuses instead)`);
+      warn(
+        `installing font family "${request.family}"${request.version ? `@${request.version}` : ''} into ${at} (first use; --no-install-fonts refuses instead)`,
+      );
       await installFont(request, { dir: at });
     }
   }

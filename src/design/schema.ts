@@ -94,7 +94,11 @@ export const FontPackage = z
       "The npm package the family's files come from.",
       '@expo-google-fonts/montserrat',
     ),
-    version: doc(z.string().regex(/^\d+\.\d+\.\d+(?:-[0-9A-Za-z.-]+)?$/, { error: 'expected a package version like "0.4.2"' }), 'The package version.', '0.4.2'),
+    version: doc(
+      z.string().regex(/^\d+\.\d+\.\d+(?:-[0-9A-Za-z.-]+)?$/, { error: 'expected a package version like "0.4.2"' }),
+      'The package version.',
+      '0.4.2',
+    ),
     integrity: doc(
       z.string().regex(/^sha512-[A-Za-z0-9+/]{86}==$/, { error: 'expected a sha512 integrity ("sha512-…", as npm records it)' }),
       "The package tarball's integrity: an install that differs is refused, so the design renders with the same bytes years later.",

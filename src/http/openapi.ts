@@ -218,7 +218,13 @@ export function openApiDocument(serverUrl: string, version: string): Record<stri
         get: {
           summary: "List the account's fonts and every family its designs can name; ?search= looks through the Google Fonts catalogue too",
           parameters: [
-            { name: 'search', in: 'query', required: false, schema: { type: 'string', maxLength: 100 }, description: 'Families whose name contains it (letters, digits, spaces), the catalogue included' },
+            {
+              name: 'search',
+              in: 'query',
+              required: false,
+              schema: { type: 'string', maxLength: 100 },
+              description: 'Families whose name contains it (letters, digits, spaces), the catalogue included',
+            },
             { name: 'limit', in: 'query', required: false, schema: { type: 'integer', minimum: 1, maximum: 200, default: 50 } },
           ],
           responses: {

@@ -84,7 +84,9 @@ export const FontSubstitution = z
     family: z.string().meta({ description: 'The family the text asked for.' }),
     weight: z.int().meta({ description: 'The weight asked for.' }),
     style: z.enum(['normal', 'italic']),
-    used_family: z.string().meta({ description: 'The family it was drawn with (the default family when the one asked for is missing and missing_fonts is "fallback").' }),
+    used_family: z
+      .string()
+      .meta({ description: 'The family it was drawn with (the default family when the one asked for is missing and missing_fonts is "fallback").' }),
     used_weight: z.int().meta({ description: 'The weight of the face used (CSS matching: the nearest the family has).' }),
     used_style: z.enum(['normal', 'italic']),
   })
@@ -126,7 +128,9 @@ export const TextFitReport = z
     synthetic_italic: z.literal(true).meta({ description: 'Some text was slanted because its family has no italic.' }).optional(),
     font_substitutions: z
       .array(FontSubstitution)
-      .meta({ description: 'Addition: faces asked for that the text was not drawn with (a missing weight or style, or a missing family drawn with the default one).' })
+      .meta({
+        description: 'Addition: faces asked for that the text was not drawn with (a missing weight or style, or a missing family drawn with the default one).',
+      })
       .optional(),
     hidden: z
       .literal(true)
@@ -243,8 +247,14 @@ export const FontFamily = z
     family: z.string(),
     source: z
       .enum(['library', 'bundled', 'installed', 'catalogue'])
-      .meta({ description: "library: the account's font files; bundled: shipped with Imprint; installed: a Google Fonts family in the font folder; catalogue: a Google Fonts family installed when a design naming it is imported" }),
-    category: z.string().nullable().meta({ description: "Google Fonts' category (sans-serif, serif, display, handwriting, monospace); null outside the catalogue." }),
+      .meta({
+        description:
+          "library: the account's font files; bundled: shipped with Imprint; installed: a Google Fonts family in the font folder; catalogue: a Google Fonts family installed when a design naming it is imported",
+      }),
+    category: z
+      .string()
+      .nullable()
+      .meta({ description: "Google Fonts' category (sans-serif, serif, display, handwriting, monospace); null outside the catalogue." }),
     weights: z.array(z.int()),
     styles: z.array(z.enum(['normal', 'italic'])),
     version: z.string().meta({ description: 'source installed: the package version.' }).optional(),
@@ -255,7 +265,10 @@ export const FontList = z.object({
   fonts: z.array(Font).meta({ description: "The account's library fonts." }),
   families: z
     .array(FontFamily)
-    .meta({ description: 'Addition: every family designs can use (library, bundled, installed), then with ?search= the font catalogue families whose name contains it; at most ?limit= (default 50, at most 200).' }),
+    .meta({
+      description:
+        'Addition: every family designs can use (library, bundled, installed), then with ?search= the font catalogue families whose name contains it; at most ?limit= (default 50, at most 200).',
+    }),
   catalogue_families: z.int().meta({ description: 'Addition: how many families the font catalogue (the Google Fonts collection) has.' }),
 });
 

@@ -110,7 +110,12 @@ class Thread {
     file: URL,
     opts: RenderPoolOptions,
   ) {
-    const data: ThreadData = { imageCacheBytes: opts.imageCacheBytes, fontsDir: opts.fontsDir, installedDir: opts.installedDir, sharpCacheMb: opts.sharpCacheMb };
+    const data: ThreadData = {
+      imageCacheBytes: opts.imageCacheBytes,
+      fontsDir: opts.fontsDir,
+      installedDir: opts.installedDir,
+      sharpCacheMb: opts.sharpCacheMb,
+    };
     this.worker = new Worker(file, {
       ...(opts.memoryMb ? { resourceLimits: { maxOldGenerationSizeMb: opts.memoryMb } } : {}),
       workerData: data,

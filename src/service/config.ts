@@ -109,7 +109,8 @@ function flag(env: Env, name: string): boolean {
 function fontInstallOf(raw: string | undefined): NonNullable<ServiceConfig['fontInstall']> {
   if (raw === undefined || raw === '' || raw === 'registry') return 'registry';
   if (raw === 'off') return 'off';
-  if (!isAbsolute(raw)) throw new ConfigError(`Expected registry, off or the absolute path of a folder of font tarballs for IMPRINT_FONTS_INSTALL but received "${raw}"`);
+  if (!isAbsolute(raw))
+    throw new ConfigError(`Expected registry, off or the absolute path of a folder of font tarballs for IMPRINT_FONTS_INSTALL but received "${raw}"`);
   return { from: raw };
 }
 

@@ -248,6 +248,8 @@ export async function fontFamilies(
   }
   const q = search?.trim().toLowerCase();
   const usable = q ? out.filter((e) => e.family.toLowerCase().includes(q)) : out;
-  if (q) for (const c of searchCatalogue(q, limit)) if (!seen.has(c.family.toLowerCase())) usable.push({ family: c.family, source: 'catalogue', category: c.category, weights: c.weights, styles: c.styles });
+  if (q)
+    for (const c of searchCatalogue(q, limit))
+      if (!seen.has(c.family.toLowerCase())) usable.push({ family: c.family, source: 'catalogue', category: c.category, weights: c.weights, styles: c.styles });
   return { families: usable.slice(0, limit), catalogue_families: catalogueSize() };
 }

@@ -99,22 +99,33 @@ export function integrityOf(bytes: Uint8Array): string {
 
 function run(cmd: string, args: string[], timeoutMs: number): Promise<string> {
   return new Promise((res, rej) => {
-    execFile(cmd, args, { timeout: timeoutMs, maxBuffer: 4 * 1024 * 1024, env: { ...process.env, npm_config_update_notifier: 'false' } }, (err, stdout, stderr) => {
-      if (err) {
-        const last = String(stderr || err.message)
-          .split('\n')
-          .map((l) => l.trim())
-          .filter(Boolean)
-          .slice(-2)
-          .join(' ');
-        rej(Object.assign(new Error(last || err.message), { code: (err as { code?: unknown }).code, killed: err.killed }));
-      } else res(stdout);
-    });
+    execFile(
+      cmd,
+      args,
+      { timeout: timeoutMs, maxBuffer: 4 * 1024 * 1024, env: { ...process.env, npm_config_update_notifier: 'false' } },
+      (err, stdout, stderr) => {
+        if (err) {
+          const last = String(stderr || err.message)
+            .split('\n')
+            .map((l) => l.trim())
+            .filter(Boolean)
+            .slice(-2)
+            .join(' ');
+          rej(Object.assign(new Error(last || err.message), { code: (err as { code?: unknown }).code, killed: err.killed }));
+        } else res(stdout);
+      },
+    );
   });
 }
 
 /** The tarball from the registry, downloaded by npm into `staging` (npm verifies it against the registry's integrity). */
-async function fromRegistry(pkg: string, version: string | undefined, staging: string, options: InstallOptions, at: string): Promise<{ bytes: Buffer; version: string }> {
+async function fromRegistry(
+  pkg: string,
+  version: string | undefined,
+  staging: string,
+  options: InstallOptions,
+  at: string,
+): Promise<{ bytes: Buffer; version: string }> {
   const spec = `${pkg}@${version ?? 'latest'}`;
   let out: string;
   try {
@@ -127,7 +138,11 @@ async function fromRegistry(pkg: string, version: string | undefined, staging: s
         : err.killed
           ? `npm took longer than ${Math.round((options.timeoutMs ?? 120_000) / 1000)} s`
           : err.message;
-    throw new ImprintError('validation_error', at, `could not download ${spec} from the npm registry: ${why}. On a machine without network, install from a folder of tarballs (imprint fonts install --from <folder>)`);
+    throw new ImprintError(
+      'validation_error',
+      at,
+      `could not download ${spec} from the npm registry: ${why}. On a machine without network, install from a folder of tarballs (imprint fonts install --from <folder>)`,
+    );
   }
   const packed = (JSON.parse(out) as { filename: string; version: string; integrity: string }[])[0];
   if (!packed) throw new ImprintError('validation_error', at, `npm pack ${spec} printed no package`);
@@ -155,7 +170,10 @@ async function fromFolder(pkg: string, slug: string, version: string | undefined
   const chosen = version === undefined ? versions[0] : versions.find((v) => v === version);
   if (!chosen) {
     const want = `${prefix}${version ?? '<version>'}.tgz`;
-    throw validationError(at, `no tarball of ${pkg}${version ? `@${version}` : ''} in ${folder} (looked for ${want}): add it with npm pack ${pkg}${version ? `@${version}` : ''} on a machine with network (slug ${slug})`);
+    throw validationError(
+      at,
+      `no tarball of ${pkg}${version ? `@${version}` : ''} in ${folder} (looked for ${want}): add it with npm pack ${pkg}${version ? `@${version}` : ''} on a machine with network (slug ${slug})`,
+    );
   }
   return { bytes: await readFile(join(folder, `${prefix}${chosen}.tgz`)), version: chosen };
 }
@@ -166,7 +184,8 @@ async function unpack(bytes: Buffer, pkg: string, version: string, family: Catal
   try {
     files = readTarball(bytes, (n) => n === 'package/package.json' || FACE_FILE.test(n) || LICENCE_FILE.test(n), MAX_UNPACKED_BYTES);
   } catch (e) {
-    if (e instanceof TarballError) throw validationError(at, `the package ${pkg}@${version} is corrupt (${e.message}): install it again, or replace its tarball`);
+    if (e instanceof TarballError)
+      throw validationError(at, `the package ${pkg}@${version} is corrupt (${e.message}): install it again, or replace its tarball`);
     throw e;
   }
   const manifest = files.find((f) => f.name === 'package/package.json');
@@ -177,7 +196,10 @@ async function unpack(bytes: Buffer, pkg: string, version: string, family: Catal
     // Reported below as a package that is not the one asked for.
   }
   if (meta.name !== pkg || meta.version !== version) {
-    throw validationError(at, `the tarball is not ${pkg}@${version} (its package.json names ${shown(meta.name)}@${shown(meta.version)}): replace it with the right npm pack file`);
+    throw validationError(
+      at,
+      `the tarball is not ${pkg}@${version} (its package.json names ${shown(meta.name)}@${shown(meta.version)}): replace it with the right npm pack file`,
+    );
   }
   const faces: (InstalledFace & { bytes: Buffer })[] = [];
   for (const f of files) {
@@ -186,12 +208,14 @@ async function unpack(bytes: Buffer, pkg: string, version: string, family: Catal
     try {
       await readFontFile(f.bytes);
     } catch (e) {
-      if (e instanceof FontFileError) throw validationError(at, `the package ${pkg}@${version} has a font file Imprint cannot read (${m[1]}: ${e.message}): it is corrupt; install it again`);
+      if (e instanceof FontFileError)
+        throw validationError(at, `the package ${pkg}@${version} has a font file Imprint cannot read (${m[1]}: ${e.message}): it is corrupt; install it again`);
       throw e;
     }
-    faces.push({ weight: Number(m[2]) * 100, style: (m[3] ? 'italic' : 'normal'), file: m[1]!, bytes: f.bytes });
+    faces.push({ weight: Number(m[2]) * 100, style: m[3] ? 'italic' : 'normal', file: m[1]!, bytes: f.bytes });
   }
-  if (faces.length === 0) throw validationError(at, `the package ${pkg}@${version} has no font files for ${family.family}: it is not a font package of the catalogue`);
+  if (faces.length === 0)
+    throw validationError(at, `the package ${pkg}@${version} has no font files for ${family.family}: it is not a font package of the catalogue`);
   const licence = files.find((f) => LICENCE_FILE.test(f.name));
   return { faces: faces.sort((a, b) => a.weight - b.weight || a.style.localeCompare(b.style)), licence };
 }
@@ -214,10 +238,15 @@ export async function installFont(request: FontRequest | string, options: Instal
   const staging = join(dir, `.staging-${process.pid}-${randomBytes(6).toString('hex')}`);
   await mkdir(staging);
   try {
-    const got = options.from ? await fromFolder(pkg, family.slug, req.version, resolve(options.from), at) : await fromRegistry(pkg, req.version, staging, options, at);
+    const got = options.from
+      ? await fromFolder(pkg, family.slug, req.version, resolve(options.from), at)
+      : await fromRegistry(pkg, req.version, staging, options, at);
     const integrity = integrityOf(got.bytes);
     if (req.integrity !== undefined && integrity !== req.integrity) {
-      throw validationError(at, `${pkg}@${got.version} does not match the integrity the design recorded (EINTEGRITY: ${req.integrity.slice(0, 20)}…, got ${integrity.slice(0, 20)}…): the tarball was changed; use the original`);
+      throw validationError(
+        at,
+        `${pkg}@${got.version} does not match the integrity the design recorded (EINTEGRITY: ${req.integrity.slice(0, 20)}…, got ${integrity.slice(0, 20)}…): the tarball was changed; use the original`,
+      );
     }
     const again = installed.find(family.family, got.version);
     if (again && again.integrity === integrity) return { ...again, source: 'present' };

@@ -103,7 +103,10 @@ export class InstalledFonts {
       const record = readRecord(join(this.dir, entry.name));
       if (!record) continue;
       const key = record.family.toLowerCase();
-      byName.set(key, [...(byName.get(key) ?? []), record].sort((a, b) => compareVersions(b.version, a.version)));
+      byName.set(
+        key,
+        [...(byName.get(key) ?? []), record].sort((a, b) => compareVersions(b.version, a.version)),
+      );
     }
     this.#byName = byName;
     this.#mtime = mtime;
