@@ -35,7 +35,9 @@ export function checkFontFamily(family: string, at: string, ctx: CheckContext, w
       : `font family "${family}" is not available: use one of ${ctx.fonts.familyNames().join(', ')}, or add its file to $.fonts`;
     throw validationError(at, `${prefix}${message}`);
   }
-  if (!ctx.designFonts.includes(family)) {
+  // A Google Fonts family from the font folder may be named without being listed (an override picking
+  // a family: the service installs it when the render is requested).
+  if (!ctx.designFonts.includes(family) && ctx.fonts.source(family)?.kind !== 'installed') {
     throw validationError(at, `${prefix}font family "${family}" is not listed in $.fonts: add it there (listed: ${ctx.designFonts.join(', ')})`);
   }
 }

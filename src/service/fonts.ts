@@ -4,7 +4,7 @@ import { designFontSet } from '../assets/design-fonts.js';
 import type { AssetResolver } from '../assets/resolver.js';
 import { FontFileError, MAX_FONT_FILE_BYTES, readFontFile } from '../text/font-file.js';
 import { bundledFonts, type FontSet } from '../text/fonts.js';
-import { fontRequestsFor, installFont } from '../text/install.js';
+import { fontRequestsFor, installFont, overrideFontRequests } from '../text/install.js';
 import { catalogueFamily, catalogueSize, searchCatalogue } from '../text/catalogue.js';
 import { scriptAt } from '../text/script-runs.js';
 import { ImprintError, validationError } from '../errors.js';
@@ -159,17 +159,17 @@ export function fontJson(f: FontRecord) {
  * configured (IMPRINT_FONTS_INSTALL). With "off", nothing is installed and parsing reports the family.
  * Errors are validation errors at the design's `fonts` entry.
  */
-export async function installDesignFonts(ctx: ServiceContext, design: unknown, fonts: FontSet): Promise<void> {
+export async function installDesignFonts(ctx: ServiceContext, design: unknown, fonts: FontSet, overrides?: unknown): Promise<void> {
   const mode = ctx.config.fontInstall ?? 'registry';
   if (mode === 'off') return;
-  const requests = fontRequestsFor(design, fonts);
+  const requests = [...fontRequestsFor(design, fonts), ...(overrides === undefined ? [] : overrideFontRequests(overrides, fonts))];
   const entries = (design as { fonts?: unknown[] }).fonts ?? [];
   for (const request of requests) {
     const i = entries.findIndex((e) => (typeof e === 'string' ? e : (e as { family?: unknown })?.family) === request.family || e === request.family);
     const result = await installFont(request, {
       ...(fonts.installed ? { dir: fonts.installed.dir } : {}),
       ...(typeof mode === 'object' ? { from: mode.from } : {}),
-      at: i >= 0 ? `$.fonts[${i}]` : '$.fonts',
+      at: i >= 0 ? `$.fonts[${i}]` : overrides === undefined ? '$.fonts' : '$.objects_overrides',
     });
     if (result.source !== 'present') ctx.log.info({ family: result.family, package: result.package, version: result.version }, 'font family installed');
   }

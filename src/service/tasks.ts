@@ -12,7 +12,7 @@ import type { VideoAdmission } from '../store/metadata/metadata-store.js';
 import type { TaskRecord } from '../store/metadata/records.js';
 import type { ServiceContext } from './context.js';
 import { getDesign } from './designs.js';
-import { accountFontSet } from './fonts.js';
+import { accountFontSet, installDesignFonts } from './fonts.js';
 import { checkDesignFiles, prepareOverrides } from './uploads.js';
 
 /** The spec's four formats, then Imprint's additions (webp, avif). */
@@ -80,6 +80,8 @@ export async function createTask(ctx: ServiceContext, accountId: number, req: Ta
   // Resolving is pure and catches every override error before anything is queued.
   // The account's library fonts the design names are part of what its text is checked against.
   const fonts = await accountFontSet(ctx, accountId, design.template);
+  // Google Fonts families the overrides pick (font_family) are installed now, before anything is queued.
+  await installDesignFonts(ctx, design.template, fonts, overrides);
   const scene = resolveScene(parseDesign(design.template, fonts), overrides, fonts, { design: '$', overrides: root });
   checkDesignFiles(overrides, root, design.assets);
   if (options.quality !== undefined && !(QUALITY_FORMATS as readonly string[]).includes(format)) {

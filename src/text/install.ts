@@ -331,3 +331,24 @@ export function pinFonts<D>(design: D, fonts: FontSet): D {
   });
   return pinned ? { ...design, fonts: out } : design;
 }
+
+/**
+ * The Google Fonts families overrides name (every `font_family` value, through interface A's
+ * objects_overrides and B's overrides[].object alike) that `fonts` lacks: installed before the render
+ * is queued, so an override can pick any family of the catalogue.
+ */
+export function overrideFontRequests(overrides: unknown, fonts: FontSet): FontRequest[] {
+  const names = new Set<string>();
+  const walk = (v: unknown, depth: number): void => {
+    if (depth > 8 || v === null || typeof v !== 'object') return;
+    for (const [k, x] of Object.entries(v)) {
+      if (k === 'font_family' && typeof x === 'string') names.add(x);
+      else walk(x, depth + 1);
+    }
+  };
+  walk(overrides, 0);
+  return [...names].flatMap((n) => {
+    const family = fonts.has(n) ? undefined : catalogueFamily(n);
+    return family ? [{ family: family.family }] : [];
+  });
+}

@@ -137,7 +137,7 @@ export class TaskWorker {
       const fontFiles = await libraryFontFiles(this.ctx, task.accountId, design.template);
       // A design pinned to Google Fonts packages this machine lacks (a worker beside the one that
       // imported it): they are installed before the render, which itself never touches the network.
-      await installDesignFonts(this.ctx, design.template, bundledFonts());
+      await installDesignFonts(this.ctx, design.template, bundledFonts(), task.overrides);
       const options: RenderOptions = {
         // Stored templates and overrides are plain JSON: the engine validates them like any input.
         design: design.template as DesignInput,
