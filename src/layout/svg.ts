@@ -144,8 +144,12 @@ export function svgClip(doc: SvgDocument, dst: Rect): { geometry: Geometry; even
   const vb = doc.viewBox;
   const sx = dst.width / vb.width;
   const sy = dst.height / vb.height;
-  const stretch: Matrix = [sx, 0, 0, sy, dst.x - vb.x * sx, dst.y - vb.y * sy];
-  const shapes = filledShapes(doc.nodes, stretch);
+  return svgClipBy(doc, [sx, 0, 0, sy, dst.x - vb.x * sx, dst.y - vb.y * sy]);
+}
+
+/** The drawing's filled shapes as one clip path, its viewBox mapped by `view` (svgViewport: an svg object's fill_image). */
+export function svgClipBy(doc: SvgDocument, view: Matrix): { geometry: Geometry; evenOdd: boolean } {
+  const shapes = filledShapes(doc.nodes, view);
   if (shapes.length === 1) return { geometry: { kind: 'path', d: pathDataString(shapes[0]!.path) }, evenOdd: shapes[0]!.evenOdd };
   const all = shapes.flatMap((s) => (signedArea(s.path) < 0 ? reversePath(s.path) : s.path));
   return { geometry: { kind: 'path', d: pathDataString(all) }, evenOdd: false };
