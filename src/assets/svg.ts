@@ -57,6 +57,8 @@ export function parseSvgBytes(bytes: Uint8Array, at: string, name: string): SvgD
     return hit.doc;
   }
   if (bytes[0] === 0x1f && bytes[1] === 0x8b) throw validationError(at, `"${name}" is compressed (svgz): use the uncompressed .svg file`);
+  const raster = rasterKind(bytes);
+  if (raster) throw validationError(at, `"${name}" is a ${raster} image, not an SVG drawing: use an .svg file here`);
   let text: string;
   try {
     text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
@@ -72,6 +74,16 @@ export function parseSvgBytes(bytes: Uint8Array, at: string, name: string): SvgD
   }
   remember(hash, doc, bytes.byteLength);
   return doc;
+}
+
+/** The kind of raster image the bytes begin like, or undefined: a picture given where a drawing belongs. */
+function rasterKind(b: Uint8Array): string | undefined {
+  const starts = (...sig: number[]): boolean => sig.every((v, i) => b[i] === v);
+  if (starts(0x89, 0x50, 0x4e, 0x47)) return 'PNG';
+  if (starts(0xff, 0xd8, 0xff)) return 'JPEG';
+  if (starts(0x47, 0x49, 0x46, 0x38)) return 'GIF';
+  if (starts(0x52, 0x49, 0x46, 0x46) && b[8] === 0x57 && b[9] === 0x45 && b[10] === 0x42 && b[11] === 0x50) return 'WebP';
+  return undefined;
 }
 
 /** Resolves and parses each distinct SVG reference once. Keys are `svgRefKey`s. */

@@ -735,7 +735,7 @@ function convertSvg(c: Converter, e: PolotnoSvg, at: string, pageSeconds: number
       refuse(
         at,
         'stretchEnabled',
-        'a frame (an svg with maskSrc) with stretchEnabled false is cut by Polotno from the top-left corner of the drawing stretched to the picture, which Imprint does not draw: set stretchEnabled to true (the default)',
+        'a frame (an svg with maskSrc) with stretchEnabled false is cut by Polotno from the top-left corner of the drawing stretched to the picture, which Imprint cannot draw: set stretchEnabled to true (the default)',
       );
     }
     out.fill_image = c.source(e.maskSrc, `${at}.maskSrc`, 'picture of the frame (maskSrc)');
