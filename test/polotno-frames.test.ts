@@ -41,7 +41,10 @@ beforeAll(async () => {
   await writeFile(join(dir, 'square.svg'), SQUARE);
   await writeFile(join(dir, 'disc.svg'), DISC);
   await writeFile(join(dir, 'red.svg'), RED);
-  await writeFile(join(dir, 'ring.svg'), '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10"><circle cx="5" cy="5" r="4" stroke="#000"/></svg>');
+  await writeFile(
+    join(dir, 'ring.svg'),
+    '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10"><circle cx="5" cy="5" r="4" fill="none" stroke="#000"/></svg>',
+  );
   await writeFile(
     join(dir, 'faint.svg'),
     '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10"><rect width="10" height="10" fill-opacity="0.5"/></svg>',
@@ -81,6 +84,17 @@ describe('frames: an svg with maskSrc shows the picture through its shape', () =
     expect(at(100, 50)).toEqual([0, 0, 255]); // the middle of the (stretched) disc: the picture, not #112233
     expect(at(3, 3)).toEqual([255, 255, 255]); // the box's corner, outside the ellipse: the page
     expect(at(100, 150)).toEqual([255, 255, 255]); // below the box
+  });
+
+  it('a frame of strokes and see-through paint shows the picture as much as the drawing paints (its alpha)', async () => {
+    // ring.svg: a circle stroke (no fill) of width 1 on r = 4, in a 10-unit view box stretched to 200 px.
+    const ring = await pixels(page([{ type: 'svg', src: 'ring.svg', maskSrc: 'blue.png', x: 0, y: 0, width: 200, height: 200 }]));
+    expect(ring(100, 20)).toEqual([0, 0, 255]); // on the stroke
+    expect(ring(100, 100)).toEqual([255, 255, 255]); // inside the ring: nothing painted there
+    const faint = await pixels(page([{ type: 'svg', src: 'faint.svg', maskSrc: 'blue.png', x: 0, y: 0, width: 200, height: 200 }]));
+    const [r, g, b] = faint(100, 100);
+    // Half the picture over the white page.
+    expect([Math.abs(r! - 128) <= 2, Math.abs(g! - 128) <= 2, b]).toEqual([true, true, 255]);
   });
 
   it('the picture covers the box, centred: a 2:1 picture in a square frame shows its middle', async () => {
@@ -217,18 +231,6 @@ describe('bad input: refused at the Polotno path, with how to fix it', () => {
       message: 'remote URLs are not fetched',
     },
     {
-      name: 'a frame whose shape is a stroke',
-      design: page([{ type: 'svg', src: 'ring.svg', maskSrc: 'blue.png' }]),
-      path: '$.pages[0].children[0].src',
-      message: 'cannot frame the fill_image picture: it has strokes',
-    },
-    {
-      name: 'a frame whose shape is see-through',
-      design: page([{ type: 'svg', src: 'faint.svg', maskSrc: 'blue.png' }]),
-      path: '$.pages[0].children[0].src',
-      message: 'a fill is see-through',
-    },
-    {
       name: 'a frame that is not a drawing',
       design: page([{ type: 'svg', src: 'blue.png', maskSrc: 'blue.png' }]),
       path: '$.pages[0].children[0].src',
@@ -260,9 +262,78 @@ describe('bad input: refused at the Polotno path, with how to fix it', () => {
   }
 });
 
+describe('SVG <mask> in a clip (clipSrc), a frame and an svg element', () => {
+  const HOLE =
+    '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 100 100"><mask id="m" maskUnits="userSpaceOnUse" x="0" y="0" width="100" height="100"><rect width="100" height="100" fill="white"/><rect x="25" y="25" width="50" height="50" fill="black"/></mask><rect width="100" height="100" mask="url(#m)"/></svg>';
+  const HALF =
+    '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 100 100"><mask id="m"><rect width="100" height="100" fill="#808080"/></mask><rect width="100" height="100" fill="#f00" mask="url(#m)"/></svg>';
+  const ALPHA =
+    '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 100 100"><mask id="m" mask-type="alpha"><rect width="50" height="100" fill="#000"/></mask><rect width="100" height="100" fill="#f00" mask="url(#m)"/></svg>';
+  beforeAll(async () => {
+    await writeFile(join(dir, 'hole.svg'), HOLE);
+    await writeFile(join(dir, 'half.svg'), HALF);
+    await writeFile(join(dir, 'alpha.svg'), ALPHA);
+  });
+
+  it('a luminance mask cuts a hole in a clipSrc: the picture around it, the page through it', async () => {
+    const at = await pixels(page([{ type: 'image', src: 'blue.png', clipSrc: 'hole.svg', x: 0, y: 0, width: 200, height: 200, stretchEnabled: true }]));
+    expect(at(20, 20)).toEqual([0, 0, 255]);
+    expect(at(100, 100)).toEqual([255, 255, 255]);
+  });
+
+  it('a grey luminance mask keeps half (sRGB luminance of #808080), and an alpha mask keeps by alpha whatever its colour', async () => {
+    const half = await pixels(page([{ type: 'svg', src: 'half.svg', x: 0, y: 0, width: 200, height: 200 }]));
+    const [, g] = half(100, 100);
+    // White under red at 128/255: green and blue = 255 − 128·(255/255)… about 127.
+    expect(Math.abs(g! - 127)).toBeLessThanOrEqual(2);
+    const alpha = await pixels(page([{ type: 'svg', src: 'alpha.svg', x: 0, y: 0, width: 200, height: 200 }]));
+    expect(alpha(50, 100)).toEqual([255, 0, 0]); // under the black (opaque) half of the mask
+    expect(alpha(150, 100)).toEqual([255, 255, 255]);
+  });
+
+  it('pdf draws masks as soft masks over vector content: luminance and alpha', async () => {
+    const { bytes } = await render({
+      design: page([
+        { type: 'svg', src: 'half.svg', x: 0, y: 0, width: 100, height: 100 },
+        { type: 'svg', src: 'alpha.svg', x: 100, y: 0, width: 100, height: 100 },
+      ]),
+      format: 'pdf',
+      baseDir: dir,
+    });
+    const text = Buffer.from(bytes).toString('latin1');
+    expect(text).toMatch(/\/S \/Luminosity/);
+    expect(text).toMatch(/\/S \/Alpha/);
+    expect(text).not.toMatch(/\/Subtype \/Image/);
+  });
+
+  it('the mask region is the element box grown by 10 % (objectBoundingBox) unless given: outside it nothing shows', async () => {
+    await writeFile(
+      join(dir, 'region.svg'),
+      '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 100 100"><mask id="m" x="0" y="0" width="0.5" height="1"><rect width="100" height="100" fill="white"/></mask><rect width="100" height="100" fill="#f00" mask="url(#m)"/></svg>',
+    );
+    const at = await pixels(page([{ type: 'svg', src: 'region.svg', x: 0, y: 0, width: 200, height: 200 }]));
+    expect(at(50, 100)).toEqual([255, 0, 0]);
+    expect(at(150, 100)).toEqual([255, 255, 255]);
+  });
+
+  it('a mask that names something else, or nothing, is refused at src with the element and line', async () => {
+    await writeFile(
+      join(dir, 'bad-mask.svg'),
+      '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10">\n<rect width="10" height="10" mask="url(#nope)"/></svg>',
+    );
+    await expectRefused(
+      { design: page([{ type: 'svg', src: 'bad-mask.svg' }]), format: 'png', baseDir: dir },
+      { path: '$.pages[0].children[0].src', message: '<rect> at line 2, column 1: mask="url(#nope)" names no element: no id="nope" in the file' },
+    );
+  });
+});
+
 describe('native path shapes', () => {
-  const shape = (extra: Json): DesignInput =>
-    ({ width: 100, height: 100, objects: [{ type: 'shape', x: 0, y: 0, width: 100, height: 100, shape: 'path', ...extra }] }) as DesignInput;
+  const shape = (extra: Json): DesignInput => ({
+    width: 100,
+    height: 100,
+    objects: [{ type: 'shape', x: 0, y: 0, width: 100, height: 100, shape: 'path', ...extra }],
+  });
   it('refuses a path shape without path data, and broken path data, at path_data', async () => {
     await expectRefused({ design: shape({}), format: 'png' }, { path: '$.objects[0].path_data', message: 'shape "path" needs its outline: give path_data' });
     await expectRefused({ design: shape({ path_data: 'M0 0 L' }), format: 'png' }, { path: '$.objects[0].path_data', message: 'give SVG path data' });

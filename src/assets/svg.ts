@@ -5,7 +5,7 @@ import { createHash } from 'node:crypto';
 import { ImprintError, validationError } from '../errors.js';
 import { imageRefKey, svgRefKey } from '../scene/keys.js';
 import type { Scene, SceneImageRef, SceneObject } from '../scene/scene.js';
-import { svgClipProblem, svgFrameProblem } from '../svg/clip.js';
+import { svgClipProblem } from '../svg/clip.js';
 import { parseSvg, SVG_LIMITS, SvgError, type SvgDocument } from '../svg/parse.js';
 import { AssetNotFoundError, type AssetResolver } from './resolver.js';
 
@@ -15,17 +15,12 @@ export function sceneSvgRefs(scene: Scene, which: 'all' | 'clips' = 'all'): Scen
   const visit = (objects: readonly SceneObject[]): void => {
     for (const o of objects) {
       if (o.type === 'group') visit(o.objects);
-      else if (o.type === 'svg' && (which === 'all' || o.fillImage)) refs.push(o.svg);
+      else if (o.type === 'svg' && which === 'all') refs.push(o.svg);
       else if (o.type === 'image' && o.clipSvg) refs.push(o.clipSvg);
     }
   };
   visit(scene.objects);
   return refs;
-}
-
-/** The drawings of svg objects that frame a fill_image. */
-function frameRefs(objects: readonly SceneObject[]): SceneImageRef[] {
-  return objects.flatMap((o) => (o.type === 'group' ? frameRefs(o.objects) : o.type === 'svg' && o.fillImage ? [o.svg] : []));
 }
 
 // Parsed drawings by file hash, least recently used first out, bounded by the source size they came from
@@ -90,7 +85,6 @@ function rasterKind(b: Uint8Array): string | undefined {
 export async function loadSvgs(scene: Scene, resolver: AssetResolver): Promise<Map<string, SvgDocument>> {
   const out = new Map<string, SvgDocument>();
   const clips = new Set(sceneSvgRefs(scene, 'clips'));
-  const frames = new Set(frameRefs(scene.objects));
   for (const ref of sceneSvgRefs(scene)) {
     const key = svgRefKey(ref);
     if (out.has(key) && !clips.has(ref)) continue;
@@ -105,10 +99,8 @@ export async function loadSvgs(scene: Scene, resolver: AssetResolver): Promise<M
     }
     const doc = parseSvgBytes(bytes, ref.at, name);
     out.set(key, doc);
-    if (frames.has(ref)) {
-      const problem = svgFrameProblem(doc);
-      if (problem) throw validationError(ref.at, `"${name}" cannot frame the fill_image picture: ${problem}`);
-    } else if (clips.has(ref)) {
+    // A drawing with <mask>s clips by what it paints (its alpha), which any drawing can.
+    if (clips.has(ref) && !doc.masked) {
       const problem = svgClipProblem(doc);
       if (problem) throw validationError(ref.at, `"${name}" cannot clip the picture: ${problem}`);
     }

@@ -13,6 +13,7 @@ import { layoutMockup } from './mockup.js';
 import { figureGeometry } from './outlines.js';
 import { svgClip, svgClipBy, svgItems, svgViewport } from './svg.js';
 import { parsePathData, pathBounds, pathDataString, transformPath } from '../svg/path-data.js';
+import { svgFrameProblem } from '../svg/clip.js';
 import { layoutText, type TextFitReport, type TextLayout } from './text.js';
 
 export type { ImageSize, ImageSizes } from './boxes.js';
@@ -126,16 +127,20 @@ function layoutContent(o: SceneObject, images: ImageSizes, fonts: FontSet, textL
       const image = flipped(picture, dst, o.flipX ?? false, o.flipY ?? false);
       if (o.clipSvg) {
         // The SVG clip wins over mask and corners: a group of its own, so the object's group keeps its plain shape.
-        const { geometry, evenOdd } = svgClip(svgOf(images, o.clipSvg), dst);
-        const clipped: DisplayItem = {
-          kind: 'group',
-          transform: IDENTITY,
-          opacity: 1,
-          bounds: local,
-          clip: geometry,
-          ...(evenOdd ? { clipEvenOdd: true } : {}),
-          items: [image],
-        };
+        const doc = svgOf(images, o.clipSvg);
+        const clipped: DisplayItem = doc.masked
+          ? // A drawing with <mask>s is more than the union of its shapes: the picture is kept as much
+            // as the drawing paints (its alpha), as a browser draws the picture "source-in" over it.
+            {
+              kind: 'group',
+              transform: IDENTITY,
+              opacity: 1,
+              bounds: local,
+              clip: null,
+              mask: { items: svgItems(doc, dst, 'fill', {}), luminance: false },
+              items: [image],
+            }
+          : { kind: 'group', transform: IDENTITY, opacity: 1, bounds: local, ...svgClipOf(doc, dst), items: [image] };
         return { group: castShadow(group(o.box, local, o.rotation, o.scale, o.opacity, local, null, [clipped]), o.shadow) };
       }
       const clip = pictureClip(dst, o.cornerRadius ?? 0, o.mask ?? 'none');
@@ -185,11 +190,17 @@ function svgObject(o: SceneSvg, local: Rect, images: ImageSizes): DisplayItem {
   const doc = svgOf(images, o.svg);
   let content: DisplayItem[];
   if (o.fillImage) {
-    // The picture covers the box, centred; the drawing's filled shapes, placed as it would be drawn, clip it.
+    // The picture covers the box, centred, kept where the drawing paints (Polotno's "source-in"): a
+    // vector clip by the filled shapes when that is the same (opaque fills only), else the drawing's alpha.
     const { src, dst } = placeMedia('cover', sizeOf(images, o.fillImage), local);
-    const { geometry, evenOdd } = svgClipBy(doc, svgViewport(doc, local, o.fit));
     const picture: DisplayItem = { kind: 'image', image: imageRefKey(o.fillImage), src, dst };
-    content = [{ kind: 'group', transform: IDENTITY, opacity: 1, bounds: local, clip: geometry, ...(evenOdd ? { clipEvenOdd: true } : {}), items: [picture] }];
+    const frame: DisplayItem = { kind: 'group', transform: IDENTITY, opacity: 1, bounds: local, clip: null, items: [picture] };
+    if (doc.masked || svgFrameProblem(doc)) frame.mask = { items: svgItems(doc, local, o.fit, o.colors), luminance: false };
+    else {
+      const { geometry, evenOdd } = svgClipBy(doc, svgViewport(doc, local, o.fit));
+      Object.assign(frame, { clip: geometry, ...(evenOdd ? { clipEvenOdd: true } : {}) });
+    }
+    content = [frame];
   } else content = svgItems(doc, local, o.fit, o.colors);
   const r = Math.min(o.cornerRadius ?? 0, local.width / 2, local.height / 2);
   const clip: Geometry = r > 0 ? { kind: 'round_rect', rect: local, radius: r } : { kind: 'rect', rect: local };
@@ -265,6 +276,12 @@ function shapeGeometry(o: SceneShape, rect: Rect, radius: number): Geometry {
   if (o.shape === 'rounded_rect') return { kind: 'round_rect', rect, radius: Math.max(0, Math.min(radius, rect.width / 2, rect.height / 2)) };
   if (o.shape === 'path') return { kind: 'path', d: pathDataString(transformPath(parsePathData(o.path!.d), viewBoxMatrix(o.path!.viewBox, rect))) };
   return figureGeometry(o.shape, rect, o.star, o.vertices);
+}
+
+/** An image clip_svg's clip: the union of the drawing's filled shapes, its viewBox stretched over `dst`. */
+function svgClipOf(doc: SvgDocument, dst: Rect): { clip: Geometry; clipEvenOdd?: true } {
+  const { geometry, evenOdd } = svgClip(doc, dst);
+  return { clip: geometry, ...(evenOdd ? { clipEvenOdd: true as const } : {}) };
 }
 
 /** What a path shape's border paints, in its view box's coordinates: the outline (the border is clipped to it) and the view box. */

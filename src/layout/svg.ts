@@ -70,6 +70,20 @@ function nodesItems(nodes: readonly SvgNode[], ctm: Matrix, box: Rect, colors: C
   for (const n of nodes) {
     const inner = multiply(ctm, n.transform);
     const items = n.kind === 'group' ? nodesItems(n.children, inner, box, colors) : shapeItems(n, inner, box, colors);
+    if (n.kind === 'group' && n.mask) {
+      // The mask's content, cut to its region, in the group's coordinates; an empty mask hides everything.
+      const maskItems = nodesItems(n.mask.nodes, inner, box, colors);
+      const g = wrap(n.transform, n.opacity, ctm, box, items);
+      if (g?.kind === 'group' && maskItems.length) {
+        const region = n.mask.region;
+        g.mask = {
+          items: [{ kind: 'group', transform: IDENTITY, opacity: 1, bounds: region, clip: { kind: 'rect', rect: region }, items: maskItems }],
+          luminance: n.mask.luminance,
+        };
+        out.push(g);
+      }
+      continue;
+    }
     if (isIdentity(n.transform) && n.opacity === 1) {
       out.push(...items);
       continue;

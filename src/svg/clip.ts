@@ -17,9 +17,9 @@ export function svgClipProblem(doc: SvgDocument): string | undefined {
 }
 
 /**
- * Why the drawing cannot frame a picture (an svg object's fill_image), or undefined. Polotno shows the
- * picture through every pixel the drawing paints, at that pixel's alpha; a clip by the filled shapes
- * is the same picture only when nothing else is painted and every fill is opaque.
+ * Why a clip by the drawing's filled shapes would not show a picture as the drawing's own alpha does
+ * (Polotno shows a frame's picture through every pixel the drawing paints, at that pixel's alpha), or
+ * undefined when it does: nothing but opaque fills. Layout masks by the drawing's alpha otherwise.
  */
 export function svgFrameProblem(doc: SvgDocument): string | undefined {
   const clip = svgClipProblem(doc);

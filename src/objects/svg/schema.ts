@@ -43,7 +43,7 @@ export const SvgConfig = z
 
 export const FillImage = doc(
   ImageRef,
-  "A picture shown through the drawing instead of its paint (a frame: Polotno's maskSrc on an svg): scaled to cover the box and centred, and seen only inside the union of the drawing's filled shapes, placed in the box as the drawing is. The file's colours do not matter; its shapes must be opaque and unstroked (the picture shows through the shapes, not through strokes or see-through paint). A path relative to the design folder or \"asset:<name>\". Default: none (the drawing's own colours).",
+  "A picture shown through the drawing instead of its paint (a frame: Polotno's maskSrc on an svg): scaled to cover the box and centred, and kept as much as the drawing, placed in the box as it would be drawn, paints each pixel (its alpha: the file's colours do not matter; strokes, see-through paint and masks show the picture partly). A path relative to the design folder or \"asset:<name>\". Default: none (the drawing's own colours).",
   'photos/portrait.jpg',
 );
 
@@ -74,7 +74,7 @@ export const SvgObject = z
     ...common,
     path: doc(
       ImageRef,
-      'The SVG file: a path relative to the design folder, or "asset:<name>" resolved by the host. http(s) URLs are refused. At most 2 MB; text, images, filters, masks, clip paths and patterns are refused (convert text to paths first).',
+      'The SVG file: a path relative to the design folder, or "asset:<name>" resolved by the host. http(s) URLs are refused. At most 2 MB; text, images, filters, clip paths and patterns are refused (convert text to paths first).',
       'icons/star.svg',
     ),
     colors: SvgColors.optional(),
