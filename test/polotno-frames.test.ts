@@ -10,6 +10,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { convertPolotno, POLOTNO_FIGURES } from '../src/design/polotno/convert.js';
 import { fileAssetResolver } from '../src/assets/resolver.js';
 import { render, type DesignInput } from '../src/engine.js';
+import { designAssetRefs } from '../src/service/design-assets.js';
 import type { PolotnoDocument } from '../src/index.js';
 import { TEST_CARDS } from './support/golden-cases.js';
 import { expectRefused } from './support/refusal.js';
@@ -77,6 +78,11 @@ describe('frames: an svg with maskSrc shows the picture through its shape', () =
     // A frame's picture may come embedded, as Polotno's editor saves an uploaded photo.
     const embedded = convertPolotno(page([{ type: 'svg', src: 'disc.svg', maskSrc: `data:image/png;base64,${Buffer.from('x').toString('base64')}` }]));
     expect((embedded.design.objects as Json[])[0]!.fill_image).toMatch(/^embedded\/[0-9a-f]{24}\.png$/);
+  });
+
+  it("stores the frame's picture with the design (import and design zips carry it)", () => {
+    const refs = designAssetRefs(convertPolotno(page([{ type: 'svg', src: 'disc.svg', maskSrc: 'photos/p.jpg' }])).design).map((r) => r.path);
+    expect(refs.sort()).toEqual(['disc.svg', 'photos/p.jpg']);
   });
 
   it("draws the picture inside the shape and the page outside it, whatever the drawing's own colours", async () => {
