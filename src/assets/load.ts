@@ -96,6 +96,7 @@ export function sceneImageRefs(scene: Scene): SceneImageRef[] {
     for (const o of objects) {
       if (o.type === 'group') visit(o.objects);
       else if (o.type === 'image') refs.push(o.image);
+      else if (o.type === 'svg' && o.fillImage) refs.push(o.fillImage);
       else if (o.type === 'shape' && o.fill?.kind === 'image') refs.push(o.fill.image);
       else if (o.type === 'mockup') {
         refs.push(o.base);

@@ -52,6 +52,8 @@ export function parseSvgBytes(bytes: Uint8Array, at: string, name: string): SvgD
     return hit.doc;
   }
   if (bytes[0] === 0x1f && bytes[1] === 0x8b) throw validationError(at, `"${name}" is compressed (svgz): use the uncompressed .svg file`);
+  const raster = rasterKind(bytes);
+  if (raster) throw validationError(at, `"${name}" is a ${raster} image, not an SVG drawing: use an .svg file here`);
   let text: string;
   try {
     text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
@@ -67,6 +69,16 @@ export function parseSvgBytes(bytes: Uint8Array, at: string, name: string): SvgD
   }
   remember(hash, doc, bytes.byteLength);
   return doc;
+}
+
+/** The kind of raster image the bytes begin like, or undefined: a picture given where a drawing belongs. */
+function rasterKind(b: Uint8Array): string | undefined {
+  const starts = (...sig: number[]): boolean => sig.every((v, i) => b[i] === v);
+  if (starts(0x89, 0x50, 0x4e, 0x47)) return 'PNG';
+  if (starts(0xff, 0xd8, 0xff)) return 'JPEG';
+  if (starts(0x47, 0x49, 0x46, 0x38)) return 'GIF';
+  if (starts(0x52, 0x49, 0x46, 0x46) && b[8] === 0x57 && b[9] === 0x45 && b[10] === 0x42 && b[11] === 0x50) return 'WebP';
+  return undefined;
 }
 
 /** Resolves and parses each distinct SVG reference once. Keys are `svgRefKey`s. */
@@ -87,7 +99,8 @@ export async function loadSvgs(scene: Scene, resolver: AssetResolver): Promise<M
     }
     const doc = parseSvgBytes(bytes, ref.at, name);
     out.set(key, doc);
-    if (clips.has(ref)) {
+    // A drawing with <mask>s clips by what it paints (its alpha), which any drawing can.
+    if (clips.has(ref) && !doc.masked) {
       const problem = svgClipProblem(doc);
       if (problem) throw validationError(ref.at, `"${name}" cannot clip the picture: ${problem}`);
     }

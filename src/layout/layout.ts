@@ -1,6 +1,6 @@
 // layout: Scene (+ intrinsic image sizes) → DisplayList and fit report. Pure and deterministic:
 // no I/O, no pixels; every object becomes one group placed by its box, rotation and opacity.
-import type { RGBA, Rect, Scene, SceneFill, SceneImageRef, SceneObject, SceneShadow, SceneShape, SceneText } from '../scene/scene.js';
+import type { RGBA, Rect, Scene, SceneFill, SceneImageRef, SceneObject, SceneShadow, SceneShape, SceneSvg, SceneText } from '../scene/scene.js';
 import { clipFrameKey, imageRefKey, svgRefKey } from '../scene/keys.js';
 import type { SvgDocument } from '../svg/parse.js';
 import type { FontSet } from '../text/fonts.js';
@@ -11,7 +11,9 @@ import { gradientOpaque, placeGradient } from './gradient.js';
 import { layoutLine } from './line.js';
 import { layoutMockup } from './mockup.js';
 import { figureGeometry } from './outlines.js';
-import { svgClip, svgItems } from './svg.js';
+import { svgClip, svgClipBy, svgItems, svgViewport } from './svg.js';
+import { parsePathData, pathBounds, pathDataString, transformPath } from '../svg/path-data.js';
+import { svgFrameProblem } from '../svg/clip.js';
 import { layoutText, type TextFitReport, type TextLayout } from './text.js';
 
 export type { ImageSize, ImageSizes } from './boxes.js';
@@ -125,16 +127,20 @@ function layoutContent(o: SceneObject, images: ImageSizes, fonts: FontSet, textL
       const image = flipped(picture, dst, o.flipX ?? false, o.flipY ?? false);
       if (o.clipSvg) {
         // The SVG clip wins over mask and corners: a group of its own, so the object's group keeps its plain shape.
-        const { geometry, evenOdd } = svgClip(svgOf(images, o.clipSvg), dst);
-        const clipped: DisplayItem = {
-          kind: 'group',
-          transform: IDENTITY,
-          opacity: 1,
-          bounds: local,
-          clip: geometry,
-          ...(evenOdd ? { clipEvenOdd: true } : {}),
-          items: [image],
-        };
+        const doc = svgOf(images, o.clipSvg);
+        const clipped: DisplayItem = doc.masked
+          ? // A drawing with <mask>s is more than the union of its shapes: the picture is kept as much
+            // as the drawing paints (its alpha), as a browser draws the picture "source-in" over it.
+            {
+              kind: 'group',
+              transform: IDENTITY,
+              opacity: 1,
+              bounds: local,
+              clip: null,
+              mask: { items: svgItems(doc, dst, 'fill', {}), luminance: false },
+              items: [image],
+            }
+          : { kind: 'group', transform: IDENTITY, opacity: 1, bounds: local, ...svgClipOf(doc, dst), items: [image] };
         return { group: castShadow(group(o.box, local, o.rotation, o.scale, o.opacity, local, null, [clipped]), o.shadow) };
       }
       const clip = pictureClip(dst, o.cornerRadius ?? 0, o.mask ?? 'none');
@@ -170,9 +176,49 @@ function layoutContent(o: SceneObject, images: ImageSizes, fonts: FontSet, textL
     case 'mockup':
       return { group: castShadow(clippedToBox(layoutMockup(o, (r) => sizeOf(images, r))), o.shadow) };
     case 'svg':
-      // Clipped to its box, as a browser's <img> of the file clips the drawing to the image's box.
-      return { group: castShadow(clippedToBox(svgItems(svgOf(images, o.svg), local, o.fit, o.colors)), o.shadow) };
+      return { group: svgObject(o, local, images) };
   }
+}
+
+/**
+ * An svg object: the drawing (or its fill_image seen through the drawing's filled shapes), clipped to
+ * the box (as a browser's <img> of the file clips it) with rounded corners, and its border. Polotno
+ * draws the border as a node of its own: a stroke centred on the box inset by half the width, with
+ * corners rounded by cornerRadius − width, not clipped, not shadowed, at the element's opacity.
+ */
+function svgObject(o: SceneSvg, local: Rect, images: ImageSizes): DisplayItem {
+  const doc = svgOf(images, o.svg);
+  let content: DisplayItem[];
+  if (o.fillImage) {
+    // The picture covers the box, centred, kept where the drawing paints (Polotno's "source-in"): a
+    // vector clip by the filled shapes when that is the same (opaque fills only), else the drawing's alpha.
+    const { src, dst } = placeMedia('cover', sizeOf(images, o.fillImage), local);
+    const picture: DisplayItem = { kind: 'image', image: imageRefKey(o.fillImage), src, dst };
+    const frame: DisplayItem = { kind: 'group', transform: IDENTITY, opacity: 1, bounds: local, clip: null, items: [picture] };
+    if (doc.masked || svgFrameProblem(doc)) frame.mask = { items: svgItems(doc, local, o.fit, o.colors), luminance: false };
+    else {
+      const { geometry, evenOdd } = svgClipBy(doc, svgViewport(doc, local, o.fit));
+      Object.assign(frame, { clip: geometry, ...(evenOdd ? { clipEvenOdd: true } : {}) });
+    }
+    content = [frame];
+  } else content = svgItems(doc, local, o.fit, o.colors);
+  const r = Math.min(o.cornerRadius ?? 0, local.width / 2, local.height / 2);
+  const clip: Geometry = r > 0 ? { kind: 'round_rect', rect: local, radius: r } : { kind: 'rect', rect: local };
+  if (!o.border) return castShadow(group(o.box, local, o.rotation, o.scale, o.opacity, local, clip, content), o.shadow);
+  const w = Math.min(o.border.width, local.width / 2, local.height / 2);
+  const line = { x: w / 2, y: w / 2, width: local.width - w, height: local.height - w };
+  const radius = Math.max(0, Math.min((o.cornerRadius ?? 0) - w, line.width / 2, line.height / 2));
+  const geometry: Geometry = radius > 0 ? { kind: 'round_rect', rect: line, radius } : { kind: 'rect', rect: line };
+  const drawing = castShadow({ kind: 'group', transform: IDENTITY, opacity: o.opacity, bounds: local, clip, items: content }, o.shadow);
+  const border: DisplayItem = {
+    kind: 'group',
+    transform: IDENTITY,
+    opacity: o.opacity,
+    bounds: local,
+    clip: null,
+    items: [{ kind: 'stroke', geometry, color: o.border.color, width: w, dash: null }],
+  };
+  return group(o.box, local, o.rotation, o.scale, 1, local, null, [drawing, border]);
 }
 
 function group(
@@ -228,7 +274,28 @@ function shapeGeometry(o: SceneShape, rect: Rect, radius: number): Geometry {
   if (o.shape === 'rect') return { kind: 'rect', rect };
   if (o.shape === 'ellipse') return { kind: 'ellipse', rect };
   if (o.shape === 'rounded_rect') return { kind: 'round_rect', rect, radius: Math.max(0, Math.min(radius, rect.width / 2, rect.height / 2)) };
+  if (o.shape === 'path') return { kind: 'path', d: pathDataString(transformPath(parsePathData(o.path!.d), viewBoxMatrix(o.path!.viewBox, rect))) };
   return figureGeometry(o.shape, rect, o.star, o.vertices);
+}
+
+/** An image clip_svg's clip: the union of the drawing's filled shapes, its viewBox stretched over `dst`. */
+function svgClipOf(doc: SvgDocument, dst: Rect): { clip: Geometry; clipEvenOdd?: true } {
+  const { geometry, evenOdd } = svgClip(doc, dst);
+  return { clip: geometry, ...(evenOdd ? { clipEvenOdd: true as const } : {}) };
+}
+
+/** What a path shape's border paints, in its view box's coordinates: the outline (the border is clipped to it) and the view box. */
+function pathReach(vb: Rect, d: string): Rect {
+  const b = pathBounds(parsePathData(d)) ?? { x0: vb.x, y0: vb.y, x1: vb.x, y1: vb.y };
+  const [x0, y0] = [Math.min(b.x0, vb.x), Math.min(b.y0, vb.y)];
+  return { x: x0, y: y0, width: Math.max(b.x1, vb.x + vb.width) - x0, height: Math.max(b.y1, vb.y + vb.height) - y0 };
+}
+
+/** The transform that stretches a path shape's view box to `rect`. */
+function viewBoxMatrix(vb: Rect, rect: Rect): Matrix {
+  const sx = rect.width / vb.width;
+  const sy = rect.height / vb.height;
+  return [sx, 0, 0, sy, rect.x - vb.x * sx, rect.y - vb.y * sy];
 }
 
 function shapeItems(o: SceneShape, box: Rect, images: ImageSizes): DisplayItem[] {
@@ -244,7 +311,14 @@ function shapeItems(o: SceneShape, box: Rect, images: ImageSizes): DisplayItem[]
       : o.border.style === 'dashed'
         ? [3 * w, 2 * w]
         : null;
-    if (o.shape === 'rect' || o.shape === 'rounded_rect' || o.shape === 'ellipse') {
+    if (o.shape === 'path') {
+      // In the view box's coordinates, stretched with the outline (an SVG stroke, as Polotno strokes
+      // its figures): the band inside the outline is the stroke twice as wide, clipped to it.
+      const vb = o.path!.viewBox;
+      const own: Geometry = { kind: 'path', d: o.path!.d };
+      const stroke: DisplayItem = { kind: 'stroke', geometry: own, color: o.border.color, width: 2 * w, dash };
+      items.push({ kind: 'group', transform: viewBoxMatrix(vb, box), opacity: 1, bounds: pathReach(vb, o.path!.d), clip: own, items: [stroke] });
+    } else if (o.shape === 'rect' || o.shape === 'rounded_rect' || o.shape === 'ellipse') {
       // The border lies inside the outline: stroke the outline inset by half the width.
       const inset = { x: w / 2, y: w / 2, width: box.width - w, height: box.height - w };
       items.push({ kind: 'stroke', geometry: shapeGeometry(o, inset, o.cornerRadius - w / 2), color: o.border.color, width: w, dash });

@@ -4,7 +4,7 @@ import { STAR_INNER_RADIUS, STAR_POINTS, type Point, type Rect, type SceneShape 
 import type { Geometry } from '../scene/display-list.js';
 
 /** The outlines this module draws; rect, rounded_rect and ellipse are box geometries of their own. */
-export type FigureOutline = Exclude<SceneShape['shape'], 'rect' | 'rounded_rect' | 'ellipse'>;
+export type FigureOutline = Exclude<SceneShape['shape'], 'rect' | 'rounded_rect' | 'ellipse' | 'path'>;
 
 /** Bezier handle length of a quarter circle, as a fraction of its radius. */
 const KAPPA = 0.5522847498;

@@ -70,6 +70,20 @@ function nodesItems(nodes: readonly SvgNode[], ctm: Matrix, box: Rect, colors: C
   for (const n of nodes) {
     const inner = multiply(ctm, n.transform);
     const items = n.kind === 'group' ? nodesItems(n.children, inner, box, colors) : shapeItems(n, inner, box, colors);
+    if (n.kind === 'group' && n.mask) {
+      // The mask's content, cut to its region, in the group's coordinates; an empty mask hides everything.
+      const maskItems = nodesItems(n.mask.nodes, inner, box, colors);
+      const g = wrap(n.transform, n.opacity, ctm, box, items);
+      if (g?.kind === 'group' && maskItems.length) {
+        const region = n.mask.region;
+        g.mask = {
+          items: [{ kind: 'group', transform: IDENTITY, opacity: 1, bounds: region, clip: { kind: 'rect', rect: region }, items: maskItems }],
+          luminance: n.mask.luminance,
+        };
+        out.push(g);
+      }
+      continue;
+    }
     if (isIdentity(n.transform) && n.opacity === 1) {
       out.push(...items);
       continue;
@@ -144,8 +158,12 @@ export function svgClip(doc: SvgDocument, dst: Rect): { geometry: Geometry; even
   const vb = doc.viewBox;
   const sx = dst.width / vb.width;
   const sy = dst.height / vb.height;
-  const stretch: Matrix = [sx, 0, 0, sy, dst.x - vb.x * sx, dst.y - vb.y * sy];
-  const shapes = filledShapes(doc.nodes, stretch);
+  return svgClipBy(doc, [sx, 0, 0, sy, dst.x - vb.x * sx, dst.y - vb.y * sy]);
+}
+
+/** The drawing's filled shapes as one clip path, its viewBox mapped by `view` (svgViewport: an svg object's fill_image). */
+export function svgClipBy(doc: SvgDocument, view: Matrix): { geometry: Geometry; evenOdd: boolean } {
+  const shapes = filledShapes(doc.nodes, view);
   if (shapes.length === 1) return { geometry: { kind: 'path', d: pathDataString(shapes[0]!.path) }, evenOdd: shapes[0]!.evenOdd };
   const all = shapes.flatMap((s) => (signedArea(s.path) < 0 ? reversePath(s.path) : s.path));
   return { geometry: { kind: 'path', d: pathDataString(all) }, evenOdd: false };

@@ -72,6 +72,10 @@ export interface PaintBackend<Output, Page extends PreparedPage = PreparedPage> 
   beginLayer(group: GroupItem): boolean;
   /** Composites the layer once, at the group's opacity and blend mode. */
   endLayer(group: GroupItem): void;
+  /** Inside a layer, after its items: starts painting the group's mask (its own surface, same coordinates). */
+  beginMask(group: GroupItem): void;
+  /** Ends the mask and keeps the layer's content only as much as the mask paints (alpha or luminance). */
+  endMask(group: GroupItem): void;
   fill(item: ItemOf<'fill'>): void;
   /** Fills the geometry with the gradient (in the same local coordinates as the geometry). */
   gradient(item: ItemOf<'gradient'>): void;

@@ -309,6 +309,8 @@ interface Layer {
   form: PdfRef;
   pageContent: PdfRef;
   outer: number;
+  /** The group's mask, painted as a form after the content: the soft mask the layer is drawn through. */
+  mask?: { form: PdfRef; luminance: boolean };
 }
 
 /** The pdfkit document as the backend drives it: drawing, internals, pages and the byte stream. */
@@ -328,6 +330,8 @@ export class PdfBackend implements PaintBackend<Buffer, PdfPreparedPage> {
   private matrix: Matrix = [1, 0, 0, 1, 0, 0];
   private readonly matrices: Matrix[] = [];
   private readonly layers: Layer[] = [];
+  /** Open masks: the layer content to return to and the opacity tracked there. */
+  private readonly maskStack: { layerContent: PdfRef; alpha: number }[] = [];
   private images: ReadonlyMap<string, LoadedImage> = new Map();
   private prepared!: PdfPagePixels;
   private readonly res: PdfResources;
@@ -484,7 +488,7 @@ export class PdfBackend implements PaintBackend<Buffer, PdfPreparedPage> {
 
   endLayer(g: GroupItem): void {
     const doc = this.doc;
-    const { form, pageContent, outer } = this.layers.pop()!;
+    const { form, pageContent, outer, mask } = this.layers.pop()!;
     doc.restore();
     doc.page.content = pageContent;
     this.alpha = outer;
@@ -494,7 +498,44 @@ export class PdfBackend implements PaintBackend<Buffer, PdfPreparedPage> {
     const a = outer * g.opacity;
     const blend = g.blend ?? 'normal';
     this.state({ ca: a, CA: a, ...(blend === 'normal' ? {} : { BM: blendName(blend) }) });
+    if (mask) {
+      // The mask's form is placed by the transform in force at gs: the group's own, as its content's.
+      const state = doc.ref({ Type: 'ExtGState', SMask: { Type: 'Mask', S: mask.luminance ? 'Luminosity' : 'Alpha', G: mask.form } });
+      state.end();
+      const gs = `Gk${++this.res.forms}`;
+      doc.page.ext_gstates[gs] = state;
+      doc.addContent(`/${gs} gs`);
+    }
     doc.addContent(`/${name} Do`);
+  }
+
+  /** Opens the mask's form (a transparency group, painted in the layer's coordinates); endMask closes it. */
+  beginMask(g: GroupItem): void {
+    const doc = this.doc;
+    const layer = this.layers[this.layers.length - 1]!;
+    const { x, y, width, height } = g.bounds;
+    const form = doc.ref({
+      Type: 'XObject',
+      Subtype: 'Form',
+      BBox: [x, y, x + width, y + height],
+      // A luminosity mask is measured in RGB, over the black backdrop of the soft mask's default.
+      Group: { Type: 'Group', S: 'Transparency', CS: 'DeviceRGB' },
+      Resources: doc.page.resources,
+    });
+    this.maskStack.push({ layerContent: doc.page.content, alpha: this.alpha });
+    layer.mask = { form, luminance: g.mask?.luminance === true };
+    doc.page.content = form;
+    this.alpha = 1;
+    doc.save();
+  }
+
+  endMask(): void {
+    const doc = this.doc;
+    const { layerContent, alpha } = this.maskStack.pop()!;
+    doc.restore();
+    doc.page.content = layerContent;
+    this.alpha = alpha;
+    this.layers[this.layers.length - 1]!.mask!.form.end();
   }
 
   /** Sets an ExtGState, created once per document for each distinct set of values. */

@@ -134,6 +134,8 @@ class RasterBackend implements PaintBackend<RasterImage[], RasterPage> {
   private device = { width: 0, height: 0, sx: 1, sy: 1 };
   private opaque = false;
   private readonly layers: Layer[] = [];
+  /** Open masks: the layer context to return to and the mask's surface. */
+  private readonly masks: { content: SKRSContext2D; canvas: Canvas }[] = [];
   private readonly done: RasterImage[] = [];
 
   constructor(
@@ -260,6 +262,41 @@ class RasterBackend implements PaintBackend<RasterImage[], RasterPage> {
     if (g.blur) ctx.filter = `blur(${this.blurDevice(g.blur)}px)`;
     ctx.drawImage(shadowed.canvas, shadowed.left, shadowed.top);
     if (g.blur) ctx.filter = 'none';
+  }
+
+  /** Paints the mask on a surface of the layer's size, in the layer's coordinates. */
+  beginMask(): void {
+    const layer = this.layers[this.layers.length - 1]!;
+    const canvas = skia().createCanvas(layer.canvas.width, layer.canvas.height);
+    const mctx = canvas.getContext('2d');
+    mctx.imageSmoothingQuality = 'high';
+    const m = this.ctx.getTransform();
+    mctx.setTransform(m.a, m.b, m.c, m.d, m.e, m.f);
+    this.masks.push({ content: this.ctx, canvas });
+    this.ctx = mctx;
+  }
+
+  /** Keeps the layer's pixels as much as the mask paints them: its alpha, or its luminance × alpha. */
+  endMask(g: GroupItem): void {
+    const { content, canvas } = this.masks.pop()!;
+    this.ctx = content;
+    if (g.mask?.luminance) {
+      const mctx = canvas.getContext('2d');
+      const img = mctx.getImageData(0, 0, canvas.width, canvas.height);
+      const d = img.data;
+      // SVG's luminance mask (Filter Effects' luminanceToAlpha of sRGB values), times the alpha.
+      for (let i = 0; i < d.length; i += 4) {
+        d[i + 3] = Math.round(((0.2125 * d[i]! + 0.7154 * d[i + 1]! + 0.0721 * d[i + 2]!) * d[i + 3]!) / 255);
+        d[i] = d[i + 1] = d[i + 2] = 0;
+      }
+      mctx.putImageData(img, 0, 0);
+    }
+    content.save();
+    content.resetTransform();
+    content.globalAlpha = 1;
+    content.globalCompositeOperation = 'destination-in';
+    content.drawImage(canvas, 0, 0);
+    content.restore();
   }
 
   /** A blur's σ in device pixels: blurs are in page pixels, scaled to the page as rendered. */

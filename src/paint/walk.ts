@@ -54,6 +54,11 @@ function paintGroup<Output, Page extends PreparedPage>(backend: PaintBackend<Out
     if (backend.beginLayer(g)) {
       if (g.clip) backend.clip(g.clip, g.clipEvenOdd === true);
       paintItems(backend, g.items);
+      if (g.mask) {
+        backend.beginMask(g);
+        paintItems(backend, g.mask.items);
+        backend.endMask(g);
+      }
       backend.endLayer(g);
     }
   } else {
@@ -73,7 +78,7 @@ function paintGroup<Output, Page extends PreparedPage>(backend: PaintBackend<Out
  * or is blurred (the blur is of the composited layer, as CSS filters apply to the whole element).
  */
 export function needsLayer(g: GroupItem): boolean {
-  if (g.shadow || (g.blur ?? 0) > 0) return true;
+  if (g.shadow || (g.blur ?? 0) > 0 || g.mask) return true;
   return (g.opacity < 1 || (g.blend ?? 'normal') !== 'normal') && leafCount(g.items) > 1;
 }
 
@@ -94,8 +99,10 @@ export type ImageItem = ItemOf<'image' | 'image_quad'>;
 /** Every image item in paint order, with the scale of its group relative to the page (for decode sizes). */
 export function imageItems(items: readonly DisplayItem[], scale = 1, out: { item: ImageItem; scale: number }[] = []): { item: ImageItem; scale: number }[] {
   for (const it of items) {
-    if (it.kind === 'group') imageItems(it.items, scale * matrixScale(it.transform), out);
-    else if (it.kind === 'image' || it.kind === 'image_quad') out.push({ item: it, scale });
+    if (it.kind === 'group') {
+      imageItems(it.items, scale * matrixScale(it.transform), out);
+      if (it.mask) imageItems(it.mask.items, scale * matrixScale(it.transform), out);
+    } else if (it.kind === 'image' || it.kind === 'image_quad') out.push({ item: it, scale });
   }
   return out;
 }

@@ -81,6 +81,12 @@ export type DisplayItem =
        * a Gaussian of σ = blur page pixels. `bounds` already reach 3σ beyond the content.
        */
       blur?: number;
+      /**
+       * The group's content is kept only as much as these items paint, in the group's coordinates:
+       * by their alpha, or (`luminance`) by their luminance × alpha over transparent black (SVG's
+       * <mask>; Polotno's "source-in" of a picture over a drawing). Applied before shadow and opacity.
+       */
+      mask?: { items: DisplayItem[]; luminance: boolean };
       items: DisplayItem[];
     }
   /** `evenOdd`: the inside is by the even-odd rule (SVG fill-rule); default nonzero. */

@@ -150,6 +150,12 @@ export interface SceneSvg extends SceneBase {
   colors: Readonly<Record<string, RGBA>>;
   /** How the drawing fills the box; null: as the file's preserveAspectRatio says (an <img> of it). */
   fit: MediaFit | null;
+  /** A picture (cover, centred in the box) shown through the drawing's filled shapes instead of its paint. Absent: none. */
+  fillImage?: SceneImageRef;
+  /** Rounded corners of the box the drawing is clipped to, px (layout caps it). Absent: 0. */
+  cornerRadius?: number;
+  /** Border along the inside of the box, as Polotno draws it (see layout). Absent: none. */
+  border?: { width: number; color: RGBA };
 }
 
 export type ImageMask = 'none' | 'circle' | 'ellipse';
@@ -198,6 +204,7 @@ export const SHAPE_OUTLINES = [
   'heart',
   'speech_bubble',
   'polygon',
+  'path',
 ] as const;
 
 export type ShapeOutline = (typeof SHAPE_OUTLINES)[number];
@@ -214,6 +221,11 @@ export interface SceneShape extends SceneBase {
   star?: { points: number; innerRadius: number };
   /** A polygon's corners in fractions of the box (shape polygon). */
   vertices?: readonly Point[];
+  /**
+   * Shape path: SVG path data and the rectangle of its coordinates that is stretched to the box. Its
+   * border is drawn in those coordinates (stretched with the outline), as an SVG stroke.
+   */
+  path?: { d: string; viewBox: Rect };
   /**
    * The "button" pattern: at layout the box becomes the named sibling text's laid-out lines grown by
    * `padding`, turned with the text; when that text is not on screen, the shape is not drawn either.

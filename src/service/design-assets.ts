@@ -9,7 +9,7 @@ import { validationError } from '../errors.js';
 import { FontFileError, readFontFile } from '../text/font-file.js';
 
 /** Schema fields that hold a file reference (see src/design/schema*.ts). */
-const REF_KEYS = new Set(['path', 'mask', 'base', 'clip_svg']);
+const REF_KEYS = new Set(['path', 'mask', 'base', 'clip_svg', 'fill_image']);
 
 export interface AssetRef {
   /** Normalised relative path: the key of the design's asset manifest. */

@@ -50,8 +50,19 @@ export interface SvgStroke {
   dashOffset: number;
 }
 
+/**
+ * A <mask> applied to a group: its content (in the group's coordinates) keeps the group's pixels as
+ * much as it paints them, by luminance × alpha (mask-type luminance, the default) or by alpha, inside
+ * the mask's region only.
+ */
+export interface SvgMask {
+  nodes: SvgNode[];
+  region: { x: number; y: number; width: number; height: number };
+  luminance: boolean;
+}
+
 export type SvgNode =
-  | { kind: 'group'; transform: Matrix; opacity: number; children: SvgNode[] }
+  | { kind: 'group'; transform: Matrix; opacity: number; children: SvgNode[]; mask?: SvgMask }
   | {
       kind: 'shape';
       /** In the shape's user space (its own transform not applied). */
@@ -76,11 +87,36 @@ export interface SvgDocument {
   width: number;
   height: number;
   nodes: SvgNode[];
+  /** Some group has a <mask>: the drawing's pixels are not just the union of its shapes. */
+  masked: boolean;
 }
 
 const IDENTITY: Matrix = [1, 0, 0, 1, 0, 0];
+
+/** The bounding box of what a node's shapes cover (geometry, no strokes) in the node's own user space, its transform not applied. */
+function nodeBounds(n: SvgNode): Box | null {
+  if (n.kind === 'shape') return pathBounds(n.path);
+  let out: Box | null = null;
+  for (const c of n.children) {
+    const b = nodeBounds(c);
+    if (!b) continue;
+    const corners = transformPath(
+      [
+        { cmd: 'M', args: [b.x0, b.y0] },
+        { cmd: 'L', args: [b.x1, b.y0] },
+        { cmd: 'L', args: [b.x1, b.y1] },
+        { cmd: 'L', args: [b.x0, b.y1] },
+      ],
+      c.transform,
+    );
+    const cb = pathBounds(corners)!;
+    out = out ? { x0: Math.min(out.x0, cb.x0), y0: Math.min(out.y0, cb.y0), x1: Math.max(out.x1, cb.x1), y1: Math.max(out.y1, cb.y1) } : cb;
+  }
+  return out;
+}
+
 const SUPPORTED =
-  'supported are svg, g, a, defs, symbol, use, path, rect, circle, ellipse, line, polyline, polygon, linearGradient, radialGradient, stop, style, title, desc and metadata';
+  'supported are svg, g, a, defs, symbol, use, mask, path, rect, circle, ellipse, line, polyline, polygon, linearGradient, radialGradient, stop, style, title, desc and metadata';
 /** Elements that would change the picture; refused wherever they would be drawn. */
 const UNSUPPORTED = new Set([
   'text',
@@ -88,7 +124,6 @@ const UNSUPPORTED = new Set([
   'textPath',
   'image',
   'filter',
-  'mask',
   'clipPath',
   'pattern',
   'foreignObject',
@@ -102,12 +137,11 @@ const UNSUPPORTED = new Set([
   'svg',
 ]);
 /** Elements that draw nothing themselves. */
-const SILENT = new Set(['title', 'desc', 'metadata', 'defs', 'symbol', 'linearGradient', 'radialGradient', 'style', 'script', 'view', 'cursor']);
+const SILENT = new Set(['title', 'desc', 'metadata', 'defs', 'symbol', 'linearGradient', 'radialGradient', 'style', 'script', 'view', 'cursor', 'mask']);
 const SHAPES = new Set(['path', 'rect', 'circle', 'ellipse', 'line', 'polyline', 'polygon']);
 /** Properties that would change the picture and are not supported, unless `none`/`normal`. */
 const REFUSED_PROPERTIES: Record<string, string> = {
   filter: 'none',
-  mask: 'none',
   'clip-path': 'none',
   marker: 'none',
   'marker-start': 'none',
@@ -148,7 +182,7 @@ const INITIAL: Inherited = {
   color: 'black',
   visibility: 'visible',
 };
-const PROPERTIES = new Set<string>([...INHERITED, 'opacity', 'display', 'stop-color', 'stop-opacity', ...Object.keys(REFUSED_PROPERTIES)]);
+const PROPERTIES = new Set<string>([...INHERITED, 'opacity', 'display', 'stop-color', 'stop-opacity', 'mask', 'mask-type', ...Object.keys(REFUSED_PROPERTIES)]);
 
 interface CssRule {
   selectors: { tag?: string; id?: string; classes: string[]; specificity: number }[];
@@ -170,6 +204,10 @@ export function parseSvg(text: string): SvgDocument {
 
 class SvgReader {
   private readonly ids = new Map<string, XmlElement>();
+  private readonly parents = new Map<XmlElement, XmlElement>();
+  private masked = false;
+  /** Masks being read (a mask whose content refers back to it loops). */
+  private readonly masking = new Set<XmlElement>();
   private readonly rules: CssRule[] = [];
   private shapes = 0;
   private visits = 0;
@@ -184,7 +222,10 @@ class SvgReader {
       const id = el.attributes.id;
       if (id !== undefined && !this.ids.has(id)) this.ids.set(id, el);
       if (el.name === 'style') this.readStyle(el);
-      for (const c of el.children) visit(c);
+      for (const c of el.children) {
+        this.parents.set(c, el);
+        visit(c);
+      }
     };
     visit(root);
     const vb = root.attributes.viewBox;
@@ -212,7 +253,7 @@ class SvgReader {
     // box (as if viewBox were "0 0 width height" with preserveAspectRatio="none").
     const { align, slice } = this.root.attributes.viewBox === undefined ? { align: 'none' as const, slice: false } : this.aspect(this.root);
     const nodes = this.children(this.root, { ...INITIAL }, new Set([this.root]));
-    return { viewBox: this.viewBox, align, slice, width: this.width, height: this.height, nodes };
+    return { viewBox: this.viewBox, align, slice, width: this.width, height: this.height, nodes, masked: this.masked };
   }
 
   private error(el: XmlElement, message: string): SvgError {
@@ -339,6 +380,83 @@ class SvgReader {
   }
 
   private node(el: XmlElement, parent: Inherited, using: Set<XmlElement>): SvgNode | null {
+    const n = this.unmaskedNode(el, parent, using);
+    if (!n) return null;
+    const ref = el.name.includes(':') || SILENT.has(el.name) ? undefined : this.declared(el).get('mask');
+    if (ref === undefined || ref === 'none') return n;
+    // The mask is in the element's user space (its transform applies to it too), and its opacity
+    // applies after the mask: a group with both, around the element drawn without them.
+    const mask = this.mask(el, ref, n, using);
+    const inner: SvgNode = { ...n, transform: IDENTITY, opacity: 1 };
+    return mask ? { kind: 'group', transform: n.transform, opacity: n.opacity, children: [inner], mask } : null;
+  }
+
+  /**
+   * The <mask> that `mask="url(#id)"` names, read for `node` (drawn in its own user space). Null
+   * when the mask hides everything (an empty region); SVG draws nothing then.
+   */
+  private mask(el: XmlElement, ref: string, node: SvgNode, using: Set<XmlElement>): SvgMask | null {
+    const url = /^url\(\s*['"]?#([^'")\s]+)['"]?\s*\)$/.exec(ref);
+    if (!url) throw this.error(el, `mask="${ref}" must refer to a <mask> of this file: url(#id)`);
+    const target = this.ids.get(url[1]!);
+    // A mask reference to nothing: SVG renders the element as if it had none... browsers hide it; be explicit.
+    if (!target) throw this.error(el, `mask="${ref}" names no element: no id="${url[1]}" in the file`);
+    if (target.name !== 'mask') throw this.error(el, `mask="${ref}" refers to a <${target.name}>, not a <mask>`);
+    if (this.masking.has(target)) throw this.error(target, 'the mask is used inside its own content');
+    const own = this.declared(target);
+    const type = (own.get('mask-type') ?? 'luminance').trim();
+    if (type !== 'luminance' && type !== 'alpha') throw this.error(target, `mask-type="${type}" is not valid: expected luminance or alpha`);
+    const units = (target.attributes.maskUnits ?? 'objectBoundingBox').trim();
+    const contentUnits = (target.attributes.maskContentUnits ?? 'userSpaceOnUse').trim();
+    for (const [name, v] of [
+      ['maskUnits', units],
+      ['maskContentUnits', contentUnits],
+    ] as const) {
+      if (v !== 'objectBoundingBox' && v !== 'userSpaceOnUse')
+        throw this.error(target, `${name}="${v}" is not valid: expected objectBoundingBox or userSpaceOnUse`);
+    }
+    const box = nodeBounds(node);
+    const bw = box ? box.x1 - box.x0 : 0;
+    const bh = box ? box.y1 - box.y0 : 0;
+    // Bounding-box units with a flat box: SVG does not draw the element.
+    if ((units === 'objectBoundingBox' || contentUnits === 'objectBoundingBox') && !(bw > 0 && bh > 0)) return null;
+    const coord = (name: 'x' | 'y' | 'width' | 'height', fallback: string): number => {
+      const v = target.attributes[name] ?? fallback;
+      if (units === 'userSpaceOnUse') return this.length(target, name, v);
+      const f = unbounded(v);
+      if (!Number.isFinite(f)) throw this.error(target, `${name}="${v}" is not a number or percentage`);
+      return f;
+    };
+    let region = { x: coord('x', '-10%'), y: coord('y', '-10%'), width: coord('width', '120%'), height: coord('height', '120%') };
+    if (units === 'objectBoundingBox')
+      region = { x: box!.x0 + region.x * bw, y: box!.y0 + region.y * bh, width: region.width * bw, height: region.height * bh };
+    if (!(region.width > 0 && region.height > 0)) return null;
+    // The mask's content inherits from the mask's own ancestors, not from the element it masks.
+    let style: Inherited = { ...INITIAL };
+    const chain: XmlElement[] = [];
+    for (let cur: XmlElement | undefined = target; cur; cur = this.parents.get(cur)) chain.unshift(cur);
+    for (const a of chain) {
+      const d = this.declared(a);
+      style = { ...style };
+      for (const k of INHERITED) {
+        const v = d.get(k);
+        if (v !== undefined && v !== 'inherit') style[k] = v;
+      }
+    }
+    this.masking.add(target);
+    let nodes: SvgNode[];
+    try {
+      nodes = this.children(target, style, new Set([...using, target]));
+    } finally {
+      this.masking.delete(target);
+    }
+    if (contentUnits === 'objectBoundingBox' && nodes.length)
+      nodes = [{ kind: 'group', transform: [bw, 0, 0, bh, box!.x0, box!.y0], opacity: 1, children: nodes }];
+    this.masked = true;
+    return { nodes, region, luminance: type === 'luminance' };
+  }
+
+  private unmaskedNode(el: XmlElement, parent: Inherited, using: Set<XmlElement>): SvgNode | null {
     const name = el.name;
     // Editors' own elements (sodipodi:namedview, inkscape:…) draw nothing.
     if (name.includes(':')) return null;

@@ -9,6 +9,7 @@ import { jsonPath, type PathSegment } from '../../format/json-path.js';
 import { AnimationError, convertAnimations } from './animations.js';
 import { CSS_COLOR_HINT, cssColorToHex } from './css-color.js';
 import { GradientSyntaxError, isCssGradient, parseLinearGradient } from './css-gradient.js';
+import { FIGURE_PATHS } from './figures.js';
 import { looksLikeRichText, parseRichText, RichTextError, type Run, type RunStyle } from './rich-text.js';
 import {
   PolotnoDesign,
@@ -559,6 +560,8 @@ function pictureFields(c: Converter, e: PolotnoImage | PolotnoVideo, at: string,
 function convertImage(c: Converter, e: PolotnoImage, at: string, pageSeconds: number): Json {
   const { out, width, height } = begin(c, e, at, 'image', { defaultWidth: 100, height: e.height ?? 100 });
   out.path = c.source(e.src, `${at}.src`, 'image', 'image');
+  // maskSrc is not a field of Polotno's image elements: its renderer ignores it there and draws the
+  // image whole, so it is ignored here too (a frame is an svg element with maskSrc: convertSvg).
   pictureFields(c, e, at, out, width, height);
   commonEffects(c, e, at, out);
   animationsOf(e.animations, out, at, pageSeconds);
@@ -593,23 +596,51 @@ function convertFigure(c: Converter, e: PolotnoFigure, at: string, pageSeconds: 
   const { out, width, height } = begin(c, e, at, 'shape', { defaultWidth: 100, height: e.height ?? 100 });
   const sub = e.subType ?? 'rect';
   const radius = e.cornerRadius ?? 0;
+  let scaled: { x: number; y: number } | undefined;
   if (sub === 'rect') {
     out.shape = radius > 0 ? 'rounded_rect' : 'rect';
     if (radius > 0) out.corner_radius = round(Math.min(radius, width / 2, height / 2));
   } else if (sub === 'circle') out.shape = 'ellipse';
-  else {
+  else if (sub === 'speechBubble') {
+    // Drawn in the element's own pixels (its corners and tail follow the box, not a fixed drawing).
+    out.shape = 'path';
+    out.path_data = speechBubblePath(width, height);
+    out.view_box = [0, 0, round(width), round(height)];
+  } else if (FIGURE_PATHS[sub]) {
+    // A fixed drawing stretched to the box: Konva scales the path node, so its stroke (in the
+    // drawing's units) and its shadow are stretched with it.
+    const f = FIGURE_PATHS[sub];
+    out.shape = 'path';
+    out.path_data = f.d;
+    out.view_box = [0, 0, f.width, f.height];
+    scaled = { x: width / f.width, y: height / f.height };
+  } else {
     const corners = FIGURES[sub];
-    if (!corners) refuse(at, 'subType', `the figure "${sub}" is not supported: use one of rect, circle, ${Object.keys(FIGURES).join(', ')}`);
+    if (!corners) refuse(at, 'subType', `the figure "${sub}" is not one of Polotno's figures: use one of ${POLOTNO_FIGURES.join(', ')}`);
     out.shape = 'polygon';
     out.vertices = corners.map(([x, y]) => [round(x), round(y)]);
   }
   const fill = c.paint(e.fill ?? 'rgb(0, 161, 255)', width, height, `${at}.fill`);
+  if (scaled && !('color' in fill)) {
+    refuse(
+      at,
+      'fill',
+      `Polotno places a gradient on the "${sub}" figure in the units of its fixed drawing (${FIGURE_PATHS[sub]!.width}×${FIGURE_PATHS[sub]!.height}), so the gradient is stretched by the figure's scale and no longer spans the box; Imprint places gradients in the box: use a solid colour`,
+    );
+  }
   out.background = 'color' in fill ? { type: 'color', color: fill.color } : fill;
   const strokeWidth = e.strokeWidth ?? 0;
   if (strokeWidth > 0) {
     out.border = { width: strokeWidth, color: c.color(e.stroke ?? 'rgba(98, 197, 255, 1)', `${at}.stroke`), ...dashOf(e.dash) };
   }
   commonEffects(c, e, at, out);
+  if (scaled && out.shadow) {
+    // Konva scales a shadow's offset and blur with the node that casts it (the stretched drawing).
+    const sh = out.shadow as { blur: number; offset_x: number; offset_y: number };
+    sh.blur = round(sh.blur * Math.min(scaled.x, scaled.y));
+    sh.offset_x = round(sh.offset_x * scaled.x);
+    sh.offset_y = round(sh.offset_y * scaled.y);
+  }
   animationsOf(e.animations, out, at, pageSeconds);
   return out;
 }
@@ -700,6 +731,23 @@ const FIGURES: Record<string, [number, number][]> = {
   ],
 };
 
+/** Every figure subType Polotno draws (@polotno/core TYPES), each drawn here with Polotno's outline. */
+export const POLOTNO_FIGURES: readonly string[] = ['rect', 'circle', 'speechBubble', ...Object.keys(FIGURES), ...Object.keys(FIGURE_PATHS)];
+
+/** Polotno's speech bubble in the element's pixels: corners of 10 % of the shorter side, a tail 20 % wide and high at the middle. */
+function speechBubblePath(width: number, height: number): string {
+  const r = round(Math.min(width, height) * 0.1);
+  const [w, h] = [round(width), round(height)];
+  const tw = width * 0.2;
+  const th = round(height * 0.2);
+  const mid = width * 0.5;
+  return [
+    `M ${r},0 H ${round(w - r)} A ${r},${r} 0 0 1 ${w},${r} V ${round(h - r - th)}`,
+    `A ${r},${r} 0 0 1 ${round(w - r)},${round(h - th)} H ${round(mid + tw / 2)} L ${round(mid)},${h} L ${round(mid - tw / 2)},${round(h - th)}`,
+    `H ${r} A ${r},${r} 0 0 1 0,${round(h - r - th)} V ${r} A ${r},${r} 0 0 1 ${r},0 Z`,
+  ].join(' ');
+}
+
 const HEADS = new Set(['arrow', 'triangle', 'circle', 'square', 'bar']);
 
 function convertLine(c: Converter, e: PolotnoLine, at: string, pageSeconds: number): Json {
@@ -724,13 +772,28 @@ function convertSvg(c: Converter, e: PolotnoSvg, at: string, pageSeconds: number
   const { out } = begin(c, e, at, 'svg', { defaultWidth: 100, height: e.height ?? 100 });
   const legacy = (e.src === undefined || e.src === '') && e.svgSource !== undefined;
   out.path = c.source(legacy ? e.svgSource : e.src, `${at}.${legacy ? 'svgSource' : 'src'}`, 'svg', 'svg');
-  for (const f of ['cropX', 'cropY', 'cropWidth', 'cropHeight', 'cornerRadius', 'borderSize', 'flipX', 'flipY', 'maskSrc', 'clipSrc'] as const) {
-    const v = e[f];
-    const neutral = f === 'cropWidth' || f === 'cropHeight' ? 1 : f === 'maskSrc' || f === 'clipSrc' ? '' : f === 'flipX' || f === 'flipY' ? false : 0;
+  for (const f of ['cropX', 'cropY', 'cropWidth', 'cropHeight', 'flipX', 'flipY', 'clipSrc'] as const) {    const v = e[f];
+    const neutral = f === 'cropWidth' || f === 'cropHeight' ? 1 : f === 'clipSrc' ? '' : f === 'flipX' || f === 'flipY' ? false : 0;
     if (v !== undefined && v !== neutral) refuse(at, f, `${f} is not supported on svg elements: remove it (edit the SVG file instead)`);
   }
   // Polotno stretches an svg to its box unless stretchEnabled is off (then it keeps its aspect, as an <img>).
   out.config = { media_replacement_strategy: e.stretchEnabled === false ? 'contain' : 'fill' };
+  if (e.maskSrc) {
+    // A frame: Polotno draws the drawing, then the picture over it with "source-in" (the picture
+    // where the drawing is), the picture cut to the box's aspect around its centre.
+    if (e.stretchEnabled === false) {
+      refuse(
+        at,
+        'stretchEnabled',
+        'a frame (an svg with maskSrc) with stretchEnabled false is cut by Polotno from the top-left corner of the drawing stretched to the picture, which Imprint cannot draw: set stretchEnabled to true (the default)',
+      );
+    }
+    out.fill_image = c.source(e.maskSrc, `${at}.maskSrc`, 'picture of the frame (maskSrc)', 'image');
+  }
+  // Polotno rounds the clip of the drawing, and draws the border as a node of its own (its opacity,
+  // no shadow) on top; the svg object draws both the same way.
+  if ((e.cornerRadius ?? 0) > 0) out.corner_radius = round(e.cornerRadius!);
+  if ((e.borderSize ?? 0) > 0) out.border = { width: e.borderSize, color: c.color(e.borderColor ?? 'black', `${at}.borderColor`) };
   const replace = e.colorsReplace && !Array.isArray(e.colorsReplace) ? Object.entries(e.colorsReplace) : [];
   if (replace.length) {
     out.colors = Object.fromEntries(
@@ -839,6 +902,7 @@ const FIELD_ORIGINS: [string, string][] = [
   ['text', 'text'],
   ['corner_radius', 'cornerRadius'],
   ['path', 'src'],
+  ['fill_image', 'maskSrc'],
   ['animations', 'animations'],
   ['x', 'x'],
   ['y', 'y'],

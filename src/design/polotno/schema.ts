@@ -115,7 +115,13 @@ const pictureFields = {
   stretchEnabled: z.boolean().optional(),
 };
 
-export const PolotnoImage = z.strictObject({ type: z.literal('image'), ...shapeFields, ...pictureFields });
+export const PolotnoImage = z.strictObject({
+  type: z.literal('image'),
+  ...shapeFields,
+  ...pictureFields,
+  // Not a field of Polotno's image model (frames are svg elements): read only to explain that.
+  maskSrc: z.string().max(5_000_000).optional(),
+});
 
 export const PolotnoSvg = z.strictObject({
   type: z.literal('svg'),

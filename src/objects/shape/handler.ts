@@ -6,7 +6,8 @@ import { parseImageRef } from '../../format/image-ref.js';
 import { checkGradient, gradientFill, isGradientType } from '../../format/gradient.js';
 import { childPath } from '../../format/json-path.js';
 import { shadowOf } from '../../format/shadow.js';
-import { STAR_INNER_RADIUS, STAR_POINTS, type SceneFill, type SceneShape } from '../../scene/scene.js';
+import { STAR_INNER_RADIUS, STAR_POINTS, type Rect, type SceneFill, type SceneShape } from '../../scene/scene.js';
+import { parsePathData, pathBounds, pathDataString, PathDataError, type PathSegment } from '../../svg/path-data.js';
 import { mergeFields, placementOf } from '../common.js';
 import type { ObjectHandler } from '../handler.js';
 import { ShapeOverride, type ShapeBackground, type ShapeObject } from './schema.js';
@@ -32,6 +33,14 @@ export function fillOf(bg: ShapeBackground, at: string): SceneFill {
   }
   if (isGradientType(bg.type)) return gradientFill({ ...bg, type: bg.type });
   return { kind: 'color', color: parseHexColor(bg.color ?? '#000000') };
+}
+
+/** A path shape's outline, normalised (absolute M L C Q Z), and the view box stretched to the box (checked by check). */
+function pathOf(d: string, viewBox: readonly [number, number, number, number] | undefined): { d: string; viewBox: Rect } {
+  const segments = parsePathData(d);
+  const b = pathBounds(segments)!;
+  const [x, y, width, height] = viewBox ?? [b.x0, b.y0, b.x1 - b.x0, b.y1 - b.y0];
+  return { d: pathDataString(segments), viewBox: { x, y, width, height } };
 }
 
 function paddingOf(p: number | { x: number; y: number } | undefined): { x: number; y: number } {
@@ -72,6 +81,27 @@ export const shapeHandler: ObjectHandler<ShapeObject> = {
     if (o.shape === 'polygon' && !o.vertices) {
       throw validationError(childPath(at, 'vertices'), 'shape "polygon" needs its corners: give vertices as [[x, y], …] in fractions of the box, at least 3');
     }
+    if (o.shape === 'path') {
+      if (o.path_data === undefined) {
+        throw validationError(childPath(at, 'path_data'), 'shape "path" needs its outline: give path_data, SVG path data such as "M0 0H100L50 100Z"');
+      }
+      let segments: PathSegment[];
+      try {
+        segments = parsePathData(o.path_data);
+      } catch (e) {
+        if (e instanceof PathDataError) throw validationError(childPath(at, 'path_data'), `${e.message}: give SVG path data such as "M0 0H100L50 100Z"`);
+        throw e;
+      }
+      if (o.view_box === undefined) {
+        const b = pathBounds(segments);
+        if (!b || !(b.x1 > b.x0 && b.y1 > b.y0)) {
+          throw validationError(
+            childPath(at, 'path_data'),
+            'the path encloses no area (its bounding box is a line or a point): give a closed outline, or view_box',
+          );
+        }
+      }
+    }
     // An override may style a border the template does not have; then it must say how wide.
     if (o.border && o.border.width === undefined) {
       throw validationError(childPath(at, 'border', 'width'), 'the shape has no border to restyle: give border.width (in pixels) as well');
@@ -86,6 +116,7 @@ export const shapeHandler: ObjectHandler<ShapeObject> = {
       cornerRadius: o.corner_radius ?? 16,
       ...(o.shape === 'star' ? { star: { points: o.points ?? STAR_POINTS, innerRadius: o.inner_radius ?? STAR_INNER_RADIUS } } : {}),
       ...(o.shape === 'polygon' && o.vertices ? { vertices: o.vertices.map(([x, y]) => [x, y] as const) } : {}),
+      ...(o.shape === 'path' && o.path_data !== undefined ? { path: pathOf(o.path_data, o.view_box) } : {}),
       ...(o.wrap ? { wrap: { object: o.wrap.object, padding: paddingOf(o.wrap.padding) } } : {}),
       fill: o.background ? fillOf(o.background, fieldPath('background')) : null,
       border:

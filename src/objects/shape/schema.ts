@@ -79,7 +79,7 @@ export const ShapeObject = z
     ...common,
     shape: doc(
       z.enum(SHAPE_OUTLINES),
-      'Outline, stretched to fill the box: rect, rounded_rect (uses corner_radius), ellipse, triangle, right_triangle (right angle bottom left), diamond, pentagon, hexagon (flat top), octagon, star (uses points and inner_radius), cross, arrow_right, arrow_left, arrow_up, arrow_down (block arrows), heart, speech_bubble (tail at the bottom left) or polygon (corners from vertices). Default rect.',
+      'Outline, stretched to fill the box: rect, rounded_rect (uses corner_radius), ellipse, triangle, right_triangle (right angle bottom left), diamond, pentagon, hexagon (flat top), octagon, star (uses points and inner_radius), cross, arrow_right, arrow_left, arrow_up, arrow_down (block arrows), heart, speech_bubble (tail at the bottom left), polygon (corners from vertices) or path (an outline of SVG path data: path_data and view_box). Default rect.',
       'star',
     ).optional(),
     corner_radius: doc(
@@ -108,6 +108,21 @@ export const ShapeObject = z
         [1, 1],
         [0, 1],
       ],
+    ).optional(),
+    path_data: doc(
+      z.string().min(1).max(100_000, { error: 'expected path data of at most 100000 characters' }),
+      'shape path: the outline as SVG path data (M, L, H, V, C, S, Q, T, A, Z, absolute or relative), filled by the nonzero rule; its view_box is stretched to the box. Other shapes ignore it.',
+      'M0 0H100L50 100Z',
+    ).optional(),
+    view_box: doc(
+      z.tuple([
+        z.number().finite().min(-1e6).max(1e6),
+        z.number().finite().min(-1e6).max(1e6),
+        z.number().finite().gt(0, { error: 'expected a view box width greater than 0' }).max(1e6),
+        z.number().finite().gt(0, { error: 'expected a view box height greater than 0' }).max(1e6),
+      ]),
+      "shape path: the rectangle [x, y, width, height] of path_data's coordinates that is stretched to the box (as an SVG viewBox with preserveAspectRatio none; the path may reach outside it). The border is drawn in these coordinates, stretched with the outline as an SVG stroke is: where the box stretches the view box by k, the band is k × border.width wide. Default: the path's bounding box.",
+      [0, 0, 100, 100],
     ).optional(),
     background: ShapeBackground.optional(),
     border: Border.optional(),

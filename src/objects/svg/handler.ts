@@ -1,5 +1,6 @@
 // SVG objects: override fields path, colors (merged key by key), config and shadow; the colour map is
 // normalised here to the #rrggbbaa keys layout compares the file's colours in.
+import { validationError } from '../../errors.js';
 import { shadowOf } from '../../format/shadow.js';
 import { parseHexColor } from '../../format/color.js';
 import { parseImageRef } from '../../format/image-ref.js';
@@ -19,6 +20,16 @@ export const svgHandler: ObjectHandler<SvgObject> = {
   merge: mergeFields,
   check(o, at) {
     parseImageRef(o.path, childPath(at, 'path'));
+    if (o.fill_image !== undefined) parseImageRef(o.fill_image, childPath(at, 'fill_image'));
+    // An override may style a border the template does not have; then it must give both fields.
+    for (const field of ['width', 'color'] as const) {
+      if (o.border && o.border[field] === undefined) {
+        throw validationError(
+          childPath(at, 'border', field),
+          `the svg has no border to restyle: give border.${field} (${field === 'width' ? 'in pixels' : '#rrggbb or #rrggbbaa'}) as well`,
+        );
+      }
+    }
   },
   toScene(o, fieldPath): SceneSvg {
     const pathAt = fieldPath('path');
@@ -32,6 +43,9 @@ export const svgHandler: ObjectHandler<SvgObject> = {
       svg: { ...parseImageRef(o.path, pathAt), at: pathAt },
       colors,
       fit: strategy === undefined ? null : MEDIA_ALIASES[strategy],
+      ...(o.fill_image !== undefined ? { fillImage: { ...parseImageRef(o.fill_image, fieldPath('fill_image')), at: fieldPath('fill_image') } } : {}),
+      ...(o.corner_radius ? { cornerRadius: o.corner_radius } : {}),
+      ...(o.border?.width && o.border.color !== undefined ? { border: { width: o.border.width, color: parseHexColor(o.border.color) } } : {}),
       ...(o.shadow ? { shadow: shadowOf(o.shadow) } : {}),
     };
   },
