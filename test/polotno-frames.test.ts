@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import sharp from 'sharp';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { convertPolotno, POLOTNO_FIGURES } from '../src/design/polotno/convert.js';
+import { POLOTNO_DRAWN_FIGURES } from '../src/design/polotno/figures.js';
 import { fileAssetResolver } from '../src/assets/resolver.js';
 import { render, type DesignInput } from '../src/engine.js';
 import { designAssetRefs } from '../src/service/design-assets.js';
@@ -173,28 +174,12 @@ describe('svg elements: borderSize, borderColor and cornerRadius as Polotno draw
   });
 });
 
-describe('figures: every subType Polotno has is drawn with its outline', () => {
+describe("figures: every subType Polotno has is drawn, or refused where its outline is Polotno's licensed drawing", () => {
   it('knows every figure of Polotno, and only those', () => {
-    expect([...POLOTNO_FIGURES].sort()).toEqual([...POLOTNO_SUBTYPES].sort());
+    expect([...POLOTNO_FIGURES, ...POLOTNO_DRAWN_FIGURES].sort()).toEqual([...POLOTNO_SUBTYPES].sort());
   });
 
-  it('converts a curved figure to a path shape: the drawing, its own box as the view box, stroke and dash in its units', () => {
-    const heart = one({ type: 'figure', subType: 'heart1', width: 108, height: 190, stroke: 'black', strokeWidth: 3, dash: [2, 1] });
-    expect(heart).toMatchObject({ type: 'shape', shape: 'path', view_box: [0, 0, 216, 190], border: { width: 3, color: '#000000', dash: [2, 1] } });
-    expect(heart.path_data).toMatch(/^M215\.886 56\.157C/);
-    // Konva scales the shadow with the stretched drawing: offsets by each axis, blur by the smaller scale.
-    const shadowed = one({
-      type: 'figure',
-      subType: 'heart1',
-      width: 108,
-      height: 380,
-      shadowEnabled: true,
-      shadowBlur: 10,
-      shadowOffsetX: 10,
-      shadowOffsetY: 10,
-    });
-    expect(shadowed.shadow).toMatchObject({ blur: 5, offset_x: 5, offset_y: 20 });
-    // The speech bubble is drawn in the element's pixels (radius 10 % of the shorter side).
+  it("draws the speech bubble in the element's own pixels (radius 10 % of the shorter side)", () => {
     expect(one({ type: 'figure', subType: 'speechBubble', width: 200, height: 100 })).toMatchObject({
       shape: 'path',
       view_box: [0, 0, 200, 100],
@@ -202,17 +187,28 @@ describe('figures: every subType Polotno has is drawn with its outline', () => {
     });
   });
 
-  it('renders every figure subType Polotno has', async () => {
-    const children = POLOTNO_SUBTYPES.map((subType, i) => ({ type: 'figure', subType, x: (i % 10) * 20, y: Math.floor(i / 10) * 20, width: 18, height: 18 }));
+  it('renders every figure subType whose outline Imprint has', async () => {
+    const children = POLOTNO_FIGURES.map((subType, i) => ({ type: 'figure', subType, x: (i % 10) * 20, y: Math.floor(i / 10) * 20, width: 18, height: 18 }));
     const { bytes } = await render({ design: page(children), format: 'png' });
     expect(bytes.length).toBeGreaterThan(1000);
   });
 
-  it('a heart is filled inside its outline and not outside it', async () => {
-    const at = await pixels(page([{ type: 'figure', subType: 'heart1', x: 0, y: 0, width: 200, height: 200, fill: '#ff0000' }]));
-    expect(at(100, 120)).toEqual([255, 0, 0]);
-    expect(at(100, 5)).toEqual([255, 255, 255]); // the notch between the lobes
-    expect(at(5, 190)).toEqual([255, 255, 255]); // the bottom-left corner, beside the tip
+  it.each(['heart1', 'cloud', 'blob7', 'arc'])("refuses %s, a drawing of Polotno's licensed SDK, and says what to use instead", async (subType) => {
+    const e = await render({ design: page([{ type: 'figure', subType, width: 50, height: 50 }]), format: 'png' }).catch((x: unknown) => x);
+    expect(e).toMatchObject({ code: 'validation_error', path: '$.pages[0].children[0].subType' });
+    expect((e as Error).message).toMatch(/commercially licensed SDK.*replace it with an svg element/);
+  });
+});
+
+describe('maskSrc on an image element', () => {
+  it('is ignored, as Polotno ignores it there: the image draws whole', async () => {
+    const plain = await render({ design: page([{ type: 'image', src: 'blue.png', width: 100, height: 50 }]), format: 'png', baseDir: dir });
+    const masked = await render({
+      design: page([{ type: 'image', src: 'blue.png', width: 100, height: 50, maskSrc: 'disc.svg' }]),
+      format: 'png',
+      baseDir: dir,
+    });
+    expect(masked.bytes.equals(plain.bytes)).toBe(true);
   });
 });
 
@@ -247,18 +243,6 @@ describe('bad input: refused at the Polotno path, with how to fix it', () => {
       design: page([{ type: 'svg', src: 'disc.svg', maskSrc: 'blue.png', stretchEnabled: false }]),
       path: '$.pages[0].children[0].stretchEnabled',
       message: 'set stretchEnabled to true',
-    },
-    {
-      name: 'maskSrc on an image element',
-      design: page([{ type: 'image', src: 'blue.png', maskSrc: 'disc.svg' }]),
-      path: '$.pages[0].children[0].maskSrc',
-      message: 'a frame is an svg element whose src is the shape and whose maskSrc is the picture',
-    },
-    {
-      name: 'a gradient on a stretched curved figure',
-      design: page([{ type: 'figure', subType: 'cloud', fill: 'linear-gradient(90deg, red, blue)' }]),
-      path: '$.pages[0].children[0].fill',
-      message: 'use a solid colour',
     },
   ];
   for (const row of rows) {

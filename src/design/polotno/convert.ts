@@ -9,7 +9,7 @@ import { jsonPath, type PathSegment } from '../../format/json-path.js';
 import { AnimationError, convertAnimations } from './animations.js';
 import { CSS_COLOR_HINT, cssColorToHex } from './css-color.js';
 import { GradientSyntaxError, isCssGradient, parseLinearGradient } from './css-gradient.js';
-import { FIGURE_PATHS } from './figures.js';
+import { POLOTNO_DRAWN_FIGURES } from './figures.js';
 import { looksLikeRichText, parseRichText, RichTextError, type Run, type RunStyle } from './rich-text.js';
 import {
   PolotnoDesign,
@@ -596,7 +596,6 @@ function convertFigure(c: Converter, e: PolotnoFigure, at: string, pageSeconds: 
   const { out, width, height } = begin(c, e, at, 'shape', { defaultWidth: 100, height: e.height ?? 100 });
   const sub = e.subType ?? 'rect';
   const radius = e.cornerRadius ?? 0;
-  let scaled: { x: number; y: number } | undefined;
   if (sub === 'rect') {
     out.shape = radius > 0 ? 'rounded_rect' : 'rect';
     if (radius > 0) out.corner_radius = round(Math.min(radius, width / 2, height / 2));
@@ -606,14 +605,12 @@ function convertFigure(c: Converter, e: PolotnoFigure, at: string, pageSeconds: 
     out.shape = 'path';
     out.path_data = speechBubblePath(width, height);
     out.view_box = [0, 0, round(width), round(height)];
-  } else if (FIGURE_PATHS[sub]) {
-    // A fixed drawing stretched to the box: Konva scales the path node, so its stroke (in the
-    // drawing's units) and its shadow are stretched with it.
-    const f = FIGURE_PATHS[sub];
-    out.shape = 'path';
-    out.path_data = f.d;
-    out.view_box = [0, 0, f.width, f.height];
-    scaled = { x: width / f.width, y: height / f.height };
+  } else if (POLOTNO_DRAWN_FIGURES.includes(sub)) {
+    refuse(
+      at,
+      'subType',
+      `the figure "${sub}" is one of Polotno's fixed drawings, whose outlines belong to Polotno's commercially licensed SDK and are not shipped with Imprint: replace it with an svg element of the same shape (Polotno can export it as SVG), or a rect, circle or polygon figure`,
+    );
   } else {
     const corners = FIGURES[sub];
     if (!corners) refuse(at, 'subType', `the figure "${sub}" is not one of Polotno's figures: use one of ${POLOTNO_FIGURES.join(', ')}`);
@@ -621,26 +618,12 @@ function convertFigure(c: Converter, e: PolotnoFigure, at: string, pageSeconds: 
     out.vertices = corners.map(([x, y]) => [round(x), round(y)]);
   }
   const fill = c.paint(e.fill ?? 'rgb(0, 161, 255)', width, height, `${at}.fill`);
-  if (scaled && !('color' in fill)) {
-    refuse(
-      at,
-      'fill',
-      `Polotno places a gradient on the "${sub}" figure in the units of its fixed drawing (${FIGURE_PATHS[sub]!.width}×${FIGURE_PATHS[sub]!.height}), so the gradient is stretched by the figure's scale and no longer spans the box; Imprint places gradients in the box: use a solid colour`,
-    );
-  }
   out.background = 'color' in fill ? { type: 'color', color: fill.color } : fill;
   const strokeWidth = e.strokeWidth ?? 0;
   if (strokeWidth > 0) {
     out.border = { width: strokeWidth, color: c.color(e.stroke ?? 'rgba(98, 197, 255, 1)', `${at}.stroke`), ...dashOf(e.dash) };
   }
   commonEffects(c, e, at, out);
-  if (scaled && out.shadow) {
-    // Konva scales a shadow's offset and blur with the node that casts it (the stretched drawing).
-    const sh = out.shadow as { blur: number; offset_x: number; offset_y: number };
-    sh.blur = round(sh.blur * Math.min(scaled.x, scaled.y));
-    sh.offset_x = round(sh.offset_x * scaled.x);
-    sh.offset_y = round(sh.offset_y * scaled.y);
-  }
   animationsOf(e.animations, out, at, pageSeconds);
   return out;
 }
@@ -732,7 +715,7 @@ const FIGURES: Record<string, [number, number][]> = {
 };
 
 /** Every figure subType Polotno draws (@polotno/core TYPES), each drawn here with Polotno's outline. */
-export const POLOTNO_FIGURES: readonly string[] = ['rect', 'circle', 'speechBubble', ...Object.keys(FIGURES), ...Object.keys(FIGURE_PATHS)];
+export const POLOTNO_FIGURES: readonly string[] = ['rect', 'circle', 'speechBubble', ...Object.keys(FIGURES)];
 
 /** Polotno's speech bubble in the element's pixels: corners of 10 % of the shorter side, a tail 20 % wide and high at the middle. */
 function speechBubblePath(width: number, height: number): string {
@@ -772,7 +755,8 @@ function convertSvg(c: Converter, e: PolotnoSvg, at: string, pageSeconds: number
   const { out } = begin(c, e, at, 'svg', { defaultWidth: 100, height: e.height ?? 100 });
   const legacy = (e.src === undefined || e.src === '') && e.svgSource !== undefined;
   out.path = c.source(legacy ? e.svgSource : e.src, `${at}.${legacy ? 'svgSource' : 'src'}`, 'svg', 'svg');
-  for (const f of ['cropX', 'cropY', 'cropWidth', 'cropHeight', 'flipX', 'flipY', 'clipSrc'] as const) {    const v = e[f];
+  for (const f of ['cropX', 'cropY', 'cropWidth', 'cropHeight', 'flipX', 'flipY', 'clipSrc'] as const) {
+    const v = e[f];
     const neutral = f === 'cropWidth' || f === 'cropHeight' ? 1 : f === 'clipSrc' ? '' : f === 'flipX' || f === 'flipY' ? false : 0;
     if (v !== undefined && v !== neutral) refuse(at, f, `${f} is not supported on svg elements: remove it (edit the SVG file instead)`);
   }
