@@ -76,6 +76,9 @@ Options:
                          "fonts" by the name inside the file (repeatable)
   --input-format <f>     auto (default), imprint or polotno: a Polotno store JSON (pages with children) is
                          converted on the fly (docs/polotno.md); auto tells them apart by shape
+  --text-split-allowed   Polotno documents: a text shrinking to fit its box may split a word too long
+                         for a line instead of shrinking until it fits whole, as Polotno's render
+                         option textSplitAllowed (default: off, as Polotno's)
   --report               print the fit report (font sizes, line counts, shrunk, clipped, missing
                          characters) as JSON on stdout
   -h, --help             this help
@@ -140,6 +143,9 @@ are never fetched: save such files beside the JSON and give their relative paths
 
 Options:
   -o, --out <folder>     the design folder to write (created; must be empty if it exists)
+  --text-split-allowed   a text shrinking to fit its box may split a word too long for a line instead
+                         of shrinking until it fits whole, as Polotno's render option textSplitAllowed
+                         (default: off, as Polotno's)
   -h, --help             this help
 
 Example:

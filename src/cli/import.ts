@@ -21,7 +21,7 @@ export async function importCommand(args: string[], io: CliIO): Promise<number> 
     return format === undefined ? 2 : 0;
   }
   if (format !== 'polotno') throw new UsageError(`unknown import format "${format}": imprint import polotno <file.json> --out <folder>`);
-  const { values, positionals } = parseArgs({ args: rest, allowPositionals: true, options: { out: { type: 'string', short: 'o' } } });
+  const { values, positionals } = parseArgs({ args: rest, allowPositionals: true, options: { out: { type: 'string', short: 'o' }, 'text-split-allowed': { type: 'boolean' } } });
   const file = positionals[0];
   if (file === undefined) throw validationError('$.file', 'give the Polotno file: imprint import polotno <file.json> --out <folder>');
   if (values.out === undefined) throw validationError('$.out', 'give the design folder to write with --out <folder>');
@@ -31,7 +31,11 @@ export async function importCommand(args: string[], io: CliIO): Promise<number> 
   if (existing.length > 0) throw validationError('$.out', `the folder ${values.out} is not empty: give a new or empty folder`);
 
   const input = await readJson(source, '$', 'Polotno file', { shown: file, fileAt: '$.file' });
-  const imported = convertInput(input, { format: 'polotno', hasFamily: (f) => bundledFonts().has(f) });
+  const imported = convertInput(input, {
+    format: 'polotno',
+    hasFamily: (f) => bundledFonts().has(f),
+    ...(values['text-split-allowed'] === true ? { textSplitAllowed: true } : {}),
+  });
   const baseDir = dirname(source);
   const local = fileAssetResolver({ baseDir });
   try {

@@ -241,6 +241,7 @@ export async function renderCommand(args: string[], io: CliIO): Promise<number> 
       'max-duration': { type: 'string' },
       scale: { type: 'string' },
       'input-format': { type: 'string' },
+      'text-split-allowed': { type: 'boolean' },
     },
   });
   if (positionals.length === 0) throw validationError('$.design', 'give a design file: imprint render <design.json> --out <file> (imprint render --help)');
@@ -318,6 +319,7 @@ export async function renderCommand(args: string[], io: CliIO): Promise<number> 
     ...(scale === undefined ? {} : { scale }),
     ...(fontFiles.length ? { fontFiles } : {}),
     ...(inputFormat === undefined ? {} : { inputFormat }),
+    ...(values['text-split-allowed'] === true ? { textSplitAllowed: true } : {}),
     ...(isVideo ? { onProgress: progressReporter(io, io.stderr.isTTY === true, startedAt) } : {}),
   };
   // One render per process: a render thread would only add its start-up time.

@@ -76,7 +76,12 @@ async function scenePage(
 ): Promise<ScenePage> {
   const input = typeof design === 'string' ? parseJson(design, at.design, 'the design') : design;
   // A Polotno document becomes an Imprint design here; its embedded files are served before the resolver's.
-  const imported = convertInput(input, { format: options.inputFormat ?? 'auto', root: at.design, hasFamily: (f) => ctx.fonts.has(f) });
+  const imported = convertInput(input, {
+    format: options.inputFormat ?? 'auto',
+    root: at.design,
+    hasFamily: (f) => ctx.fonts.has(f),
+    ...(options.textSplitAllowed === undefined ? {} : { textSplitAllowed: options.textSplitAllowed }),
+  });
   try {
     return await loadScenePage(ctx, imported.design, overrides, withFiles(resolver, imported.files), at, options);
   } catch (e) {

@@ -1,5 +1,6 @@
 // Sizing strategies. fit: the largest size ≤ the template size (in quarter pixels, by bisection) at
-// which the text fits the box without splitting a word; fixed-width: the size stays, height follows.
+// which the text fits the box without splitting a word, or with a step, the first size stepping down
+// from the template size that fits (Polotno's change-font-size); fixed-width: the size stays, height follows.
 import { breakLines, type Line } from './line-break.js';
 import type { ShapedParagraph } from './shape.js';
 
@@ -16,6 +17,15 @@ export interface FitInput {
   strategy: 'fit' | 'fixed-width';
   /** A word wider than the box stays whole and overflows it (fit shrinks until it fits, if it can). Default false: it is split. */
   keepWords?: boolean;
+  /**
+   * fit: try the template size, then step down by this many px, and take the first size that fits
+   * (sizes below minFontSize are not tried: minFontSize is the last). Fitting is not monotonic in the
+   * size (line breaks move), so this can differ from the bisection's largest fitting size: Polotno's
+   * change-font-size steps down by 0.5 px this way. Default: bisection over quarter pixels.
+   */
+  step?: number;
+  /** fit: a size at which a word is split across lines (not kept whole) still fits; only the height counts. Default false. */
+  splitWords?: boolean;
 }
 
 export interface FitResult {
@@ -55,9 +65,20 @@ export function fitText(input: FitInput): FitResult {
     return result(r, r.textHeight);
   }
 
-  const fits = (r: ReturnType<typeof at>): boolean => r.textHeight <= input.height + EPSILON && !r.brokeWord && !r.overflowed;
+  const fits = (r: ReturnType<typeof at>): boolean =>
+    r.textHeight <= input.height + EPSILON && (input.splitWords === true || (!r.brokeWord && !r.overflowed));
   const full = at(input.fontSize);
   if (fits(full)) return result(full, input.height);
+
+  if (input.step !== undefined && input.step > 0) {
+    // Linear from the top, as Polotno's loop: the first size that fits wins, not the largest.
+    for (let k = 1; ; k++) {
+      const size = input.fontSize - k * input.step;
+      if (size < input.minFontSize - EPSILON) return result(at(Math.min(input.minFontSize, input.fontSize)), input.height);
+      const r = at(size);
+      if (fits(r)) return result(r, input.height);
+    }
+  }
 
   // Bisection over quarter-pixel sizes: lo is known to fail (or is the floor), hi is the first that fails.
   let lo = Math.ceil(input.minFontSize / STEP);

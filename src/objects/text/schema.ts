@@ -25,6 +25,16 @@ export const TextConfig = z
       'With fit, where the text sits vertically when it is shorter than the box. Default center.',
       'top',
     ).optional(),
+    text_replacement_strategy_fit_step: doc(
+      z.number().finite().gt(0).max(100),
+      "With fit, search sizes from the text's font_size down in steps of this many px and take the first at which the text fits (min_font_size is the last tried), as Polotno's change-font-size does with 0.5. Default: the largest size that fits, to a quarter pixel (which can be a little larger: line breaks do not always move in step with the size).",
+      0.5,
+    ).optional(),
+    text_replacement_strategy_fit_split_words: doc(
+      z.boolean(),
+      'With fit, a size at which a word wider than the box is split across lines (overflow_wrap break-word) still fits: fit shrinks only until the lines fit the height, as Polotno does with textSplitAllowed. Default false: it also shrinks until every word fits whole on a line.',
+      true,
+    ).optional(),
   })
   .meta({ description: 'How replaced text is sized.', examples: [{ text_replacement_strategy: 'fit', text_replacement_strategy_fit_valign: 'top' }] });
 
@@ -68,8 +78,8 @@ export const TextBackground = z
     padding: TextBackgroundPadding.optional(),
     corner_radius: doc(px('a corner radius', 1000), 'Radius of the rounded corners, px, capped at half the shorter side of each box. Default 0.', 8).optional(),
     mode: doc(
-      z.enum(['lines', 'box']),
-      'lines (default): one box per line around that line (its advance width × the line height) grown by the padding, the highlighter look (CSS background on an inline span with box-decoration-break: clone). box: one box around all lines grown by the padding, the button look.',
+      z.enum(['lines', 'box', 'full_width']),
+      "lines (default): one box per line around that line (its advance width × the line height) grown by the padding, the highlighter look (CSS background on an inline span with box-decoration-break: clone). box: one box around all lines grown by the padding, the button look. full_width: one box across the object's whole width, from the first line's top to the last line's bottom, grown by the padding, however long the lines are (Polotno's background of documents saved before its schema version 3).",
       'box',
     ).optional(),
   })
@@ -156,6 +166,11 @@ export const TextObject = z
       z.enum(['break-word', 'normal']),
       'A word wider than the box: break-word (default) splits it between characters; normal keeps it whole, as CSS overflow-wrap: normal and Polotno do, so it reaches past the box (fit first shrinks the text until it fits, down to min_font_size).',
       'normal',
+    ).optional(),
+    keep_trailing_spaces: doc(
+      z.boolean(),
+      "Spaces at the end of a paragraph's last line count when the line is aligned (center, right, end, and in the background's width), as Polotno's (Konva's) text does, so a centred \"Sale \" sits half a space to the left; spaces at a wrap still do not count, nor do they when the line with them would be wider than the box. Default false: trailing spaces hang past the line's end and never move it, as in CSS.",
+      true,
     ).optional(),
     stroke: TextStroke.optional(),
     shadow: Shadow.optional(),
