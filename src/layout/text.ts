@@ -73,6 +73,7 @@ export function layoutText(t: SceneText, fonts: FontSet): TextLayout {
     ...(t.overflowWrap === 'normal' ? { keepWords: true } : {}),
     ...(t.fitStep === undefined ? {} : { step: t.fitStep }),
     ...(t.fitSplitWords ? { splitWords: true } : {}),
+    ...(t.fitHeightFollowsText ? { heightFollowsText: true } : {}),
   });
   const size = fit.fontSize;
   const lineHeightPx = size * t.lineHeight;

@@ -89,6 +89,8 @@ export interface SceneText extends SceneBase {
   overflowWrap?: 'normal' | 'break-word';
   /** fit: step down from fontSize by this many px, first fit wins (Polotno); absent: bisection. */
   fitStep?: number;
+  /** fit: the box takes the text's height once the size is found (top edge fixed); absent: it keeps its height. */
+  fitHeightFollowsText?: true;
   /** fit: a split word still fits (only the height counts); absent: false. */
   fitSplitWords?: true;
   /** A paragraph's last line aligns with its trailing spaces (when they fit), as Konva does; absent: they hang. */

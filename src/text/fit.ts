@@ -24,6 +24,8 @@ export interface FitInput {
    * change-font-size steps down by 0.5 px this way. Default: bisection over quarter pixels.
    */
   step?: number;
+  /** fit: once the size is found, the box height becomes the text height (as fixed-width's). Default false. */
+  heightFollowsText?: boolean;
   /** fit: a size at which a word is split across lines (not kept whole) still fits; only the height counts. Default false. */
   splitWords?: boolean;
 }
@@ -50,23 +52,25 @@ export function fitText(input: FitInput): FitResult {
     const textHeight = lines.length * size * input.lineHeight;
     return { size, lines, brokeWord, overflowed, textHeight };
   };
-  const result = (r: ReturnType<typeof at>, boxHeight: number): FitResult => ({
-    fontSize: r.size,
-    lines: r.lines,
-    textHeight: r.textHeight,
-    boxHeight,
-    shrunk: r.size < input.fontSize,
-    clipped: r.textHeight > boxHeight + EPSILON,
-    brokeWord: r.brokeWord,
-  });
+  const result = (r: ReturnType<typeof at>, height: number): FitResult => {
+    const boxHeight = input.heightFollowsText ? r.textHeight : height;
+    return {
+      fontSize: r.size,
+      lines: r.lines,
+      textHeight: r.textHeight,
+      boxHeight,
+      shrunk: r.size < input.fontSize,
+      clipped: r.textHeight > boxHeight + EPSILON,
+      brokeWord: r.brokeWord,
+    };
+  };
 
   if (input.strategy === 'fixed-width') {
     const r = at(input.fontSize);
     return result(r, r.textHeight);
   }
 
-  const fits = (r: ReturnType<typeof at>): boolean =>
-    r.textHeight <= input.height + EPSILON && (input.splitWords === true || (!r.brokeWord && !r.overflowed));
+  const fits = (r: ReturnType<typeof at>): boolean => r.textHeight <= input.height + EPSILON && (input.splitWords === true || (!r.brokeWord && !r.overflowed));
   const full = at(input.fontSize);
   if (fits(full)) return result(full, input.height);
 

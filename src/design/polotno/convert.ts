@@ -411,6 +411,8 @@ function convertText(c: Converter, e: PolotnoText, at: string, pageSeconds: numb
         text_replacement_strategy: 'fit',
         text_replacement_strategy_fit_valign: imprintValign,
         text_replacement_strategy_fit_step: 0.5,
+        // Polotno then sets the element's height to its text's; a middle or bottom one keeps its box.
+        ...(valign === 'top' ? { text_replacement_strategy_fit_height: 'text' } : {}),
         ...(split ? { text_replacement_strategy_fit_split_words: true } : {}),
       }
     : { text_replacement_strategy: 'fixed-width' };

@@ -115,6 +115,7 @@ export const textHandler: ObjectHandler<TextObject> = {
       valign: o.config?.text_replacement_strategy_fit_valign ?? 'center',
       ...(o.overflow_wrap === 'normal' ? { overflowWrap: 'normal' as const } : {}),
       ...(o.config?.text_replacement_strategy_fit_step === undefined ? {} : { fitStep: o.config.text_replacement_strategy_fit_step }),
+      ...(o.config?.text_replacement_strategy_fit_height === 'text' ? { fitHeightFollowsText: true as const } : {}),
       ...(o.config?.text_replacement_strategy_fit_split_words ? { fitSplitWords: true as const } : {}),
       ...(o.keep_trailing_spaces ? { keepTrailingSpaces: true as const } : {}),
       ...(fill ? { fill } : {}),

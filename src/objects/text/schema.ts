@@ -30,6 +30,11 @@ export const TextConfig = z
       "With fit, search sizes from the text's font_size down in steps of this many px and take the first at which the text fits (min_font_size is the last tried), as Polotno's change-font-size does with 0.5. Default: the largest size that fits, to a quarter pixel (which can be a little larger: line breaks do not always move in step with the size).",
       0.5,
     ).optional(),
+    text_replacement_strategy_fit_height: doc(
+      z.enum(['box', 'text']),
+      "With fit, the object's height once the size is found: box (default) keeps it and places the text by fit_valign; text makes it the text's height, top edge fixed, as fixed-width does (a gradient fill spreads over it, a rotation turns about its centre): Polotno's change-font-size, which sets the element's height to its text's after fitting.",
+      'text',
+    ).optional(),
     text_replacement_strategy_fit_split_words: doc(
       z.boolean(),
       'With fit, a size at which a word wider than the box is split across lines (overflow_wrap break-word) still fits: fit shrinks only until the lines fit the height, as Polotno does with textSplitAllowed. Default false: it also shrinks until every word fits whole on a line.',
