@@ -21,7 +21,11 @@ export async function importCommand(args: string[], io: CliIO): Promise<number> 
     return format === undefined ? 2 : 0;
   }
   if (format !== 'polotno') throw new UsageError(`unknown import format "${format}": imprint import polotno <file.json> --out <folder>`);
-  const { values, positionals } = parseArgs({ args: rest, allowPositionals: true, options: { out: { type: 'string', short: 'o' }, 'text-split-allowed': { type: 'boolean' } } });
+  const { values, positionals } = parseArgs({
+    args: rest,
+    allowPositionals: true,
+    options: { out: { type: 'string', short: 'o' }, 'text-split-allowed': { type: 'boolean' } },
+  });
   const file = positionals[0];
   if (file === undefined) throw validationError('$.file', 'give the Polotno file: imprint import polotno <file.json> --out <folder>');
   if (values.out === undefined) throw validationError('$.out', 'give the design folder to write with --out <folder>');

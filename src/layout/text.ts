@@ -111,7 +111,8 @@ export function layoutText(t: SceneText, fonts: FontSet): TextLayout {
       outlines,
       gradient,
     );
-    if (extent.x1 > extent.x0 || t.background?.mode === 'full_width') extents.push({ x0: extent.x0, x1: extent.x1, top: top + i * lineHeightPx, height: lineHeightPx });
+    if (extent.x1 > extent.x0 || t.background?.mode === 'full_width')
+      extents.push({ x0: extent.x0, x1: extent.x1, top: top + i * lineHeightPx, height: lineHeightPx });
     left = Math.min(left, extent.x0);
     right = Math.max(right, extent.right);
   });
@@ -311,15 +312,15 @@ function backgroundItems(bg: NonNullable<SceneText['background']>, lines: readon
     bg.mode === 'full_width'
       ? [grow(0, boxWidth, lines[0]!.top, lines[lines.length - 1]!.top + lines[lines.length - 1]!.height)]
       : bg.mode === 'box'
-      ? [
-          grow(
-            Math.min(...lines.map((l) => l.x0)),
-            Math.max(...lines.map((l) => l.x1)),
-            lines[0]!.top,
-            lines[lines.length - 1]!.top + lines[lines.length - 1]!.height,
-          ),
-        ]
-      : lines.map((l) => grow(l.x0, l.x1, l.top, l.top + l.height));
+        ? [
+            grow(
+              Math.min(...lines.map((l) => l.x0)),
+              Math.max(...lines.map((l) => l.x1)),
+              lines[0]!.top,
+              lines[lines.length - 1]!.top + lines[lines.length - 1]!.height,
+            ),
+          ]
+        : lines.map((l) => grow(l.x0, l.x1, l.top, l.top + l.height));
   const fills = (color: RGBA): DisplayItem[] =>
     rects.map((rect) => {
       const radius = Math.min(bg.cornerRadius, rect.width / 2, rect.height / 2);
