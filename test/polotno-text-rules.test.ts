@@ -4,9 +4,11 @@
 // version 3. The reference for sizes, lines and line positions is Polotno's own algorithm (Konva 10.3's
 // Text wrapping, as polotno-node bundles it, and Polotno's change-font-size loop) run in Chromium on a
 // canvas with the same font file; native designs are shown to keep their CSS behaviour.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ImageCache } from '../src/assets/load.js';
 import { Engine, type DesignInput, type RenderOptions } from '../src/engine.js';
@@ -174,6 +176,38 @@ describe('textSplitAllowed', () => {
     });
     // false is the default and changes nothing, so it is accepted everywhere.
     await expect(render({ design: native, format: 'png', textSplitAllowed: false })).resolves.toBeDefined();
+  });
+});
+
+describe('the CLI flag --text-split-allowed', () => {
+  const BIN = resolve(import.meta.dirname, '..', 'bin', 'imprint.js');
+  const cli = (args: string[]) =>
+    promisify(execFile)(process.execPath, [BIN, ...args]).then(
+      (r) => ({ code: 0, stdout: r.stdout, stderr: r.stderr }),
+      (e: { code: number; stdout: string; stderr: string }) => ({ code: e.code, stdout: e.stdout, stderr: e.stderr }),
+    );
+
+  it('splits the word in render --report and in the design import polotno writes', async () => {
+    const tmp = mkdtempSync(join(tmpdir(), 'imprint-polotno-split-'));
+    try {
+      const file = join(tmp, 'word.json');
+      const el = { name: 'word', x: 20, y: 30, width: 200, height: 120, text: 'Internationalisation never splits', fontSize: 32, align: 'left' };
+      writeFileSync(file, JSON.stringify(polotno([el])));
+      const [off, on] = await Promise.all([
+        cli(['render', file, '--out', join(tmp, 'off.png'), '--report']),
+        cli(['render', file, '--out', join(tmp, 'on.png'), '--report', '--text-split-allowed']),
+      ]);
+      expect(off.code, off.stderr).toBe(0);
+      expect(on.code, on.stderr).toBe(0);
+      expect(off.stdout).toMatch(/"word_broken":\s*false/);
+      expect(on.stdout).toMatch(/"font_size":\s*32,[\s\S]*"word_broken":\s*true/);
+      const imported = await cli(['import', 'polotno', file, '--out', join(tmp, 'design'), '--text-split-allowed']);
+      expect(imported.code, imported.stderr).toBe(0);
+      const design = JSON.parse(readFileSync(join(tmp, 'design', 'design.json'), 'utf8')) as { objects: Json[] };
+      expect(design.objects[0]).toMatchObject({ overflow_wrap: 'break-word', config: { text_replacement_strategy_fit_split_words: true } });
+    } finally {
+      rmSync(tmp, { recursive: true, force: true });
+    }
   });
 });
 
