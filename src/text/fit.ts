@@ -75,10 +75,22 @@ export function fitText(input: FitInput): FitResult {
   if (fits(full)) return result(full, input.height);
 
   if (input.step !== undefined && input.step > 0) {
-    // Linear from the top, as Polotno's loop: the first size that fits wins, not the largest.
+    // Linear from the top, as Polotno's loop: the first size that fits wins, not the largest. A size
+    // whose lines cannot fit whatever the breaks (each line holds at most the box width of glyphs) is
+    // skipped without breaking lines, which keeps a long text at a large size from costing seconds.
+    const ink = input.paragraphs.map((p) => p.clusters.reduce((n, c) => n + (c.whitespace ? 0 : c.advance), 0));
+    // (A kept word may overflow its line, but then the size only fits when split words are accepted.)
+    const bounded = !(input.keepWords && input.splitWords);
+    const surelyTooTall = (size: number): boolean => {
+      if (!bounded) return false;
+      const perLine = input.width / size + Math.abs(input.letterSpacing);
+      const lines = ink.reduce((n, w) => n + Math.max(1, Math.ceil(w / perLine - 1e-9)), 0);
+      return lines * size * input.lineHeight > input.height + EPSILON;
+    };
     for (let k = 1; ; k++) {
       const size = input.fontSize - k * input.step;
       if (size < input.minFontSize - EPSILON) return result(at(Math.min(input.minFontSize, input.fontSize)), input.height);
+      if (surelyTooTall(size)) continue;
       const r = at(size);
       if (fits(r)) return result(r, input.height);
     }
