@@ -218,7 +218,11 @@ export const TextOverride = z.strictObject({
   fill: TextFill.partial()
     .meta(TextFill.meta() ?? {})
     .optional(),
-  config: TextConfig.optional(),
+  // The two fields a request changes; how fit searches (step, height, split words) belongs to the
+  // template (a Polotno import sets it) and stays when an override changes the strategy.
+  config: TextConfig.pick({ text_replacement_strategy: true, text_replacement_strategy_fit_valign: true })
+    .meta(TextConfig.meta() ?? {})
+    .optional(),
 });
 
 export type TextObject = z.infer<typeof TextObject>;
