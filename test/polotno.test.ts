@@ -97,8 +97,9 @@ describe('elements as Imprint objects', () => {
       letter_spacing: 0.1,
       text_transform: 'uppercase',
       overflow_wrap: 'normal',
+      keep_trailing_spaces: true,
       stroke: { color: '#000080', width: 3 },
-      config: { text_replacement_strategy: 'fit', text_replacement_strategy_fit_valign: 'bottom' },
+      config: { text_replacement_strategy: 'fit', text_replacement_strategy_fit_valign: 'bottom', text_replacement_strategy_fit_step: 0.5 },
       min_font_size: 1,
     });
   });
@@ -443,9 +444,10 @@ describe('rendering', () => {
       render({ design: polotno, format: 'png', baseDir: EXAMPLE }),
       render({ design: polotno, overrides: overrides.objects_overrides, format: 'png', baseDir: EXAMPLE }),
     ]);
-    // The body's override switches it to fixed-width: its box follows its (shorter) text.
-    expect(plain.report.find((r) => r.name === 'body')).toMatchObject({ height: 76, line_count: 2 });
-    expect(changed.report.find((r) => r.name === 'body')!.height).not.toBe(76);
+    // Fitted, the body's box takes its text's height (Polotno's change-font-size), as it does with
+    // the override, which switches it to fixed-width.
+    expect(plain.report.find((r) => r.name === 'body')).toMatchObject({ height: 2 * 25 * 1.45, line_count: 2 });
+    expect(changed.report.find((r) => r.name === 'body')).toMatchObject({ height: 2 * 25 * 1.45, font_size: 25 });
     expect(changed.bytes.equals(plain.bytes)).toBe(false);
     await expect(render({ design: polotno, overrides: { nope: { text: 'x' } }, format: 'png', baseDir: EXAMPLE })).rejects.toMatchObject({
       code: 'validation_error',

@@ -81,6 +81,9 @@ Options:
                          with a warning naming each text (Polotno's skipFontError)
   --input-format <f>     auto (default), imprint or polotno: a Polotno store JSON (pages with children) is
                          converted on the fly (docs/polotno.md); auto tells them apart by shape
+  --text-split-allowed   Polotno documents: a text shrinking to fit its box may split a word too long
+                         for a line instead of shrinking until it fits whole, as Polotno's render
+                         option textSplitAllowed (default: off, as Polotno's)
   --report               print the fit report (font sizes, line counts, shrunk, clipped, missing
                          characters) as JSON on stdout
   -h, --help             this help
@@ -186,6 +189,9 @@ Environment:
 Options:
   -o, --out <folder>     the design folder to write (created; must be empty if it exists)
   --no-install-fonts     refuse a Google Fonts family the font folder lacks instead of installing it
+  --text-split-allowed   a text shrinking to fit its box may split a word too long for a line instead
+                         of shrinking until it fits whole, as Polotno's render option textSplitAllowed
+                         (default: off, as Polotno's)
   -h, --help             this help
 
 Example:

@@ -30,7 +30,7 @@ export async function importCommand(args: string[], io: CliIO): Promise<number> 
   const { values, positionals } = parseArgs({
     args: rest,
     allowPositionals: true,
-    options: { out: { type: 'string', short: 'o' }, 'no-install-fonts': { type: 'boolean' } },
+    options: { out: { type: 'string', short: 'o' }, 'no-install-fonts': { type: 'boolean' }, 'text-split-allowed': { type: 'boolean' } },
   });
   const file = positionals[0];
   if (file === undefined) throw validationError('$.file', 'give the Polotno file: imprint import polotno <file.json> --out <folder>');
@@ -48,6 +48,7 @@ export async function importCommand(args: string[], io: CliIO): Promise<number> 
     format: 'polotno',
     hasFamily: (f) => installed.has(f) || catalogueFamily(f) !== undefined,
     fetch: importFetchFromEnv(),
+    ...(values['text-split-allowed'] === true ? { textSplitAllowed: true } : {}),
   });
   const baseDir = dirname(source);
   const local = fileAssetResolver({ baseDir });

@@ -275,6 +275,7 @@ export async function renderCommand(args: string[], io: CliIO): Promise<number> 
       'input-format': { type: 'string' },
       'no-install-fonts': { type: 'boolean' },
       'missing-fonts': { type: 'string' },
+      'text-split-allowed': { type: 'boolean' },
     },
   });
   if (positionals.length === 0) throw validationError('$.design', 'give a design file: imprint render <design.json> --out <file> (imprint render --help)');
@@ -358,6 +359,7 @@ export async function renderCommand(args: string[], io: CliIO): Promise<number> 
     ...(fontFiles.length ? { fontFiles } : {}),
     ...(inputFormat === undefined ? {} : { inputFormat }),
     ...(missingFonts === undefined ? {} : { missingFonts }),
+    ...(values['text-split-allowed'] === true ? { textSplitAllowed: true } : {}),
     ...(isVideo ? { onProgress: progressReporter(io, io.stderr.isTTY === true, startedAt) } : {}),
   };
   // One render per process: a render thread would only add its start-up time.

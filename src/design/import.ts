@@ -21,10 +21,25 @@ const NO_FILES: ReadonlyMap<string, Uint8Array> = new Map();
 /** Converts a foreign document to an Imprint design; an Imprint one passes through unchanged. */
 export function convertInput(
   value: unknown,
-  { format = 'auto', root = '$', hasFamily, remote }: { format?: InputFormat; root?: string } & Omit<PolotnoOptions, 'root'> = {},
+  { format = 'auto', root = '$', hasFamily, remote, textSplitAllowed }: { format?: InputFormat; root?: string } & Omit<PolotnoOptions, 'root'> = {},
 ): ImportedDesign {
-  if (format === 'imprint' || (format === 'auto' && !isPolotnoDocument(value))) return { design: value, files: NO_FILES, root };
-  const conversion = convertPolotno(value, { root, ...(hasFamily ? { hasFamily } : {}), ...(remote ? { remote } : {}) });
+  if (format === 'imprint' || (format === 'auto' && !isPolotnoDocument(value))) {
+    // Only a conversion reads it: silently ignoring it would leave the caller believing it took effect.
+    if (textSplitAllowed === true) {
+      throw new ImprintError(
+        'validation_error',
+        '$.textSplitAllowed',
+        `textSplitAllowed applies to Polotno documents, and the design at ${root} is an Imprint design: leave textSplitAllowed out or false (a design converted from Polotno keeps the choice made when it was imported: npx imprint import polotno --text-split-allowed), or give the Polotno JSON`,
+      );
+    }
+    return { design: value, files: NO_FILES, root };
+  }
+  const conversion = convertPolotno(value, {
+    root,
+    ...(hasFamily ? { hasFamily } : {}),
+    ...(remote ? { remote } : {}),
+    ...(textSplitAllowed === undefined ? {} : { textSplitAllowed }),
+  });
   return { design: conversion.design, files: conversion.files, conversion, root };
 }
 

@@ -245,12 +245,10 @@ export const Font = z
 export const FontFamily = z
   .object({
     family: z.string(),
-    source: z
-      .enum(['library', 'bundled', 'installed', 'catalogue'])
-      .meta({
-        description:
-          "library: the account's font files; bundled: shipped with Imprint; installed: a Google Fonts family in the font folder; catalogue: a Google Fonts family installed when a design naming it is imported",
-      }),
+    source: z.enum(['library', 'bundled', 'installed', 'catalogue']).meta({
+      description:
+        "library: the account's font files; bundled: shipped with Imprint; installed: a Google Fonts family in the font folder; catalogue: a Google Fonts family installed when a design naming it is imported",
+    }),
     category: z
       .string()
       .nullable()
@@ -263,12 +261,10 @@ export const FontFamily = z
 
 export const FontList = z.object({
   fonts: z.array(Font).meta({ description: "The account's library fonts." }),
-  families: z
-    .array(FontFamily)
-    .meta({
-      description:
-        'Addition: every family designs can use (library, bundled, installed), then with ?search= the font catalogue families whose name contains it; at most ?limit= (default 50, at most 200).',
-    }),
+  families: z.array(FontFamily).meta({
+    description:
+      'Addition: every family designs can use (library, bundled, installed), then with ?search= the font catalogue families whose name contains it; at most ?limit= (default 50, at most 200).',
+  }),
   catalogue_families: z.int().meta({ description: 'Addition: how many families the font catalogue (the Google Fonts collection) has.' }),
 });
 

@@ -77,6 +77,9 @@ export function layoutText(t: SceneText, fonts: FontSet): TextLayout {
     letterSpacing: t.letterSpacing,
     strategy: t.strategy,
     ...(t.overflowWrap === 'normal' ? { keepWords: true } : {}),
+    ...(t.fitStep === undefined ? {} : { step: t.fitStep }),
+    ...(t.fitSplitWords ? { splitWords: true } : {}),
+    ...(t.fitHeightFollowsText ? { heightFollowsText: true } : {}),
   });
   const size = fit.fontSize;
   const lineHeightPx = size * t.lineHeight;
@@ -114,12 +117,13 @@ export function layoutText(t: SceneText, fonts: FontSet): TextLayout {
       outlines,
       gradient,
     );
-    if (extent.x1 > extent.x0) extents.push({ x0: extent.x0, x1: extent.x1, top: top + i * lineHeightPx, height: lineHeightPx });
+    if (extent.x1 > extent.x0 || t.background?.mode === 'full_width')
+      extents.push({ x0: extent.x0, x1: extent.x1, top: top + i * lineHeightPx, height: lineHeightPx });
     left = Math.min(left, extent.x0);
     right = Math.max(right, extent.right);
   });
   if (outlines) items.unshift(...outlines);
-  if (t.background) items.unshift(...backgroundItems(t.background, extents));
+  if (t.background) items.unshift(...backgroundItems(t.background, extents, t.box.width));
   const lines = right >= left ? { x: left, y: top, width: right - left, height: fit.lines.length * lineHeightPx } : { x: 0, y: top, width: 0, height: 0 };
 
   return {
@@ -227,11 +231,15 @@ function placeLine(
   outlines: DisplayItem[] | null,
   gradient: Gradient | null,
 ): { x0: number; x1: number; right: number } {
-  const widthPx = line.width * size;
+  const rtl = para.level % 2 === 1;
+  const trailing = t.keepTrailingSpaces ? keptTrailingSpaces(para, line, t.box.width / size) * size : 0;
+  const widthPx = line.width * size + trailing;
   const free = t.box.width - widthPx;
-  const align = alignOf(t.align, para.level % 2 === 1, line.last || free <= 0);
+  const align = alignOf(t.align, rtl, line.last || free <= 0);
   let x = align === 'center' ? free / 2 : align === 'right' ? free : 0;
   const x0 = x;
+  // Kept trailing spaces take their room at the line's logical end: the left in a right-to-left paragraph.
+  if (rtl) x += trailing;
   let extraPerSpace = 0;
   if (align === 'justify' && free > 0) {
     let spaces = 0;
@@ -285,8 +293,23 @@ function placeLine(
   }
   flush();
   // x0–x1: the line's advance width, trailing letter spacing included (as CSS sizes an inline box, for
-  // backgrounds); right: where its glyphs end, without that spacing (as underlines, for wrap).
-  return { x0, x1: x, right: order.length > 0 ? x - t.letterSpacing * size : x0 };
+  // backgrounds; kept trailing spaces too, as Konva's line width); right: where its glyphs end, without
+  // that spacing (as underlines, for wrap).
+  return { x0, x1: rtl ? x : x + trailing, right: order.length > 0 ? x - t.letterSpacing * size : x0 };
+}
+
+/**
+ * The advance (em) of the spaces that end a paragraph's last line, when the line with them still fits
+ * `maxWidth` (em): Konva keeps a paragraph's last line untrimmed when it fits, trims a line at a wrap,
+ * and drops trailing spaces that would not fit (its prefix search stops before them). Otherwise 0.
+ */
+function keptTrailingSpaces(para: ShapedParagraph, line: Line, maxWidth: number): number {
+  if (!line.last || line.end <= line.visibleEnd) return 0;
+  let spaces = 0;
+  for (let i = line.visibleEnd; i < line.end; i++) spaces += para.clusters[i]!.advance;
+  // The visible width leaves out the letter spacing after its last character; with spaces after it, it counts.
+  const withSpaces = line.visibleEnd > line.start ? line.width + spaces : spaces;
+  return withSpaces <= maxWidth + 1e-9 ? withSpaces - line.width : 0;
 }
 
 /** Where a laid-out line's glyphs run, horizontally, and its line box. */
@@ -299,11 +322,12 @@ interface LineExtent {
 
 /**
  * The background of a text: in `lines` mode a rounded box per line around its advance width × line
- * box, grown by the padding; in `box` mode one box around all of them. Several boxes are painted as
+ * box, grown by the padding; in `box` mode one box around all of them; in `full_width` mode one box
+ * across the object's width from the first line's top to the last line's bottom. Several boxes are painted as
  * one: opaque fills in a group at the colour's alpha, which the painters composite once (a layer), so
  * where boxes overlap the alpha does not double (the union, as a nonzero fill of all the boxes).
  */
-function backgroundItems(bg: NonNullable<SceneText['background']>, lines: readonly LineExtent[]): DisplayItem[] {
+function backgroundItems(bg: NonNullable<SceneText['background']>, lines: readonly LineExtent[], boxWidth: number): DisplayItem[] {
   if (lines.length === 0 || bg.color[3] <= 0) return [];
   const { x: px, y: py } = bg.padding;
   const grow = (x0: number, x1: number, top: number, bottom: number): Rect => ({
@@ -313,16 +337,18 @@ function backgroundItems(bg: NonNullable<SceneText['background']>, lines: readon
     height: bottom - top + 2 * py,
   });
   const rects =
-    bg.mode === 'box'
-      ? [
-          grow(
-            Math.min(...lines.map((l) => l.x0)),
-            Math.max(...lines.map((l) => l.x1)),
-            lines[0]!.top,
-            lines[lines.length - 1]!.top + lines[lines.length - 1]!.height,
-          ),
-        ]
-      : lines.map((l) => grow(l.x0, l.x1, l.top, l.top + l.height));
+    bg.mode === 'full_width'
+      ? [grow(0, boxWidth, lines[0]!.top, lines[lines.length - 1]!.top + lines[lines.length - 1]!.height)]
+      : bg.mode === 'box'
+        ? [
+            grow(
+              Math.min(...lines.map((l) => l.x0)),
+              Math.max(...lines.map((l) => l.x1)),
+              lines[0]!.top,
+              lines[lines.length - 1]!.top + lines[lines.length - 1]!.height,
+            ),
+          ]
+        : lines.map((l) => grow(l.x0, l.x1, l.top, l.top + l.height));
   const fills = (color: RGBA): DisplayItem[] =>
     rects.map((rect) => {
       const radius = Math.min(bg.cornerRadius, rect.width / 2, rect.height / 2);

@@ -106,6 +106,14 @@ export const RenderOptionsSchema = zod.strictObject({
    */
   inputFormat: zod.enum(['auto', 'imprint', 'polotno']).optional(),
   /**
+   * Polotno documents only, as Polotno's render option of that name: a text that shrinks to fit its
+   * box may split a word too long for a line across lines, instead of shrinking until the word fits
+   * whole (CLI: --text-split-allowed). true is refused with an Imprint design: a converted design keeps the
+   * choice made when it was imported (`imprint import polotno --text-split-allowed`).
+   * @default false
+   */
+  textSplitAllowed: zod.boolean({ error: 'expected textSplitAllowed true or false' }).optional(),
+  /**
    * Font files (TTF, OTF, WOFF, WOFF2; at most 20 MB each) whose families designs may use, named by
    * the family inside each file; a design lists the family in `fonts` (CLI: --font <file>).
    * @default none

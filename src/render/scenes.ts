@@ -81,6 +81,7 @@ async function scenePage(
     format: options.inputFormat ?? 'auto',
     root: at.design,
     hasFamily: (f) => ctx.fonts.has(f) || catalogueFamily(f) !== undefined,
+    ...(options.textSplitAllowed === undefined ? {} : { textSplitAllowed: options.textSplitAllowed }),
   });
   try {
     return await loadScenePage(ctx, imported.design, overrides, withFiles(resolver, imported.files), at, options);

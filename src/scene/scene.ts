@@ -87,6 +87,14 @@ export interface SceneText extends SceneBase {
   valign: 'top' | 'center' | 'bottom';
   /** normal: a word wider than the box stays whole (overflows); absent or break-word: it is split. */
   overflowWrap?: 'normal' | 'break-word';
+  /** fit: step down from fontSize by this many px, first fit wins (Polotno); absent: bisection. */
+  fitStep?: number;
+  /** fit: the box takes the text's height once the size is found (top edge fixed); absent: it keeps its height. */
+  fitHeightFollowsText?: true;
+  /** fit: a split word still fits (only the height counts); absent: false. */
+  fitSplitWords?: true;
+  /** A paragraph's last line aligns with its trailing spaces (when they fit), as Konva does; absent: they hang. */
+  keepTrailingSpaces?: true;
   /** Gradient painted through the glyphs of spans marked `fill`, spread over the text's box (CSS background-clip: text). */
   fill?: GradientSceneFill;
   /** Outline around the glyphs (px, centred on the outline, painted under the fill); absent: none. */
@@ -102,7 +110,7 @@ export interface SceneTextBackground {
   /** px added left and right (x) and above and below (y) of each line's (or the block's) extent. */
   padding: { x: number; y: number };
   cornerRadius: number;
-  mode: 'lines' | 'box';
+  mode: 'lines' | 'box' | 'full_width';
 }
 
 export type MediaFit = 'cover' | 'contain' | 'fill';

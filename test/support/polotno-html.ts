@@ -8,6 +8,9 @@
 //   drop-shadow(offsetX offsetY shadowBlur/2 colour×shadowOpacity) after the blur, in page directions
 //   (Konva's canvas shadowOffset is not turned by the element's rotation);
 // - text: line-height multiplier, letter-spacing in em, pre-wrap, no word splitting, verticalAlign in the box;
+//   a text with a saved height that is taller than it, or has a word wider than the box, shrinks by 0.5 px
+//   from its fontSize until neither holds (Polotno's server render, textOverflow change-font-size; an
+//   element's textOverflow "resize" keeps its size);
 // - images: crop fractions, trimmed to the box aspect from the crop's top-left unless stretchEnabled;
 //   corner radius clamped to half the smaller side; border drawn inside; clipSrc as a mask; flips;
 // - svg: colorsReplace on the markup, stretched to the box; figures and lines as inline SVG, figure
@@ -170,7 +173,8 @@ function text(el: Json, opacity: number, ctx: Ctx): string {
   }
   const justify = va === 'middle' ? 'safe center' : va === 'bottom' ? 'safe flex-end' : 'flex-start';
   const i = ctx.texts++;
-  const inner = `<div style="display:flex;flex-direction:column;justify-content:${justify};width:${w}px;height:${Math.max(h, 0)}px"><div style="display:grid">${under}<div data-text="${i}" data-line="${linePx}" style="${style};grid-area:1/1">${content}</div></div></div>`;
+  const fit = h > 0 && str(el.textOverflow, 'change-font-size') !== 'resize' ? ` data-fit="${h}" data-width="${w}" data-fs="${fontSize}" data-lh="${lh}"` : '';
+  const inner = `<div style="display:flex;flex-direction:column;justify-content:${justify};width:${w}px;height:${Math.max(h, 0)}px"><div style="display:grid">${under}<div data-text="${i}" data-line="${linePx}"${fit} style="${style};grid-area:1/1">${content}</div></div></div>`;
   return box(el, w, Math.max(h, 0), opacity, filters(el, num(el.blurRadius, 10)), inner);
 }
 
@@ -406,6 +410,20 @@ export async function polotnoHtml(doc: Json, baseDir: string, pageIndex = 0): Pr
   // Lines are measured unrotated, then the rotations are put back (the same page is screenshotted).
   const rotated = [...document.querySelectorAll('[data-rot]')].map((e) => [e, e.style.transform]);
   for (const [e] of rotated) e.style.transform = 'none';
+  // change-font-size: 0.5 px steps down while the text is taller than its box or a word overflows it.
+  for (const t of document.querySelectorAll('[data-fit]')) {
+    const H = Number(t.dataset.fit), W = Number(t.dataset.width), lh = Number(t.dataset.lh);
+    const copies = [...t.parentElement.children];
+    let size = Number(t.dataset.fs);
+    const steps = Math.round(2 * size) - 1;
+    for (let s = 1; s < steps; s++) {
+      for (const c of copies) c.style.fontSize = size + 'px';
+      if (t.getBoundingClientRect().height <= H + 0.01 && t.scrollWidth <= W + 0.5) break;
+      size -= 0.5;
+    }
+    for (const c of copies) c.style.fontSize = size + 'px';
+    t.dataset.line = String(size * lh);
+  }
   const out = [...document.querySelectorAll('[data-text]')].map((t) => {
     const half = Number(t.dataset.line) / 2;
     const lines = [];

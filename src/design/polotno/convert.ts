@@ -75,6 +75,12 @@ export interface PolotnoOptions {
    * @default 'refuse'
    */
   remote?: 'refuse' | 'list' | ReadonlyMap<string, FetchedFile>;
+  /**
+   * Polotno's render option of that name: a text that shrinks to fit its box (change-font-size) may
+   * split a word too long for a line instead of shrinking until the word fits whole.
+   * @default false (Polotno's default)
+   */
+  textSplitAllowed?: boolean;
 }
 
 /** A Polotno document: pages whose entries hold children, and no Imprint objects or slides. */
@@ -111,6 +117,7 @@ class Converter {
     readonly root: string,
     readonly schemaVersion: number,
     readonly remoteFiles: NonNullable<PolotnoOptions['remote']>,
+    readonly textSplitAllowed = false,
   ) {}
 
   at(segs: readonly PathSegment[]): string {
@@ -415,8 +422,8 @@ function convertText(c: Converter, e: PolotnoText, at: string, pageSeconds: numb
     out.letter_spacing = round(c.schemaVersion < 1 ? (e.letterSpacing * 16) / fontSize : e.letterSpacing);
   }
   if (e.textTransform && e.textTransform !== 'none') out.text_transform = e.textTransform;
-  // Polotno never splits a word across lines (its text-split option is off by default).
-  out.overflow_wrap = 'normal';
+  // Konva counts the spaces ending a paragraph when it centres or right-aligns the line (CSS hangs them).
+  out.keep_trailing_spaces = true;
 
   const fill = c.paint(e.fill ?? TEXT_DEFAULTS.fill, width, height, `${at}.fill`);
   const baseColor = 'color' in fill ? fill.color : fill.stops[0]!.color;
@@ -435,21 +442,37 @@ function convertText(c: Converter, e: PolotnoText, at: string, pageSeconds: numb
       color: c.colorWithAlpha(e.backgroundColor ?? '#7ED321', e.backgroundOpacity ?? 1, `${at}.backgroundColor`),
       padding: round((e.backgroundPadding ?? 0.5) * unit),
       corner_radius: round((e.backgroundCornerRadius ?? 0.5) * unit),
-      // Before schema version 3 a rich text's background was one rectangle (Polotno's migration marks it legacy).
-      mode: e.legacyBackground || (c.schemaVersion < 3 && /<(p|br|span|strong|em|ol|ul|li)\b/i.test(e.text ?? '')) ? 'box' : 'lines',
+      // Polotno's loadJSON marks every text background of a document before schema version 3 (no
+      // schemaVersion counts as 0) legacyBackground, drawn as one rectangle over the whole element.
+      mode: e.legacyBackground === true || c.schemaVersion < 3 ? 'full_width' : 'lines',
     };
   }
   if (e.curveEnabled) refuse(at, 'curveEnabled', 'curved text is not supported: set curveEnabled to false');
   if (e.maxLines) refuse(at, 'maxLines', 'maxLines is not supported: remove it (fit shrinks text into its box instead)');
 
-  // Sizing: "resize" (the editor's default) grows the box with the text; a taller box aligns the
-  // text inside it; "fit" shrinks the font into the box.
+  // Sizing. Polotno's server render (polotno-node) sets textOverflow "change-font-size" for every text:
+  // a text taller than its saved height shrinks by 0.5 px steps from its size until it fits, and (unless
+  // textSplitAllowed) until no word is split across lines. An element's own textOverflow wins:
+  // "resize" grows the box with the text, and Konva then splits a word too long for a line.
   const valign = e.verticalAlign ?? 'top';
-  const overflow = e.textOverflow ?? 'resize';
-  if (overflow === 'ellipsis') refuse(at, 'textOverflow', 'textOverflow "ellipsis" is not supported: use "resize" or "fit"');
-  const fit = overflow === 'fit' || overflow === 'change-font-size' || (valign !== 'top' && savedHeight > 0);
+  const overflow = e.textOverflow ?? 'change-font-size';
+  if (overflow === 'ellipsis') refuse(at, 'textOverflow', 'textOverflow "ellipsis" is not supported: use "change-font-size" (shrink to fit) or "resize"');
+  // Without a saved height (the editor always saves one) the default grows the box; a middle- or
+  // bottom-aligned text with one is placed in it, and shrinks as a change-font-size one.
+  const fit = (overflow !== 'resize' && (e.textOverflow !== undefined || savedHeight > 0)) || (valign !== 'top' && savedHeight > 0);
   const imprintValign = valign === 'middle' ? 'center' : valign;
-  out.config = fit ? { text_replacement_strategy: 'fit', text_replacement_strategy_fit_valign: imprintValign } : { text_replacement_strategy: 'fixed-width' };
+  const split = overflow === 'resize' || c.textSplitAllowed;
+  out.overflow_wrap = split ? 'break-word' : 'normal';
+  out.config = fit
+    ? {
+        text_replacement_strategy: 'fit',
+        text_replacement_strategy_fit_valign: imprintValign,
+        text_replacement_strategy_fit_step: 0.5,
+        // Polotno then sets the element's height to its text's; a middle or bottom one keeps its box.
+        ...(valign === 'top' ? { text_replacement_strategy_fit_height: 'text' } : {}),
+        ...(split ? { text_replacement_strategy_fit_split_words: true } : {}),
+      }
+    : { text_replacement_strategy: 'fixed-width' };
   // Polotno's fit shrinks down to minFontSize (default 1 px) and draws at most maxFontSize.
   if (fit) out.min_font_size = Math.min(e.minFontSize ?? 1, fontSize);
   if (fit && e.maxFontSize !== undefined && e.maxFontSize < fontSize) out.font_size = e.maxFontSize;
@@ -1028,7 +1051,7 @@ export function convertPolotno(input: unknown, options: PolotnoOptions = {}): Po
   const parsed = PolotnoDesign.safeParse(value);
   if (!parsed.success) throw issueToError(parsed.error.issues[0]!, value, { root, schema: PolotnoDesign, describe: describePolotnoPath(value) });
   const doc = parsed.data;
-  const c = new Converter(root, doc.schemaVersion ?? 0, options.remote ?? 'refuse');
+  const c = new Converter(root, doc.schemaVersion ?? 0, options.remote ?? 'refuse', options.textSplitAllowed ?? false);
   const fonts = fontEntries(c, doc, options);
 
   const sizes = doc.pages.map((p, i) => pageSize(doc, p, i, c));

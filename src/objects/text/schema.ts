@@ -25,6 +25,21 @@ export const TextConfig = z
       'With fit, where the text sits vertically when it is shorter than the box. Default center.',
       'top',
     ).optional(),
+    text_replacement_strategy_fit_step: doc(
+      z.number().finite().gt(0).max(100),
+      "With fit, search sizes from the text's font_size down in steps of this many px and take the first at which the text fits (min_font_size is the last tried), as Polotno's change-font-size does with 0.5. Default: the largest size that fits, to a quarter pixel (which can be a little larger: line breaks do not always move in step with the size).",
+      0.5,
+    ).optional(),
+    text_replacement_strategy_fit_height: doc(
+      z.enum(['box', 'text']),
+      "With fit, the object's height once the size is found: box (default) keeps it and places the text by fit_valign; text makes it the text's height, top edge fixed, as fixed-width does (a gradient fill spreads over it, a rotation turns about its centre): Polotno's change-font-size, which sets the element's height to its text's after fitting.",
+      'text',
+    ).optional(),
+    text_replacement_strategy_fit_split_words: doc(
+      z.boolean(),
+      'With fit, a size at which a word wider than the box is split across lines (overflow_wrap break-word) still fits: fit shrinks only until the lines fit the height, as Polotno does with textSplitAllowed. Default false: it also shrinks until every word fits whole on a line.',
+      true,
+    ).optional(),
   })
   .meta({ description: 'How replaced text is sized.', examples: [{ text_replacement_strategy: 'fit', text_replacement_strategy_fit_valign: 'top' }] });
 
@@ -68,8 +83,8 @@ export const TextBackground = z
     padding: TextBackgroundPadding.optional(),
     corner_radius: doc(px('a corner radius', 1000), 'Radius of the rounded corners, px, capped at half the shorter side of each box. Default 0.', 8).optional(),
     mode: doc(
-      z.enum(['lines', 'box']),
-      'lines (default): one box per line around that line (its advance width × the line height) grown by the padding, the highlighter look (CSS background on an inline span with box-decoration-break: clone). box: one box around all lines grown by the padding, the button look.',
+      z.enum(['lines', 'box', 'full_width']),
+      "lines (default): one box per line around that line (its advance width × the line height) grown by the padding, the highlighter look (CSS background on an inline span with box-decoration-break: clone). box: one box around all lines grown by the padding, the button look. full_width: one box across the object's whole width, from the first line's top to the last line's bottom, grown by the padding, however long the lines are (Polotno's background of documents saved before its schema version 3).",
       'box',
     ).optional(),
   })
@@ -157,6 +172,11 @@ export const TextObject = z
       'A word wider than the box: break-word (default) splits it between characters; normal keeps it whole, as CSS overflow-wrap: normal and Polotno do, so it reaches past the box (fit first shrinks the text until it fits, down to min_font_size).',
       'normal',
     ).optional(),
+    keep_trailing_spaces: doc(
+      z.boolean(),
+      "Spaces at the end of a paragraph's last line count when the line is aligned (center, right, end, and in the background's width), as Polotno's (Konva's) text does, so a centred \"Sale \" sits half a space to the left; spaces at a wrap still do not count, nor do they when the line with them would be wider than the box. Default false: trailing spaces hang past the line's end and never move it, as in CSS.",
+      true,
+    ).optional(),
     stroke: TextStroke.optional(),
     shadow: Shadow.optional(),
     background: TextBackground.optional(),
@@ -198,7 +218,11 @@ export const TextOverride = z.strictObject({
   fill: TextFill.partial()
     .meta(TextFill.meta() ?? {})
     .optional(),
-  config: TextConfig.optional(),
+  // The two fields a request changes; how fit searches (step, height, split words) belongs to the
+  // template (a Polotno import sets it) and stays when an override changes the strategy.
+  config: TextConfig.pick({ text_replacement_strategy: true, text_replacement_strategy_fit_valign: true })
+    .meta(TextConfig.meta() ?? {})
+    .optional(),
 });
 
 export type TextObject = z.infer<typeof TextObject>;
