@@ -4,7 +4,7 @@
 // each into a fresh folder. (2) The first render of a card-1080 design in a new process with an
 // installed family against the same design with the bundled Inter (each case a new node process,
 // interleaved). (3) Warm renders of that card in Lato against card-1080 with Inter in one engine,
-// alternating blocks (goal: within 5 %). (4) With --top50 only (downloads ~300 MB): the font folder's
+// alternating blocks (goal: within 5 %). (4) With --top50 only (downloads ~90 MB, about a minute): the font folder's
 // size after installing the 50 most used families this machine would install (see TOP50 below).
 // Medians, the load average of the same run; entries merged into bench/results/latest.json.
 import { execFileSync, spawnSync } from 'node:child_process';

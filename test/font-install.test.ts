@@ -31,6 +31,7 @@ const TMP = mkdtempSync(join(tmpdir(), 'imprint-font-install-'));
 // This process's own font folder (the service below installs into it), set before anything reads it:
 // the run's shared folder (vitest.config.ts) must stay empty for the other test files.
 const PROCESS_FONTS = join(TMP, 'process-fonts');
+const RUN_FONTS = process.env.IMPRINT_FONTS_DIR;
 process.env.IMPRINT_FONTS_DIR = PROCESS_FONTS;
 
 const PKG = '@expo-google-fonts/pacifico';
@@ -532,5 +533,11 @@ describe('the service', () => {
     } finally {
       await off.close();
     }
+  });
+});
+
+describe('the run', () => {
+  it('leaves the shared font folder of the test run (vitest.config.ts) as empty as it found it', () => {
+    expect(RUN_FONTS && existsSync(RUN_FONTS) ? readdirSync(RUN_FONTS) : []).toEqual([]);
   });
 });
