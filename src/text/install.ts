@@ -216,7 +216,9 @@ async function unpack(bytes: Buffer, pkg: string, version: string, family: Catal
   }
   if (faces.length === 0)
     throw validationError(at, `the package ${pkg}@${version} has no font files for ${family.family}: it is not a font package of the catalogue`);
-  const licence = files.find((f) => LICENCE_FILE.test(f.name));
+  // The font's own licence (OFL, Apache) before the package's LICENSE, which covers its JavaScript (MIT).
+  const licences = files.filter((f) => LICENCE_FILE.test(f.name));
+  const licence = licences.find((f) => /_FONT|OFL/i.test(f.name)) ?? licences[0];
   return { faces: faces.sort((a, b) => a.weight - b.weight || a.style.localeCompare(b.style)), licence };
 }
 
