@@ -608,7 +608,15 @@ const rows: Row[] = [
     message: 'must not exceed font_size',
   },
   { name: 'empty object name', design: edit((d) => (T(d).name = '')), path: '$.objects[0].name', message: 'at least 1' },
-  { name: 'duplicate object names', design: edit((d) => (S(d).name = 'headline')), path: '$.objects[2].name', message: 'already used by $.objects[0]' },
+  {
+    name: 'a wrap naming a name two objects share',
+    design: edit((d) => {
+      I(d).name = 'headline';
+      S(d).wrap = { object: 'headline' };
+    }),
+    path: '$.objects[2].wrap.object',
+    message: '"headline" names 2 objects ($.objects[0], $.objects[1])',
+  },
   { name: 'text longer than 10000 characters', design: edit((d) => (T(d).text = 'a'.repeat(10_001))), path: '$.objects[0].text', message: 'at most 10000' },
   {
     name: 'more than 1000 objects',

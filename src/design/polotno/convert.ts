@@ -72,7 +72,6 @@ class Converter {
   readonly files = new Map<string, Uint8Array>();
   readonly origins: [string, string][] = [];
   readonly families = new Map<string, string>();
-  readonly names = new Map<string, string>();
 
   constructor(
     readonly root: string,
@@ -156,18 +155,10 @@ class Converter {
     if (!this.families.has(name)) this.families.set(name, at);
   }
 
-  named(e: { name?: string | undefined }, at: string, out: Json): void {
+  /** Polotno allows one name on several elements (a role such as "primary_colour"): an override of it applies to all. */
+  named(e: { name?: string | undefined }, out: Json): void {
     const name = e.name?.trim();
-    if (!name) return;
-    const first = this.names.get(name);
-    if (first !== undefined) {
-      throw validationError(
-        `${at}.name`,
-        `name "${name}" is already used by ${first}: names must be unique so overrides address one element; rename one of them`,
-      );
-    }
-    this.names.set(name, at);
-    out.name = name;
+    if (name) out.name = name;
   }
 }
 
@@ -225,17 +216,11 @@ type Shaped = Exclude<PolotnoElement, PolotnoGroupInput>;
  * The Imprint object of an element, begun: its type, name and box. `defaultWidth` is Polotno's width
  * for the type when the element has none; `height` the height the converter settled on.
  */
-function begin(
-  c: Converter,
-  e: Shaped,
-  at: string,
-  type: string,
-  size: { defaultWidth: number; height: number },
-): { out: Json; width: number; height: number } {
+function begin(c: Converter, e: Shaped, type: string, size: { defaultWidth: number; height: number }): { out: Json; width: number; height: number } {
   const width = e.width ?? size.defaultWidth;
   const height = size.height;
   const out: Json = { type };
-  c.named(e, at, out);
+  c.named(e, out);
   Object.assign(out, placement(e.x ?? 0, e.y ?? 0, width, height, e.rotation ?? 0));
   return { out, width, height };
 }
@@ -343,7 +328,7 @@ function convertText(c: Converter, e: PolotnoText, at: string, pageSeconds: numb
     // centre, which is only the same point when the height the editor measured is known.
     refuse(at, 'height', 'a rotated text needs the height the editor measured (it saves it): give height, the height of the text in pixels');
   }
-  const { out } = begin(c, e, at, 'text', { defaultWidth: width, height });
+  const { out } = begin(c, e, 'text', { defaultWidth: width, height });
   const family = e.fontFamily ?? TEXT_DEFAULTS.fontFamily;
   c.family(family, `${at}.fontFamily`);
   out.font_family = family;
@@ -501,7 +486,7 @@ function pictureFields(c: Converter, e: PolotnoImage | PolotnoVideo, at: string,
 }
 
 function convertImage(c: Converter, e: PolotnoImage, at: string, pageSeconds: number): Json {
-  const { out, width, height } = begin(c, e, at, 'image', { defaultWidth: 100, height: e.height ?? 100 });
+  const { out, width, height } = begin(c, e, 'image', { defaultWidth: 100, height: e.height ?? 100 });
   out.path = c.source(e.src, `${at}.src`, 'image');
   pictureFields(c, e, at, out, width, height);
   commonEffects(c, e, at, out);
@@ -510,7 +495,7 @@ function convertImage(c: Converter, e: PolotnoImage, at: string, pageSeconds: nu
 }
 
 function convertVideo(c: Converter, e: PolotnoVideo, at: string, pageSeconds: number): Json {
-  const { out } = begin(c, e, at, 'video', { defaultWidth: 100, height: e.height ?? 100 });
+  const { out } = begin(c, e, 'video', { defaultWidth: 100, height: e.height ?? 100 });
   out.path = c.source(e.src, `${at}.src`, 'video');
   for (const f of ['cropX', 'cropY', 'cropWidth', 'cropHeight', 'cornerRadius', 'clipSrc', 'borderSize', 'flipX', 'flipY'] as const) {
     const v = e[f];
@@ -534,7 +519,7 @@ function convertVideo(c: Converter, e: PolotnoVideo, at: string, pageSeconds: nu
 }
 
 function convertFigure(c: Converter, e: PolotnoFigure, at: string, pageSeconds: number): Json {
-  const { out, width, height } = begin(c, e, at, 'shape', { defaultWidth: 100, height: e.height ?? 100 });
+  const { out, width, height } = begin(c, e, 'shape', { defaultWidth: 100, height: e.height ?? 100 });
   const sub = e.subType ?? 'rect';
   const radius = e.cornerRadius ?? 0;
   if (sub === 'rect') {
@@ -648,7 +633,7 @@ const HEADS = new Set(['arrow', 'triangle', 'circle', 'square', 'bar']);
 
 function convertLine(c: Converter, e: PolotnoLine, at: string, pageSeconds: number): Json {
   // A line's height is its stroke width: the Imprint line takes it from its box the same way.
-  const { out } = begin(c, e, at, 'line', { defaultWidth: 400, height: e.height ?? 10 });
+  const { out } = begin(c, e, 'line', { defaultWidth: 400, height: e.height ?? 10 });
   out.color = c.color(e.color ?? 'black', `${at}.color`);
   if (e.dash?.length) out.dash = e.dash;
   for (const [field, key] of [
@@ -665,7 +650,7 @@ function convertLine(c: Converter, e: PolotnoLine, at: string, pageSeconds: numb
 }
 
 function convertSvg(c: Converter, e: PolotnoSvg, at: string, pageSeconds: number): Json {
-  const { out } = begin(c, e, at, 'svg', { defaultWidth: 100, height: e.height ?? 100 });
+  const { out } = begin(c, e, 'svg', { defaultWidth: 100, height: e.height ?? 100 });
   const legacy = (e.src === undefined || e.src === '') && e.svgSource !== undefined;
   out.path = c.source(legacy ? e.svgSource : e.src, `${at}.${legacy ? 'svgSource' : 'src'}`, 'svg');
   for (const f of ['cropX', 'cropY', 'cropWidth', 'cropHeight', 'cornerRadius', 'borderSize', 'flipX', 'flipY', 'maskSrc', 'clipSrc'] as const) {

@@ -21,7 +21,10 @@ export interface DesignSummary {
 export type ObjectType = 'text' | 'image' | 'shape' | 'chart' | 'mockup' | 'video' | 'svg' | 'line';
 
 export interface ObjectInfo {
+  /** Several objects may share a name (a role): one override entry applies to all of them. */
   name: string;
+  /** Where the object is in the template (absent from an older service): unique where names repeat. */
+  path?: string;
   type: ObjectType;
   slide: string | null;
   box: { x: number; y: number; width: number; height: number };
