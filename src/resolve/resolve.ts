@@ -2,7 +2,7 @@
 // type handler, merges it, and resolves every object into layout-ready values. No I/O.
 import { childPath } from '../format/json-path.js';
 import { checkContext } from '../design/parse.js';
-import type { Design } from '../design/schema.js';
+import { bleedOf, type Design } from '../design/schema.js';
 import type { DesignObject } from '../objects/registry.js';
 import type { HiddenText, Scene, SceneFill, SceneObject } from '../scene/scene.js';
 import { ImprintError, validationError } from '../errors.js';
@@ -175,6 +175,8 @@ export function resolveScene(design: Design, overrides: unknown = {}, fonts: Fon
     return [handlerFor(o).toScene(o, fieldPath, ctx)];
   };
   const canvas = { width: design.width, height: design.height };
+  const bleed = bleedOf(design);
+  const print = { ...(design.dpi === undefined ? {} : { dpi: design.dpi }), ...(bleed ? { bleed } : {}) };
   const audioAt = childPath(roots.design, 'audio', 'path');
   const audio = design.audio
     ? { file: { ...parseImageRef(design.audio.path, audioAt), at: audioAt }, start: design.audio.start ?? 0, fadeOut: design.audio.fade_out ?? 1 }
@@ -188,14 +190,26 @@ export function resolveScene(design: Design, overrides: unknown = {}, fonts: Fon
   const lang = ctx.lang === undefined ? {} : { lang: ctx.lang };
 
   if (design.slides) {
-    const slides = slidesOf(design.slides, canvas, (si) => slots.flatMap((s, i) => (s.slide === si ? sceneOf(i) : [])), slideBackgrounds, roots.design);
+    const slides = slidesOf(design.slides, canvas, bleed, (si) => slots.flatMap((s, i) => (s.slide === si ? sceneOf(i) : [])), slideBackgrounds, roots.design);
     checkPosterTime(posterTime, slides.duration, roots.design);
-    return { ...canvas, duration: slides.duration, slides: true, posterTime, audio, background, ...lang, objects: slides.groups, ...hiddenOf(hiddenTexts) };
+    return {
+      ...canvas,
+      ...print,
+      duration: slides.duration,
+      slides: true,
+      posterTime,
+      audio,
+      background,
+      ...lang,
+      objects: slides.groups,
+      ...hiddenOf(hiddenTexts),
+    };
   }
   checkPosterTime(posterTime, design.duration ?? null, roots.design);
   const visible = slots.flatMap((_, i) => sceneOf(i));
   return {
     ...canvas,
+    ...print,
     duration: design.duration ?? null,
     slides: false,
     posterTime,

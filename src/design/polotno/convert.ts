@@ -819,13 +819,39 @@ function unwrapCssUrl(src: string): string {
   return m ? m[2]! : src;
 }
 
-function pageSize(doc: PolotnoDesign, page: PolotnoPage, i: number, c: Converter): { width: number; height: number } {
+/** A page's size in pixels; fractional for a print size at a dpi (A4 at 300 dpi is 2480.315 × 3507.874). */
+function pageSize(doc: PolotnoDesign, page: PolotnoPage): { width: number; height: number } {
   const width = page.width === undefined || page.width === 'auto' ? (doc.width ?? 1080) : page.width;
   const height = page.height === undefined || page.height === 'auto' ? (doc.height ?? 1080) : page.height;
-  if (!Number.isInteger(width) || !Number.isInteger(height)) {
-    throw validationError(c.at(['pages', i, Number.isInteger(width) ? 'height' : 'width']), 'expected a whole number of pixels: round the page size');
-  }
   return { width, height };
+}
+
+/** A page's bleed as Polotno's resolveBleed reads it: `bleed` for every side, bleedTop… for one. */
+function pageBleed(page: PolotnoPage): { top: number; right: number; bottom: number; left: number } {
+  const base = page.bleed ?? 0;
+  return { top: page.bleedTop ?? base, right: page.bleedRight ?? base, bottom: page.bleedBottom ?? base, left: page.bleedLeft ?? base };
+}
+
+/**
+ * The design's `dpi` and `bleed`. Polotno's pdf is width × 72 / dpi points (its unit "pt" takes a pixel
+ * for a point whatever the dpi: pxToUnit), and a page grows by its bleed (toPDF with includeBleed).
+ */
+function printFields(c: Converter, doc: PolotnoDesign): Json {
+  const out: Json = { dpi: doc.unit === 'pt' ? 72 : (doc.dpi ?? 72) };
+  const bleeds = doc.pages.map(pageBleed);
+  const first = bleeds[0]!;
+  bleeds.forEach((b, i) => {
+    if (b.top !== first.top || b.right !== first.right || b.bottom !== first.bottom || b.left !== first.left) {
+      throw validationError(
+        c.at(['pages', i, 'bleed']),
+        `every page must have the bleed of the first (${JSON.stringify(first)} px): Imprint gives all pages of a design one bleed; give this page the same bleed or split the design`,
+      );
+    }
+  });
+  if (first.top || first.right || first.bottom || first.left) {
+    out.bleed = first.top === first.right && first.top === first.bottom && first.top === first.left ? first.top : first;
+  }
+  return out;
 }
 
 function audioOf(c: Converter, doc: PolotnoDesign): Json | undefined {
@@ -912,7 +938,7 @@ export function convertPolotno(input: unknown, options: PolotnoOptions = {}): Po
   const c = new Converter(root, doc.schemaVersion ?? 0);
   const fonts = fontEntries(c, doc, options);
 
-  const sizes = doc.pages.map((p, i) => pageSize(doc, p, i, c));
+  const sizes = doc.pages.map((p) => pageSize(doc, p));
   const first = sizes[0]!;
   sizes.forEach((s, i) => {
     if (s.width !== first.width || s.height !== first.height) {
@@ -923,7 +949,7 @@ export function convertPolotno(input: unknown, options: PolotnoOptions = {}): Po
     }
   });
 
-  const design: Json = { width: first.width, height: first.height };
+  const design: Json = { width: first.width, height: first.height, ...printFields(c, doc) };
   const pages = doc.pages.map((page, i) => {
     const seconds = (page.duration ?? DEFAULT_PAGE_MS) / 1000;
     if (seconds <= 0) throw validationError(c.at(['pages', i, 'duration']), 'expected a page duration greater than 0 ms');
@@ -956,7 +982,8 @@ export function convertPolotno(input: unknown, options: PolotnoOptions = {}): Po
     const i = (design.fonts as unknown[]).findIndex((x) => x === f);
     if (i >= 0) c.origin(`$.fonts[${i}]`, c.families.get(f)!);
   });
-  for (const f of ['width', 'height', 'duration']) c.origin(`$.${f}`, c.at(['pages', 0]));
+  for (const f of ['width', 'height', 'duration', 'bleed']) c.origin(`$.${f}`, c.at(['pages', 0]));
+  c.origin('$.dpi', c.at(['dpi']));
   // Most specific first: field paths before their element, elements before the root.
   const origins = c.origins.sort((a, b) => b[0].length - a[0].length);
   return { design, files: c.files, origins };
