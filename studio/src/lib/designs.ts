@@ -78,7 +78,9 @@ export function designType(d: Pick<DesignSummary, 'kind' | 'animated'>): DesignT
 
 /** "1080 × 1080". */
 export function sizeText(d: Pick<DesignSummary, 'width' | 'height'>): string {
-  return `${d.width} × ${d.height}`;
+  // A print design's size may be fractional (A4 at 300 dpi: 2480.315 × 3507.874 px).
+  const px = (v: number) => +v.toFixed(3);
+  return `${px(d.width)} × ${px(d.height)}`;
 }
 
 /** The still formats interface A renders (webp and avif are the service's additions to the spec). */
