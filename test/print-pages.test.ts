@@ -80,7 +80,7 @@ function a4(page: Record<string, unknown> = {}, extra: Record<string, unknown> =
         ],
       },
     ],
-  } as PolotnoDocument;
+  };
 }
 
 describe('a Polotno document at 300 dpi', () => {
@@ -165,16 +165,15 @@ describe('a Polotno document at 300 dpi', () => {
 });
 
 describe('a native design with dpi and bleed', () => {
-  const design = (extra: Record<string, unknown>): DesignInput =>
-    ({
-      width: 2480.315,
-      height: 3507.874,
-      background: { type: 'color', color: '#fff3e0' },
-      objects: [
-        { type: 'shape', shape: 'rect', name: 'band', x: -35.433, y: -35.433, width: 2551.181, height: 600, background: { type: 'color', color: '#1e88e5' } },
-      ],
-      ...extra,
-    }) as DesignInput;
+  const design = (extra: Record<string, unknown>): DesignInput => ({
+    width: 2480.315,
+    height: 3507.874,
+    background: { type: 'color', color: '#fff3e0' },
+    objects: [
+      { type: 'shape', shape: 'rect', name: 'band', x: -35.433, y: -35.433, width: 2551.181, height: 600, background: { type: 'color', color: '#1e88e5' } },
+    ],
+    ...extra,
+  });
 
   it('keeps CSS pixels without a dpi (0.75 pt a pixel), and the exact print size with one', async () => {
     expect(pdfBoxes((await render({ design: design({}), format: 'pdf' })).bytes)[0]!.media).toEqual([0, 0, 1860.24, 2630.91]);
