@@ -89,6 +89,13 @@ describe('library', () => {
     expect(error.message).toContain('give that object a name of its own');
   });
 
+  it('reports a bad value for a name shared by objects of one type as for one object', async () => {
+    await expectRefused(
+      { design: polotno(), format: 'png', overrides: { primary_colour: { background: { color: 'blue' } } } },
+      { path: '$.objects_overrides.primary_colour.background.color', message: 'hex colour' },
+    );
+  });
+
   it('accepts shared names in a native design too (one rule for every design)', async () => {
     const design = {
       width: 100,

@@ -151,7 +151,9 @@ export function resolveScene(design: Design, overrides: unknown = {}, fonts: Fon
         handler.check(merged, at, ctx);
         objects[index] = merged;
       } catch (e) {
-        throw indices.length > 1 && e instanceof ImprintError ? sharedNameError(e, name, indices, index, slots) : e;
+        // Objects of one type fail alike: the plain error says it. Mixed types: say which one the field does not fit.
+        const mixed = new Set(indices.map((i) => slots[i]!.object.type)).size > 1;
+        throw mixed && e instanceof ImprintError ? sharedNameError(e, name, indices, index, slots) : e;
       }
       overridden[index] = { at, fields: new Set(Object.keys(entry)) };
     }
