@@ -360,7 +360,8 @@ const rows: Row[] = [
   // ── design: canvas ──────────────────────────────────────────────────────────────────────────
   { name: 'canvas too large', design: edit((d) => (d.width = 100_000)), path: '$.width', message: 'at most 8192' },
   { name: 'canvas zero height', design: edit((d) => (d.height = 0)), path: '$.height', message: 'at least 1' },
-  { name: 'non-integer canvas width', design: edit((d) => (d.width = 200.5)), path: '$.width', message: 'integer' },
+  // A fractional width is a print size (A4 at 300 dpi is 2480.315 px wide); under a pixel is not.
+  { name: 'canvas width under 1 px', design: edit((d) => (d.width = 0.5)), path: '$.width', message: 'at least 1 pixel' },
   { name: 'canvas width as string', design: edit((d) => (d.width = '200')), path: '$.width', message: 'received the string "200"' },
   { name: 'canvas width 1e309 in JSON text (Infinity)', design: text('"width":200', '"width":1e309'), path: '$.width', message: 'Infinity' },
   { name: 'background colour "red"', design: edit((d) => (d.background.color = 'red')), path: '$.background.color', message: 'hex colour' },
@@ -608,7 +609,15 @@ const rows: Row[] = [
     message: 'must not exceed font_size',
   },
   { name: 'empty object name', design: edit((d) => (T(d).name = '')), path: '$.objects[0].name', message: 'at least 1' },
-  { name: 'duplicate object names', design: edit((d) => (S(d).name = 'headline')), path: '$.objects[2].name', message: 'already used by $.objects[0]' },
+  {
+    name: 'a wrap naming a name two objects share',
+    design: edit((d) => {
+      I(d).name = 'headline';
+      S(d).wrap = { object: 'headline' };
+    }),
+    path: '$.objects[2].wrap.object',
+    message: '"headline" names 2 objects ($.objects[0], $.objects[1])',
+  },
   { name: 'text longer than 10000 characters', design: edit((d) => (T(d).text = 'a'.repeat(10_001))), path: '$.objects[0].text', message: 'at most 10000' },
   {
     name: 'more than 1000 objects',

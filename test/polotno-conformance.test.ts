@@ -221,11 +221,12 @@ describe.runIf(ready)('Polotno conformance against Chromium', () => {
       expect.fail(`${name}: ${(share * 100).toFixed(2)} % of pixels differ from Chromium (allowed ${(tolerance * 100).toFixed(2)} %): ${panel}`);
     }
 
-    // (c) The pdf, rasterised by pdftoppm at 96 dpi (1 px = 0.75 pt), against the png; further pages against Chromium.
+    // (c) The pdf, rasterised by pdftoppm at 72 dpi (a Polotno pixel is a point at its default dpi 72, as
+    // Polotno's toPDF makes it), against the png; further pages against Chromium.
     const pdf = (await engine.render({ design: asInput(design), format: 'pdf', baseDir: dir })).bytes;
     const pdfFile = join(work, `${name}.pdf`);
     writeFileSync(pdfFile, pdf);
-    run('pdftoppm', ['-r', '96', '-png', pdfFile, join(work, `${name}.pdf`)]);
+    run('pdftoppm', ['-r', '72', '-png', pdfFile, join(work, `${name}.pdf`)]);
     const rasters = readdirSync(work)
       .filter((f) => f.startsWith(`${name}.pdf-`) && f.endsWith('.png'))
       .sort();

@@ -2,7 +2,7 @@
 // file, the zip import takes one as design.json (its data: URLs become the design's files), and
 // both interfaces render it with overrides by element name — the same bytes as the library.
 // Render threads load dist/: `npm test` builds first.
-import { execFile } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -185,6 +185,39 @@ describe('interface A', () => {
         'could not fetch the font file "http://127.0.0.1:9/x.ttf": it points at 127.0.0.1: private, loopback and link-local addresses are not allowed',
       ) as unknown,
     });
+  });
+
+  it('renders an A4 print document at 300 dpi with bleed: a 2480 × 3508 png and a pdf of A4 grown by the bleed', async () => {
+    const mm = 300 / 25.4;
+    const doc = {
+      width: 210 * mm,
+      height: 297 * mm,
+      unit: 'mm',
+      dpi: 300,
+      schemaVersion: 4,
+      pages: [
+        {
+          id: 'p',
+          background: '#fff3e0',
+          bleed: 3 * mm,
+          children: [{ type: 'text', name: 'title', x: 200, y: 1500, width: 2000, text: 'A4', fontFamily: 'Inter', fontSize: 200 }],
+        },
+      ],
+    };
+    const record = await service.importDesign(accountId, doc, { name: 'a4' });
+    const result = async (format: string) => {
+      const task = await doneA(((await (await postA({ design_id: record.id, format })).json()) as { task_id: number }).task_id);
+      expect(task.state).toBe('done');
+      return Buffer.from(await (await fetch(task.result_url!)).arrayBuffer());
+    };
+    const png = await sharp(await result('png')).metadata();
+    expect([png.width, png.height, png.density]).toEqual([2480, 3508, 300]);
+    const file = join(dir, 'a4.pdf');
+    writeFileSync(file, await result('pdf'));
+    const info = execFileSync('pdfinfo', ['-box', file], { encoding: 'utf8' });
+    // A4 (595.276 × 841.89 pt) and 3 mm (8.504 pt) on each side.
+    expect(info).toMatch(/Page size:\s+612\.283 x 858\.898 pts/);
+    expect(info).toMatch(/TrimBox:\s+8\.50\s+8\.50\s+603\.78\s+850\.39/);
   });
 
   it('refuses a bad Polotno zip at the Polotno path, storing nothing', async () => {

@@ -572,15 +572,6 @@ describe('bad input: refused at its Polotno JSON path, nothing rendered', () => 
       message: 'no image file at "nope.png"',
     },
     {
-      name: 'duplicate names',
-      design: page([
-        { type: 'figure', name: 'a' },
-        { type: 'figure', name: 'a' },
-      ]),
-      path: '$.pages[0].children[1].name',
-      message: 'name "a" is already used',
-    },
-    {
       name: 'pages of different sizes',
       design: { width: 100, height: 100, pages: [{ children: [] }, { width: 200, children: [] }] },
       path: '$.pages[1].width',

@@ -12,6 +12,7 @@ import {
   openExample,
   openStudioBrowser,
   pickObject,
+  previewShown,
   signIn as signInAs,
   startStudioService,
   type StudioBrowser,
@@ -194,6 +195,59 @@ describe.skipIf(!toolsAvailable(['chromium'], 'the Studio detail tests drive Chr
     // chart-report's 27 take more than the old 290 px box.
     await openDesign(page, 'chart-report');
     expect((await sizes()).client).toBeGreaterThan(420);
+    noConsoleErrors();
+  }, 60_000);
+
+  it('lists a name several objects share once, selects all of them together, and does not drag them into one place', async () => {
+    const fig = (id: string, x: number) => ({
+      id,
+      type: 'figure',
+      subType: 'rect',
+      name: 'primary_colour',
+      x,
+      y: 40,
+      width: 120,
+      height: 120,
+      fill: '#e53935',
+    });
+    const doc = {
+      width: 800,
+      height: 400,
+      schemaVersion: 4,
+      pages: [
+        {
+          id: 'p',
+          background: 'white',
+          children: [
+            fig('a', 40),
+            fig('b', 240),
+            fig('c', 440),
+            { id: 't', type: 'text', name: 'brand', x: 40, y: 260, width: 600, text: 'Brand', fontFamily: 'Inter', fontSize: 48 },
+          ],
+        },
+      ],
+    };
+    const record = await svc.service.importDesign(svc.seed.accountId, doc, { name: 'roles' });
+    await page.goto(`${svc.base}/studio#/designs/${record.id}`);
+    await previewShown(page);
+    const options = page.getByRole('listbox', { name: 'Objects' }).getByRole('option');
+    expect(await options.allTextContents()).toEqual(['primary_colour×3shape', 'brandtext']);
+    await pickObject(page, 'primary_colour');
+    const outlines = page.locator('.obj.selected[data-object="primary_colour"]');
+    await waitFor('three outlines selected', async () => ((await outlines.count()) === 3 ? true : undefined));
+    await expect(page.getByTestId('shared-name').textContent()).resolves.toContain('3 objects share this name (shape)');
+    // A drag would give all three one box: it only selects.
+    const before = await rect(outlines.nth(1));
+    await page.mouse.move(before.x + 20, before.y + 20);
+    await page.mouse.down();
+    await page.mouse.move(before.x + 120, before.y + 80, { steps: 5 });
+    await page.mouse.up();
+    expect(await rect(outlines.nth(1))).toEqual(before);
+    await expect(page.locator('.object-form').textContent()).resolves.toContain('No overrides');
+    // A click on the text's outline selects it, and only it.
+    await page.locator('.obj[data-object="brand"]').click();
+    await page.locator('.obj.selected[data-object="brand"]').waitFor();
+    expect(await outlines.count()).toBe(0);
     noConsoleErrors();
   }, 60_000);
 

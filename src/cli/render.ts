@@ -189,8 +189,11 @@ export function renderWarningLines(report: FitReport): string[] {
 const joinAnd = (items: readonly string[]): string => (items.length < 2 ? items.join('') : `${items.slice(0, -1).join(', ')} and ${items.at(-1)}`);
 
 /** How many pages a pdf has and their sizes: one size when they share it, else each page's (the first ten). */
+/** A page size in px: a print size at a dpi is fractional, shown to a thousandth of a pixel. */
+const size = (p: { width: number; height: number }): string => `${+p.width.toFixed(3)}x${+p.height.toFixed(3)}`;
+
 function pdfPages(pages: readonly { width: number; height: number }[]): string {
-  const sizes = pages.map((p) => `${p.width}x${p.height}`);
+  const sizes = pages.map(size);
   if (new Set(sizes).size === 1) return `${sizes[0]}, ${pages.length} pages`;
   const shown = sizes.length > 10 ? [...sizes.slice(0, 10), `${sizes.length - 10} more`] : sizes;
   return `${pages.length} pages, ${joinAnd(shown)}`;
@@ -199,7 +202,7 @@ function pdfPages(pages: readonly { width: number; height: number }[]): string {
 /** The summary line: what was written, how big, what it holds and how long it took. */
 function summary(target: string, result: RenderResult, fps: number, seconds: number): string {
   const pages = result.pages ?? [];
-  let what = pages.length > 1 ? `${result.format} ${pdfPages(pages)}` : `${result.format} ${result.width}x${result.height}`;
+  let what = pages.length > 1 ? `${result.format} ${pdfPages(pages)}` : `${result.format} ${size(result)}`;
   if (result.format === 'mp4' && result.frames !== undefined) {
     const duration = result.frames / fps;
     what += `, ${Number.isInteger(duration) ? duration : duration.toFixed(2)} s (${result.frames} frames at ${fps} fps)`;

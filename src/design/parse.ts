@@ -54,10 +54,18 @@ function checkWraps(slots: readonly Slot[]): void {
     const name = object.wrap.object;
     const where = childPath(at, 'wrap', 'object');
     if (name === object.name) throw validationError(where, `a shape cannot wrap itself: name the text object it sits behind instead of "${name}"`);
-    const target = slots.find((s) => s.object.name === name);
-    const texts = slots.filter((s) => s.slide === slide && s.object.type === 'text' && s.object.name !== undefined).map((s) => JSON.stringify(s.object.name));
+    const targets = slots.filter((s) => s.object.name === name);
+    const target = targets[0];
+    const unique = (n: string | undefined) => n !== undefined && slots.filter((s) => s.object.name === n).length === 1;
+    const texts = slots.filter((s) => s.slide === slide && s.object.type === 'text' && unique(s.object.name)).map((s) => JSON.stringify(s.object.name));
     const choose = texts.length > 0 ? `use one of ${texts.join(', ')}` : 'name a text object beside it first';
     if (!target) throw validationError(where, `expected the name of a text object for wrap.object but the design has no object named "${name}": ${choose}`);
+    if (targets.length > 1) {
+      throw validationError(
+        where,
+        `"${name}" names ${targets.length} objects (${targets.map((t) => t.at).join(', ')}), so wrap.object would not say which text the shape sits behind: give that text a name of its own and wrap it`,
+      );
+    }
     if (target.object.type !== 'text') {
       throw validationError(where, `expected a text object for wrap.object but "${name}" is ${handlerFor(target.object).what}: ${choose}`);
     }
@@ -95,16 +103,10 @@ export function parseDesign(input: unknown, fonts: FontSet = bundledFonts(), roo
     throw validationError(jsonPath(['objects'], root), 'a design has either objects or slides: move these objects into a slide');
   }
   if (!design.slides && !design.objects) throw validationError(jsonPath(['objects'], root), 'expected objects (or, for a slide video, slides)');
-  const seen = new Map<string, string>();
+  // Names need not be unique: a name shared by several objects is a role, and an override of it applies
+  // to every one of them (resolve/resolve.ts), as Polotno templates use names ("primary_colour" on 3 shapes).
   const slots = slotsOf(design, root);
   for (const { object, at, slide } of slots) {
-    if (object.name !== undefined) {
-      const first = seen.get(object.name);
-      if (first !== undefined) {
-        throw validationError(`${at}.name`, `name "${object.name}" is already used by ${first}: names must be unique so overrides address one object`);
-      }
-      seen.set(object.name, at);
-    }
     handlerFor(object).check(object, at, ctx);
     checkTimeline(object, at, slide === null ? design.duration : design.slides![slide]!.duration);
   }

@@ -5,6 +5,7 @@ import { Color, doc, ImageRef, LIMITS } from '../format/fields.js';
 import { gradientFields } from '../format/gradient.js';
 import { LangTag } from '../format/lang.js';
 import { DesignObject } from '../objects/registry.js';
+import type { Sides } from '../scene/scene.js';
 
 export const Background = z
   .strictObject({
@@ -62,6 +63,27 @@ export const Slide = z
     transition: Transition.optional(),
   })
   .meta({ description: 'One slide of a slide video.' });
+
+const canvasSide = z
+  .number({ error: 'expected the canvas size in pixels, as a number' })
+  .finite()
+  .min(1, { error: 'expected a canvas size of at least 1 pixel' })
+  .max(LIMITS.maxCanvasSide, { error: `expected a canvas size of at most ${LIMITS.maxCanvasSide} pixels: make the design smaller` });
+
+const bleedSide = z
+  .number({ error: 'expected the bleed in pixels, as a number' })
+  .finite()
+  .min(0, { error: 'expected a bleed of 0 pixels or more (0 for none)' })
+  .max(1000, { error: 'expected a bleed of at most 1000 pixels' });
+
+export const Bleed = z
+  .strictObject({
+    top: doc(bleedSide, 'Pixels above the canvas. Default 0.', 35.433).optional(),
+    right: doc(bleedSide, 'Pixels right of the canvas. Default 0.', 35.433).optional(),
+    bottom: doc(bleedSide, 'Pixels below the canvas. Default 0.', 35.433).optional(),
+    left: doc(bleedSide, 'Pixels left of the canvas. Default 0.', 35.433).optional(),
+  })
+  .meta({ description: 'Bleed per side, in pixels.', examples: [{ top: 35.433, right: 35.433, bottom: 35.433, left: 35.433 }] });
 
 /** A font file shipped with the design (src/assets/design-fonts.ts loads it). */
 export const FontFile = z
@@ -127,8 +149,28 @@ export const Design = z
       '../../docs/template.schema.json',
     ).optional(),
     schema: doc(z.literal('imprint/design@1'), 'Format version. Always "imprint/design@1" for this version.', 'imprint/design@1').optional(),
-    width: doc(z.int().min(1).max(LIMITS.maxCanvasSide), `Canvas width in pixels (1-${LIMITS.maxCanvasSide}).`, 1080),
-    height: doc(z.int().min(1).max(LIMITS.maxCanvasSide), `Canvas height in pixels (1-${LIMITS.maxCanvasSide}).`, 1080),
+    width: doc(
+      canvasSide,
+      `Canvas width in pixels (1-${LIMITS.maxCanvasSide}). May be fractional for a print size at a dpi (A4 at 300 dpi is 2480.315 × 3507.874): png, jpg, webp and avif round it to whole pixels (2480 × 3508), a pdf keeps it exact.`,
+      1080,
+    ),
+    height: doc(canvasSide, `Canvas height in pixels (1-${LIMITS.maxCanvasSide}); may be fractional, as width.`, 1080),
+    dpi: doc(
+      z
+        .number({ error: 'expected dpi as a number of pixels per inch, such as 300' })
+        .finite()
+        .gt(0, { error: 'expected dpi greater than 0 (the pixels per inch the design is made at, such as 72, 96 or 300)' })
+        .max(10_000, { error: 'expected dpi of at most 10000: give the pixels per inch the design was made at, such as 300' }),
+      "Pixels per inch of the design: a pdf page is width × 72 / dpi points wide (A4 at 300 dpi: 2480.315 px → 595.276 pt), and png and jpg carry it as their density. Default 96 (CSS pixels: a 1080 px design is an 810 pt page). Rasters are always the design's pixels.",
+      300,
+    ).optional(),
+    bleed: doc(
+      z.union([bleedSide, Bleed], {
+        error: 'expected bleed as pixels (a number, 0 or more) or as {"top", "right", "bottom", "left"} in pixels',
+      }),
+      'Print bleed in pixels, on every side (a number) or per side: a pdf page grows by it on each side and its TrimBox marks the canvas; objects reaching past the canvas edge show in it, the background covers it. png, jpg, webp and avif are the canvas without it. Default 0.',
+      35.433,
+    ).optional(),
     background: Background.optional(),
     fonts: doc(
       z
@@ -183,3 +225,12 @@ export const Design = z
 export type Slide = z.infer<typeof Slide>;
 
 export type Design = z.infer<typeof Design>;
+
+/** A design's `bleed` as four sides; null without one (or one of 0 everywhere). */
+export function bleedOf(design: Pick<Design, 'bleed'>): Sides | null {
+  const b = design.bleed;
+  if (b === undefined) return null;
+  const sides =
+    typeof b === 'number' ? { top: b, right: b, bottom: b, left: b } : { top: b.top ?? 0, right: b.right ?? 0, bottom: b.bottom ?? 0, left: b.left ?? 0 };
+  return sides.top || sides.right || sides.bottom || sides.left ? sides : null;
+}

@@ -1,5 +1,5 @@
 // Where a design's objects live: at the top level, or inside slides. Parse, resolve and the
-// override lookup walk this one list, so names are unique across the whole design.
+// override lookup walk this one list, so a name means the same objects across the whole design.
 import { jsonPath } from '../format/json-path.js';
 import type { Design } from './schema.js';
 import type { DesignObject } from '../objects/registry.js';

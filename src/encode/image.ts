@@ -79,6 +79,13 @@ function source(image: RasterImage): Sharp {
 
 /** A sharp pipeline producing the encoded image; call toBuffer() or pipe it. */
 export function encoder(image: RasterImage, format: ImageFormat, options: EncodeOptions = {}): Sharp {
+  const out = encoderOf(image, format, options);
+  // A print design's dpi as png pHYs / jpg JFIF density, as Polotno's export writes it: not for 72,
+  // the density every reader assumes without one (so a Polotno card's bytes stay as they were).
+  return image.dpi !== undefined && image.dpi !== 72 && (format === 'png' || format === 'jpg') ? out.withDensity(image.dpi) : out;
+}
+
+function encoderOf(image: RasterImage, format: ImageFormat, options: EncodeOptions): Sharp {
   switch (format) {
     case 'png':
       return source(image).png({ compressionLevel: options.png?.compressionLevel ?? ENCODE_DEFAULTS.png.compressionLevel, adaptiveFiltering: false });

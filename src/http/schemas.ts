@@ -309,7 +309,15 @@ export const Box = z
 
 export const ObjectInfo = z
   .strictObject({
-    name: z.string().meta({ description: 'The key of its objects_overrides entry (interface B: overrides[].name).', examples: ['headline'] }),
+    name: z.string().meta({
+      description:
+        'The key of its objects_overrides entry (interface B: overrides[].name). Several objects may share a name (a role): each is listed, and an override of the name applies to all of them.',
+      examples: ['headline'],
+    }),
+    path: z.string().meta({
+      description: 'An addition: where the object is in the template, unique where names repeat.',
+      examples: ['$.objects[7]', '$.slides[1].objects[0]'],
+    }),
     type: z.enum(['text', 'image', 'shape', 'chart', 'mockup', 'video', 'svg', 'line']),
     slide: z.string().nullable().meta({ description: 'The name of its slide; null in a design without slides or on a slide without a name.' }),
     box: Box,

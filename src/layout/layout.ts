@@ -2,6 +2,7 @@
 // no I/O, no pixels; every object becomes one group placed by its box, rotation and opacity.
 import type { RGBA, Rect, Scene, SceneFill, SceneImageRef, SceneObject, SceneShadow, SceneShape, SceneSvg, SceneText } from '../scene/scene.js';
 import { clipFrameKey, imageRefKey, svgRefKey } from '../scene/keys.js';
+import { pageCover } from '../scene/page-box.js';
 import type { SvgDocument } from '../svg/parse.js';
 import type { FontSet } from '../text/fonts.js';
 import { IDENTITY, pictureClip, placeMedia, type ImageSize, type ImageSizes } from './boxes.js';
@@ -26,8 +27,9 @@ export interface LayoutResult {
 }
 
 export function layout(scene: Scene, images: ImageSizes, fonts: FontSet): LayoutResult {
-  const canvas: Rect = { x: 0, y: 0, width: scene.width, height: scene.height };
-  const items: DisplayItem[] = [...fillItems(scene.background, { kind: 'rect', rect: canvas }, canvas, images)];
+  // The background covers the bleed too, and a fractional canvas's last raster row.
+  const cover: Rect = pageCover(scene.width, scene.height, scene.bleed);
+  const items: DisplayItem[] = [...fillItems(scene.background, { kind: 'rect', rect: cover }, cover, images)];
   const report: FitReport = [];
   for (const placed of layoutSiblings(scene.objects, images, fonts)) {
     if (placed.report) report.push(placed.report);
@@ -36,7 +38,8 @@ export function layout(scene: Scene, images: ImageSizes, fonts: FontSet): Layout
   }
   const bg = scene.background;
   const opaque = bg.kind === 'color' ? bg.color[3] === 1 : bg.kind === 'image' ? sizeOf(images, bg.image).opaque === true : gradientOpaque(bg);
-  return { displayList: { width: scene.width, height: scene.height, opaque, items }, report };
+  const print = { ...(scene.dpi === undefined ? {} : { dpi: scene.dpi }), ...(scene.bleed ? { bleed: scene.bleed } : {}) };
+  return { displayList: { width: scene.width, height: scene.height, ...print, opaque, items }, report };
 }
 
 /** Gives an object's group its drop shadow (any object type): the painters shadow the whole layer. */

@@ -27,7 +27,7 @@ const Blur = doc(
 export const common = {
   name: doc(
     z.string().min(1).max(LIMITS.maxNameLength),
-    'Name used as the key in objects_overrides. Unique within the design; unnamed objects cannot be overridden.',
+    'Name used as the key in objects_overrides; unnamed objects cannot be overridden. Several objects may share a name (a role): an override of it applies to every one of them.',
     'headline',
   ).optional(),
   x: Placement.x,

@@ -95,4 +95,6 @@ export interface RasterImage {
   pixels: Buffer;
   /** All alpha is 255, so the pixels are straight RGBA too and the alpha channel can be dropped. */
   opaque: boolean;
+  /** The design's pixels per inch, written as the png or jpg density; absent: none written. */
+  dpi?: number;
 }

@@ -21,6 +21,9 @@ import { imageItems } from './walk.js';
 
 /** CSS pixels to PDF points: 96 px per inch, 72 pt per inch. A 1080 px design is an 810 pt page. */
 export const PT_PER_PX = 0.75;
+
+/** A box coordinate as pdfkit writes the MediaBox: rounded to 1e-6 pt, so equal edges stay equal. */
+const pdfNumber = (v: number): number => Math.round(v * 1e6) / 1e6;
 /** Perspective layers are rasterised at this density of their area (300 dpi). */
 const QUAD_PX_SCALE = 300 / 96;
 
@@ -40,6 +43,8 @@ interface PdfFont {
   scale: number;
 }
 interface PdfPage {
+  /** The page dictionary (MediaBox, and the TrimBox and BleedBox of a page with bleed). */
+  dictionary: PdfRef;
   content: PdfRef;
   resources: PdfRef;
   fonts: Record<string, PdfRef>;
@@ -365,9 +370,22 @@ export class PdfBackend implements PaintBackend<Buffer, PdfPreparedPage> {
   beginPage(page: PdfPreparedPage): void {
     this.images = page.images;
     this.prepared = page.prepared;
-    this.doc.addPage({ size: [page.list.width * PT_PER_PX, page.list.height * PT_PER_PX], margin: 0 });
+    const { list } = page;
+    // Points per design pixel: 72 / dpi of a print design, else CSS pixels (96 dpi).
+    const k = list.dpi === undefined ? PT_PER_PX : 72 / list.dpi;
+    const b = list.bleed ?? { top: 0, right: 0, bottom: 0, left: 0 };
+    const width = (list.width + b.left + b.right) * k;
+    const height = (list.height + b.top + b.bottom) * k;
+    this.doc.addPage({ size: [width, height], margin: 0 });
+    if (list.bleed) {
+      // The page grows by the bleed on each side (Polotno's toPDF with includeBleed); the TrimBox marks
+      // where it is cut, and the BleedBox, the whole page, what the printer keeps (PDF boxes are from the bottom left).
+      const trim = [b.left * k, b.bottom * k, (b.left + list.width) * k, (b.bottom + list.height) * k].map(pdfNumber);
+      this.doc.page.dictionary.data.TrimBox = trim;
+      this.doc.page.dictionary.data.BleedBox = [0, 0, width, height].map(pdfNumber);
+    }
     this.doc.save();
-    this.doc.transform(PT_PER_PX, 0, 0, PT_PER_PX, 0, 0);
+    this.doc.transform(k, 0, 0, k, b.left * k, b.top * k);
     this.matrix = [1, 0, 0, 1, 0, 0];
   }
 

@@ -146,7 +146,9 @@ class RasterBackend implements PaintBackend<RasterImage[], RasterPage> {
   /** The page's size on the canvas, and the transform from design pixels to canvas pixels. */
   private deviceOf(list: DisplayList): { width: number; height: number; sx: number; sy: number } {
     const scale = this.options.scale ?? 1;
-    if (scale === 1) return { width: list.width, height: list.height, sx: 1, sy: 1 };
+    // A fractional page (a print size at a dpi) rounds to whole pixels as Polotno's export does
+    // (Math.round: A4 at 300 dpi, 2480.315 × 3507.874, is 2480 × 3508), drawn 1:1 from the top-left.
+    if (scale === 1) return { ...scaledSize(list.width, list.height), sx: 1, sy: 1 };
     const { width, height } = scaledSize(list.width, list.height, scale);
     // Each axis maps the design exactly onto whole pixels, so a full-canvas background stays opaque to
     // the last row; the two factors differ from `scale` (and each other) by under half a pixel.
@@ -182,7 +184,8 @@ class RasterBackend implements PaintBackend<RasterImage[], RasterPage> {
 
   endPage(): void {
     const { width, height } = this.device;
-    this.done.push({ width, height, pixels: this.canvas!.data(), opaque: this.opaque });
+    const dpi = this.page.list.dpi;
+    this.done.push({ width, height, pixels: this.canvas!.data(), opaque: this.opaque, ...(dpi === undefined ? {} : { dpi }) });
   }
 
   async finish(): Promise<RasterImage[]> {

@@ -24,8 +24,9 @@ function pdfPages(page: ScenePage, options: RenderOptions): { page: ScenePage; t
       slides: false,
       posterTime: null,
       duration: slide.end === null ? scene.duration : slide.end - slide.start,
-      // The slide without its transitions, starting at 0.
-      objects: [{ ...slide, start: 0, end: null, animations: [] }],
+      // The slide without its transitions, starting at 0. With a bleed, its objects on their own: the
+      // slide's group would clip them to the canvas, and the bleed shows what reaches past it.
+      objects: scene.bleed && slide.type === 'group' ? slide.objects : [{ ...slide, start: 0, end: null, animations: [] }],
       // Its own hidden texts only: the others are on other pages.
       hiddenTexts: hidden?.length ? hidden : undefined,
     };

@@ -2,15 +2,15 @@
 // type handler, merges it, and resolves every object into layout-ready values. No I/O.
 import { childPath } from '../format/json-path.js';
 import { checkContext } from '../design/parse.js';
-import type { Design } from '../design/schema.js';
+import { bleedOf, type Design } from '../design/schema.js';
 import type { DesignObject } from '../objects/registry.js';
 import type { HiddenText, Scene, SceneFill, SceneObject } from '../scene/scene.js';
-import { validationError } from '../errors.js';
+import { ImprintError, validationError } from '../errors.js';
 import { bundledFonts, type FontSet } from '../text/fonts.js';
 import { issueToError } from '../format/zod-error.js';
 import { fillOf } from '../objects/shape/handler.js';
 import { slidesOf } from './slides.js';
-import { slotsOf } from '../design/slots.js';
+import { slotsOf, type Slot } from '../design/slots.js';
 import { parseImageRef } from '../format/image-ref.js';
 import { ImageRef } from '../format/fields.js';
 import { z } from 'zod';
@@ -93,8 +93,10 @@ export const SlideOverride = z.strictObject({
 export function resolveScene(design: Design, overrides: unknown = {}, fonts: FontSet = bundledFonts(), roots: ResolveRoots = DEFAULT_ROOTS): Scene {
   const ctx = checkContext(design, fonts);
   const slots = slotsOf(design, roots.design);
-  const byName = new Map<string, number>();
-  slots.forEach((s, i) => s.object.name !== undefined && byName.set(s.object.name, i));
+  const byName = new Map<string, number[]>();
+  slots.forEach((s, i) => {
+    if (s.object.name !== undefined) byName.set(s.object.name, [...(byName.get(s.object.name) ?? []), i]);
+  });
   const objects: DesignObject[] = slots.map((s) => s.object);
   const overridden: ({ at: string; fields: Set<string> } | undefined)[] = [];
   const slideBackgrounds = new Map<number, { path: string; at: string }>();
@@ -120,8 +122,8 @@ export function resolveScene(design: Design, overrides: unknown = {}, fonts: Fon
       slideBackgrounds.set(index, { path: parsed.data.path, at: childPath(at, 'path') });
       continue;
     }
-    const index = byName.get(name);
-    if (index === undefined) {
+    const indices = byName.get(name);
+    if (indices === undefined) {
       const names = [...byName.keys()];
       throw validationError(
         at,
@@ -131,21 +133,30 @@ export function resolveScene(design: Design, overrides: unknown = {}, fonts: Fon
     if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) {
       throw validationError(at, `expected an object of fields to override for "${name}"`);
     }
-    const object = objects[index]!;
-    const handler = handlerFor(object);
     const entry = expandDottedKeys(raw as Record<string, unknown>, at);
-    const parsed = handler.override.safeParse(entry);
-    if (!parsed.success) {
-      throw issueToError(parsed.error.issues[0]!, entry, {
-        root: at,
-        schema: handler.override,
-        describe: (p) => (p.length === 0 ? handler.what : undefined),
-      });
+    // A name several objects share is a role: the override applies to every one of them, so it must suit each.
+    for (const index of indices) {
+      const object = objects[index]!;
+      const handler = handlerFor(object);
+      try {
+        const parsed = handler.override.safeParse(entry);
+        if (!parsed.success) {
+          throw issueToError(parsed.error.issues[0]!, entry, {
+            root: at,
+            schema: handler.override,
+            describe: (p) => (p.length === 0 ? handler.what : undefined),
+          });
+        }
+        const merged = handler.merge(object, parsed.data, at);
+        handler.check(merged, at, ctx);
+        objects[index] = merged;
+      } catch (e) {
+        // Objects of one type fail alike: the plain error says it. Mixed types: say which one the field does not fit.
+        const mixed = new Set(indices.map((i) => slots[i]!.object.type)).size > 1;
+        throw mixed && e instanceof ImprintError ? sharedNameError(e, name, indices, index, slots) : e;
+      }
+      overridden[index] = { at, fields: new Set(Object.keys(entry)) };
     }
-    const merged = handler.merge(object, parsed.data, at);
-    handler.check(merged, at, ctx);
-    objects[index] = merged;
-    overridden[index] = { at, fields: new Set(Object.keys(entry)) };
   }
 
   const hiddenTexts: HiddenText[] = [];
@@ -166,6 +177,8 @@ export function resolveScene(design: Design, overrides: unknown = {}, fonts: Fon
     return [handlerFor(o).toScene(o, fieldPath, ctx)];
   };
   const canvas = { width: design.width, height: design.height };
+  const bleed = bleedOf(design);
+  const print = { ...(design.dpi === undefined ? {} : { dpi: design.dpi }), ...(bleed ? { bleed } : {}) };
   const audioAt = childPath(roots.design, 'audio', 'path');
   const audio = design.audio
     ? { file: { ...parseImageRef(design.audio.path, audioAt), at: audioAt }, start: design.audio.start ?? 0, fadeOut: design.audio.fade_out ?? 1 }
@@ -179,14 +192,26 @@ export function resolveScene(design: Design, overrides: unknown = {}, fonts: Fon
   const lang = ctx.lang === undefined ? {} : { lang: ctx.lang };
 
   if (design.slides) {
-    const slides = slidesOf(design.slides, canvas, (si) => slots.flatMap((s, i) => (s.slide === si ? sceneOf(i) : [])), slideBackgrounds, roots.design);
+    const slides = slidesOf(design.slides, canvas, bleed, (si) => slots.flatMap((s, i) => (s.slide === si ? sceneOf(i) : [])), slideBackgrounds, roots.design);
     checkPosterTime(posterTime, slides.duration, roots.design);
-    return { ...canvas, duration: slides.duration, slides: true, posterTime, audio, background, ...lang, objects: slides.groups, ...hiddenOf(hiddenTexts) };
+    return {
+      ...canvas,
+      ...print,
+      duration: slides.duration,
+      slides: true,
+      posterTime,
+      audio,
+      background,
+      ...lang,
+      objects: slides.groups,
+      ...hiddenOf(hiddenTexts),
+    };
   }
   checkPosterTime(posterTime, design.duration ?? null, roots.design);
   const visible = slots.flatMap((_, i) => sceneOf(i));
   return {
     ...canvas,
+    ...print,
     duration: design.duration ?? null,
     slides: false,
     posterTime,
@@ -196,6 +221,18 @@ export function resolveScene(design: Design, overrides: unknown = {}, fonts: Fon
     objects: visible,
     ...hiddenOf(hiddenTexts),
   };
+}
+
+/** An override of a shared name that does not suit one of its objects: the error names them all and the one it failed on. */
+function sharedNameError(e: ImprintError, name: string, indices: readonly number[], failed: number, slots: readonly Slot[]): ImprintError {
+  const list = indices.map((i) => `${handlerFor(slots[i]!.object).what} at ${slots[i]!.at}`).join(', ');
+  const one = `${handlerFor(slots[failed]!.object).what} at ${slots[failed]!.at}`;
+  return new ImprintError(
+    e.code,
+    e.path,
+    `"${name}" names ${indices.length} objects (${list}) and the override applies to every one of them, but not to ${one}: ${e.message}. Override only fields all of them have, or give that object a name of its own`,
+    { cause: e },
+  );
 }
 
 const hiddenOf = (texts: HiddenText[]): Pick<Scene, 'hiddenTexts'> => (texts.length > 0 ? { hiddenTexts: texts } : {});

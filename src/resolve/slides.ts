@@ -4,7 +4,8 @@ import { EASINGS } from '../format/easing.js';
 import { childPath, jsonPath } from '../format/json-path.js';
 import { parseImageRef } from '../format/image-ref.js';
 import type { Slide } from '../design/schema.js';
-import type { Edge, SceneAnimation, SceneGroup, SceneObject } from '../scene/scene.js';
+import type { Edge, SceneAnimation, SceneGroup, SceneObject, Sides } from '../scene/scene.js';
+import { pageCover } from '../scene/page-box.js';
 import { fillOf } from '../objects/shape/handler.js';
 
 const EXIT_EDGE: Record<string, Edge> = { left: 'left', right: 'right', up: 'top', down: 'bottom' };
@@ -37,11 +38,14 @@ export function slideTimes(slides: readonly Pick<Slide, 'duration' | 'transition
 export function slidesOf(
   slides: readonly Slide[],
   canvas: { width: number; height: number },
+  bleed: Sides | null,
   objectsOf: (slide: number) => SceneObject[],
   backgrounds: ReadonlyMap<number, { path: string; at: string }>,
   root: string,
 ): { groups: SceneGroup[]; duration: number } {
-  const box = { x: 0, y: 0, ...canvas };
+  const cover = pageCover(canvas.width, canvas.height, bleed ?? undefined);
+  // A slide clips to its box: a fractional canvas's is the raster's whole pixels (the pdf page clips the rest).
+  const box = { x: 0, y: 0, width: cover.width + cover.x, height: cover.height + cover.y };
   const groups: SceneGroup[] = [];
   const { starts } = slideTimes(slides);
   slides.forEach((s, i) => {
@@ -60,7 +64,8 @@ export function slidesOf(
       : s.background
         ? fillOf(s.background, childPath(at, 'background'))
         : null;
-    const base = { box, rotation: 0, opacity: 1, scale: 1, start: 0, end: null, animations: [] };
+    // The background covers the bleed too (a pdf of the slide shows it; see render/pdf.ts).
+    const base = { box: cover, rotation: 0, opacity: 1, scale: 1, start: 0, end: null, animations: [] };
     const background: SceneObject[] = !fill
       ? []
       : fill.kind === 'image'

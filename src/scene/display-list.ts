@@ -1,6 +1,6 @@
 // The display list: positioned paint primitives, the only input a paint backend reads. Plain data,
 // so it can be asserted in tests, cached, or handed to another process; and the pixel size of a scaled raster page.
-import type { ColorFilters, RGBA, Point, Quad, Rect } from './scene.js';
+import type { ColorFilters, RGBA, Point, Quad, Rect, Sides } from './scene.js';
 
 /** Affine matrix [a, b, c, d, e, f] as in canvas `transform(a, b, c, d, e, f)`. */
 export type Matrix = readonly [number, number, number, number, number, number];
@@ -135,8 +135,13 @@ export type DisplayItem =
   | { kind: 'link'; rect: Rect; url: string };
 
 export interface DisplayList {
+  /** Design pixels; may be fractional: a raster page is scaledSize() of them, a pdf page exactly them. */
   width: number;
   height: number;
+  /** Pixels per inch (pdf points per pixel = 72 / dpi; png and jpg density); absent: 96, CSS pixels. */
+  dpi?: number;
+  /** Print bleed around the page: a pdf page grows by it and marks the canvas as its TrimBox; rasters leave it out. */
+  bleed?: Sides;
   /** The background covers the canvas with full alpha, so every output pixel is opaque. */
   opaque: boolean;
   items: DisplayItem[];

@@ -339,9 +339,22 @@ export interface SceneLine extends SceneBase {
 
 export type SceneObject = SceneText | SceneImage | SceneShape | SceneChart | SceneMockup | SceneGroup | SceneVideo | SceneSvg | SceneLine;
 
+/** Print bleed of each side, in design pixels. */
+export interface Sides {
+  top: number;
+  right: number;
+  bottom: number;
+  left: number;
+}
+
 export interface Scene {
+  /** Design pixels; may be fractional (a print size at a dpi): rasters round them, a pdf keeps them. */
   width: number;
   height: number;
+  /** The design's `dpi` (pdf points per pixel = 72 / dpi; png and jpg density); absent: 96, CSS pixels. */
+  dpi?: number;
+  /** Print bleed around the canvas (a pdf page grows by it); absent: none. */
+  bleed?: Sides;
   /** Video length in seconds; null for a still design. */
   duration: number | null;
   /** A slide video (interface B's model; its longest default length is 300 s, not 15). */

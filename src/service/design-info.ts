@@ -19,7 +19,10 @@ import { accountFontSet } from './fonts.js';
 import { VIDEO_FPS, VIDEO_SIZES, videoRate } from './videos.js';
 
 export interface ObjectInfo {
+  /** Several objects may share a name (a role): an override of it applies to all of them, and each is listed. */
   name: string;
+  /** An addition: where the object is in the template (`$.objects[3]`, `$.slides[1].objects[0]`), unique where names may repeat. */
+  path: string;
   type: ObjectType;
   /** The name of the slide the object is on; null for a design without slides (or a slide without a name). */
   slide: string | null;
@@ -42,7 +45,7 @@ export interface SlideInfo {
   duration: number;
   /** An addition: the second of the video the slide starts at (a scrubber's mark). */
   start: number;
-  /** The names of its named objects. */
+  /** The names of its named objects, each once. */
   objects: string[];
 }
 
@@ -127,11 +130,12 @@ export async function describeDesign(ctx: ServiceContext, account: Account, reco
   const slides = design.slides ?? [];
   const slots = slotsOf(design);
   const objects: ObjectInfo[] = [];
-  for (const { object, slide } of slots) {
+  for (const { object, slide, at } of slots) {
     if (object.name === undefined) continue;
     const schema = overrideSchema(object.type);
     objects.push({
       name: object.name,
+      path: at,
       type: object.type,
       slide: slide === null ? null : (slides[slide]!.name ?? null),
       box: { x: object.x, y: object.y, width: object.width, height: object.height },
@@ -160,7 +164,7 @@ export async function describeDesign(ctx: ServiceContext, account: Account, reco
       name: s.name ?? null,
       duration: s.duration,
       start: starts[i]!,
-      objects: slots.flatMap((x) => (x.slide === i && x.object.name !== undefined ? [x.object.name] : [])),
+      objects: [...new Set(slots.flatMap((x) => (x.slide === i && x.object.name !== undefined ? [x.object.name] : [])))],
     })),
     objects,
     prices,

@@ -34,6 +34,8 @@ describe('designs', () => {
   it('labels the type and size as the grid shows them', () => {
     expect([designType(still), designType(promo), designType(slides)]).toEqual(['image', 'animated', 'video']);
     expect(sizeText(still)).toBe('1080 × 1080');
+    // A print design (A4 at 300 dpi) is shown to a thousandth of a pixel.
+    expect(sizeText({ width: (210 / 25.4) * 300, height: (297 / 25.4) * 300 })).toBe('2480.315 × 3507.874');
   });
 
   it('offers mp4 only for designs that move, through interface B only for video designs', () => {

@@ -108,7 +108,6 @@ class Converter {
   readonly files = new Map<string, Uint8Array>();
   readonly origins: [string, string][] = [];
   readonly families = new Map<string, string>();
-  readonly names = new Map<string, string>();
   readonly remote: RemoteRef[] = [];
   /** Stored path → the URL its file was fetched from. */
   readonly sources = new Map<string, string>();
@@ -220,18 +219,10 @@ class Converter {
     if (!this.families.has(name)) this.families.set(name, at);
   }
 
-  named(e: { name?: string | undefined }, at: string, out: Json): void {
+  /** Polotno allows one name on several elements (a role such as "primary_colour"): an override of it applies to all. */
+  named(e: { name?: string | undefined }, out: Json): void {
     const name = e.name?.trim();
-    if (!name) return;
-    const first = this.names.get(name);
-    if (first !== undefined) {
-      throw validationError(
-        `${at}.name`,
-        `name "${name}" is already used by ${first}: names must be unique so overrides address one element; rename one of them`,
-      );
-    }
-    this.names.set(name, at);
-    out.name = name;
+    if (name) out.name = name;
   }
 }
 
@@ -289,17 +280,11 @@ type Shaped = Exclude<PolotnoElement, PolotnoGroupInput>;
  * The Imprint object of an element, begun: its type, name and box. `defaultWidth` is Polotno's width
  * for the type when the element has none; `height` the height the converter settled on.
  */
-function begin(
-  c: Converter,
-  e: Shaped,
-  at: string,
-  type: string,
-  size: { defaultWidth: number; height: number },
-): { out: Json; width: number; height: number } {
+function begin(c: Converter, e: Shaped, type: string, size: { defaultWidth: number; height: number }): { out: Json; width: number; height: number } {
   const width = e.width ?? size.defaultWidth;
   const height = size.height;
   const out: Json = { type };
-  c.named(e, at, out);
+  c.named(e, out);
   Object.assign(out, placement(e.x ?? 0, e.y ?? 0, width, height, e.rotation ?? 0));
   return { out, width, height };
 }
@@ -407,7 +392,7 @@ function convertText(c: Converter, e: PolotnoText, at: string, pageSeconds: numb
     // centre, which is only the same point when the height the editor measured is known.
     refuse(at, 'height', 'a rotated text needs the height the editor measured (it saves it): give height, the height of the text in pixels');
   }
-  const { out } = begin(c, e, at, 'text', { defaultWidth: width, height });
+  const { out } = begin(c, e, 'text', { defaultWidth: width, height });
   const family = e.fontFamily ?? TEXT_DEFAULTS.fontFamily;
   c.family(family, `${at}.fontFamily`);
   out.font_family = family;
@@ -581,7 +566,7 @@ function pictureFields(c: Converter, e: PolotnoImage | PolotnoVideo, at: string,
 }
 
 function convertImage(c: Converter, e: PolotnoImage, at: string, pageSeconds: number): Json {
-  const { out, width, height } = begin(c, e, at, 'image', { defaultWidth: 100, height: e.height ?? 100 });
+  const { out, width, height } = begin(c, e, 'image', { defaultWidth: 100, height: e.height ?? 100 });
   out.path = c.source(e.src, `${at}.src`, 'image', 'image');
   // maskSrc is not a field of Polotno's image elements: its renderer ignores it there and draws the
   // image whole, so it is ignored here too (a frame is an svg element with maskSrc: convertSvg).
@@ -592,7 +577,7 @@ function convertImage(c: Converter, e: PolotnoImage, at: string, pageSeconds: nu
 }
 
 function convertVideo(c: Converter, e: PolotnoVideo, at: string, pageSeconds: number): Json {
-  const { out } = begin(c, e, at, 'video', { defaultWidth: 100, height: e.height ?? 100 });
+  const { out } = begin(c, e, 'video', { defaultWidth: 100, height: e.height ?? 100 });
   out.path = c.source(e.src, `${at}.src`, 'video', 'video');
   for (const f of ['cropX', 'cropY', 'cropWidth', 'cropHeight', 'cornerRadius', 'clipSrc', 'borderSize', 'flipX', 'flipY'] as const) {
     const v = e[f];
@@ -616,7 +601,7 @@ function convertVideo(c: Converter, e: PolotnoVideo, at: string, pageSeconds: nu
 }
 
 function convertFigure(c: Converter, e: PolotnoFigure, at: string, pageSeconds: number): Json {
-  const { out, width, height } = begin(c, e, at, 'shape', { defaultWidth: 100, height: e.height ?? 100 });
+  const { out, width, height } = begin(c, e, 'shape', { defaultWidth: 100, height: e.height ?? 100 });
   const sub = e.subType ?? 'rect';
   const radius = e.cornerRadius ?? 0;
   if (sub === 'rect') {
@@ -758,7 +743,7 @@ const HEADS = new Set(['arrow', 'triangle', 'circle', 'square', 'bar']);
 
 function convertLine(c: Converter, e: PolotnoLine, at: string, pageSeconds: number): Json {
   // A line's height is its stroke width: the Imprint line takes it from its box the same way.
-  const { out } = begin(c, e, at, 'line', { defaultWidth: 400, height: e.height ?? 10 });
+  const { out } = begin(c, e, 'line', { defaultWidth: 400, height: e.height ?? 10 });
   out.color = c.color(e.color ?? 'black', `${at}.color`);
   if (e.dash?.length) out.dash = e.dash;
   for (const [field, key] of [
@@ -775,7 +760,7 @@ function convertLine(c: Converter, e: PolotnoLine, at: string, pageSeconds: numb
 }
 
 function convertSvg(c: Converter, e: PolotnoSvg, at: string, pageSeconds: number): Json {
-  const { out } = begin(c, e, at, 'svg', { defaultWidth: 100, height: e.height ?? 100 });
+  const { out } = begin(c, e, 'svg', { defaultWidth: 100, height: e.height ?? 100 });
   const legacy = (e.src === undefined || e.src === '') && e.svgSource !== undefined;
   out.path = c.source(legacy ? e.svgSource : e.src, `${at}.${legacy ? 'svgSource' : 'src'}`, 'svg', 'svg');
   for (const f of ['cropX', 'cropY', 'cropWidth', 'cropHeight', 'flipX', 'flipY', 'clipSrc'] as const) {
@@ -961,13 +946,39 @@ function unwrapCssUrl(src: string): string {
   return m ? m[2]! : src;
 }
 
-function pageSize(doc: PolotnoDesign, page: PolotnoPage, i: number, c: Converter): { width: number; height: number } {
+/** A page's size in pixels; fractional for a print size at a dpi (A4 at 300 dpi is 2480.315 × 3507.874). */
+function pageSize(doc: PolotnoDesign, page: PolotnoPage): { width: number; height: number } {
   const width = page.width === undefined || page.width === 'auto' ? (doc.width ?? 1080) : page.width;
   const height = page.height === undefined || page.height === 'auto' ? (doc.height ?? 1080) : page.height;
-  if (!Number.isInteger(width) || !Number.isInteger(height)) {
-    throw validationError(c.at(['pages', i, Number.isInteger(width) ? 'height' : 'width']), 'expected a whole number of pixels: round the page size');
-  }
   return { width, height };
+}
+
+/** A page's bleed as Polotno's resolveBleed reads it: `bleed` for every side, bleedTop… for one. */
+function pageBleed(page: PolotnoPage): { top: number; right: number; bottom: number; left: number } {
+  const base = page.bleed ?? 0;
+  return { top: page.bleedTop ?? base, right: page.bleedRight ?? base, bottom: page.bleedBottom ?? base, left: page.bleedLeft ?? base };
+}
+
+/**
+ * The design's `dpi` and `bleed`. Polotno's pdf is width × 72 / dpi points (its unit "pt" takes a pixel
+ * for a point whatever the dpi: pxToUnit), and a page grows by its bleed (toPDF with includeBleed).
+ */
+function printFields(c: Converter, doc: PolotnoDesign): Json {
+  const out: Json = { dpi: doc.unit === 'pt' ? 72 : (doc.dpi ?? 72) };
+  const bleeds = doc.pages.map(pageBleed);
+  const first = bleeds[0]!;
+  bleeds.forEach((b, i) => {
+    if (b.top !== first.top || b.right !== first.right || b.bottom !== first.bottom || b.left !== first.left) {
+      throw validationError(
+        c.at(['pages', i, 'bleed']),
+        `every page must have the bleed of the first (${JSON.stringify(first)} px): Imprint gives all pages of a design one bleed; give this page the same bleed or split the design`,
+      );
+    }
+  });
+  if (first.top || first.right || first.bottom || first.left) {
+    out.bleed = first.top === first.right && first.top === first.bottom && first.top === first.left ? first.top : first;
+  }
+  return out;
 }
 
 function audioOf(c: Converter, doc: PolotnoDesign): Json | undefined {
@@ -1054,7 +1065,7 @@ export function convertPolotno(input: unknown, options: PolotnoOptions = {}): Po
   const c = new Converter(root, doc.schemaVersion ?? 0, options.remote ?? 'refuse', options.textSplitAllowed ?? false);
   const fonts = fontEntries(c, doc, options);
 
-  const sizes = doc.pages.map((p, i) => pageSize(doc, p, i, c));
+  const sizes = doc.pages.map((p) => pageSize(doc, p));
   const first = sizes[0]!;
   sizes.forEach((s, i) => {
     if (s.width !== first.width || s.height !== first.height) {
@@ -1065,7 +1076,7 @@ export function convertPolotno(input: unknown, options: PolotnoOptions = {}): Po
     }
   });
 
-  const design: Json = { width: first.width, height: first.height };
+  const design: Json = { width: first.width, height: first.height, ...printFields(c, doc) };
   const pages = doc.pages.map((page, i) => {
     const seconds = (page.duration ?? DEFAULT_PAGE_MS) / 1000;
     if (seconds <= 0) throw validationError(c.at(['pages', i, 'duration']), 'expected a page duration greater than 0 ms');
@@ -1098,7 +1109,8 @@ export function convertPolotno(input: unknown, options: PolotnoOptions = {}): Po
     const i = (design.fonts as unknown[]).findIndex((x) => x === f);
     if (i >= 0) c.origin(`$.fonts[${i}]`, c.families.get(f)!);
   });
-  for (const f of ['width', 'height', 'duration']) c.origin(`$.${f}`, c.at(['pages', 0]));
+  for (const f of ['width', 'height', 'duration', 'bleed']) c.origin(`$.${f}`, c.at(['pages', 0]));
+  c.origin('$.dpi', c.at(['dpi']));
   if (c.sources.size > 0) design.sources = Object.fromEntries(c.sources);
   // Most specific first: field paths before their element, elements before the root.
   const origins = c.origins.sort((a, b) => b[0].length - a[0].length);

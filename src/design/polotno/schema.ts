@@ -210,17 +210,19 @@ export type PolotnoAnimation = z.infer<typeof PolotnoAnimation>;
 export type PolotnoElement = PolotnoText | PolotnoImage | PolotnoSvg | PolotnoLine | PolotnoFigure | PolotnoVideo | PolotnoGroupInput;
 
 const pageSide = z.union([size('page size'), z.literal('auto')]);
+/** A page's print bleed in pixels (Polotno's resolveBleed: `bleed` for every side, bleedTop… per side). */
+const bleed = num.min(0, { error: 'expected a bleed of 0 pixels or more (0 for none)' }).max(1000, { error: 'expected a bleed of at most 1000 pixels' });
 
 export const PolotnoPage = z.strictObject({
   id: z.string().max(200).optional(),
   width: pageSide.optional(),
   height: pageSide.optional(),
   background: z.string().max(50_000_000).optional(),
-  bleed: num.min(0).optional(),
-  bleedTop: num.min(0).optional(),
-  bleedRight: num.min(0).optional(),
-  bleedBottom: num.min(0).optional(),
-  bleedLeft: num.min(0).optional(),
+  bleed: bleed.optional(),
+  bleedTop: bleed.optional(),
+  bleedRight: bleed.optional(),
+  bleedBottom: bleed.optional(),
+  bleedLeft: bleed.optional(),
   duration: ms.optional(),
   children: z.array(PolotnoElement).max(2000, { error: 'expected at most 2000 elements on a page' }),
   custom,
@@ -258,8 +260,13 @@ export const PolotnoDesign = z.strictObject({
   fonts: z.array(PolotnoFont).max(32).optional(),
   pages: z.array(PolotnoPage).min(1, { error: 'expected at least one page' }).max(100, { error: 'expected at most 100 pages' }),
   audios: z.array(PolotnoAudio).max(8).optional(),
-  unit: z.enum(['px', 'pt', 'mm', 'cm', 'in']).optional(),
-  dpi: num.gt(0).max(10_000).optional(),
+  unit: z.enum(['px', 'pt', 'mm', 'cm', 'in'], { error: 'expected unit "px", "pt", "mm", "cm" or "in" (the editor\'s store.setUnit)' }).optional(),
+  dpi: z
+    .number({ error: 'expected dpi as a number of pixels per inch, such as 300' })
+    .finite()
+    .gt(0, { error: "expected dpi greater than 0 (the pixels per inch of the document, such as 300; Polotno's default is 72)" })
+    .max(10_000, { error: 'expected dpi of at most 10000' })
+    .optional(),
   custom,
   schemaVersion: z.int().min(0).max(100).optional(),
 });

@@ -2,13 +2,18 @@
 // name and type) that a click selects and a drag moves; the selected one has 8 handles that resize
 // it. Pointer positions are screen pixels, turned into template pixels by the display scale
 // (lib/geometry.ts); the new box goes to the form as x/y/width/height overrides. Outlines are cut to
-// the canvas and name tags placed outside them (lib/overlay.ts).
+// the canvas and name tags placed outside them (lib/overlay.ts). Objects that share a name (a role)
+// are selected together and are not dragged: a box override would put all of them in one place.
 import { useRef } from 'preact/hooks';
 import { HANDLES, moveBox, resizeBox, type Box, type Handle } from '../lib/geometry.js';
 import { tagPlacement, visibleBox } from '../lib/overlay.js';
 
 export interface CanvasObject {
+  /** Unique among the objects (the template path), where names may repeat. */
+  key: string;
   name: string;
+  /** Another object has this name too: clicks select the name, drags do nothing. */
+  shared?: boolean;
   type: string;
   box: Box;
   rotation: number;
@@ -50,6 +55,7 @@ export function Canvas({ width, height, scale, image, imageAlt, busy, objects, s
     e.preventDefault();
     e.stopPropagation();
     onSelect(o.name);
+    if (o.shared) return;
     (e.currentTarget as HTMLElement).setPointerCapture(e.pointerId);
     drag.current = { name: o.name, mode, startX: e.clientX, startY: e.clientY, box: o.box, rotation: o.rotation, moved: false, pointer: e.pointerId };
   };
@@ -82,9 +88,10 @@ export function Canvas({ width, height, scale, image, imageAlt, busy, objects, s
           const tag = tagPlacement(shown, w, h);
           return (
             <div
-              key={o.name}
+              key={o.key}
               class={`obj${isSel ? ' selected' : ''} tag-${tag.side} tag-${tag.align}`}
               data-object={o.name}
+              data-shared={o.shared ? 'true' : undefined}
               role="button"
               tabIndex={-1}
               aria-label={`${o.name} (${o.type})`}
@@ -101,7 +108,7 @@ export function Canvas({ width, height, scale, image, imageAlt, busy, objects, s
               <span class="obj-label" aria-hidden="true">
                 {o.name} <em>{o.type}</em>
               </span>
-              {isSel
+              {isSel && !o.shared
                 ? HANDLES.map((hd) => <span key={hd} class={`handle h-${hd}`} data-handle={hd} aria-hidden="true" onPointerDown={(e) => start(e, o, hd)} />)
                 : null}
             </div>

@@ -14,6 +14,8 @@ import { TextField } from './TextField.js';
 
 interface Props {
   object: ObjectInfo;
+  /** Every object with this name (a role): more than one means the override applies to all of them. */
+  sharing?: ObjectInfo[];
   /** The template's values (ObjectInfo.values with the box filled in). */
   base: Record<string, unknown>;
   entry: Entry | undefined;
@@ -23,7 +25,7 @@ interface Props {
   onReset: () => void;
 }
 
-export function ObjectForm({ object, base, entry, errors, onChange, onReset }: Props) {
+export function ObjectForm({ object, sharing = [], base, entry, errors, onChange, onReset }: Props) {
   const fields = formFields(object.override_schema);
   // What the object shows (text, image, data, nested options) first; the plain numbers and switches
   // (placement, opacity, hidden) after, two to a row. Chosen by kind, not by name.
@@ -42,6 +44,11 @@ export function ObjectForm({ object, base, entry, errors, onChange, onReset }: P
           Reset
         </button>
       </div>
+      {sharing.length > 1 ? (
+        <p class="muted small" data-testid="shared-name">
+          {sharing.length} objects share this name ({[...new Set(sharing.map((o) => o.type))].join(', ')}): an override applies to every one of them.
+        </p>
+      ) : null}
       <p class="muted small">{changed ? `${changed} field${changed > 1 ? 's' : ''} overridden` : 'No overrides: the template as it is.'}</p>
       <FieldList fields={content} {...common} />
       {simple.length ? (

@@ -21,7 +21,10 @@ export interface DesignSummary {
 export type ObjectType = 'text' | 'image' | 'shape' | 'chart' | 'mockup' | 'video' | 'svg' | 'line';
 
 export interface ObjectInfo {
+  /** Several objects may share a name (a role): one override entry applies to all of them. */
   name: string;
+  /** Where the object is in the template (absent from an older service): unique where names repeat. */
+  path?: string;
   type: ObjectType;
   slide: string | null;
   box: { x: number; y: number; width: number; height: number };
@@ -75,7 +78,9 @@ export function designType(d: Pick<DesignSummary, 'kind' | 'animated'>): DesignT
 
 /** "1080 × 1080". */
 export function sizeText(d: Pick<DesignSummary, 'width' | 'height'>): string {
-  return `${d.width} × ${d.height}`;
+  // A print design's size may be fractional (A4 at 300 dpi: 2480.315 × 3507.874 px).
+  const px = (v: number) => +v.toFixed(3);
+  return `${px(d.width)} × ${px(d.height)}`;
 }
 
 /** The still formats interface A renders (webp and avif are the service's additions to the spec). */

@@ -240,7 +240,13 @@ function Editor({ design }: { design: DesignDetail }) {
   }, [playing, preview.shownKey, preview.busy, preview.error]);
 
   const objects = design.objects;
-  const bases = useMemo(() => Object.fromEntries(objects.map((o) => [o.name, baseValues(o)])), [objects]);
+  // Objects may share a name (a role): the first of them gives the form its template values and fields.
+  const bases = useMemo(() => {
+    const out: Record<string, Record<string, unknown>> = {};
+    for (const o of objects) if (!Object.hasOwn(out, o.name)) out[o.name] = baseValues(o);
+    return out;
+  }, [objects]);
+  const shared = (name: string) => objects.filter((o) => o.name === name).length > 1;
   // A video design shows the named objects of the slide on screen at `time`.
   const current = slideIndexAt(design.slides, time);
   const onSlide = current >= 0 ? new Set(design.slides[current]!.objects) : null;
@@ -263,8 +269,10 @@ function Editor({ design }: { design: DesignDetail }) {
 
   const canvasObjects: CanvasObject[] = objects
     .filter((o) => !onSlide || onSlide.has(o.name))
-    .map((o) => ({
+    .map((o, i) => ({
+      key: o.path ?? `${i}`,
       name: o.name,
+      ...(shared(o.name) ? { shared: true } : {}),
       type: o.type,
       box: boxOf(o, overrides[o.name]),
       rotation: num(effectiveValue(baseValues(o), overrides[o.name], ['rotation'])) ?? 0,
@@ -318,6 +326,7 @@ function Editor({ design }: { design: DesignDetail }) {
           <ObjectForm
             key={`${selectedObject.name}#${resets}`}
             object={selectedObject}
+            sharing={objects.filter((o) => o.name === selectedObject.name)}
             base={bases[selectedObject.name] ?? {}}
             entry={overrides[selectedObject.name]}
             errors={fieldErrors}
