@@ -162,3 +162,12 @@ export async function designFontSet(
   const aliases = new Map(missing.filter((f) => !ownFamilies.has(f)).map((f) => [f, DEFAULT_FONT_FAMILY]));
   return new FontSet(base, own, { aliases });
 }
+
+/**
+ * `fonts` with every family named in a design's `fonts` that it lacks drawn with the default family
+ * (missing_fonts "fallback"): for checking a request the way the render will draw it.
+ */
+export function withFallbackFamilies(fonts: FontSet, entries: unknown): FontSet {
+  const missing = Array.isArray(entries) ? entries.filter((e): e is string => typeof e === 'string' && !fonts.has(e)) : [];
+  return missing.length === 0 ? fonts : new FontSet(fonts, [], { aliases: new Map(missing.map((f) => [f, DEFAULT_FONT_FAMILY])) });
+}

@@ -20,6 +20,14 @@ export const RenderRequest = z.strictObject({
       examples: [85],
     })
     .optional(),
+  missing_fonts: z
+    .enum(['error', 'fallback'])
+    .meta({
+      description:
+        'Addition to the spec: a font family the design names that is neither available nor a Google Fonts family: "error" (default) refuses the request; "fallback" draws its texts with Inter and the task\'s warnings name each substitution (font_substituted).',
+      examples: ['fallback'],
+    })
+    .optional(),
   webhook_url: z
     .string()
     .max(2048)

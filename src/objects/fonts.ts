@@ -16,7 +16,7 @@ export function missingFamilyMessage(family: string, available: readonly string[
   if (known) {
     return (
       `font family "${family}" is a Google Fonts family that is not installed: install it with npx imprint fonts install "${known.family}" ` +
-      `(imprint render installs it on first use; the service when the design is imported), or use missing_fonts "fallback" to draw it with ${DEFAULT_FONT_FAMILY}`
+      `(imprint render installs it on first use; the service when the design is imported), or use missing_fonts "fallback" (CLI --missing-fonts fallback, library missingFonts) to draw it with ${DEFAULT_FONT_FAMILY}`
     );
   }
   return `font family "${family}" is not available: use one of ${available.join(', ')}, or ship its file as {"family": "${family}", "path": "fonts/….woff2"}`;

@@ -14,6 +14,7 @@ export interface RenderInput {
   design_id: number;
   format: TaskFormat;
   quality?: number | undefined;
+  missing_fonts?: 'error' | 'fallback' | undefined;
   webhook_url?: string | undefined;
   objects_overrides?: Record<string, unknown> | undefined;
 }
@@ -36,7 +37,11 @@ export async function createRender(ctx: ServiceContext, account: Account, r: Ren
       format: r.format,
       overrides: r.objects_overrides ?? {},
       webhookUrl,
-      options: { ...(r.format === 'mp4' ? { max_duration: maxVideoSeconds(account.plan) } : {}), ...(r.quality === undefined ? {} : { quality: r.quality }) },
+      options: {
+        ...(r.format === 'mp4' ? { max_duration: maxVideoSeconds(account.plan) } : {}),
+        ...(r.quality === undefined ? {} : { quality: r.quality }),
+        ...(r.missing_fonts === 'fallback' ? { missing_fonts: 'fallback' as const } : {}),
+      },
     });
   if (idempotencyKey === undefined) {
     const task = await create();

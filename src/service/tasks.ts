@@ -1,5 +1,6 @@
 // Render tasks: validated and queued here (the same validation_error rules as the engine, at queue
 // time), taken by workers, read back by the adapters. States: queued → pending → done | error.
+import { withFallbackFamilies } from '../assets/design-fonts.js';
 import { z } from 'zod';
 import { parseDesign } from '../design/parse.js';
 import { issueToError } from '../format/zod-error.js';
@@ -36,6 +37,8 @@ export const TaskOptions = z.strictObject({
   frames: z.int().min(0).optional(),
   /** jpg, webp, avif: encoder quality 1-100 (the engine's default when absent). */
   quality: z.int().min(1).max(100).optional(),
+  /** Interface A's missing_fonts: "fallback" draws a missing family with the default one (and warns). */
+  missing_fonts: z.literal('fallback').optional(),
 });
 export type TaskOptions = z.infer<typeof TaskOptions>;
 
@@ -82,7 +85,9 @@ export async function createTask(ctx: ServiceContext, accountId: number, req: Ta
   const fonts = await accountFontSet(ctx, accountId, design.template);
   // Google Fonts families the overrides pick (font_family) are installed now, before anything is queued.
   await installDesignFonts(ctx, design.template, fonts, overrides);
-  const scene = resolveScene(parseDesign(design.template, fonts), overrides, fonts, { design: '$', overrides: root });
+  // With missing_fonts "fallback", a family no font has is drawn with the default one: checked the same way.
+  const checked = options.missing_fonts === 'fallback' ? withFallbackFamilies(fonts, (design.template as { fonts?: unknown }).fonts) : fonts;
+  const scene = resolveScene(parseDesign(design.template, checked), overrides, checked, { design: '$', overrides: root });
   checkDesignFiles(overrides, root, design.assets);
   if (options.quality !== undefined && !(QUALITY_FORMATS as readonly string[]).includes(format)) {
     throw validationError('$.quality', `quality applies to ${QUALITY_FORMATS.join(', ')}: remove it for ${format}`);

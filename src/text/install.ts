@@ -48,6 +48,9 @@ const VERSION = /^\d+\.\d+\.\d+(?:-[0-9A-Za-z.-]+)?$/;
 const INTEGRITY = /^sha512-[A-Za-z0-9+/]{86}==$/;
 /** A face file of an @expo-google-fonts package: "<weight><Name>[_Italic]/<File>.ttf". */
 const FACE_FILE = /^package\/((\d)00[A-Za-z]+(_Italic)?\/[A-Za-z0-9_-]+\.(?:ttf|otf))$/;
+/** The older layout a few packages still have (their last release predates the folders): "<Family>_<weight><Name>[_Italic].ttf" at the root. */
+const ROOT_FACE_FILE = /^package\/([A-Za-z0-9]+_(\d)00[A-Za-z]+(_Italic)?\.(?:ttf|otf))$/;
+const faceFile = (name: string): RegExpExecArray | null => FACE_FILE.exec(name) ?? ROOT_FACE_FILE.exec(name);
 const LICENCE_FILE = /^package\/(LICEN[CS]E(?:_FONT)?(?:\.txt|\.md)?|OFL\.txt)$/i;
 
 /** A family request as a person types it: "Open Sans" or "Open Sans@0.4.2". */
@@ -111,7 +114,7 @@ function run(cmd: string, args: string[], timeoutMs: number): Promise<string> {
             .filter(Boolean)
             .slice(-2)
             .join(' ');
-          rej(Object.assign(new Error(last || err.message), { code: (err as { code?: unknown }).code, killed: err.killed }));
+          rej(Object.assign(new Error(last || err.message), { code: (err as { code?: unknown }).code, killed: err.killed, stderr: String(stderr) }));
         } else res(stdout);
       },
     );
@@ -131,13 +134,19 @@ async function fromRegistry(
   try {
     out = await run(options.npm ?? 'npm', ['pack', spec, '--json', '--pack-destination', staging, '--loglevel', 'error'], options.timeoutMs ?? 120_000);
   } catch (e) {
-    const err = e as Error & { code?: unknown; killed?: boolean };
+    const err = e as Error & { code?: unknown; killed?: boolean; stderr?: string };
     const why =
       err.code === 'ENOENT'
         ? `npm was not found (${options.npm ?? 'npm'}): install Node.js with npm, or install from a folder of tarballs (--from <folder>)`
         : err.killed
           ? `npm took longer than ${Math.round((options.timeoutMs ?? 120_000) / 1000)} s`
           : err.message;
+    if (/\bE404\b|404 Not Found|npm error 404/.test(`${err.stderr ?? ''} ${err.message}`)) {
+      throw validationError(
+        at,
+        `the Google Fonts family's package ${pkg} is not on the npm registry, so it cannot be installed by name: ship its file with the design ({"family": …, "path": "fonts/….ttf"}) or add it to the account's font library`,
+      );
+    }
     throw new ImprintError(
       'validation_error',
       at,
@@ -182,7 +191,7 @@ async function fromFolder(pkg: string, slug: string, version: string | undefined
 async function unpack(bytes: Buffer, pkg: string, version: string, family: CatalogueFamily, at: string) {
   let files;
   try {
-    files = readTarball(bytes, (n) => n === 'package/package.json' || FACE_FILE.test(n) || LICENCE_FILE.test(n), MAX_UNPACKED_BYTES);
+    files = readTarball(bytes, (n) => n === 'package/package.json' || faceFile(n) !== null || LICENCE_FILE.test(n), MAX_UNPACKED_BYTES);
   } catch (e) {
     if (e instanceof TarballError)
       throw validationError(at, `the package ${pkg}@${version} is corrupt (${e.message}): install it again, or replace its tarball`);
@@ -203,7 +212,7 @@ async function unpack(bytes: Buffer, pkg: string, version: string, family: Catal
   }
   const faces: (InstalledFace & { bytes: Buffer })[] = [];
   for (const f of files) {
-    const m = FACE_FILE.exec(f.name);
+    const m = faceFile(f.name);
     if (!m) continue;
     try {
       await readFontFile(f.bytes);

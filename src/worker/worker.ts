@@ -151,6 +151,7 @@ export class TaskWorker {
         ...(o.poster_time === undefined ? {} : { poster: { time: o.poster_time } }),
         ...(o.watermark === true && task.demo ? { watermark: DEMO_WATERMARK } : {}),
         ...(o.quality === undefined ? {} : { [format]: { quality: o.quality } }),
+        ...(o.missing_fonts === undefined ? {} : { missingFonts: o.missing_fonts }),
       };
       // An mp4's frames done and ETA go to the store, where the task's status and events read them.
       const progress =
