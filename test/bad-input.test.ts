@@ -956,7 +956,7 @@ const rows: Row[] = [
     name: 'text background mode "pill" (template)',
     design: edit((d) => (T(d).background = { color: '#ffeb3b', mode: 'pill' })),
     path: '$.objects[0].background.mode',
-    message: 'expected one of "lines", "box" but received the string "pill"',
+    message: 'expected one of "lines", "box", "full_width" but received the string "pill"',
   },
   {
     name: 'text background padding -2 (override)',

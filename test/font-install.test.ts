@@ -471,6 +471,38 @@ describe('the service', () => {
     }
   }, 60_000);
 
+  it('lets an override pick a Google Fonts family the design does not list (font_family), and refuses one no font has', async () => {
+    const d = await service.importDesign(account, text('Inter'));
+    const post = (overrides: unknown) =>
+      fetch(`${base}/render`, {
+        method: 'POST',
+        headers: { ...auth(), 'content-type': 'application/json' },
+        body: JSON.stringify({ design_id: d.id, format: 'png', objects_overrides: overrides }),
+      });
+    const r = await post({ title: { font_family: 'Pacifico' } });
+    expect(r.status).toBe(202);
+    const { task_id } = (await r.json()) as { task_id: number };
+    const done = await waitFor(`task ${task_id}`, async () => {
+      const t = (await (await fetch(`${base}/tasks/${task_id}`, { headers: auth() })).json()) as { state: string; result_url?: string };
+      return t.state === 'done' || t.state === 'error' ? t : undefined;
+    });
+    expect(done.state).toBe('done');
+    const served = Buffer.from(await (await fetch(done.result_url!)).arrayBuffer());
+    const engine = new Engine({ fontsDir: INSTALLED, threads: 0 });
+    try {
+      const local = await engine.render({ design: text('Pacifico'), format: 'png' });
+      expect(served.equals(local.bytes)).toBe(true);
+    } finally {
+      await engine.close();
+    }
+    const bad = await post({ title: { font_family: 'Brand Sans' } });
+    expect(bad.status).toBe(400);
+    expect(await bad.json()).toEqual({
+      error: 'validation_error',
+      description: expect.stringMatching(/^\$\.objects_overrides\.title\.font_family: font family "Brand Sans" is not available/),
+    });
+  }, 60_000);
+
   it('lists installed families, and catalogue families with a search; refuses a bad limit or search', async () => {
     const get = async (query: string) => {
       const r = await fetch(`${base}/fonts${query}`, { headers: auth() });

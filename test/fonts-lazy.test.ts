@@ -40,7 +40,7 @@ beforeEach(() => {
 describe('lazy font faces', () => {
   it('constructing a FontSet parses no font file, and naming a face parses nothing either', () => {
     const fonts = new FontSet();
-    expect(fonts.familyNames()).toEqual(['Inter', 'Lora', 'Roboto']);
+    expect(fonts.familyNames()).toEqual(['Inter', 'Lora', 'Roboto', 'Open Sans', 'Anton']);
     const face = fonts.face('Lora', 700);
     expect([face.key, face.family, face.weight, basename(face.file)]).toEqual(['Lora-700', 'Lora', 700, 'Lora_700Bold.ttf']);
     expect(parsedFiles()).toEqual([]);

@@ -229,9 +229,12 @@ describe.runIf(ready)('pdf: every golden case rasterised by pdftoppm matches its
     it(`${c.area}/${c.name}`, async () => {
       const { bytes } = await renderCase(engine, c, 'pdf');
       const file = await pdfFile(`${c.area}-${c.name}`, bytes);
-      const { design } = caseInput(c) as { design: { width: number } };
-      // 96 dpi turns each 0.75 pt back into one pixel.
-      run('pdftoppm', ['-r', '96', '-png', '-singlefile', file, file.replace(/\.pdf$/, '')]);
+      const { design } = caseInput(c) as { design: { width: number; dpi?: number; unit?: string; pages?: unknown } };
+      // The design's dpi turns its points back into pixels: 96 for an Imprint design (0.75 pt a pixel),
+      // a Polotno document's own (72 unless it says, and a point a pixel with unit "pt").
+      const polotno = Array.isArray(design.pages);
+      const dpi = polotno ? (design.unit === 'pt' ? 72 : (design.dpi ?? 72)) : (design.dpi ?? 96);
+      run('pdftoppm', ['-r', String(dpi), '-png', '-singlefile', file, file.replace(/\.pdf$/, '')]);
       const mismatch = await envelopeMismatch(join(c.dir, 'expected.png'), file.replace(/\.pdf$/, '.png'));
       const tolFile = join(c.dir, 'tolerance-pdf.json');
       const tolerance = existsSync(tolFile) ? (JSON.parse(readFileSync(tolFile, 'utf8')) as { maxMismatch: number; reason: string }) : null;

@@ -77,7 +77,8 @@ Options:
                          "fonts" by the name inside the file (repeatable)
   --no-install-fonts     refuse a Google Fonts family the font folder lacks instead of installing it
                          (by default it is installed on first use, with a line on stderr: imprint fonts)
-  --missing-fonts <m>    error (default) or fallback: draw a family that is not available with Inter,
+  --missing-fonts <error|fallback>
+                         error (default) or fallback: draw a family that is not available with Inter,
                          with a warning naming each text (Polotno's skipFontError)
   --input-format <f>     auto (default), imprint or polotno: a Polotno store JSON (pages with children) is
                          converted on the fly (docs/polotno.md); auto tells them apart by shape

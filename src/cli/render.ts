@@ -17,7 +17,7 @@ import { QUALITY_FORMATS } from '../encode/image.js';
 import { formatList, OUTPUT_FORMATS } from '../render-checks.js';
 import { convertInput, type InputFormat } from '../design/import.js';
 import { catalogueFamily } from '../text/catalogue.js';
-import { MAX_FONT_FILE_BYTES } from '../text/font-file.js';
+import { MAX_FONT_FILE_BYTES, readFontFile } from '../text/font-file.js';
 import { bundledFonts } from '../text/fonts.js';
 import { defaultFontsDir } from '../text/installed.js';
 import { fontRequestsFor, installFont } from '../text/install.js';
@@ -217,6 +217,7 @@ function summary(target: string, result: RenderResult, fps: number, seconds: num
 async function installNeededFonts(
   pages: readonly { design: DesignInput }[],
   inputFormat: InputFormat | undefined,
+  own: ReadonlySet<string>,
   warn: (line: string) => void,
 ): Promise<void> {
   const fonts = bundledFonts();
@@ -227,7 +228,7 @@ async function installNeededFonts(
     } catch {
       continue;
     }
-    for (const request of fontRequestsFor(design, fonts)) {
+    for (const request of fontRequestsFor(design, fonts).filter((r) => !own.has(r.family))) {
       const at = fonts.installed?.dir ?? defaultFontsDir();
       warn(
         `installing font family "${request.family}"${request.version ? `@${request.version}` : ''} into ${at} (first use; --no-install-fonts refuses instead)`,
@@ -349,7 +350,12 @@ export async function renderCommand(args: string[], io: CliIO): Promise<number> 
   if (missingFonts !== undefined && missingFonts !== 'error' && missingFonts !== 'fallback') {
     throw validationError('$.missingFonts', `expected --missing-fonts error or fallback but received ${JSON.stringify(missingFonts)}`);
   }
-  if (values['no-install-fonts'] !== true) await installNeededFonts(pages, inputFormat, warn);
+  if (values['no-install-fonts'] !== true) {
+    // Families of --font files are the design's own: never installed by name over them. A --font file
+    // that cannot be read installs nothing: the render reports the file.
+    const families = await Promise.all(fontFiles.map((bytes) => readFontFile(bytes).then((f) => f.family, () => null)));
+    if (!families.includes(null)) await installNeededFonts(pages, inputFormat, new Set(families as string[]), warn);
+  }
   const isVideo = format === 'mp4';
   const options: RenderOptions = {
     format,

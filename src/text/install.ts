@@ -344,8 +344,8 @@ export function pinFonts<D>(design: D, fonts: FontSet): D {
 }
 
 /**
- * The Google Fonts families overrides name (every `font_family` value, through interface A's
- * objects_overrides and B's overrides[].object alike) that `fonts` lacks: installed before the render
+ * The Google Fonts families overrides name (every `font_family` value and substyle font_family of a
+ * text, through interface A's objects_overrides and B's overrides[].object alike) that `fonts` lacks: installed before the render
  * is queued, so an override can pick any family of the catalogue.
  */
 export function overrideFontRequests(overrides: unknown, fonts: FontSet): FontRequest[] {
@@ -354,6 +354,7 @@ export function overrideFontRequests(overrides: unknown, fonts: FontSet): FontRe
     if (depth > 8 || v === null || typeof v !== 'object') return;
     for (const [k, x] of Object.entries(v)) {
       if (k === 'font_family' && typeof x === 'string') names.add(x);
+      else if (typeof x === 'string') for (const m of x.matchAll(/font_family="([^"]{1,100})"/g)) names.add(m[1]!);
       else walk(x, depth + 1);
     }
   };

@@ -198,6 +198,11 @@ export const TextObject = z
 export const TextOverride = z.strictObject({
   ...placementOverrideFields,
   text: TextObject.shape.text.optional(),
+  font_family: doc(
+    z.string().min(1).max(100),
+    "Addition to the spec: another family for the whole text: one of the design's fonts, a bundled family, or any Google Fonts family by name (installed when the render is requested).",
+    'Playfair Display',
+  ).optional(),
   text_align: TextObject.shape.text_align,
   text_transform: TextObject.shape.text_transform,
   lang: TextObject.shape.lang,

@@ -3,7 +3,9 @@
 // override where there is one and the template's value otherwise; a change becomes an override only
 // when it differs from the template. Errors the preview reports at a field's JSON path are shown
 // under that field.
-import { useId, useState } from 'preact/hooks';
+import { useEffect, useId, useState } from 'preact/hooks';
+import { useStudio } from '../context.js';
+import type { FontFamily } from '../lib/api.js';
 import type { ObjectInfo } from '../lib/designs.js';
 import { fieldLabel, fieldTitle, noOverrideText } from '../lib/field-text.js';
 import { effectiveValue, getAt, type Entry, type Json } from '../lib/overrides.js';
@@ -286,6 +288,7 @@ function StringField({ field: f, value, overridden, error, set }: LeafProps & { 
           type="text"
           data-field={f.id}
           value={shown}
+          {...(f.key === 'font_family' ? { list: `${id}-families`, autocomplete: 'off' } : {})}
           spellcheck={false}
           maxLength={f.maxLength}
           placeholder={f.widget === 'color' ? '#rrggbb' : undefined}
@@ -295,8 +298,44 @@ function StringField({ field: f, value, overridden, error, set }: LeafProps & { 
           onBlur={() => setDraft((d) => (d?.problem ? d : null))}
         />
       </div>
+      {f.key === 'font_family' ? <FamilyOptions id={`${id}-families`} search={shown} /> : null}
       <Message id={`${id}-msg`} text={message} />
     </div>
+  );
+}
+
+const SOURCE_TEXT: Record<FontFamily['source'], string> = {
+  library: "your account's font",
+  bundled: 'bundled',
+  installed: 'Google Fonts, installed',
+  catalogue: 'Google Fonts, installed when used',
+};
+
+/**
+ * The font picker's choices for a font_family field: the families the account's designs can use and,
+ * as the person types, the Google Fonts catalogue's (GET /public/v2/fonts?search=), asked for a
+ * quarter of a second after the typing stops so the rate limit is not spent on every key.
+ */
+function FamilyOptions({ id, search }: { id: string; search: string }) {
+  const { api } = useStudio();
+  const [families, setFamilies] = useState<FontFamily[]>([]);
+  const query = /^[A-Za-z0-9 ]{0,100}$/.test(search) ? search.trim() : '';
+  useEffect(() => {
+    const controller = new AbortController();
+    const timer = setTimeout(() => {
+      api.fontFamilies(query, controller.signal).then(setFamilies, () => undefined);
+    }, 250);
+    return () => {
+      clearTimeout(timer);
+      controller.abort();
+    };
+  }, [api, query]);
+  return (
+    <datalist id={id} data-testid="font-families">
+      {families.map((f) => (
+        <option key={f.family} value={f.family} label={`${f.family} (${SOURCE_TEXT[f.source]})`} />
+      ))}
+    </datalist>
   );
 }
 

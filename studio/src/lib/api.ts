@@ -84,6 +84,16 @@ interface CallOptions {
   accept?: string;
 }
 
+/** A family a design can name, and where it comes from (GET /public/v2/fonts `families`). */
+export interface FontFamily {
+  family: string;
+  source: 'library' | 'bundled' | 'installed' | 'catalogue';
+  category: string | null;
+  weights: number[];
+  styles: ('normal' | 'italic')[];
+  version?: string;
+}
+
 export class Api {
   /** What is left of the plan's requests this minute, from the last answer. */
   readonly budget = new RateBudget();
@@ -136,6 +146,12 @@ export class Api {
 
   account(signal?: AbortSignal): Promise<AccountInfo> {
     return this.json('/public/v2/account', { signal });
+  }
+
+  /** Families designs can name (library, bundled, installed) and, searched, the Google Fonts catalogue's (GET /public/v2/fonts). */
+  async fontFamilies(search: string, signal?: AbortSignal): Promise<FontFamily[]> {
+    const q = new URLSearchParams({ limit: '50', ...(search ? { search } : {}) });
+    return (await this.json<{ families: FontFamily[] }>(`/public/v2/fonts?${q.toString()}`, { signal })).families;
   }
 
   async designs(signal?: AbortSignal): Promise<DesignSummary[]> {
