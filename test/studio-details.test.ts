@@ -5,7 +5,10 @@
 // interface A takes, downloads named after the design, the task list's words and thumbnails, human
 // field labels and the value a select leaves in use. Every check waits for its condition; the page's
 // font is the bundled Inter, so no result depends on the machine's fonts.
+import { mkdtempSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -20,6 +23,10 @@ import {
 } from './support/studio.js';
 import { toolsAvailable } from './support/tools.js';
 import { waitFor } from './support/wait.js';
+
+// The font picker's test installs a Google Fonts family: into a font folder of this file's own, not the
+// run's shared one (vitest.config.ts), read when the service first looks a family up.
+process.env.IMPRINT_FONTS_DIR = mkdtempSync(join(tmpdir(), 'imprint-studio-fonts-'));
 
 let svc: StudioService;
 let ui: StudioBrowser;
@@ -365,6 +372,28 @@ describe.skipIf(!toolsAvailable(['chromium'], 'the Studio detail tests drive Chr
     expect(download.suggestedFilename()).toBe(`card-1080-task-${webpTask}.webp`);
     noConsoleErrors();
   }, 90_000);
+  it('offers every Google Fonts family in the font family field as the person types, and draws the one picked', async () => {
+    await openDesign(page, 'card-1080');
+    await selectObject(page, 'headline');
+    const form = page.getByRole('region', { name: 'Fields of headline' });
+    const family = form.getByLabel('Font family', { exact: true });
+    const options = () => page.locator('[data-testid=font-families] option').evaluateAll((os) => os.map((o) => (o as HTMLOptionElement).value));
+    // Before typing: the families matching the one in use (the headline's Lora).
+    await expect.poll(options).toContain('Lora');
+    await family.fill('Pacif');
+    await expect.poll(options).toContain('Pacifico');
+    const label = await page.locator('[data-testid=font-families] option[value="Pacifico"]').getAttribute('label');
+    expect(label).toMatch(/Google Fonts, installed when used/);
+    // Picked: the service installs it and the preview shows the headline in it.
+    const before = await page.getByTestId('preview').getAttribute('src');
+    await family.fill('Pacifico');
+    await expect.poll(() => page.getByTestId('preview').getAttribute('src'), { timeout: 60_000 }).not.toBe(before);
+    await previewShown(page);
+    expect(await page.getByRole('alert').count()).toBe(0);
+    // "Pacif", half typed, is no family: its preview was answered 400 (shown at the field), nothing else.
+    noConsoleErrors([/status of 400/]);
+  }, 90_000);
+
   it('labels fields in words, with the JSON key in the tooltip', async () => {
     await openDesign(page, 'card-1080');
     await selectObject(page, 'headline');

@@ -15,7 +15,8 @@ import type { Account } from '../store/metadata/records.js';
 import type { ServiceConfig } from './config.js';
 import type { ServiceContext } from './context.js';
 import { getDesign } from './designs.js';
-import { libraryFontFiles } from './fonts.js';
+import { installDesignFonts, libraryFontFiles } from './fonts.js';
+import { bundledFonts } from '../text/fonts.js';
 import { accountAssetResolver } from './render-assets.js';
 import { prepareOverrides } from './uploads.js';
 
@@ -102,6 +103,8 @@ export async function renderPreview(ctx: ServiceContext, pool: RenderPool, accou
   // Upload URLs of this account become references the resolver below serves; anything else is refused here.
   const overrides = await prepareOverrides(ctx, account.id, input.objects_overrides ?? {}, '$.objects_overrides');
   const fontFiles = await libraryFontFiles(ctx, account.id, design.template);
+  // A Google Fonts family the overrides pick is installed first, as for a render request.
+  await installDesignFonts(ctx, design.template, bundledFonts(), overrides);
   const { width, height } = sizeOf(design.template);
   const scale = previewScale(width, height, input.scale);
   const options: RenderOptions = {
