@@ -145,6 +145,7 @@ describe('GET /public/v2/designs/<id>', () => {
       width: 740,
       height: 150,
       text: 'Chase the golden hour\nacross the fjords',
+      font_family: 'Lora',
       config: { text_replacement_strategy: 'fit', text_replacement_strategy_fit_valign: 'top' },
     });
     // Fields the override cannot set (font_size, color) are not values; nested ones keep the override's shape.

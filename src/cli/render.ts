@@ -353,7 +353,14 @@ export async function renderCommand(args: string[], io: CliIO): Promise<number> 
   if (values['no-install-fonts'] !== true) {
     // Families of --font files are the design's own: never installed by name over them. A --font file
     // that cannot be read installs nothing: the render reports the file.
-    const families = await Promise.all(fontFiles.map((bytes) => readFontFile(bytes).then((f) => f.family, () => null)));
+    const families = await Promise.all(
+      fontFiles.map((bytes) =>
+        readFontFile(bytes).then(
+          (f) => f.family,
+          () => null,
+        ),
+      ),
+    );
     if (!families.includes(null)) await installNeededFonts(pages, inputFormat, new Set(families as string[]), warn);
   }
   const isVideo = format === 'mp4';
