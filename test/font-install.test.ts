@@ -269,6 +269,27 @@ describe('rendering installed families', () => {
     expect((await png(engine, design([pin()], 'Pacifico'))).equals(byName)).toBe(true);
   });
 
+  it('takes a family spelt in other case as the catalogue spells it, with the same faces, named or pinned', async () => {
+    const byName = await png(engine, design(['Pacifico'], 'Pacifico'));
+    expect((await png(engine, design(['pacifico'], 'pacifico'))).equals(byName)).toBe(true);
+    expect((await png(engine, design([{ ...pin(), family: 'PACIFICO' }], 'PACIFICO'))).equals(byName)).toBe(true);
+    const { report } = await engine.render({ design: design(['pacifico'], 'pacifico'), format: 'png' });
+    expect(report[0]).not.toHaveProperty('font_substitutions');
+  });
+
+  it("refuses a template that uses an installed family it does not list, and a pin whose package is another family's", async () => {
+    await expect(png(engine, design(['Inter'], 'Pacifico'))).rejects.toMatchObject({
+      code: 'validation_error',
+      path: '$.objects[0].font_family',
+      message: expect.stringMatching(/is not listed in \$\.fonts/) as unknown,
+    });
+    await expect(png(engine, design([{ ...pin(), package: '@expo-google-fonts/roboto' }], 'Pacifico'))).rejects.toMatchObject({
+      code: 'validation_error',
+      path: '$.fonts[0]',
+      message: expect.stringMatching(/is not the package of font family "Pacifico"/) as unknown,
+    });
+  });
+
   it('uses the nearest face, synthetic bold, for a weight the family lacks, and says so', async () => {
     const r = await engine.render({ design: design(['Pacifico'], 'Pacifico', 700), format: 'png' });
     const [entry] = r.report;
@@ -502,6 +523,17 @@ describe('the service', () => {
       description: expect.stringMatching(/^\$\.objects_overrides\.title\.font_family: font family "Brand Sans" is not available/),
     });
   }, 60_000);
+
+  it('refuses a design naming more new families than one request installs, and a design that is not an object, downloading nothing', async () => {
+    const many = ['Lobster', 'Bangers', 'Caveat', 'Kalam', 'Satisfy', 'Sacramento', 'Cookie', 'Courgette', 'Damion'];
+    await expect(service.importDesign(account, { ...(text('Inter') as object), fonts: ['Inter', ...many] })).rejects.toMatchObject({
+      code: 'validation_error',
+      path: '$.fonts',
+      message: expect.stringMatching(/names 9 Google Fonts families that are not installed; at most 8/) as unknown,
+    });
+    await expect(service.importDesign(account, null)).rejects.toMatchObject({ code: 'validation_error' });
+    expect(readdirSync(PROCESS_FONTS).filter((f) => !f.startsWith('pacifico@'))).toEqual([]);
+  });
 
   it('lists installed families, and catalogue families with a search; refuses a bad limit or search', async () => {
     const get = async (query: string) => {

@@ -7,6 +7,7 @@ import { createHash } from 'node:crypto';
 import { ImprintError, validationError } from '../errors.js';
 import { FontFile, FontPackage } from '../design/schema.js';
 import { DEFAULT_FONT_FAMILY } from '../objects/fonts.js';
+import { catalogueFamily, cataloguePackage } from '../text/catalogue.js';
 import { parseImageRef } from '../format/image-ref.js';
 import { jsonPath } from '../format/json-path.js';
 import { FontFileError, readFontFile, type FontFileInfo } from '../text/font-file.js';
@@ -95,6 +96,9 @@ export type MissingFonts = 'error' | 'fallback';
 
 /** The faces of a pinned catalogue family, from the font folder; not installed (or another package there) is a validation error. */
 function pinnedFaces(e: { family: string; package: string; version: string; integrity: string }, base: FontSet, at: string): readonly FontFace[] {
+  if (catalogueFamily(e.family) && cataloguePackage(catalogueFamily(e.family)!) !== e.package) {
+    throw validationError(at, `${e.package} is not the package of font family "${e.family}" (${cataloguePackage(catalogueFamily(e.family)!)} is): fix the entry, or name the family alone ("${e.family}")`);
+  }
   const record = base.installed?.find(e.family, e.version);
   const install = `npx imprint fonts install "${e.family}@${e.version}"`;
   if (!record || record.package !== e.package) {
@@ -107,7 +111,7 @@ function pinnedFaces(e: { family: string; package: string; version: string; inte
       `the installed ${e.package}@${e.version} is not the package this design was made with (its integrity differs): remove ${record.dir} and install it again with ${install}`,
     );
   }
-  return installedFamilyFaces(record, e.family);
+  return installedFamilyFaces(record, record.family);
 }
 
 /**
@@ -160,6 +164,12 @@ export async function designFontSet(
   const own = [...pinned.flat(), ...loaded];
   const ownFamilies = new Set(own.map((f) => f.family));
   const aliases = new Map(missing.filter((f) => !ownFamilies.has(f)).map((f) => [f, DEFAULT_FONT_FAMILY]));
+  // A pinned family spelt otherwise than the catalogue ("open sans") is its faces under the catalogue's name.
+  for (const e of entries) {
+    const p = FontPackage.safeParse(e);
+    const canonical = p.success ? pinned.flat().find((f) => f.family.toLowerCase() === p.data.family.toLowerCase())?.family : undefined;
+    if (p.success && canonical !== undefined && canonical !== p.data.family) aliases.set(p.data.family, canonical);
+  }
   return new FontSet(base, own, { aliases });
 }
 

@@ -56,9 +56,11 @@ export async function importCommand(args: string[], io: CliIO): Promise<number> 
     // The Google Fonts families it names are installed (--no-install-fonts: refused instead) and pinned
     // in design.json to the package versions installed, so the folder renders the same bytes later.
     if (values['no-install-fonts'] !== true) {
+      const entries = ((imported.design as { fonts?: unknown }).fonts ?? []) as unknown[];
       for (const request of fontRequestsFor(imported.design, installed)) {
         io.stderr.write(`installing font family "${request.family}" into ${installed.installed?.dir ?? defaultFontsDir()}\n`);
-        await installFont(request, { ...(installed.installed ? { dir: installed.installed.dir } : {}) });
+        const i = entries.findIndex((e) => typeof e === 'string' && e.toLowerCase() === request.family.toLowerCase());
+        await installFont(request, { ...(installed.installed ? { dir: installed.installed.dir } : {}), at: i >= 0 ? `$.fonts[${i}]` : '$.fonts' });
       }
     }
     imported.design = pinFonts(imported.design, installed);

@@ -20,7 +20,7 @@ import { catalogueFamily } from '../text/catalogue.js';
 import { MAX_FONT_FILE_BYTES, readFontFile } from '../text/font-file.js';
 import { bundledFonts } from '../text/fonts.js';
 import { defaultFontsDir } from '../text/installed.js';
-import { fontRequestsFor, installFont } from '../text/install.js';
+import { fontRequestsFor, installFont, overrideFontRequests } from '../text/install.js';
 import type { CliIO } from './io.js';
 import { readJson, readRequestBody, type RequestBody } from './request-body.js';
 
@@ -215,7 +215,7 @@ function summary(target: string, result: RenderResult, fps: number, seconds: num
  * line each on stderr. A design that does not convert or parse is left to the render to report.
  */
 async function installNeededFonts(
-  pages: readonly { design: DesignInput }[],
+  pages: readonly { design: DesignInput; overrides: unknown }[],
   inputFormat: InputFormat | undefined,
   own: ReadonlySet<string>,
   warn: (line: string) => void,
@@ -228,7 +228,8 @@ async function installNeededFonts(
     } catch {
       continue;
     }
-    for (const request of fontRequestsFor(design, fonts).filter((r) => !own.has(r.family))) {
+    const requests = [...fontRequestsFor(design, fonts), ...overrideFontRequests(page.overrides, fonts)];
+    for (const request of requests.filter((r) => !own.has(r.family))) {
       const at = fonts.installed?.dir ?? defaultFontsDir();
       warn(
         `installing font family "${request.family}"${request.version ? `@${request.version}` : ''} into ${at} (first use; --no-install-fonts refuses instead)`,

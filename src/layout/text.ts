@@ -161,7 +161,7 @@ function fontSubstitutions(paragraphs: readonly ShapedParagraph[]): Pick<TextFit
   const out = new Map<string, FontSubstitution>();
   for (const p of paragraphs) {
     for (const { family, weight, style, face } of p.faces) {
-      if (face.family === family && face.weight === weight && face.style === style) continue;
+      if (face.family.toLowerCase() === family.toLowerCase() && face.weight === weight && face.style === style) continue;
       out.set(`${family}:${weight}:${style}`, { family, weight, style, used_family: face.family, used_weight: face.weight, used_style: face.style });
     }
   }

@@ -37,7 +37,7 @@ export function checkFontFamily(family: string, at: string, ctx: CheckContext, w
   }
   // A Google Fonts family from the font folder may be named without being listed (an override picking
   // a family: the service installs it when the render is requested).
-  if (!ctx.designFonts.includes(family) && ctx.fonts.source(family)?.kind !== 'installed') {
+  if (!ctx.designFonts.includes(family) && !(ctx.overrides && ctx.fonts.source(family)?.kind === 'installed')) {
     throw validationError(at, `${prefix}font family "${family}" is not listed in $.fonts: add it there (listed: ${ctx.designFonts.join(', ')})`);
   }
 }

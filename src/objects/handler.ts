@@ -13,6 +13,8 @@ export interface CheckContext {
   fileFamilies?: readonly string[];
   /** The design's `lang`, canonical (text objects without a lang of their own take it). */
   lang?: string;
+  /** Checking objects with overrides applied: a Google Fonts family from the font folder may be picked without being in `fonts`. */
+  overrides?: boolean;
 }
 
 export interface ObjectHandler<T extends PlacedObject = PlacedObject> {

@@ -3,6 +3,7 @@
 // webhook carries.
 import type { FitReport } from '../layout/layout.js';
 import type { FontSubstitution } from '../layout/text.js';
+import { catalogueFamily } from '../text/catalogue.js';
 
 interface WarningBase {
   /** The text object's name; null for an unnamed one. */
@@ -30,8 +31,9 @@ export type RenderWarning =
 const faceText = (family: string, weight: number, style: string) => `${family} ${weight}${style === 'italic' ? ' italic' : ''}`;
 
 function substitutionText(s: FontSubstitution): string {
-  if (s.used_family !== s.family) {
-    return `font family "${s.family}" is not available, so it was drawn with ${s.used_family} (install it with npx imprint fonts install "${s.family}", or add its file to the design's fonts)`;
+  if (s.used_family.toLowerCase() !== s.family.toLowerCase()) {
+    const fix = catalogueFamily(s.family) ? `install it with npx imprint fonts install "${s.family}"` : "add its file to the design's fonts";
+    return `font family "${s.family}" is not available, so it was drawn with ${s.used_family} (${fix})`;
   }
   return `${faceText(s.family, s.weight, s.style)} was asked for but the family has no such face, so the nearest, ${faceText(s.used_family, s.used_weight, s.used_style)}, was used`;
 }

@@ -91,7 +91,7 @@ export const SlideOverride = z.strictObject({
 });
 
 export function resolveScene(design: Design, overrides: unknown = {}, fonts: FontSet = bundledFonts(), roots: ResolveRoots = DEFAULT_ROOTS): Scene {
-  const ctx = checkContext(design, fonts);
+  const ctx = { ...checkContext(design, fonts), overrides: true };
   const slots = slotsOf(design, roots.design);
   const byName = new Map<string, number[]>();
   slots.forEach((s, i) => {

@@ -153,24 +153,41 @@ export function fontJson(f: FontRecord) {
   };
 }
 
+/** New Google Fonts families one import or render request may install. */
+const MAX_INSTALLS_PER_REQUEST = 8;
+
 /**
  * Installs the Google Fonts families a design needs that the font folder lacks — those it names that
  * neither the account's library nor the bundled set has, and pinned versions this machine lacks — as
  * configured (IMPRINT_FONTS_INSTALL). With "off", nothing is installed and parsing reports the family.
  * Errors are validation errors at the design's `fonts` entry.
  */
-export async function installDesignFonts(ctx: ServiceContext, design: unknown, fonts: FontSet, overrides?: unknown): Promise<void> {
+export async function installDesignFonts(ctx: ServiceContext, design: unknown, fonts: FontSet, overrides?: unknown, missingFonts?: 'fallback'): Promise<void> {
   const mode = ctx.config.fontInstall ?? 'registry';
   if (mode === 'off') return;
   const requests = [...fontRequestsFor(design, fonts), ...(overrides === undefined ? [] : overrideFontRequests(overrides, fonts))];
-  const entries = (design as { fonts?: unknown[] }).fonts ?? [];
+  // A request installs a few families at most: a design or overrides naming the whole catalogue is refused, not downloaded.
+  if (requests.length > MAX_INSTALLS_PER_REQUEST) {
+    throw validationError(
+      overrides === undefined ? '$.fonts' : '$.objects_overrides',
+      `the request names ${requests.length} Google Fonts families that are not installed; at most ${MAX_INSTALLS_PER_REQUEST} are installed for one request: install them ahead with npx imprint fonts install, or name fewer`,
+    );
+  }
+  const listed = design !== null && typeof design === 'object' ? (design as { fonts?: unknown }).fonts : undefined;
+  const entries: unknown[] = Array.isArray(listed) ? listed : [];
   for (const request of requests) {
-    const i = entries.findIndex((e) => (typeof e === 'string' ? e : (e as { family?: unknown })?.family) === request.family || e === request.family);
+    const named = (e: unknown) => (typeof e === 'string' ? e : typeof (e as { family?: unknown })?.family === 'string' ? (e as { family: string }).family : '');
+    const i = entries.findIndex((e) => named(e).toLowerCase() === request.family.toLowerCase());
+    // With missing_fonts "fallback" a family that cannot be installed is drawn with the default one.
     const result = await installFont(request, {
       ...(fonts.installed ? { dir: fonts.installed.dir } : {}),
       ...(typeof mode === 'object' ? { from: mode.from } : {}),
       at: i >= 0 ? `$.fonts[${i}]` : overrides === undefined ? '$.fonts' : '$.objects_overrides',
+    }).catch((e: unknown) => {
+      if (missingFonts === 'fallback') return null;
+      throw e;
     });
+    if (!result) continue;
     if (result.source !== 'present') ctx.log.info({ family: result.family, package: result.package, version: result.version }, 'font family installed');
   }
 }

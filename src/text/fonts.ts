@@ -519,9 +519,12 @@ export class FontSet {
   private installedFaces(family: string): FontFace[] | undefined {
     const record = this.installed?.find(family);
     if (!record) return undefined;
-    const faces = installedFamilyFaces(record, family);
-    this.addFamily(family, [...faces]);
-    return this.families.get(family);
+    // Faces are made under the catalogue's spelling only; another spelling ("open sans") maps to the
+    // same list, so odd spellings in requests cannot multiply faces and parses.
+    if (!this.families.has(record.family)) this.addFamily(record.family, [...installedFamilyFaces(record, record.family)]);
+    const faces = this.families.get(record.family)!;
+    if (family !== record.family) this.families.set(family, faces);
+    return faces;
   }
 
   familyNames(): string[] {

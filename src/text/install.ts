@@ -153,7 +153,16 @@ async function fromRegistry(
       `could not download ${spec} from the npm registry: ${why}. On a machine without network, install from a folder of tarballs (imprint fonts install --from <folder>)`,
     );
   }
-  const packed = (JSON.parse(out) as { filename: string; version: string; integrity: string }[])[0];
+  let packed: { filename: string; version: string; integrity: string } | undefined;
+  try {
+    packed = (JSON.parse(out) as { filename: string; version: string; integrity: string }[])[0];
+  } catch {
+    throw new ImprintError(
+      'validation_error',
+      at,
+      `npm pack ${spec} printed something that is not its JSON report: check the npm installation (npm --version)`,
+    );
+  }
   if (!packed) throw new ImprintError('validation_error', at, `npm pack ${spec} printed no package`);
   const bytes = await readFile(join(staging, packed.filename.replace(/^@/, '').replace(/\//g, '-')));
   if (integrityOf(bytes) !== packed.integrity) {
@@ -191,7 +200,7 @@ async function fromFolder(pkg: string, slug: string, version: string | undefined
 async function unpack(bytes: Buffer, pkg: string, version: string, family: CatalogueFamily, at: string) {
   let files;
   try {
-    files = readTarball(bytes, (n) => n === 'package/package.json' || faceFile(n) !== null || LICENCE_FILE.test(n), MAX_UNPACKED_BYTES);
+    files = await readTarball(bytes, (n) => n === 'package/package.json' || faceFile(n) !== null || LICENCE_FILE.test(n), MAX_UNPACKED_BYTES);
   } catch (e) {
     if (e instanceof TarballError)
       throw validationError(at, `the package ${pkg}@${version} is corrupt (${e.message}): install it again, or replace its tarball`);
@@ -235,7 +244,17 @@ async function unpack(bytes: Buffer, pkg: string, version: string, family: Catal
  * Installs one family (already there: returned as "present", nothing downloaded). Errors are
  * validation errors at `options.at` whose message says what to do; the folder is unchanged by a failure.
  */
-export async function installFont(request: FontRequest | string, options: InstallOptions = {}): Promise<InstallResult> {
+// One install at a time per process: a burst of requests naming new families queues here instead of
+// starting as many npm processes and unpacking as many packages at once.
+let installing: Promise<unknown> = Promise.resolve();
+
+export function installFont(request: FontRequest | string, options: InstallOptions = {}): Promise<InstallResult> {
+  const run = installing.then(() => installOne(request, options));
+  installing = run.catch(() => undefined);
+  return run;
+}
+
+async function installOne(request: FontRequest | string, options: InstallOptions): Promise<InstallResult> {
   const req = typeof request === 'string' ? parseFontRequest(request) : request;
   const at = options.at ?? '$.family';
   const family = requestedFamily(req, at);
@@ -288,6 +307,12 @@ export async function installFont(request: FontRequest | string, options: Instal
       if (code !== 'ENOTEMPTY' && code !== 'EEXIST' && code !== 'EPERM') throw e;
       const theirs = new InstalledFonts(dir).find(family.family, got.version);
       if (!theirs) throw e;
+      if (theirs.integrity !== integrity) {
+        throw validationError(
+          at,
+          `another copy of ${pkg}@${got.version} with a different integrity is installed in ${theirs.dir}: remove it and install again`,
+        );
+      }
       return { ...theirs, source: 'present' };
     }
     return { ...record, dir: final, source: options.from ? 'folder' : 'registry' };

@@ -95,7 +95,9 @@ export class InstalledFonts {
       this.#byName = new Map();
       return;
     }
-    if (mtime === this.#mtime) return;
+    // A rename by another process within the same timestamp tick leaves the mtime as it was: while the
+    // folder changed in the last two seconds, it is listed again.
+    if (mtime === this.#mtime && Date.now() - mtime > 2000) return;
     const byName = new Map<string, InstalledFamily[]>();
     for (const entry of readdirSync(this.dir, { withFileTypes: true })) {
       // Staging folders start with a dot; only complete folders (with their record) count.

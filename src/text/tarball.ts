@@ -1,7 +1,11 @@
 // Reads the files out of an npm package tarball (a gzipped ustar archive, as `npm pack` writes it) in
 // memory, for the font installer: only regular files, names as the archive gives them (POSIX ustar
 // prefix and pax `path` records included). The caller picks which names to keep and where they go.
-import { gunzipSync } from 'node:zlib';
+import { promisify } from 'node:util';
+import { gunzip } from 'node:zlib';
+
+// Off the event loop: a server installing a family keeps answering while the package unpacks.
+const gunzipAsync = promisify(gunzip);
 
 /** A file of the archive. */
 export interface TarFile {
@@ -54,10 +58,10 @@ function paxPath(data: Buffer): string | undefined {
  * The regular files of a gzipped tarball whose (normalised) name `keep` accepts. `maxBytes` bounds the
  * unpacked archive, so a hostile package cannot exhaust memory.
  */
-export function readTarball(gz: Uint8Array, keep: (name: string) => boolean, maxBytes: number): TarFile[] {
+export async function readTarball(gz: Uint8Array, keep: (name: string) => boolean, maxBytes: number): Promise<TarFile[]> {
   let tar: Buffer;
   try {
-    tar = gunzipSync(gz, { maxOutputLength: maxBytes });
+    tar = await gunzipAsync(gz, { maxOutputLength: maxBytes });
   } catch (e) {
     const code = (e as { code?: string }).code;
     if (code === 'ERR_BUFFER_TOO_LARGE' || /Cannot create a Buffer larger/i.test(String(e)))

@@ -13,8 +13,7 @@ import type { Overrides } from '../resolve/types.js';
 import { RenderFailure, RenderPool, type FailureKind } from '../render/pool.js';
 import { splitOptions } from '../render/threaded.js';
 import { renderWarnings } from '../render/warnings.js';
-import { installDesignFonts, libraryFontFiles } from '../service/fonts.js';
-import { bundledFonts } from '../text/fonts.js';
+import { accountFontSet, installDesignFonts, libraryFontFiles } from '../service/fonts.js';
 import { ProgressSink } from './progress.js';
 import { DEMO_LOGO_ASSET, taskAssetResolver } from './task-assets.js';
 
@@ -137,7 +136,7 @@ export class TaskWorker {
       const fontFiles = await libraryFontFiles(this.ctx, task.accountId, design.template);
       // A design pinned to Google Fonts packages this machine lacks (a worker beside the one that
       // imported it): they are installed before the render, which itself never touches the network.
-      await installDesignFonts(this.ctx, design.template, bundledFonts(), task.overrides);
+      await installDesignFonts(this.ctx, design.template, await accountFontSet(this.ctx, task.accountId, design.template), task.overrides, o.missing_fonts);
       const options: RenderOptions = {
         // Stored templates and overrides are plain JSON: the engine validates them like any input.
         design: design.template as DesignInput,
