@@ -240,14 +240,14 @@ async function unpack(bytes: Buffer, pkg: string, version: string, family: Catal
   return { faces: faces.sort((a, b) => a.weight - b.weight || a.style.localeCompare(b.style)), licence };
 }
 
-/**
- * Installs one family (already there: returned as "present", nothing downloaded). Errors are
- * validation errors at `options.at` whose message says what to do; the folder is unchanged by a failure.
- */
 // One install at a time per process: a burst of requests naming new families queues here instead of
 // starting as many npm processes and unpacking as many packages at once.
 let installing: Promise<unknown> = Promise.resolve();
 
+/**
+ * Installs one family (already there: returned as "present", nothing downloaded). Errors are
+ * validation errors at `options.at` whose message says what to do; the folder is unchanged by a failure.
+ */
 export function installFont(request: FontRequest | string, options: InstallOptions = {}): Promise<InstallResult> {
   const run = installing.then(() => installOne(request, options));
   installing = run.catch(() => undefined);
