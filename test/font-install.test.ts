@@ -460,6 +460,28 @@ describe('the service', () => {
     objects: [{ type: 'text', name: 'title', x: 10, y: 10, width: 460, height: 100, text: 'Hamburgefonstiv', font_family: family, font_size: 56 }],
   });
   const pinned = () => ({ family: 'Pacifico', package: PKG, version: tarball.version, integrity: pacifico.integrity });
+  const post = (body: Record<string, unknown>) =>
+    fetch(`${base}/render`, { method: 'POST', headers: { ...auth(), 'content-type': 'application/json' }, body: JSON.stringify({ format: 'png', ...body }) });
+  /** The png an accepted interface A render request ends with. */
+  async function served(r: Response): Promise<Buffer> {
+    expect(r.status).toBe(202);
+    const { task_id } = (await r.json()) as { task_id: number };
+    const done = await waitFor(`task ${task_id}`, async () => {
+      const t = (await (await fetch(`${base}/tasks/${task_id}`, { headers: auth() })).json()) as { state: string; result_url?: string };
+      return t.state === 'done' || t.state === 'error' ? t : undefined;
+    });
+    expect(done.state).toBe('done');
+    return Buffer.from(await (await fetch(done.result_url!)).arrayBuffer());
+  }
+  /** The same designs rendered here, with the font folder the service installed into. */
+  async function local(...designs: DesignInput[]): Promise<Buffer[]> {
+    const engine = new Engine({ fontsDir: INSTALLED, threads: 0 });
+    try {
+      return await Promise.all(designs.map(async (design) => (await engine.render({ design, format: 'png' })).bytes));
+    } finally {
+      await engine.close();
+    }
+  }
 
   it('installs a family a design names when it is imported, pins it, and renders it', async () => {
     expect(existsSync(PROCESS_FONTS)).toBe(false);
@@ -468,55 +490,17 @@ describe('the service', () => {
     expect(stored.fonts).toEqual([pinned()]);
     expect(readdirSync(PROCESS_FONTS)).toEqual([`pacifico@${tarball.version}`]);
 
-    const r = await fetch(`${base}/render`, {
-      method: 'POST',
-      headers: { ...auth(), 'content-type': 'application/json' },
-      body: JSON.stringify({ design_id: d.id, format: 'png' }),
-    });
-    expect(r.status).toBe(202);
-    const { task_id } = (await r.json()) as { task_id: number };
-    const done = await waitFor(`task ${task_id}`, async () => {
-      const t = (await (await fetch(`${base}/tasks/${task_id}`, { headers: auth() })).json()) as { state: string; result_url?: string };
-      return t.state === 'done' || t.state === 'error' ? t : undefined;
-    });
-    expect(done.state).toBe('done');
-    const served = Buffer.from(await (await fetch(done.result_url!)).arrayBuffer());
-    const engine = new Engine({ fontsDir: INSTALLED, threads: 0 });
-    try {
-      const local = await engine.render({ design: text('Pacifico'), format: 'png' });
-      const inter = await engine.render({ design: text('Inter'), format: 'png' });
-      expect(served.equals(local.bytes)).toBe(true);
-      expect(served.equals(inter.bytes)).toBe(false);
-    } finally {
-      await engine.close();
-    }
+    const png = await served(await post({ design_id: d.id }));
+    const [pacificoPng, interPng] = await local(text('Pacifico'), text('Inter'));
+    expect(png.equals(pacificoPng!)).toBe(true);
+    expect(png.equals(interPng!)).toBe(false);
   }, 60_000);
 
   it('lets an override pick a Google Fonts family the design does not list (font_family), and refuses one no font has', async () => {
     const d = await service.importDesign(account, text('Inter'));
-    const post = (overrides: unknown) =>
-      fetch(`${base}/render`, {
-        method: 'POST',
-        headers: { ...auth(), 'content-type': 'application/json' },
-        body: JSON.stringify({ design_id: d.id, format: 'png', objects_overrides: overrides }),
-      });
-    const r = await post({ title: { font_family: 'Pacifico' } });
-    expect(r.status).toBe(202);
-    const { task_id } = (await r.json()) as { task_id: number };
-    const done = await waitFor(`task ${task_id}`, async () => {
-      const t = (await (await fetch(`${base}/tasks/${task_id}`, { headers: auth() })).json()) as { state: string; result_url?: string };
-      return t.state === 'done' || t.state === 'error' ? t : undefined;
-    });
-    expect(done.state).toBe('done');
-    const served = Buffer.from(await (await fetch(done.result_url!)).arrayBuffer());
-    const engine = new Engine({ fontsDir: INSTALLED, threads: 0 });
-    try {
-      const local = await engine.render({ design: text('Pacifico'), format: 'png' });
-      expect(served.equals(local.bytes)).toBe(true);
-    } finally {
-      await engine.close();
-    }
-    const bad = await post({ title: { font_family: 'Brand Sans' } });
+    const png = await served(await post({ design_id: d.id, objects_overrides: { title: { font_family: 'Pacifico' } } }));
+    expect(png.equals((await local(text('Pacifico')))[0]!)).toBe(true);
+    const bad = await post({ design_id: d.id, objects_overrides: { title: { font_family: 'Brand Sans' } } });
     expect(bad.status).toBe(400);
     expect(await bad.json()).toEqual({
       error: 'validation_error',
