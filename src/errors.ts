@@ -42,6 +42,11 @@ export const ERROR_CATALOGUE = {
   unsupported_media_type: { status: 415 },
   /** HTTP: too many requests for the plan, or a status address polled too often; see Retry-After. */
   rate_limited: { status: 429 },
+  /**
+   * A Google Fonts family the input names could not be downloaded (registry down, no network, npm
+   * missing or too slow). The input is fine: retry later, or install from a folder of tarballs.
+   */
+  font_install_failed: { status: 503 },
   /** HTTP: something failed inside the service; the request can be retried. */
   internal_error: { status: 500 },
 } as const;

@@ -9,6 +9,8 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { promisify } from 'node:util';
 import type { FastifyInstance } from 'fastify';
 import { pino } from 'pino';
@@ -145,6 +147,78 @@ describe('installing a family', () => {
     expect(lines.every((l) => l.family === 'Pacifico' && l.version === tarball.version)).toBe(true);
     expect(readdirSync(dir)).toEqual([`pacifico@${tarball.version}`]);
     expect(new InstalledFonts(dir).find('Pacifico')).toMatchObject({ integrity: pacifico.integrity, faces: pacifico.faces });
+  }, 60_000);
+});
+
+/**
+ * Runs `fn` with npm pointed at `registry` (no retries), as a registry outage looks to npm: the real npm
+ * and the real network failure, not a stand-in.
+ */
+async function withRegistry<T>(registry: string, fn: () => Promise<T>): Promise<T> {
+  const saved = { registry: process.env.npm_config_registry, retries: process.env.npm_config_fetch_retries };
+  process.env.npm_config_registry = registry;
+  process.env.npm_config_fetch_retries = '0';
+  try {
+    return await fn();
+  } finally {
+    for (const [k, v] of [
+      ['npm_config_registry', saved.registry],
+      ['npm_config_fetch_retries', saved.retries],
+    ] as const) {
+      if (v === undefined) delete process.env[k];
+      else process.env[k] = v;
+    }
+  }
+}
+
+/** A registry address nothing listens on (connections are refused at once). */
+async function deadRegistry(): Promise<string> {
+  const server = createServer();
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((r) => server.close(() => r()));
+  return `http://127.0.0.1:${port}/`;
+}
+
+describe('a registry that cannot be reached', () => {
+  it("is font_install_failed, a code to retry (not the input's fault), naming the offline way, and installs nothing", async () => {
+    const dir = fresh('registry-down');
+    const e = await withRegistry(await deadRegistry(), () => refusal(() => installFont('Lobster', { dir, at: '$.fonts[0]' })));
+    expect(e).toMatchObject({ code: 'font_install_failed', path: '$.fonts[0]', status: 503 });
+    expect(e.message).toContain('could not download @expo-google-fonts/lobster@latest from the npm registry');
+    expect(e.message).toContain('Retry later');
+    expect(e.message).toContain('imprint fonts install --from <folder>');
+    expect(existsSync(dir) ? readdirSync(dir) : []).toEqual([]);
+  }, 60_000);
+
+  it('stops a download its caller gives up on (render_cancelled, npm killed, nothing installed), and one still waiting its turn', async () => {
+    const dir = fresh('registry-hangs');
+    // A registry that takes the request and never answers, as a stalled mirror does.
+    const server = createServer(() => undefined);
+    const asked = new Promise<void>((r) => server.once('request', () => r()));
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    const { port } = server.address() as AddressInfo;
+    try {
+      const running = new AbortController();
+      const waiting = new AbortController();
+      const [first, second] = await withRegistry(`http://127.0.0.1:${port}/`, async () => {
+        const a = refusal(() => installFont('Lobster', { dir, signal: running.signal, timeoutMs: 60_000 }));
+        // Queued behind the first (one install at a time per process), and abandoned before its turn.
+        const b = refusal(() => installFont('Bangers', { dir, signal: waiting.signal, timeoutMs: 60_000 }));
+        waiting.abort();
+        await asked;
+        running.abort();
+        return Promise.all([a, b]);
+      });
+      for (const e of [first, second]) {
+        expect(e).toMatchObject({ code: 'render_cancelled', path: '$.family' });
+        expect(e.message).toContain('the font install was stopped before it finished');
+      }
+      expect(existsSync(dir) ? readdirSync(dir) : []).toEqual([]);
+    } finally {
+      server.closeAllConnections();
+      await new Promise<void>((r) => server.close(() => r()));
+    }
   }, 60_000);
 });
 
@@ -506,6 +580,25 @@ describe('the service', () => {
       error: 'validation_error',
       description: expect.stringMatching(/^\$\.objects_overrides\.title\.font_family: font family "Brand Sans" is not available/),
     });
+  }, 60_000);
+
+  it('answers 503 font_install_failed, queueing nothing, when a family an override names cannot be downloaded', async () => {
+    const d = await service.importDesign(account, text('Inter'));
+    const before = (await service.ctx.meta.listTasks(account)).length;
+    const config = service.ctx.config as { fontInstall?: unknown };
+    const mode = config.fontInstall;
+    config.fontInstall = 'registry';
+    try {
+      const r = await withRegistry(await deadRegistry(), () => post({ design_id: d.id, objects_overrides: { title: { font_family: 'Lobster' } } }));
+      expect(r.status).toBe(503);
+      expect(await r.json()).toEqual({
+        error: 'font_install_failed',
+        description: expect.stringContaining('could not download @expo-google-fonts/lobster@latest from the npm registry'),
+      });
+    } finally {
+      config.fontInstall = mode;
+    }
+    expect((await service.ctx.meta.listTasks(account)).length).toBe(before);
   }, 60_000);
 
   it('refuses a design naming more new families than one request installs, and a design that is not an object, downloading nothing', async () => {

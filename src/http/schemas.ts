@@ -212,7 +212,10 @@ export const Task = z
       .object({
         code: z
           .string()
-          .meta({ description: 'Stable code: validation_error, design_not_found, render_failed, render_timeout, render_out_of_memory, worker_lost.' }),
+          .meta({
+            description:
+              'Stable code: validation_error, design_not_found, render_failed, render_timeout, render_out_of_memory, worker_lost, font_install_failed.',
+          }),
         description: z.string().meta({ description: 'What went wrong and what to do about it.' }),
       })
       .meta({ description: 'Addition to the spec: only when state is error, why the render failed.' })

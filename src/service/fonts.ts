@@ -7,7 +7,7 @@ import { bundledFonts, type FontSet } from '../text/fonts.js';
 import { fontRequestsFor, installFont, overrideFontRequests } from '../text/install.js';
 import { catalogueFamily, catalogueSize, searchCatalogue } from '../text/catalogue.js';
 import { scriptAt } from '../text/script-runs.js';
-import { ImprintError, validationError } from '../errors.js';
+import { ImprintError, isImprintError, validationError } from '../errors.js';
 import type { FontCoverage, FontRecord } from '../store/metadata/records.js';
 import { getAccount } from './accounts.js';
 import type { ServiceContext } from './context.js';
@@ -153,6 +153,16 @@ export function fontJson(f: FontRecord) {
   };
 }
 
+/** What a design's font install applies to, beside the design itself. */
+export interface DesignFontInstall {
+  /** The request's objects_overrides: a font_family they name is installed too. */
+  overrides?: unknown;
+  /** "fallback": a family that cannot be installed is left for the render to draw with the default family. */
+  missingFonts?: 'fallback' | undefined;
+  /** Stops waiting and running downloads (a worker shutting down, a task's time limit). */
+  signal?: AbortSignal;
+}
+
 /** New Google Fonts families one import or render request may install. */
 const MAX_INSTALLS_PER_REQUEST = 8;
 
@@ -162,7 +172,8 @@ const MAX_INSTALLS_PER_REQUEST = 8;
  * configured (IMPRINT_FONTS_INSTALL). With "off", nothing is installed and parsing reports the family.
  * Errors are validation errors at the design's `fonts` entry.
  */
-export async function installDesignFonts(ctx: ServiceContext, design: unknown, fonts: FontSet, overrides?: unknown, missingFonts?: 'fallback'): Promise<void> {
+export async function installDesignFonts(ctx: ServiceContext, design: unknown, fonts: FontSet, options: DesignFontInstall = {}): Promise<void> {
+  const { overrides, missingFonts, signal } = options;
   const mode = ctx.config.fontInstall ?? 'registry';
   if (mode === 'off') return;
   const requests = [...fontRequestsFor(design, fonts), ...(overrides === undefined ? [] : overrideFontRequests(overrides, fonts))];
@@ -183,8 +194,10 @@ export async function installDesignFonts(ctx: ServiceContext, design: unknown, f
       ...(fonts.installed ? { dir: fonts.installed.dir } : {}),
       ...(typeof mode === 'object' ? { from: mode.from } : {}),
       at: i >= 0 ? `$.fonts[${i}]` : overrides === undefined ? '$.fonts' : '$.objects_overrides',
+      ...(signal ? { signal } : {}),
     }).catch((e: unknown) => {
-      if (missingFonts === 'fallback') return null;
+      // A stopped install stops the request, fallback or not.
+      if (missingFonts === 'fallback' && !(isImprintError(e) && e.code === 'render_cancelled')) return null;
       throw e;
     });
     if (!result) continue;

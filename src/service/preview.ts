@@ -103,7 +103,7 @@ export async function renderPreview(ctx: ServiceContext, pool: RenderPool, accou
   const overrides = await prepareOverrides(ctx, account.id, input.objects_overrides ?? {}, '$.objects_overrides');
   const fontFiles = await libraryFontFiles(ctx, account.id, design.template);
   // A Google Fonts family the overrides pick is installed first, as for a render request.
-  await installDesignFonts(ctx, design.template, await accountFontSet(ctx, account.id, design.template), overrides);
+  await installDesignFonts(ctx, design.template, await accountFontSet(ctx, account.id, design.template), { overrides });
   const { width, height } = sizeOf(design.template);
   const scale = previewScale(width, height, input.scale);
   const options: RenderOptions = {

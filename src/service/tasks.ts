@@ -84,7 +84,7 @@ export async function createTask(ctx: ServiceContext, accountId: number, req: Ta
   // The account's library fonts the design names are part of what its text is checked against.
   const fonts = await accountFontSet(ctx, accountId, design.template);
   // Google Fonts families the overrides pick (font_family) are installed now, before anything is queued.
-  await installDesignFonts(ctx, design.template, fonts, overrides, options.missing_fonts);
+  await installDesignFonts(ctx, design.template, fonts, { overrides, missingFonts: options.missing_fonts });
   // With missing_fonts "fallback", a family no font has is drawn with the default one: checked the same way.
   const checked = options.missing_fonts === 'fallback' ? withFallbackFamilies(fonts, (design.template as { fonts?: unknown }).fonts) : fonts;
   const scene = resolveScene(parseDesign(design.template, checked), overrides, checked, { design: '$', overrides: root });

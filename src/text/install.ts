@@ -34,6 +34,8 @@ export interface InstallOptions {
   timeoutMs?: number;
   /** Where the request named the family, for error paths. @default "$.family" */
   at?: string;
+  /** Stops a download that is waiting or running (npm is killed); the install then fails with render_cancelled and leaves the folder unchanged. @default none */
+  signal?: AbortSignal;
 }
 
 /** One installed (or already present) family. */
@@ -95,17 +97,29 @@ export function requestedFamily(req: FontRequest, at = '$.family'): CatalogueFam
   return family;
 }
 
+/** The error of an install stopped by its caller's signal (a worker shutting down, a task's time limit). */
+function cancelled(signal: AbortSignal, at: string): ImprintError {
+  const reason: unknown = signal.reason;
+  const why = reason instanceof Error && reason.name !== 'AbortError' ? `: ${reason.message}` : '';
+  return new ImprintError('render_cancelled', at, `the font install was stopped before it finished${why}; nothing was installed`);
+}
+
 /** The integrity npm records for a tarball. */
 export function integrityOf(bytes: Uint8Array): string {
   return `sha512-${createHash('sha512').update(bytes).digest('base64')}`;
 }
 
-function run(cmd: string, args: string[], timeoutMs: number): Promise<string> {
+function run(cmd: string, args: string[], timeoutMs: number, signal?: AbortSignal): Promise<string> {
   return new Promise((res, rej) => {
     execFile(
       cmd,
       args,
-      { timeout: timeoutMs, maxBuffer: 4 * 1024 * 1024, env: { ...process.env, npm_config_update_notifier: 'false' } },
+      {
+        timeout: timeoutMs,
+        maxBuffer: 4 * 1024 * 1024,
+        env: { ...process.env, npm_config_update_notifier: 'false' },
+        ...(signal ? { signal } : {}),
+      },
       (err, stdout, stderr) => {
         if (err) {
           const last = String(stderr || err.message)
@@ -132,7 +146,12 @@ async function fromRegistry(
   const spec = `${pkg}@${version ?? 'latest'}`;
   let out: string;
   try {
-    out = await run(options.npm ?? 'npm', ['pack', spec, '--json', '--pack-destination', staging, '--loglevel', 'error'], options.timeoutMs ?? 120_000);
+    out = await run(
+      options.npm ?? 'npm',
+      ['pack', spec, '--json', '--pack-destination', staging, '--loglevel', 'error'],
+      options.timeoutMs ?? 120_000,
+      options.signal,
+    );
   } catch (e) {
     const err = e as Error & { code?: unknown; killed?: boolean; stderr?: string };
     const why =
@@ -147,10 +166,12 @@ async function fromRegistry(
         `the Google Fonts family's package ${pkg} is not on the npm registry, so it cannot be installed by name: ship its file with the design ({"family": …, "path": "fonts/….ttf"}) or add it to the account's font library`,
       );
     }
+    if (options.signal?.aborted) throw cancelled(options.signal, at);
+    // Not the input's fault: the same request can succeed later, so it gets a code callers may retry.
     throw new ImprintError(
-      'validation_error',
+      'font_install_failed',
       at,
-      `could not download ${spec} from the npm registry: ${why}. On a machine without network, install from a folder of tarballs (imprint fonts install --from <folder>)`,
+      `could not download ${spec} from the npm registry: ${why}. Retry later; on a machine without network, install from a folder of tarballs (imprint fonts install --from <folder>)`,
     );
   }
   let packed: { filename: string; version: string; integrity: string } | undefined;
@@ -245,11 +266,18 @@ async function unpack(bytes: Buffer, pkg: string, version: string, family: Catal
 let installing: Promise<unknown> = Promise.resolve();
 
 /**
- * Installs one family (already there: returned as "present", nothing downloaded). Errors are
- * validation errors at `options.at` whose message says what to do; the folder is unchanged by a failure.
+ * Installs one family (already there: returned as "present", nothing downloaded). Errors are at
+ * `options.at` and say what to do: validation_error for a wrong or unknown request or a bad package,
+ * font_install_failed when the registry cannot be reached (retry), render_cancelled when `signal`
+ * stopped it. The folder is unchanged by a failure.
  */
 export function installFont(request: FontRequest | string, options: InstallOptions = {}): Promise<InstallResult> {
-  const run = installing.then(() => installOne(request, options));
+  const at = options.at ?? '$.family';
+  const run = installing.then(() => {
+    // A caller that gave up while an earlier install held the queue starts nothing.
+    if (options.signal?.aborted) throw cancelled(options.signal, at);
+    return installOne(request, options);
+  });
   installing = run.catch(() => undefined);
   return run;
 }

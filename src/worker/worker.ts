@@ -7,7 +7,7 @@ import type { CompletionHook } from '../service/notify.js';
 import { chargeFor } from '../service/billing.js';
 import { posterKeyOf, RESULT_TYPES, resultKeyOf, taskOptions, type TaskFormat, type TaskOptions } from '../service/tasks.js';
 import type { TaskRecord } from '../store/metadata/records.js';
-import type { ErrorCode } from '../errors.js';
+import { isImprintError, type ErrorCode } from '../errors.js';
 import type { DesignInput, RenderOptions } from '../engine.js';
 import type { Overrides } from '../resolve/types.js';
 import { RenderFailure, RenderPool, type FailureKind } from '../render/pool.js';
@@ -136,7 +136,23 @@ export class TaskWorker {
       const fontFiles = await libraryFontFiles(this.ctx, task.accountId, design.template);
       // A design pinned to Google Fonts packages this machine lacks (a worker beside the one that
       // imported it): they are installed before the render, which itself never touches the network.
-      await installDesignFonts(this.ctx, design.template, await accountFontSet(this.ctx, task.accountId, design.template), task.overrides, o.missing_fonts);
+      // The install counts against the render's time limit and stops when the worker does.
+      const limitMs = timeoutFor(o, this.ctx.config.renderTimeoutMs);
+      const installLimit = AbortSignal.timeout(limitMs);
+      await installDesignFonts(this.ctx, design.template, await accountFontSet(this.ctx, task.accountId, design.template), {
+        overrides: task.overrides,
+        missingFonts: o.missing_fonts,
+        signal: AbortSignal.any([this.renderController.signal, installLimit]),
+      }).catch((e: unknown) => {
+        if (installLimit.aborted && !this.renderController.signal.aborted) {
+          throw new RenderFailure(
+            'timeout',
+            `installing the design's Google Fonts families took longer than the render may (${Math.round(limitMs / 1000)} s): retry, or install them ahead with npx imprint fonts install`,
+          );
+        }
+        if (isImprintError(e) && e.code === 'render_cancelled') throw new RenderFailure('cancelled', e.message);
+        throw e;
+      });
       const options: RenderOptions = {
         // Stored templates and overrides are plain JSON: the engine validates them like any input.
         design: design.template as DesignInput,
@@ -258,6 +274,8 @@ const KIND_CODES: Partial<Record<FailureKind, ErrorCode>> = { timeout: 'render_t
 
 /** The task's `error`: a stable code and a description that names the JSON path of input errors. */
 function describeFailure(e: unknown): { code: ErrorCode; description: string } {
+  // Errors before the render (a font install): their own code, the path first as for render errors.
+  if (isImprintError(e)) return { code: e.code, description: e.path !== '$' ? `${e.path}: ${e.message}` : e.message };
   if (!(e instanceof RenderFailure)) return { code: 'render_failed', description: `the render failed: ${(e as Error)?.message ?? String(e)}` };
   const code = KIND_CODES[e.kind] ?? (e.code === 'internal' ? 'render_failed' : e.code);
   // Written like interface A's synchronous errors: "$.path: what to do".
