@@ -1,13 +1,15 @@
-// Every example of the CLI's help texts (`imprint --help`, `imprint <command> --help`, each
-// `imprint admin <command> --help`), taken from their source, is run as written, in one folder like
-// the repository (test/support/docs-shell.ts), in the order of the help texts: the top-level help's
-// `imprint serve` gives the admin examples a store with the demo account, as `npm start` would.
+// Every example of the CLI's help texts (`imprint --help`, `imprint <command> --help` of each command
+// it lists, each `imprint admin <command> --help`), taken from their source, is run as written, in one
+// folder like the repository (test/support/docs-shell.ts), in the order of the help texts: the
+// top-level help's `imprint serve` gives the admin examples a store with the demo account, as
+// `npm start` would; `imprint fonts install` downloads its family from the npm registry, as
+// docs/template-format.md's block does in docs-commands.test.ts.
 // Each must succeed, and each documented JSON answer must have the keys of the real one. A command
 // that an earlier help text already ran is not run again. Only the examples listed in NOT_RUN are
 // not run, each for the reason given there.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adminCommandHelp, ADMIN_USAGE } from '../src/cli/admin.js';
-import { IMPORT_USAGE, RENDER_USAGE, SERVE_USAGE, USAGE, WORKER_USAGE } from '../src/cli/help.js';
+import { FONTS_USAGE, IMPORT_USAGE, RENDER_USAGE, SERVE_USAGE, USAGE, WORKER_USAGE } from '../src/cli/help.js';
 import { documentedKeys, DocsSession, helpExamples } from './support/docs-shell.js';
 
 const HELP: [string, string][] = [
@@ -16,6 +18,7 @@ const HELP: [string, string][] = [
   ['imprint import --help', IMPORT_USAGE],
   ['imprint serve --help', SERVE_USAGE],
   ['imprint worker --help', WORKER_USAGE],
+  ['imprint fonts --help', FONTS_USAGE],
   ['imprint admin --help', ADMIN_USAGE],
   ...adminCommandHelp().map(({ command, text }): [string, string] => [`imprint admin ${command} --help`, text]),
 ];
@@ -34,6 +37,16 @@ afterAll(() => session.close());
 describe('the examples of the help texts', () => {
   it('every help text has an example', () => {
     for (const [name, text] of HELP) expect(helpExamples(text), name).toMatch(/\bimprint \w/);
+  });
+
+  it('every command `imprint --help` lists has its help text here, so none is left out', () => {
+    const commands = USAGE.slice(USAGE.indexOf('\nCommands:\n'))
+      .split('\n\n')[0]!
+      .split('\n')
+      .slice(2)
+      .map((l) => /^ {2}(\w+)/.exec(l)?.[1]);
+    expect(commands.length).toBeGreaterThanOrEqual(6);
+    for (const c of commands) expect(HELP.map(([name]) => name)).toContain(`imprint ${c} --help`);
   });
 
   it.each(HELP.filter(([name]) => NOT_RUN[name] === undefined))(

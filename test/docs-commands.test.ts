@@ -5,7 +5,8 @@
 // command) must have the keys, and the values it shows, of the real one. Blocks that need a server set
 // up otherwise are run by the test named for them; a block that cannot run at all says why in its
 // fence (```sh no-run (why)) and is listed here. Afterwards the folder holds nothing git would show
-// as untracked, and the demo account still has every example.
+// as untracked, and the demo account still has every example. A whole command quoted in the text
+// (`npx imprint render card.json --out out/card.png`) is written as it must be pasted.
 import { execFile } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -92,6 +93,25 @@ describe('the shell blocks of the README and docs', () => {
   it('call the CLI as `npx imprint`, the way it runs from the repository', () => {
     const lines = blocks.flatMap((b) => b.body.split('\n').map((l) => `${b.file}:${b.line}: ${l}`));
     expect(lines.filter((l) => /: (imprint |.*node bin\/imprint\.js)/.test(l))).toEqual([]);
+  });
+
+  it('give a whole command in the text (one with a file or a quoted argument) as `npx imprint`, writing into out/', () => {
+    // Command names in a sentence (`imprint serve`, `imprint render --font`) stay as they are; a
+    // command a reader could paste (`imprint render card.json …`) must run as pasted.
+    const wrong: string[] = [];
+    for (const file of FILES) {
+      readFileSync(join(ROOT, file), 'utf8')
+        .split('\n')
+        .forEach((text, i) => {
+          for (const [, command] of text.matchAll(/`((?:npx )?imprint [^`]+)`/g)) {
+            if (!/\s\S*\.[a-z][a-z0-9]+(\s|$)|"/i.test(command!)) continue;
+            const out = /--out (\S+)/.exec(command!)?.[1];
+            if (!command!.startsWith('npx imprint ') || (out !== undefined && out !== '-' && !out.startsWith('out/')))
+              wrong.push(`${file}:${i + 1}: ${command}`);
+          }
+        });
+    }
+    expect(wrong).toEqual([]);
   });
 
   it.each(blocks.filter(runHere).map((b) => [`${b.file}:${b.line}`, b] as const))(
