@@ -439,7 +439,8 @@ function repairFor(doc, e) {
   return null;
 }
 
-const TRAILING = 'centred or right-aligned text whose line ends in spaces: Polotno (Konva) aligns the line with its spaces, Imprint without them';
+const TRAILING =
+  'centred or right-aligned text whose paragraph ends in spaces: Polotno (Konva) aligns that line with its spaces, and so do Imprint (keep_trailing_spaces) and the reference (no-break spaces); listed because the rule decides those lines';
 
 /** Ids of plain texts aligned center or right with a paragraph that ends in a space (Konva keeps it). */
 function trailingSpaceTexts(doc) {

@@ -6,7 +6,9 @@
 // - an element is a box at (x, y), width × height, turned by `rotation` degrees about its top-left
 //   corner; `opacity` multiplies down a group; `visible: false` and `showInExport: false` are not drawn;
 // - text: font-family/size/weight/style as CSS, `lineHeight` a multiple of the font size, `letterSpacing`
-//   in em, wrapped at spaces inside `width`, `align` (default center), `verticalAlign` inside `height`,
+//   in em, wrapped at spaces inside `width`, a paragraph's last line aligned with the spaces it ends in
+//   (as Konva does), `align` (default center), `verticalAlign` inside `height`, shrunk 0.5 px at a time while
+//   it overflows its saved `height` or a word its width (polotno-node's change-font-size),
 //   `fill`, `stroke` + `strokeWidth` painted under the fill, rich text as the HTML it holds; a weight or
 //   italic the family lacks is synthesised, as the browser canvas Polotno draws into does;
 // - shadows: Konva hands shadowBlur to the canvas, whose Gaussian σ is shadowBlur / 2 — CSS
@@ -88,11 +90,12 @@ function text(el, opacity) {
   const gradient = /^\s*linear-gradient\(/.test(fill);
   const css = [
     `font-family:'${str(el.fontFamily, 'Roboto').replace(/'/g, '')}'`,
-    `font-size:${size}px`,
+    // The size sits on the text's wrapper (the change-font-size loop below steps it); spacing follows it.
+    'font-size:inherit',
     `font-weight:${weight(el.fontWeight)}`,
     `font-style:${str(el.fontStyle, 'normal') === 'italic' ? 'italic' : 'normal'}`,
     `line-height:${num(Number(el.lineHeight), 1.2)}`,
-    `letter-spacing:${num(el.letterSpacing, 0) * size}px`,
+    `letter-spacing:${num(el.letterSpacing, 0)}em`,
     `text-align:${str(el.align, 'center')}`,
     `text-decoration:${str(el.textDecoration, '') || 'none'}`,
     `text-transform:${str(el.textTransform, 'none')}`,
@@ -101,7 +104,9 @@ function text(el, opacity) {
     gradient ? `background:${fill};-webkit-background-clip:text;color:transparent` : `color:${fill}`,
     stroke > 0 ? `-webkit-text-stroke:${stroke}px ${str(el.stroke, 'black')};paint-order:stroke fill` : '',
   ].filter(Boolean);
-  const content = isRichText(raw) ? raw.replace(/<p\b/gi, '<p style="margin:0"') : html(raw);
+  // Konva drops the spaces where it wraps a line but aligns a paragraph's last line with the spaces
+  // it ends in; pre-wrap hangs both, so those at a paragraph's end become no-break spaces, which do not hang.
+  const content = isRichText(raw) ? raw.replace(/<p\b/gi, '<p style="margin:0"') : html(raw.replace(/ +(?=\n|$)/g, (m) => '\u00a0'.repeat(m.length)));
   let background = '';
   if (el.backgroundEnabled === true) {
     const line = size * num(Number(el.lineHeight), 1.2);
@@ -109,10 +114,15 @@ function text(el, opacity) {
     const c = colourWithOpacity(str(el.backgroundColor, '#7ED321'), num(el.backgroundOpacity, 1));
     // The highlight is an inline box per line, so the copy under the text has its paragraphs as line breaks.
     const inline = content.replace(/<\/p>\s*<p\b[^>]*>/gi, '<br>').replace(/<\/?p\b[^>]*>/gi, '');
-    background = `<div style="${css.join(';')};position:absolute;left:0;right:0;top:0;color:transparent;-webkit-text-stroke:0"><span style="background:${c};box-shadow:0 0 0 ${pad}px ${c};border-radius:${num(el.backgroundCornerRadius, 0.5) * line * 0.5}px;-webkit-box-decoration-break:clone">${inline}</span></div>`;
+    background = `<div style="${css.join(';')};position:absolute;left:0;right:0;top:0;color:transparent;-webkit-text-stroke:0"><span style="background:${c};box-shadow:0 0 0 ${pad / size}em ${c};border-radius:${(num(el.backgroundCornerRadius, 0.5) * line * 0.5) / size}em;-webkit-box-decoration-break:clone">${inline}</span></div>`;
   }
   const justify = { middle: 'center', bottom: 'flex-end' }[str(el.verticalAlign, 'top')] ?? 'flex-start';
-  const inner = `<div style="position:absolute;inset:0;display:flex;flex-direction:column;justify-content:${justify}"><div style="position:relative">${background}<div style="${css.join(';')};position:relative">${content}</div></div></div>`;
+  // polotno-node renders with textOverflow "change-font-size": a text with a saved height that its text
+  // overflows (or whose longest word no longer fits the width) steps down 0.5 px at a time from its size
+  // (fitPolotnoTexts in the page); "resize" grows the box instead.
+  const fitHeight = str(el.textOverflow, 'change-font-size') !== 'resize' && num(el.height, 0) > 0 ? num(el.height, 0) : 0;
+  const fitAttrs = fitHeight > 0 ? ` data-fit-height="${fitHeight}" data-fit-min="${Math.min(num(el.minFontSize, 1), size)}"` : '';
+  const inner = `<div style="position:absolute;inset:0;display:flex;flex-direction:column;justify-content:${justify}"><div style="position:relative;font-size:${size}px" data-font-size="${size}"${fitAttrs}>${background}<div style="${css.join(';')};position:relative" data-text>${content}</div></div></div>`;
   return place(el, opacity, inner, { filters: [blurFilter(el)] });
 }
 
@@ -305,6 +315,25 @@ function background(bg, ctx) {
 }
 
 /**
+ * Polotno's change-font-size loop, run in the page once its fonts are loaded: from the element's size,
+ * while the text is taller than the saved height or a word sticks out of the width, 0.5 px less, at most
+ * round(2 × size) − 2 times and never below the element's minFontSize.
+ */
+const FIT_SCRIPT = `globalThis.fitPolotnoTexts = () => {
+  for (const box of document.querySelectorAll('[data-fit-height]')) {
+    const text = box.querySelector('[data-text]');
+    const height = Number(box.dataset.fitHeight);
+    const min = Number(box.dataset.fitMin);
+    let size = Number(box.dataset.fontSize);
+    const overflows = () => text.offsetHeight > height + 0.5 || text.scrollWidth > text.clientWidth + 0.5;
+    for (let i = 0; i < Math.round(2 * size) - 2 && size - 0.5 >= min && overflows(); i++) {
+      size -= 0.5;
+      box.style.fontSize = size + 'px';
+    }
+  }
+};`;
+
+/**
  * Page `pageIndex` as a standalone HTML document.
  * - `faces`: [{ family, weight, style, path }] font files declared with @font-face;
  * - `image(src)`: { url, size: {width, height}, path? } for an image reference, or null when unavailable.
@@ -326,7 +355,7 @@ export function polotnoPageHtml(doc, pageIndex, { faces, image }) {
 html,body{margin:0;padding:0;overflow:hidden}
 #page{position:relative;overflow:hidden;width:${width}px;height:${height}px;${background(str(page.background, 'white'), ctx)}}
 p{margin:0}
-</style></head><body><div id="page">${body}</div></body></html>`;
+</style><script>${FIT_SCRIPT}</script></head><body><div id="page">${body}</div></body></html>`;
   ctx.notes.delete('svg');
   return { html: doc_, width, height, notes: [...ctx.notes] };
 }
@@ -342,6 +371,7 @@ export async function screenshotHtml(browser, htmlText, width, height, workDir, 
     await page.evaluate(async () => {
       const { document: d } = globalThis;
       await d.fonts.ready;
+      globalThis.fitPolotnoTexts?.();
       await Promise.all([...d.images].map((img) => (img.complete ? null : new Promise((r) => img.addEventListener('load', r, { once: true })))));
     });
     return await page.screenshot({ clip: { x: 0, y: 0, width, height }, omitBackground: false });
