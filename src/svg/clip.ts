@@ -1,10 +1,9 @@
 // Which shapes of an SVG clip a picture (image clip_svg): its filled shapes with every transform
 // applied, and why a file cannot serve as a clip. Layout combines them into one clip path.
 import type { Matrix } from '../scene/display-list.js';
-import { multiply, type SvgDocument, type SvgNode, type SvgPaint } from './parse.js';
+import type { SvgDocument, SvgNode, SvgPaint } from './document.js';
+import { IDENTITY, multiply } from './geometry.js';
 import { transformPath, type PathSegment } from './path-data.js';
-
-const IDENTITY: Matrix = [1, 0, 0, 1, 0, 0];
 
 /** Why the drawing cannot clip a picture, or undefined: the message for the clip_svg field. */
 export function svgClipProblem(doc: SvgDocument): string | undefined {
