@@ -64,7 +64,7 @@ class WorkerProcess {
     return this.proc.exitCode === null && this.proc.signalCode === null;
   }
 
-  /** True when a task's worker_id was written by this process (`host:pid:random`). */
+  /** True when a task's worker_id was written by this process (`host:boot:start:pid:random`). */
   owns(workerId: string | null): boolean {
     return workerId !== null && workerId.split(':').at(-2) === String(this.pid);
   }
@@ -335,6 +335,34 @@ describe('embedded default (SQLite, folder blobs, in-process queue)', () => {
     const stop = await second.kill('SIGTERM', 10_000);
     expect(stop, second.stderr).toMatchObject({ code: 0, signal: null });
     expect(stop.ms).toBeLessThan(5000);
+  });
+
+  it("SIGKILL then restart with leases of an hour: the gone worker's tasks are taken back at once, each rendered once more", { timeout: 90_000 }, async () => {
+    // A lease this long would hold the killed worker's tasks for an hour: only knowing that their holder
+    // is gone (same host, its pid and start time no longer running) lets the restart finish them.
+    const env = await open({ IMPRINT_TASK_LEASE_S: '3600' });
+    const svc = service!;
+    const { account } = await svc.createAccount({ name: 'crash' });
+    await svc.setPlan(account.id, { concurrency: 2, queue_size: 1000 });
+    const template = JSON.parse(await readFile(join(CARD_DIR, 'design.json'), 'utf8')) as unknown;
+    const design = await svc.importDesign(account.id, template, { baseDir: CARD_DIR });
+    for (let i = 1; i <= 12; i++) await svc.createTask(account.id, { designId: design.id, format: 'png', overrides: { headline: { text: `Task ${i}` } } });
+    const list = () => svc.ctx.meta.listTasks(account.id);
+
+    const first = new WorkerProcess(env);
+    await first.killWhen('a task rendering', 40_000, list, (ts) => ts.some((t) => t.state === 'pending'));
+    const stuck = new Set((await list()).filter((t) => t.state === 'pending').map((t) => t.id));
+    expect(stuck.size).toBeGreaterThanOrEqual(1);
+    const leaseEnds = (await list()).filter((t) => stuck.has(t.id)).map((t) => t.leaseUntil ?? 0);
+    expect(Math.min(...leaseEnds)).toBeGreaterThan(Date.now() + 3_000_000);
+
+    const second = new WorkerProcess(env);
+    await waitFor('all 12 tasks to end', 60_000, async () => (await list()).every(ended));
+    const tasks = await list();
+    expect(countBy(tasks)).toEqual({ queued: 0, pending: 0, done: 12, error: 0 });
+    for (const t of tasks) expect(t.attempts, `attempts of task ${t.id}`).toBe(stuck.has(t.id) ? 2 : 1);
+    await checkPngResults(svc, tasks, 1080);
+    expect(second.stdout + second.stderr).toContain('taken back without waiting for its lease');
   });
 
   it('SIGTERM mid-render with no grace gives the task back uncounted; the next worker renders it', { timeout: 90_000 }, async () => {

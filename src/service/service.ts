@@ -1,8 +1,6 @@
 // The service core as one object: opens the three stores named by the configuration and offers
 // what the HTTP adapters, the CLI and tests call. Framework-free; no HTTP here.
 import { listWebhookDeliveries } from './webhook-outbox.js';
-import { hostname } from 'node:os';
-import { randomBytes } from 'node:crypto';
 import { pino, type Logger } from 'pino';
 import { openBlobStore } from '../store/blobs/open.js';
 import type { BlobStore } from '../store/blobs/blob-store.js';
@@ -29,6 +27,7 @@ import { sweep } from './retention.js';
 import * as tasks from './tasks.js';
 import * as uploads from './uploads.js';
 import * as videos from './videos.js';
+import { newWorkerId } from './holder.js';
 
 export interface OpenOptions {
   clock?: () => number;
@@ -67,7 +66,7 @@ export class Service {
   static async open(config: ServiceConfig, opts: OpenOptions = {}): Promise<Service> {
     const log = opts.log ?? createLogger(config.logLevel);
     const clock = opts.clock ?? Date.now;
-    const workerId = `${hostname()}:${process.pid}:${randomBytes(3).toString('hex')}`;
+    const workerId = newWorkerId();
     const meta = new MetadataStore(await openMetadata(config.databaseUrl));
     let blobs: BlobStore | undefined;
     try {

@@ -14,6 +14,7 @@ import { RenderFailure, RenderPool, type FailureKind } from '../render/pool.js';
 import { splitOptions } from '../render/threaded.js';
 import { renderWarnings } from '../render/warnings.js';
 import { accountFontSet, installDesignFonts, libraryFontFiles } from '../service/fonts.js';
+import { holderIsGone } from '../service/holder.js';
 import { ProgressSink } from './progress.js';
 import { DEMO_LOGO_ASSET, taskAssetResolver } from './task-assets.js';
 
@@ -101,6 +102,17 @@ export class TaskWorker {
   private async leases(): Promise<void> {
     const now = this.ctx.clock();
     await this.ctx.meta.renewLeases(this.ctx.workerId, now + this.ctx.config.leaseMs, [...this.rendering]);
+    // With SQLite every worker runs on this machine: a holder that is provably gone (killed, or the
+    // machine restarted) gives its tasks back now instead of after its lease. Scale-out stores are shared
+    // between machines, where nothing here can prove another one's worker dead: their leases run out.
+    if (this.ctx.meta.dialect === 'sqlite') {
+      for (const h of await this.ctx.meta.pendingHolders()) {
+        if (h.workerId === this.ctx.workerId || !holderIsGone(h.workerId)) continue;
+        const ended = await this.ctx.meta.endLeases(h.workerId, h.taskIds, now);
+        if (ended > 0)
+          this.log.warn({ holder: h.workerId, tasks: h.taskIds }, 'the worker holding these tasks is gone; they are taken back without waiting for its lease');
+      }
+    }
     const { requeued, failed } = await this.ctx.meta.recoverStalled(now, MAX_ATTEMPTS, STALLED_REASON);
     // A queued task whose id never reached the queue backend (a crash between commit and push, Redis
     // losing its data) is handed out again by un-parking; duplicate deliveries are harmless.

@@ -233,6 +233,14 @@ export class MetadataStore implements TaskClaims {
     return this.tasks.releaseTask(id, workerId, now);
   }
 
+  pendingHolders(): Promise<{ workerId: string; taskIds: number[] }[]> {
+    return this.tasks.pendingHolders();
+  }
+
+  endLeases(workerId: string, taskIds: readonly number[], now: number): Promise<number> {
+    return this.tasks.endLeases(workerId, taskIds, now);
+  }
+
   recoverStalled(now: number, maxAttempts: number, reason: string): Promise<{ requeued: TaskRecord[]; failed: TaskRecord[] }> {
     return this.tasks.recoverStalled(now, maxAttempts, reason);
   }

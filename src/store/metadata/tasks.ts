@@ -379,6 +379,30 @@ export class TaskQueries implements TaskClaims {
     return row && toTask(row);
   }
 
+  /** The workers holding pending tasks, with the tasks each holds (the embedded service checks which are gone). */
+  async pendingHolders(): Promise<{ workerId: string; taskIds: number[] }[]> {
+    const rows = await this.db.selectFrom('tasks').select(['id', 'worker_id']).where('state', '=', 'pending').execute();
+    const by = new Map<string, number[]>();
+    for (const r of rows) if (r.worker_id !== null) by.set(r.worker_id, [...(by.get(r.worker_id) ?? []), Number(r.id)]);
+    return [...by].map(([workerId, taskIds]) => ({ workerId, taskIds }));
+  }
+
+  /**
+   * Ends the leases a gone worker holds (still pending and still its own), so that recoverStalled
+   * requeues those tasks now rather than when the lease would have run out.
+   */
+  async endLeases(workerId: string, taskIds: readonly number[], now: number): Promise<number> {
+    if (taskIds.length === 0) return 0;
+    const r = await this.db
+      .updateTable('tasks')
+      .set({ lease_until: now - 1 })
+      .where('worker_id', '=', workerId)
+      .where('state', '=', 'pending')
+      .where('id', 'in', [...taskIds])
+      .executeTakeFirst();
+    return Number(r.numUpdatedRows);
+  }
+
   /**
    * Pending tasks whose worker stopped renewing the lease: requeued while they have been taken fewer
    * than `maxAttempts` times, otherwise put in `error` with `reason`.
