@@ -7,7 +7,7 @@ import { createHash } from 'node:crypto';
 import { ImprintError, validationError } from '../errors.js';
 import { FontFile, FontPackage } from '../design/schema.js';
 import { DEFAULT_FONT_FAMILY } from '../objects/fonts.js';
-import { catalogueFamily, cataloguePackage } from '../text/catalogue.js';
+import { catalogueFamily, familyPackages } from '../text/catalogue.js';
 import { parseImageRef } from '../format/image-ref.js';
 import { jsonPath } from '../format/json-path.js';
 import { FontFileError, readFontFile, type FontFileInfo } from '../text/font-file.js';
@@ -96,10 +96,13 @@ export type MissingFonts = 'error' | 'fallback';
 
 /** The faces of a pinned catalogue family, from the font folder; not installed (or another package there) is a validation error. */
 function pinnedFaces(e: { family: string; package: string; version: string; integrity: string }, base: FontSet, at: string): readonly FontFace[] {
-  if (catalogueFamily(e.family) && cataloguePackage(catalogueFamily(e.family)!) !== e.package) {
-    throw validationError(at, `${e.package} is not the package of font family "${e.family}" (${cataloguePackage(catalogueFamily(e.family)!)} is): fix the entry, or name the family alone ("${e.family}")`);
+  const family = catalogueFamily(e.family);
+  // The family's full fonts, or its Fontsource subset files where it has no expo package.
+  const own: string[] = family ? familyPackages(family) : [];
+  if (family && !own.includes(e.package)) {
+    throw validationError(at, `${e.package} is not the package of font family "${e.family}" (${own.join(' or ')} is): fix the entry, or name the family alone ("${e.family}")`);
   }
-  const record = base.installed?.find(e.family, e.version);
+  const record = base.installed?.find(e.family, e.version, e.package);
   const install = `npx imprint fonts install "${e.family}@${e.version}"`;
   if (!record || record.package !== e.package) {
     const where = base.installed ? base.installed.dir : 'no font folder';

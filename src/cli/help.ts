@@ -144,8 +144,10 @@ export const FONTS_USAGE = `Usage: imprint fonts install <family>[@<version>]...
 
 Installs Google Fonts families by name (the font catalogue: fonts/catalogue.json, the whole collection)
 into the font folder, where renders find them; a render itself never touches the network. Each family
-comes from its @expo-google-fonts npm package, downloaded by npm from the registry (integrity checked)
-or taken from a folder of npm pack tarballs on a machine without network. \`imprint render\` installs a
+comes from its @expo-google-fonts npm package (the full fonts), or from its @fontsource package (files
+split per Unicode subset, drawn as browsers draw them) when it has no expo package, downloaded by npm
+from the registry (integrity checked) or taken from a folder of npm pack tarballs on a machine without
+network. A version picks the package that has it (expo's are 0.x, Fontsource's 5.x). \`imprint render\` installs a
 family it needs on first use (--no-install-fonts refuses instead); the service installs them when a
 design is imported.
 
@@ -153,7 +155,8 @@ The font folder: IMPRINT_FONTS_DIR, else fonts/ in IMPRINT_DATA_DIR (default ./d
 
 Options:
   --from <folder>        install from this folder of tarballs (expo-google-fonts-<family>-<version>.tgz,
-                         as npm pack @expo-google-fonts/<family> names them) instead of the registry
+                         as npm pack @expo-google-fonts/<family> names them, else
+                         fontsource-<family>-<version>.tgz) instead of the registry
   --search <text>        list: the catalogue's families whose name contains the text, marked installed
                          or bundled, instead of the installed families
   -h, --help             this help

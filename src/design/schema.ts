@@ -112,8 +112,10 @@ export const FontPackage = z
   .strictObject({
     family: doc(z.string().min(1).max(100), 'The Google Fonts family, as the font catalogue names it.', 'Montserrat'),
     package: doc(
-      z.string().regex(/^@expo-google-fonts\/[a-z0-9-]{1,100}$/, { error: 'expected an @expo-google-fonts/<family> package name' }),
-      "The npm package the family's files come from.",
+      z.string().regex(/^@(?:expo-google-fonts|fontsource)\/[a-z0-9-]{1,100}$/, {
+        error: 'expected an @expo-google-fonts/<family> or @fontsource/<family> package name',
+      }),
+      "The npm package the family's files come from: @expo-google-fonts/<family>, or @fontsource/<family> for a family without an expo package.",
       '@expo-google-fonts/montserrat',
     ),
     version: doc(

@@ -16,7 +16,7 @@ export interface CatalogueAxis {
 /** One family of the collection. */
 export interface CatalogueFamily {
   family: string;
-  /** The family's name in lowercase with spaces as hyphens: its @expo-google-fonts package and google-font-metadata id. */
+  /** The family's name in lowercase with spaces as hyphens: its @expo-google-fonts and @fontsource package and google-font-metadata id. */
   slug: string;
   category: string;
   weights: number[];
@@ -94,6 +94,19 @@ export function searchCatalogue(query: string, limit = 20): CatalogueFamily[] {
 /** The npm package whose TTFs are the family's files (one per weight and style). */
 export function cataloguePackage(f: CatalogueFamily): string {
   return `@expo-google-fonts/${f.slug}`;
+}
+
+/**
+ * The family's Fontsource package: its files split per Unicode subset (WOFF2), as Google Fonts serves
+ * browsers. Installed when the family has no @expo-google-fonts package (about a third of the collection).
+ */
+export function fontsourcePackage(f: CatalogueFamily): string {
+  return `@fontsource/${f.slug}`;
+}
+
+/** The packages a family installs from, in the order tried: the full fonts first, then the subset files. */
+export function familyPackages(f: CatalogueFamily): [expo: string, fontsource: string] {
+  return [cataloguePackage(f), fontsourcePackage(f)];
 }
 
 /** The versioned metadata package the catalogue was generated from, such as "google-font-metadata@6.0.8". */

@@ -7,12 +7,13 @@ import { createRequire } from 'node:module';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type * as HarfBuzz from 'harfbuzzjs';
-import { fallbackFile, parseFallbackKey } from './fallback.js';
+import { fallbackFile, IGNORABLE, parseFallbackKey } from './fallback.js';
 import type { ColorGlyph } from './colr.js';
 import { colorGlyphs } from './colr-record.js';
 import { withoutUnusedColourTables } from './font-tables.js';
 import { scriptRuns } from './script-runs.js';
-import { defaultFontsDir, InstalledFonts, type InstalledFamily } from './installed.js';
+import { defaultFontsDir, InstalledFonts, type InstalledFace, type InstalledFamily } from './installed.js';
+import { inUnicodeRange, parseUnicodeRange, type UnicodeRanges } from './unicode-range.js';
 
 let harfbuzz: typeof HarfBuzz | undefined;
 let loadingShaper: Promise<void> | undefined;
@@ -94,6 +95,12 @@ export interface FontFace {
   readonly synthetic?: Readonly<{ bold?: boolean; italic?: boolean }>;
   /** The glyph's colour paint (COLR, e.g. emoji), painted instead of its outline; undefined for a plain glyph. */
   colorGlyph?(id: number): ColorGlyph | undefined;
+  /**
+   * Only a face made of unicode-range subset files (an @fontsource family's weight and style): the
+   * subset face that draws every character of `grapheme`, or undefined when none does. Itemization
+   * draws each grapheme with it, as a browser picks among a family's @font-face rules.
+   */
+  subsetFor?(grapheme: string): FontFace | undefined;
 }
 
 export type FontStyle = 'normal' | 'italic';
@@ -227,6 +234,8 @@ interface LazyFaceOptions {
   key?: string;
   weightRange?: readonly [number, number];
   variations?: Readonly<Record<string, number>>;
+  /** A subset file's unicode-range: it draws only these characters, whatever else its cmap has. */
+  unicodeRange?: UnicodeRanges;
 }
 
 class LazyFace implements FontFace {
@@ -234,6 +243,7 @@ class LazyFace implements FontFace {
   readonly file: string;
   readonly weightRange?: readonly [number, number];
   readonly variations?: Readonly<Record<string, number>>;
+  readonly unicodeRange?: UnicodeRanges;
   #bytes: Buffer | undefined;
   #parsed: Parsed | undefined;
 
@@ -248,6 +258,7 @@ class LazyFace implements FontFace {
     this.file = source.file ?? `(${family} font data)`;
     if (options.weightRange) this.weightRange = options.weightRange;
     if (options.variations) this.variations = options.variations;
+    if (options.unicodeRange) this.unicodeRange = options.unicodeRange;
     if ('sfnt' in source) this.#bytes = source.sfnt;
   }
 
@@ -272,6 +283,7 @@ class LazyFace implements FontFace {
   }
 
   hasCodePoint(codePoint: number): boolean {
+    if (this.unicodeRange && !inUnicodeRange(this.unicodeRange, codePoint)) return false;
     return this.#parse().nominalGlyph(codePoint) !== undefined;
   }
 
@@ -414,6 +426,103 @@ class SyntheticFace implements FontFace {
   get strikeoutThickness(): number {
     return this.base.strikeoutThickness;
   }
+  // Each subset of a segmented base drawn the same way (bolder or slanted), made once per subset.
+  readonly #subsets = new Map<FontFace, FontFace>();
+  get subsetFor(): ((grapheme: string) => FontFace | undefined) | undefined {
+    const base = this.base;
+    if (!base.subsetFor) return undefined;
+    return (grapheme) => {
+      const subset = base.subsetFor!(grapheme);
+      if (!subset) return undefined;
+      let face = this.#subsets.get(subset);
+      if (!face) this.#subsets.set(subset, (face = new SyntheticFace(subset, this.synthetic, this.weight, this.style)));
+      return face;
+    };
+  }
+}
+
+/** Whether `face` draws every character of the grapheme that needs a glyph (format controls and joiners need none). */
+function drawsAll(face: FontFace, grapheme: string): boolean {
+  for (const ch of grapheme) if (!IGNORABLE.test(ch) && !face.hasCodePoint(ch.codePointAt(0)!)) return false;
+  return true;
+}
+
+/**
+ * One weight and style of a family whose files are split per Unicode subset, as Google Fonts serves
+ * browsers (one @font-face per subset with its unicode-range; an @fontsource package's files).
+ * Chromium treats such rules as one segmented face: for each grapheme it takes the first subset, the
+ * last declared first, whose range holds every character and whose font has their glyphs, and shapes
+ * each run of one subset with that file alone (so kerning across subsets is lost there too).
+ * `subsetFor` makes that choice for itemization; line metrics, and everything else asked of the face
+ * itself, are those of its primary subset: the first whose range holds the space, as in Chromium.
+ */
+class SegmentedFace implements FontFace {
+  readonly #primary: FontFace;
+  // A grapheme's subset, remembered per face: text repeats its characters.
+  readonly #chosen = new Map<string, FontFace | null>();
+  constructor(
+    readonly key: string,
+    readonly family: string,
+    readonly weight: number,
+    readonly style: FontStyle,
+    /** The subset faces (each restricted to its unicode-range), in the order they are tried. */
+    readonly subsets: readonly LazyFace[],
+  ) {
+    this.#primary = subsets.find((f) => f.unicodeRange && inUnicodeRange(f.unicodeRange, 0x20)) ?? subsets[0]!;
+  }
+  subsetFor(grapheme: string): FontFace | undefined {
+    let face = this.#chosen.get(grapheme);
+    if (face === undefined) {
+      // HarfBuzz composes a base and its marks when the font has the composed character (a + ̃ → ã).
+      const composed = grapheme.normalize('NFC');
+      face = [...grapheme].every((ch) => IGNORABLE.test(ch))
+        ? // Nothing to draw (a lone joiner): the subset whose range has it, else the primary one.
+          (this.subsets.find((f) => f.hasCodePoint(grapheme.codePointAt(0)!)) ?? this.#primary)
+        : (this.subsets.find((f) => drawsAll(f, grapheme)) ?? (composed !== grapheme ? this.subsets.find((f) => drawsAll(f, composed)) : undefined) ?? null);
+      if (this.#chosen.size < 4096) this.#chosen.set(grapheme, face);
+    }
+    return face ?? undefined;
+  }
+  hasCodePoint(codePoint: number): boolean {
+    return this.subsets.some((f) => f.hasCodePoint(codePoint));
+  }
+  nominalGlyph(codePoint: number): number | undefined {
+    // Glyph ids are the subset file's: only meaningful together with subsetFor's face.
+    return this.subsets.find((f) => f.hasCodePoint(codePoint))?.nominalGlyph(codePoint);
+  }
+  get file(): string {
+    return this.#primary.file;
+  }
+  get shaper(): ShapingFont {
+    return this.#primary.shaper;
+  }
+  get outlines(): OutlineFont {
+    return this.#primary.outlines;
+  }
+  get bytes(): Buffer {
+    return this.#primary.bytes;
+  }
+  get unitsPerEm(): number {
+    return this.#primary.unitsPerEm;
+  }
+  get ascent(): number {
+    return this.#primary.ascent;
+  }
+  get descent(): number {
+    return this.#primary.descent;
+  }
+  get underlinePosition(): number {
+    return this.#primary.underlinePosition;
+  }
+  get underlineThickness(): number {
+    return this.#primary.underlineThickness;
+  }
+  get strikeoutPosition(): number {
+    return this.#primary.strikeoutPosition;
+  }
+  get strikeoutThickness(): number {
+    return this.#primary.strikeoutThickness;
+  }
 }
 
 /**
@@ -505,7 +614,11 @@ export class FontSet {
       family,
       faces.sort((a, b) => a.weight - b.weight),
     );
-    for (const f of faces) this.byKey.set(f.key, f);
+    for (const f of faces) {
+      this.byKey.set(f.key, f);
+      // Display lists name the subset faces that drew the glyphs: found by key like any face.
+      if (f instanceof SegmentedFace) for (const sub of f.subsets) this.byKey.set(sub.key, sub);
+    }
   }
 
   private facesOf(family: string): FontFace[] | undefined {
@@ -660,15 +773,25 @@ export function installedFamilyFaces(record: InstalledFamily, family: string): r
   const cacheKey = `${record.dir}\0${family}`;
   let faces = installedFaceCache.get(cacheKey);
   if (!faces) {
-    faces = record.faces.map(
-      (f) =>
-        new LazyFace({ file: resolve(record.dir, f.file) }, family, f.weight, f.style, {
-          key: `${family}-${f.weight}${f.style === 'normal' ? '' : `-${f.style}`}#${record.package}@${record.version}`,
-        }),
-    );
+    faces = record.faces.map((f) => {
+      const key = `${family}-${f.weight}${f.style === 'normal' ? '' : `-${f.style}`}#${record.package}@${record.version}`;
+      return f.subsets ? segmentedFace(record, family, f, key) : new LazyFace({ file: resolve(record.dir, f.file) }, family, f.weight, f.style, { key });
+    });
     installedFaceCache.set(cacheKey, faces);
   }
   return faces;
+}
+
+/** A face split per subset (its record lists the subsets in the order tried): each subset keyed "<face key>/<subset>". */
+function segmentedFace(record: InstalledFamily, family: string, f: InstalledFace, key: string): FontFace {
+  const subsets = f.subsets!.map(
+    (sub) =>
+      new LazyFace({ file: resolve(record.dir, sub.file) }, family, f.weight, f.style, {
+        key: `${key}/${sub.name}`,
+        unicodeRange: parseUnicodeRange(sub.unicodeRange),
+      }),
+  );
+  return new SegmentedFace(key, family, f.weight, f.style, subsets);
 }
 
 // Fallback faces are the same files for every set and render: opened once per process, on first need.

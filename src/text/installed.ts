@@ -9,18 +9,36 @@ type FontStyle = 'normal' | 'italic';
 /** The file in each installed package's folder that says what it is (written last, so a folder without it is not installed). */
 export const INSTALLED_RECORD = 'imprint-font.json';
 
+/**
+ * One unicode-range part of a face split per subset (an @fontsource package): the file and the
+ * characters it draws, as the package's CSS gives them to a browser.
+ */
+export interface InstalledSubset {
+  /** The subset's name in the package ("latin", "thai", "[12]" for a numbered CJK slice). */
+  name: string;
+  /** Path inside the package's folder (the subset's WOFF2, decoded to sfnt at install). */
+  file: string;
+  /** Its CSS unicode-range ("U+0000-00FF,U+0131,…"). */
+  unicodeRange: string;
+}
+
 /** One face of an installed family. */
 export interface InstalledFace {
   weight: number;
   style: FontStyle;
-  /** Path inside the package's folder. */
+  /** Path inside the package's folder (for a face split per subset: the file of its first subset). */
   file: string;
+  /**
+   * Present for a face split per subset: its parts in the order a browser tries them (the package's
+   * CSS declares them in the opposite order, and a later @font-face rule takes precedence).
+   */
+  subsets?: InstalledSubset[];
 }
 
 /** One installed family: a package version in its own folder. */
 export interface InstalledFamily {
   family: string;
-  /** The npm package the files came from, e.g. "@expo-google-fonts/roboto". */
+  /** The npm package the files came from, e.g. "@expo-google-fonts/roboto", or "@fontsource/krub" for a family without an expo package. */
   package: string;
   version: string;
   /** The package tarball's Subresource Integrity (sha512-…), as npm's lockfiles record it. */
@@ -42,10 +60,17 @@ export function defaultFontsDir(env: NodeJS.ProcessEnv = process.env): string {
   return resolve(env.IMPRINT_DATA_DIR || './data', 'fonts');
 }
 
-/** A package folder's name: the family's slug and the version, so versions sit side by side. */
-export function packageFolder(slug: string, version: string): string {
-  return `${slug}@${version}`;
+/**
+ * A package folder's name: the family's slug and the version, so versions sit side by side; a package
+ * other than the family's @expo-google-fonts one is prefixed with its scope ("fontsource-krub@5.2.7").
+ */
+export function packageFolder(slug: string, version: string, pkg?: string): string {
+  const scope = pkg === undefined || pkg.startsWith('@expo-google-fonts/') ? '' : `${pkg.slice(1, pkg.indexOf('/'))}-`;
+  return `${scope}${slug}@${version}`;
 }
+
+/** Families with both packages installed draw with the @expo-google-fonts one: its files cover the whole font. */
+const packageRank = (pkg: string): number => (pkg.startsWith('@expo-google-fonts/') ? 0 : 1);
 
 /** Numeric comparison of dotted versions ("0.4.10" after "0.4.9"); pre-release tags sort by text. */
 export function compareVersions(a: string, b: string): number {
@@ -66,6 +91,13 @@ function readRecord(dir: string): InstalledFamily | undefined {
   try {
     const r = JSON.parse(readFileSync(join(dir, INSTALLED_RECORD), 'utf8')) as Omit<InstalledFamily, 'dir'>;
     if (typeof r.family !== 'string' || typeof r.version !== 'string' || !Array.isArray(r.faces) || r.faces.length === 0) return undefined;
+    // A face split per subset needs each part's file and range (a record edited by hand is not taken).
+    const whole = (f: InstalledFace): boolean =>
+      f.subsets === undefined ||
+      (Array.isArray(f.subsets) &&
+        f.subsets.length > 0 &&
+        f.subsets.every((p) => typeof p?.name === 'string' && typeof p.file === 'string' && typeof p.unicodeRange === 'string'));
+    if (!r.faces.every(whole)) return undefined;
     return { ...r, dir };
   } catch {
     return undefined;
@@ -107,25 +139,30 @@ export class InstalledFonts {
       const key = record.family.toLowerCase();
       byName.set(
         key,
-        [...(byName.get(key) ?? []), record].sort((a, b) => compareVersions(b.version, a.version)),
+        [...(byName.get(key) ?? []), record].sort((a, b) => packageRank(a.package) - packageRank(b.package) || compareVersions(b.version, a.version)),
       );
     }
     this.#byName = byName;
     this.#mtime = mtime;
   }
 
-  /** Every installed family, each version (newest first within a family), by family name. */
+  /** Every installed family, each version (newest first within a family and package), by family name. */
   list(): InstalledFamily[] {
     this.#refresh();
-    return [...this.#byName.values()].flat().sort((a, b) => a.family.localeCompare(b.family) || compareVersions(b.version, a.version));
+    return [...this.#byName.values()]
+      .flat()
+      .sort((a, b) => a.family.localeCompare(b.family) || packageRank(a.package) - packageRank(b.package) || compareVersions(b.version, a.version));
   }
 
-  /** The family (case-insensitive, as CSS matches family names): that version, or the newest installed. */
-  find(family: string, version?: string): InstalledFamily | undefined {
+  /**
+   * The family (case-insensitive, as CSS matches family names): that version, or the newest installed,
+   * of that package when `pkg` is given; without it an @expo-google-fonts package before an @fontsource one.
+   */
+  find(family: string, version?: string, pkg?: string): InstalledFamily | undefined {
     this.#refresh();
     const versions = this.#byName.get(family.toLowerCase());
     if (!versions) return undefined;
-    return version === undefined ? versions[0] : versions.find((v) => v.version === version);
+    return versions.find((v) => (version === undefined || v.version === version) && (pkg === undefined || v.package === pkg));
   }
 
   /** Whether the folder exists (a process that never installed anything has none). */

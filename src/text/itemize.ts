@@ -1,6 +1,7 @@
 // Itemization: a paragraph cut into runs of one face, one bidi level and one language, across span
 // boundaries (colour, underline or link never split a run), the face chosen per grapheme cluster from
-// the span's face and the bundled fallback chain (fallback.ts), Han forms by the span's language.
+// the span's face and the bundled fallback chain (fallback.ts), Han forms by the span's language; a
+// family split per Unicode subset draws each grapheme with its subset face (fonts.ts SegmentedFace).
 import { fallbackFace, type FontFace } from './fonts.js';
 import { EMOJI_FAMILY, fallbackFamilies, hanFamilyFor, IGNORABLE, isCjk, isEmojiGrapheme, type CjkFamily, type CjkHint } from './fallback.js';
 
@@ -48,11 +49,15 @@ function* graphemesOf(text: string): Generator<{ segment: string; index: number 
   yield* graphemes().segment(text);
 }
 
-/** Whether `face` has a glyph for every character of the grapheme that needs one. */
+/** Whether `face` has a glyph for every character of the grapheme that needs one (a face split per subset: one subset has them all). */
 function covers(face: FontFace, grapheme: string): boolean {
+  if (face.subsetFor) return face.subsetFor(grapheme) !== undefined;
   for (const ch of grapheme) if (!IGNORABLE.test(ch) && !face.hasCodePoint(ch.codePointAt(0)!)) return false;
   return true;
 }
+
+/** The face that draws the grapheme: the subset face of a face split per subset, else the face itself. */
+const drawing = (face: FontFace, grapheme: string): FontFace => face.subsetFor?.(grapheme) ?? face;
 
 /**
  * The face that draws `grapheme`: emoji presentation goes to the colour emoji face; otherwise the
@@ -78,19 +83,20 @@ function faceFor(
     const first = [...grapheme].find((ch) => !IGNORABLE.test(ch));
     if (emoji && first !== undefined && emoji.hasCodePoint(first.codePointAt(0)!)) return emoji;
   }
-  if (covers(primary, grapheme)) return primary;
-  for (const face of alternates) if (covers(face, grapheme)) return face;
+  if (covers(primary, grapheme)) return drawing(primary, grapheme);
+  for (const face of alternates) if (covers(face, grapheme)) return drawing(face, grapheme);
   const first = [...grapheme].find((ch) => !IGNORABLE.test(ch));
   const byLanguage = han !== null && first !== undefined && isCjk(first);
   // Punctuation the span's face lacks (fullwidth ，？) stays in the face of the text it follows, unless
   // the language decides its CJK face.
   if (!byLanguage && previous && previous !== primary && covers(previous, grapheme)) return previous;
-  if (first === undefined) return primary;
+  if (first === undefined) return drawing(primary, grapheme);
   for (const family of fallbackFamilies(first, hint, han)) {
     const face = fallbackFace(family, weight);
     if (face && covers(face, grapheme)) return face;
   }
-  return primary;
+  // Missing everywhere: drawn as the empty box of the span's face (of a split one, its primary subset's).
+  return primary.subsetFor ? (primary.subsetFor(' ') ?? primary) : primary;
 }
 
 /**
