@@ -1,8 +1,14 @@
 // Interface A's request and response bodies as zod schemas: the server validates with them and the
-// OpenAPI document is generated from them, so the two cannot drift apart.
+// OpenAPI document is generated from them, so the two cannot drift apart. A field that is an engine
+// option (quality, missing_fonts, time) takes the engine's schema, with the API's description.
 import { z } from 'zod';
+import { VIDEO_FPS, VIDEO_SIZES } from '../output-formats.js';
+import { RenderOptionsSchema } from '../render/options.js';
 import { PREVIEW_MAX_SIDE } from '../service/preview.js';
-import { TASK_FORMATS } from '../service/tasks.js';
+import { TASK_FORMATS, TaskOptions } from '../service/tasks.js';
+
+/** The engine's (and a task's) encoder quality, 1-100. */
+const quality = TaskOptions.shape.quality.unwrap();
 
 export const RenderRequest = z.strictObject({
   design_id: z
@@ -11,17 +17,14 @@ export const RenderRequest = z.strictObject({
     .max(Number.MAX_SAFE_INTEGER)
     .meta({ description: 'Id of the template design (imprint admin import-design prints it).', examples: [1] }),
   format: z.enum(TASK_FORMATS).meta({ description: 'Output format. mp4 needs an animated design of at most 15 s. webp and avif are additions to the spec.' }),
-  quality: z
-    .int()
-    .min(1)
-    .max(100)
+  quality: quality
     .meta({
       description: 'Addition to the spec: encoder quality 1-100 for jpg (default 90), webp (80) and avif (50); refused for other formats.',
       examples: [85],
     })
     .optional(),
-  missing_fonts: z
-    .enum(['error', 'fallback'])
+  missing_fonts: RenderOptionsSchema.shape.missingFonts
+    .unwrap()
     .meta({
       description:
         'Addition to the spec: a font family the design names that is neither available nor a Google Fonts family: "error" (default) refuses the request; "fallback" draws its texts with Inter and the task\'s warnings name each substitution (font_substituted).',
@@ -51,12 +54,7 @@ export const PreviewRequest = z.strictObject({
     .enum(PREVIEW_FORMATS, { error: 'expected "png" or "jpg" (a preview is an image: render pdf, mp4, webp or avif with POST /public/v2/render)' })
     .meta({ description: 'png (default) or jpg.' })
     .optional(),
-  quality: z
-    .int()
-    .min(1)
-    .max(100)
-    .meta({ description: 'jpg quality 1-100 (default 90); refused for png.', examples: [80] })
-    .optional(),
+  quality: quality.meta({ description: 'jpg quality 1-100 (default 90); refused for png.', examples: [80] }).optional(),
   objects_overrides: z
     .union([z.record(z.string(), z.unknown()), z.array(z.unknown()).max(1000)], {
       error: 'expected an object { "<object name>": {…} }, or interface B\'s list [{ "name": …, "object" | "slide": {…} }]',
@@ -75,10 +73,8 @@ export const PreviewRequest = z.strictObject({
       examples: [0.5],
     })
     .optional(),
-  time: z
-    .number()
-    .min(0)
-    .max(3600)
+  time: RenderOptionsSchema.shape.time
+    .unwrap()
     .meta({
       description:
         'An animated or video design: the second to show, at most its duration (default: its poster_time, else the end of its opening animations). A still design looks the same at every time.',
@@ -210,12 +206,10 @@ export const Task = z
     result_url: z.string().meta({ description: 'Only when state is done; kept 30 days.' }).optional(),
     error: z
       .object({
-        code: z
-          .string()
-          .meta({
-            description:
-              'Stable code: validation_error, design_not_found, render_failed, render_timeout, render_out_of_memory, worker_lost, font_install_failed.',
-          }),
+        code: z.string().meta({
+          description:
+            'Stable code: validation_error, design_not_found, render_failed, render_timeout, render_out_of_memory, worker_lost, font_install_failed.',
+        }),
         description: z.string().meta({ description: 'What went wrong and what to do about it.' }),
       })
       .meta({ description: 'Addition to the spec: only when state is error, why the render failed.' })
@@ -293,7 +287,8 @@ export const ErrorBody = z.object({
 // ── additions to the spec: designs, the task list, task events and the account (issue 17) ──────
 
 const isoTime = (description: string) => z.string().meta({ description, examples: ['2026-11-21T12:00:00.000Z'] });
-const priceKeys = ['sd/30', 'sd/60', 'hd/30', 'hd/60'] as const;
+/** Interface B's price of a render by `<size_type>/<fps>`: sd/30, sd/60, hd/30, hd/60. */
+const priceKeys = VIDEO_SIZES.flatMap((size) => VIDEO_FPS.map((fps) => `${size}/${fps}` as const));
 
 export const DesignSummary = z
   .strictObject({

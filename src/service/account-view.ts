@@ -2,7 +2,8 @@
 // rate limit, and interface B's prices per second with what is left of today's render limits.
 import type { Account } from '../store/metadata/records.js';
 import type { ServiceContext } from './context.js';
-import { utcDayStart, VIDEO_FPS, VIDEO_SIZES, videoRate } from './videos.js';
+import { VIDEO_FPS, VIDEO_SIZES } from '../output-formats.js';
+import { utcDayStart, videoRate } from './videos.js';
 
 export interface AccountView {
   account_id: number;

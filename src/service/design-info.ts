@@ -16,7 +16,8 @@ import { priceFor } from './billing.js';
 import type { ServiceContext } from './context.js';
 import { designShape, designSummaryJson, getDesign, type DesignSummaryJson } from './designs.js';
 import { accountFontSet } from './fonts.js';
-import { VIDEO_FPS, VIDEO_SIZES, videoRate } from './videos.js';
+import { VIDEO_FPS, VIDEO_SIZES } from '../output-formats.js';
+import { videoRate } from './videos.js';
 
 export interface ObjectInfo {
   /** Several objects may share a name (a role): an override of it applies to all of them, and each is listed. */
