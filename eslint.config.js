@@ -55,7 +55,9 @@ export default tseslint.config(
     extends: [tseslint.configs.recommendedTypeChecked],
     languageOptions: {
       parserOptions: {
-        // tsconfig.json covers src, test, bench and scripts; the vitest config stands alone.
+        // Each file is checked with the nearest tsconfig.json that includes it: tsconfig.json (src,
+        // test, bench, scripts: Node, no DOM), studio/tsconfig.json (the Studio: DOM, no Node) and
+        // studio/test/tsconfig.json (its tests: both); the vitest config stands alone.
         projectService: { allowDefaultProject: ['vitest.config.ts'] },
         tsconfigRootDir: import.meta.dirname,
       },
@@ -89,6 +91,12 @@ export default tseslint.config(
       // Template literals in messages interpolate numbers and unions of literals on purpose.
       '@typescript-eslint/restrict-template-expressions': ['error', { allowNumber: true, allowBoolean: true, allowNullish: true }],
     },
+  },
+  {
+    // The tests that drive the Studio in Chromium sit in test/ but their page functions use the DOM:
+    // they belong to studio/test/tsconfig.json, which is not the nearest configuration to them.
+    files: ['test/studio-*.test.ts', 'test/support/studio.ts'],
+    languageOptions: { parserOptions: { projectService: false, project: './studio/test/tsconfig.json' } },
   },
   {
     // Tests, benchmarks and scripts may use `any` for fixtures and hostile inputs; src/ may not.

@@ -17,7 +17,7 @@ export const LIBRARY_OPTION_TYPES = [
     intro: '`render(options)`, `renderStream(options)`, `engine.render(options)`.',
   },
   { title: 'PageInput', file: 'src/render/options.ts', name: 'PageInputSchema', intro: 'One entry of `pages` (a multi-page pdf).' },
-  { title: 'EngineOptions', file: 'src/render/options.ts', name: 'EngineOptions', intro: '`new Engine(options)`: what an engine keeps between renders.' },
+  { title: 'EngineOptions', file: 'src/render/options.ts', name: 'engineOptionsFields', intro: '`new Engine(options)`: what an engine keeps between renders.' },
   { title: 'PngOptions', file: 'src/encode/image.ts', name: 'PngOptionsSchema', intro: '`png` of RenderOptions.' },
   { title: 'JpgOptions', file: 'src/encode/image.ts', name: 'JpgOptionsSchema', intro: '`jpg` of RenderOptions.' },
   { title: 'WebpOptions', file: 'src/encode/image.ts', name: 'WebpOptionsSchema', intro: '`webp` of RenderOptions.' },
@@ -37,14 +37,14 @@ export const LIBRARY_OPTION_TYPES = [
   },
 ];
 
-/** The properties of an interface, or of the object literal given to zod's (strict)object(). */
+/** The properties of an interface, of the object literal given to zod's (strict)object(), or of an object literal of zod fields. */
 function membersOf(source, name) {
   let members;
   ts.forEachChild(source, function visit(node) {
     if (ts.isInterfaceDeclaration(node) && node.name.text === name) members = node.members.filter(ts.isPropertySignature);
     if (ts.isVariableDeclaration(node) && ts.isIdentifier(node.name) && node.name.text === name && node.initializer) {
-      const call = node.initializer;
-      const literal = ts.isCallExpression(call) ? call.arguments.find(ts.isObjectLiteralExpression) : undefined;
+      const init = node.initializer;
+      const literal = ts.isObjectLiteralExpression(init) ? init : ts.isCallExpression(init) ? init.arguments.find(ts.isObjectLiteralExpression) : undefined;
       if (literal) members = literal.properties.filter((p) => ts.isPropertyAssignment(p) || ts.isShorthandPropertyAssignment(p));
     }
     if (!members) ts.forEachChild(node, visit);

@@ -1,14 +1,14 @@
 // The public library API, a thin façade: render(options) → png, jpg, webp, avif, pdf or mp4 bytes or a
-// stream, plus a fit report. It validates the options and hands them to one render path (src/render/):
+// stream, plus a fit report. It checks the options once and hands them to one render path (src/render/):
 // stills here, pdf and mp4 imported on first use so that a png render never loads pdfkit or ffmpeg code.
-import { availableParallelism } from 'node:os';
 import { Readable } from 'node:stream';
 import { ImageCache } from './assets/load.js';
 import { encoder } from './encode/image.js';
 import { ImprintError } from './errors.js';
 import type { FitReport } from './layout/layout.js';
+import { MIME_TYPES, type ImageFormat } from './output-formats.js';
 import type { RasterImage } from './paint/backend.js';
-import { MAX_THREADS, MIME, validateOptions, type EngineOptions, type RenderOptions } from './render/options.js';
+import { engineSettings, validateOptions, type EngineOptions, type RenderOptions } from './render/options.js';
 import { RenderPool } from './render/pool.js';
 import type { RenderResult, RenderStream } from './render/result.js';
 import type { EngineContext } from './render/scenes.js';
@@ -19,10 +19,15 @@ import { InstalledFonts } from './text/installed.js';
 
 export { MAX_PAGES, type DesignInput, type EngineOptions, type PageInput, type RenderOptions } from './render/options.js';
 export type { RenderResult, RenderStream } from './render/result.js';
-export type { OutputFormat } from './render-checks.js';
+export type { OutputFormat } from './output-formats.js';
 export { MAX_VIDEO_SECONDS, MAX_SLIDE_VIDEO_SECONDS } from './render-checks.js';
 
-const DEFAULT_IMAGE_CACHE_BYTES = 256 * 1024 * 1024;
+/** A raster still painted and not yet encoded: the encoder makes its bytes or its stream. */
+interface Painted {
+  image: RasterImage;
+  report: FitReport;
+  format: ImageFormat;
+}
 
 // An engine dropped without close() must not leave its threads behind (a host that makes an engine
 // per request would collect them): when it is garbage-collected, its pool is closed.
@@ -37,24 +42,10 @@ export class Engine {
   private pool: RenderPool | undefined;
 
   constructor(options: EngineOptions = {}) {
-    const threads = options.threads ?? availableParallelism();
-    if (!Number.isInteger(threads) || threads < 0 || threads > MAX_THREADS) {
-      throw new ImprintError(
-        'validation_error',
-        '$.threads',
-        `Expected an integer between 0 and ${MAX_THREADS} for threads but received ${shown(options.threads)}`,
-      );
-    }
-    if (options.fontsDir !== undefined && (typeof options.fontsDir !== 'string' || options.fontsDir === '')) {
-      throw new ImprintError('validation_error', '$.fontsDir', `Expected a folder path for fontsDir but received ${shown(options.fontsDir)}`);
-    }
-    if (options.fonts && options.fontsDir !== undefined) {
-      throw new ImprintError('validation_error', '$.fontsDir', 'give either fonts (a FontSet, which names its own font folder) or fontsDir, not both');
-    }
-    this.fonts =
-      options.fonts ?? (options.fontsDir === undefined ? bundledFonts() : new FontSet(FONTS_DIR, [], { installed: new InstalledFonts(options.fontsDir) }));
+    const { fonts, fontsDir, threads, imageCacheBytes } = engineSettings(options);
+    this.fonts = fonts ?? (fontsDir === undefined ? bundledFonts() : new FontSet(FONTS_DIR, [], { installed: new InstalledFonts(fontsDir) }));
     this.threads = threads;
-    this.imageCacheBytes = options.imageCacheBytes ?? DEFAULT_IMAGE_CACHE_BYTES;
+    this.imageCacheBytes = imageCacheBytes;
     // With threads the caller's thread only rasterizes on request; the threads hold the image caches.
     this.context = { fonts: this.fonts, images: new ImageCache(threads > 0 ? this.imageCacheBytes / threads : this.imageCacheBytes) };
   }
@@ -87,39 +78,39 @@ export class Engine {
   }
 
   async render(options: RenderOptions): Promise<RenderResult> {
-    if (this.threads > 0) {
-      // Validated here too, so bad options reject at once, as without threads.
-      validateOptions(options);
-      return guard(() => renderOnThread(this.threadPool(), options));
-    }
-    if (options?.format === 'mp4') {
-      validateOptions(options);
-      return guard(async () => (await import('./render/video.js')).renderMp4(this.context, options));
-    }
-    if (options?.format === 'pdf') {
-      validateOptions(options);
-      return guard(async () => (await import('./render/pdf.js')).renderPdf(this.context, options));
-    }
-    const { image, report } = await this.rasterize(options);
-    const format = options.format;
+    const out = await this.dispatch(options);
+    if (!('image' in out)) return out;
+    const { image, report, format } = out;
     const bytes = await guard(() => encoder(image, format, options).toBuffer());
-    return { bytes, format, mimeType: MIME[format], width: image.width, height: image.height, report };
+    return { bytes, format, mimeType: MIME_TYPES[format], width: image.width, height: image.height, report };
   }
 
   /** Like render, but the bytes stream out (png/jpg as sharp encodes them). Input errors reject before any byte. */
   async renderStream(options: RenderOptions): Promise<RenderStream> {
-    if (this.threads > 0 || options?.format === 'pdf' || options?.format === 'mp4') {
-      const { bytes, ...rest } = await this.render(options);
+    const out = await this.dispatch(options);
+    if (!('image' in out)) {
+      const { bytes, ...rest } = out;
       return { ...rest, stream: Readable.from([bytes]) };
     }
-    const { image, report } = await this.rasterize(options);
+    const { image, report, format } = out;
+    return { stream: encoder(image, format, options), format, mimeType: MIME_TYPES[format], width: image.width, height: image.height, report };
+  }
+
+  /**
+   * The one format dispatch of render and renderStream, after the one check of the options (bad
+   * options reject at once, with threads or without): a render thread, the mp4 or pdf path, which
+   * give finished bytes, or a raster still painted here and left for the caller to encode.
+   */
+  private async dispatch(options: RenderOptions): Promise<RenderResult | Painted> {
+    validateOptions(options);
+    if (this.threads > 0) return guard(() => renderOnThread(this.threadPool(), options));
     const format = options.format;
-    return { stream: encoder(image, format, options), format, mimeType: MIME[format], width: image.width, height: image.height, report };
+    if (format === 'mp4') return guard(async () => (await import('./render/video.js')).renderMp4(this.context, options));
+    if (format === 'pdf') return guard(async () => (await import('./render/pdf.js')).renderPdf(this.context, options));
+    const { image, report } = await guard(() => rasterizeStill(this.context, options));
+    return { image, report, format };
   }
 }
-
-/** A received option value as sharp's messages show it: numbers as they are, anything else with its type. */
-const shown = (v: unknown): string => (typeof v === 'number' ? String(v) : `${JSON.stringify(v) ?? String(v)} of type ${typeof v}`);
 
 /** Lets ImprintErrors through and reports anything else as render_failed, never as a crash. */
 async function guard<T>(work: () => Promise<T>): Promise<T> {

@@ -1,24 +1,16 @@
-// What decides, before any pixel is painted, whether a render can succeed: the output formats and the
-// checks on a resolved scene. The engine runs them before rendering and the service when it queues a
+// What decides, before any pixel is painted, whether a render can succeed: the limits and the checks
+// on a resolved scene (the formats themselves are output-formats.ts's). The engine runs them before rendering and the service when it queues a
 // task, so a task that could never render is refused at the door with the same message.
 import { z } from 'zod';
 import { scaledSize } from './scene/display-list.js';
 import type { Scene } from './scene/scene.js';
-import { IMAGE_FORMATS, type ImageFormat } from './encode/image.js';
 import { validationError } from './errors.js';
-
-export type OutputFormat = ImageFormat | 'pdf' | 'mp4';
-export const OUTPUT_FORMATS: readonly OutputFormat[] = [...IMAGE_FORMATS, 'pdf', 'mp4'];
+import { DEFAULT_FPS, type Fps, type OutputFormat } from './output-formats.js';
 
 /** Interface A's longest video. */
 export const MAX_VIDEO_SECONDS = 15;
 /** Longest slide video (interface B) unless `maxDuration` says otherwise. */
 export const MAX_SLIDE_VIDEO_SECONDS = 300;
-
-/** "png, jpg, webp, avif, pdf or mp4": for messages. */
-export function formatList(formats: readonly string[] = OUTPUT_FORMATS): string {
-  return `${formats.slice(0, -1).join(', ')} or ${formats[formats.length - 1]}`;
-}
 
 /**
  * What one render may cost, checked before it starts so that memory stays bounded whatever is accepted:
@@ -73,7 +65,7 @@ export interface RenderPlan {
   /** What the caller can do about a video over the limit (the engine's option, the CLI's flag…). */
   overLimitHint?: string;
   /** mp4: frames per second (default 30), for the video's total work. */
-  fps?: number;
+  fps?: Fps;
   /** The budget; default RENDER_LIMITS. */
   limits?: RenderLimits;
   /** JSON paths the errors name: the request's field that the check concerns. */
@@ -122,11 +114,11 @@ export function checkRenderable(scene: Pick<Scene, 'duration' | 'slides' | 'widt
         `the video lasts ${scene.duration} s: at most ${max} s are allowed; ${plan.overLimitHint ?? "shorten the design's duration"}`,
       );
     }
-    const work = pixels * Math.round(scene.duration * (plan.fps ?? 30));
+    const work = pixels * Math.round(scene.duration * (plan.fps ?? DEFAULT_FPS));
     if (work > limits.maxVideoPixelFrames) {
       throw validationError(
         at.duration,
-        `the video is ${size} for ${scene.duration} s at ${plan.fps ?? 30} fps: a render may paint at most ` +
+        `the video is ${size} for ${scene.duration} s at ${plan.fps ?? DEFAULT_FPS} fps: a render may paint at most ` +
           `${Math.round(limits.maxVideoPixelFrames / 1e8) / 10} gigapixels of frames (width × height × frames): make it shorter, smaller or use 30 fps`,
       );
     }

@@ -4,11 +4,11 @@
 import { execFileSync } from 'node:child_process';
 import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { DesignInput, RenderOptions } from '../src/engine.js';
-import { Engine, FontSet, fileAssetResolver, ImprintError, type AssetResolver } from '../src/index.js';
+import type { DesignInput, EngineOptions, RenderOptions } from '../src/engine.js';
+import { bundledFonts, Engine, FontSet, fileAssetResolver, ImprintError, type AssetResolver } from '../src/index.js';
 import type { ObjectsOverrides } from '../src/resolve/types.js';
 
 const ROOT = join(import.meta.dirname, '..');
@@ -155,5 +155,22 @@ describe('Engine threads', () => {
     expect(() => new Engine({ threads: threads as number })).toThrow(
       new ImprintError('validation_error', '$.threads', `Expected an integer between 0 and 64 for threads but received ${shown}`),
     );
+  });
+
+  it.each([
+    [{ fontsDir: '' }, '$.fontsDir', 'Expected a folder path for fontsDir but received "" of type string'],
+    [{ fontsDir: 3 }, '$.fontsDir', 'Expected a folder path for fontsDir but received 3'],
+    [{ fonts: bundledFonts(), fontsDir: 'fonts' }, '$.fontsDir', 'give either fonts (a FontSet, which names its own font folder) or fontsDir, not both'],
+    [{ imageCacheBytes: -1 }, '$.imageCacheBytes', 'Expected a number of bytes, 0 or more, for imageCacheBytes but received -1'],
+    [{ imageCacheBytes: '1GB' }, '$.imageCacheBytes', 'Expected a number of bytes, 0 or more, for imageCacheBytes but received "1GB" of type string'],
+    [null, '$', 'expected engine options { fonts?, fontsDir?, imageCacheBytes?, threads? } (an object)'],
+  ])('refuses engine options %j at %s, saying what they take', (options, path, message) => {
+    expect(() => new Engine(options as EngineOptions)).toThrow(new ImprintError('validation_error', path, message));
+  });
+
+  it('fills in the defaults and ignores fields it does not know, as it always has', () => {
+    const engine = new Engine({ threads: 0, imageCacheBytes: Infinity, ...({ colour: 'blue' } as object) });
+    expect(engine.threads).toBe(0);
+    expect(new Engine({ threads: undefined }).threads).toBe(Math.min(availableParallelism(), 64));
   });
 });

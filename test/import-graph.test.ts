@@ -13,7 +13,7 @@ const SRC = join(import.meta.dirname, '..', 'src');
  * entries of the service can sit in their folders and still come after the worker they export.
  */
 const STAGES: readonly (readonly [stage: string, paths: readonly string[]])[] = [
-  ['foundation: plain data, errors, lazy package loading', ['scene/', 'errors.ts', 'lazy-require.ts', 'types/']],
+  ['foundation: plain data, errors, lazy package loading', ['scene/', 'errors.ts', 'lazy-require.ts', 'types/', 'output-formats.ts']],
   ['template format vocabulary', ['format/']],
   ['text', ['text/']],
   ['SVG files: XML, path data, the supported subset', ['svg/']],

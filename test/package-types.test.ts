@@ -5,6 +5,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSyn
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
+import ts from 'typescript';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 const run = promisify(execFile);
@@ -154,4 +155,40 @@ describe('published types in a consumer project', () => {
     expect(output).toMatch(/^bad\.ts\(3,\d+\): error TS\d+: .*"gif"/m);
     expect(output).not.toContain('node_modules/');
   }, 180_000);
+
+  it("show each engine option's description and default in the consumer's editor", () => {
+    // What an editor's hover shows: the JSDoc the consumer's compiler finds for each field of EngineOptions.
+    const file = join(project, 'hover.ts');
+    writeFileSync(file, `import type { EngineOptions } from 'imprint';\nexport const options: EngineOptions = {};\n`);
+    const program = ts.createProgram([file], {
+      strict: true,
+      module: ts.ModuleKind.NodeNext,
+      moduleResolution: ts.ModuleResolutionKind.NodeNext,
+      target: ts.ScriptTarget.ES2022,
+      noEmit: true,
+      preserveSymlinks: true,
+    });
+    const checker = program.getTypeChecker();
+    const statement = program.getSourceFile(file)!.statements[1] as ts.VariableStatement;
+    const type = checker.getTypeAtLocation(statement.declarationList.declarations[0]!.name);
+    const docs = Object.fromEntries(
+      type.getProperties().map((p) => [
+        p.name,
+        {
+          description: ts.displayPartsToString(p.getDocumentationComment(checker)),
+          default: p
+            .getJsDocTags()
+            .find((t) => t.name === 'default')
+            ?.text?.map((t) => t.text)
+            .join(''),
+        },
+      ]),
+    );
+    expect(Object.keys(docs).sort()).toEqual(['fonts', 'fontsDir', 'imageCacheBytes', 'threads']);
+    expect(docs.threads).toEqual({
+      description: expect.stringMatching(/^Worker threads that render/),
+      default: expect.stringMatching(/^os\.availableParallelism\(\)/),
+    });
+    expect(docs.imageCacheBytes?.default).toMatch(/^268_435_456 /);
+  }, 60_000);
 });

@@ -7,14 +7,14 @@ import { dirname, extname, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { fileAssetResolver } from '../assets/resolver.js';
 import type { VideoProgress } from '../encode/video.js';
-import { Engine, type DesignInput, type OutputFormat, type RenderOptions, type RenderResult } from '../engine.js';
+import { Engine, type DesignInput, type RenderOptions, type RenderResult } from '../engine.js';
 import { MAX_SCALE } from '../render/options.js';
 import { ImprintError, validationError } from '../errors.js';
 import type { FitReport } from '../layout/layout.js';
 import { renderWarnings } from '../render/warnings.js';
 import type { Overrides } from '../resolve/types.js';
+import { DEFAULT_FPS, formatList, isVideoSize, OUTPUT_FORMATS, VIDEO_FPS, type OutputFormat } from '../output-formats.js';
 import { QUALITY_FORMATS } from '../encode/image.js';
-import { formatList, OUTPUT_FORMATS } from '../render-checks.js';
 import { convertInput, type InputFormat } from '../design/import.js';
 import { catalogueFamily } from '../text/catalogue.js';
 import { MAX_FONT_FILE_BYTES, readFontFile } from '../text/font-file.js';
@@ -317,10 +317,10 @@ export async function renderCommand(args: string[], io: CliIO): Promise<number> 
 
   // The flags win over a request body's interface B parameters, which win over the engine's defaults.
   const fpsText = values.fps ?? (bodies[0]?.fps === undefined ? undefined : String(bodies[0].fps));
-  const fps = fpsText === undefined ? undefined : fpsText === '30' || fpsText === '60' ? (Number(fpsText) as 30 | 60) : null;
-  if (fps === null) throw validationError('$.fps', `expected --fps 30 or 60 but received ${JSON.stringify(values.fps)}`);
+  const fps = fpsText === undefined ? undefined : (VIDEO_FPS.find((f) => String(f) === fpsText) ?? null);
+  if (fps === null) throw validationError('$.fps', `expected --fps ${formatList(VIDEO_FPS)} but received ${JSON.stringify(values.fps)}`);
   const size = values.size ?? bodies[0]?.size;
-  if (size !== undefined && size !== 'sd' && size !== 'hd' && size !== 'design') {
+  if (size !== undefined && size !== 'design' && !isVideoSize(size)) {
     throw validationError('$.size', `expected --size sd, hd or design but received ${JSON.stringify(values.size)}`);
   }
   const time = secondsOption(values.time, '$.time', '--time', { positive: false });
@@ -397,6 +397,6 @@ export async function renderCommand(args: string[], io: CliIO): Promise<number> 
   }
   if (values.report) info.write(`${JSON.stringify(result.report, null, 2)}\n`);
   for (const line of renderWarningLines(result.report)) warn(line);
-  warn(summary(toStdout ? 'stdout' : out, result, fps ?? 30, (Date.now() - startedAt) / 1000));
+  warn(summary(toStdout ? 'stdout' : out, result, fps ?? DEFAULT_FPS, (Date.now() - startedAt) / 1000));
   return 0;
 }

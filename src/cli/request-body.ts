@@ -9,7 +9,7 @@ import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { parseJson } from '../design/parse.js';
 import { validationError } from '../errors.js';
-import { formatList, OUTPUT_FORMATS, type OutputFormat } from '../render-checks.js';
+import { formatList, isFps, isVideoSize, OUTPUT_FORMATS, VIDEO_FPS, VIDEO_SIZES, type Fps, type OutputFormat, type VideoSize } from '../output-formats.js';
 
 export interface ReadJsonOptions {
   /** The file as the user typed it, for messages (default: `file`). */
@@ -48,8 +48,8 @@ export interface RequestBody {
   /** The body named its format (interface A) rather than implying it (interface B). */
   explicitFormat: boolean;
   /** Interface B's parameters: defaults of --fps and --size. */
-  fps?: 30 | 60;
-  size?: 'sd' | 'hd';
+  fps?: Fps;
+  size?: VideoSize;
 }
 
 const A_FIELDS = ['objects_overrides', 'format', 'design_id', 'webhook_url'] as const;
@@ -127,9 +127,9 @@ function parameters(value: unknown, path: string): Pick<RequestBody, 'fps' | 'si
     }
   }
   const { fps, size_type: size, demo } = value;
-  if (fps !== undefined && fps !== 30 && fps !== 60) throw validationError(`${path}.fps`, `expected fps 30 or 60 but received ${JSON.stringify(fps)}`);
-  if (size !== undefined && size !== 'sd' && size !== 'hd') {
-    throw validationError(`${path}.size_type`, `expected size_type "sd" or "hd" but received ${JSON.stringify(size)}`);
+  if (fps !== undefined && !isFps(fps)) throw validationError(`${path}.fps`, `expected fps ${formatList(VIDEO_FPS)} but received ${JSON.stringify(fps)}`);
+  if (size !== undefined && !isVideoSize(size)) {
+    throw validationError(`${path}.size_type`, `expected size_type ${formatList(VIDEO_SIZES.map((s) => `"${s}"`))} but received ${JSON.stringify(size)}`);
   }
   if (demo !== undefined && typeof demo !== 'boolean') {
     throw validationError(`${path}.demo`, `expected demo true or false but received ${JSON.stringify(demo)}`);

@@ -1,6 +1,7 @@
 // encode: the ffmpeg command line for raw rgba frames on stdin → h264 mp4, built as plain data so it
 // can be tested without ffmpeg. Bad settings throw a RangeError here rather than an ffmpeg error later.
 import type { ClipSound } from '../assets/clips.js';
+import { formatList, isFps, isVideoSize, VIDEO_FPS, type Fps, type VideoSize } from '../output-formats.js';
 
 export const VIDEO_PRESETS = ['ultrafast', 'superfast', 'veryfast', 'faster', 'fast', 'medium'] as const;
 export type VideoPreset = (typeof VIDEO_PRESETS)[number];
@@ -53,7 +54,7 @@ export interface VideoEncodeSettings {
   /** Size of the raw input frames (rgba). */
   width: number;
   height: number;
-  fps: 30 | 60;
+  fps: Fps;
   /** Output file path (.mp4). */
   output: string;
   /** When given and different from the input size: scaled with lanczos to this (even) size. */
@@ -77,7 +78,7 @@ export interface VideoEncodeSettings {
 export const VIDEO_DEFAULTS = { crf: 20, preset: 'veryfast' } as const satisfies { crf: number; preset: VideoPreset };
 
 export function ffmpegArgs(s: VideoEncodeSettings): string[] {
-  if (s.fps !== 30 && s.fps !== 60) throw new RangeError(`video fps must be 30 or 60, got ${String(s.fps)}`);
+  if (!isFps(s.fps)) throw new RangeError(`video fps must be ${formatList(VIDEO_FPS)}, got ${String(s.fps)}`);
   positiveInteger('width', s.width);
   positiveInteger('height', s.height);
   if (typeof s.output !== 'string' || s.output === '') throw new RangeError('video output path must be a non-empty string');
@@ -237,10 +238,10 @@ export function evenSize(width: number, height: number): { width: number; height
 }
 
 /** The delivery size for a video type: short side 720 (sd) or 1080 (hd), aspect kept, both sides even. */
-export function sizeForType(width: number, height: number, type: 'sd' | 'hd'): { width: number; height: number } {
+export function sizeForType(width: number, height: number, type: VideoSize): { width: number; height: number } {
   positiveFinite('width', width);
   positiveFinite('height', height);
-  if (type !== 'sd' && type !== 'hd') throw new RangeError(`video type must be 'sd' or 'hd', got ${String(type)}`);
+  if (!isVideoSize(type)) throw new RangeError(`video type must be 'sd' or 'hd', got ${String(type)}`);
   const short = type === 'sd' ? 720 : 1080;
   const scale = short / Math.min(width, height);
   const nearestEven = (v: number) => Math.max(2, Math.round(v / 2) * 2);

@@ -3,6 +3,7 @@ import type { Sharp } from 'sharp';
 import type SharpModule from 'sharp';
 import { z } from 'zod';
 import { lazyRequire } from '../lazy-require.js';
+import type { ImageFormat } from '../output-formats.js';
 import type { RasterImage } from '../paint/backend.js';
 
 const sharpModule = lazyRequire<typeof SharpModule>('sharp');
@@ -52,9 +53,6 @@ export const AvifOptionsSchema = z.strictObject({
 export type AvifOptions = z.input<typeof AvifOptionsSchema>;
 
 export const ENCODE_DEFAULTS = { png: { compressionLevel: 3 }, jpg: { quality: 90 }, webp: { quality: 80, lossless: false }, avif: { quality: 50 } } as const;
-
-export type ImageFormat = 'png' | 'jpg' | 'webp' | 'avif';
-export const IMAGE_FORMATS: readonly ImageFormat[] = ['png', 'jpg', 'webp', 'avif'];
 
 /** Formats whose encoder takes a quality 1-100 (`jpg.quality`, `webp.quality`, `avif.quality`). */
 export const QUALITY_FORMATS: readonly ImageFormat[] = ['jpg', 'webp', 'avif'];
@@ -113,5 +111,3 @@ function encoderOf(image: RasterImage, format: ImageFormat, options: EncodeOptio
 export function encodeImage(image: RasterImage, format: ImageFormat, options: EncodeOptions = {}): Promise<Buffer> {
   return encoder(image, format, options).toBuffer();
 }
-
-export const MIME_TYPES: Record<ImageFormat, string> = { png: 'image/png', jpg: 'image/jpeg', webp: 'image/webp', avif: 'image/avif' };

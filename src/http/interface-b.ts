@@ -5,6 +5,8 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { issueToError } from '../format/zod-error.js';
+import { VIDEO_SIZES } from '../output-formats.js';
+import { FpsSchema } from '../render/options.js';
 import type { Service } from '../service/service.js';
 import { taskBodyB } from '../service/videos.js';
 import type { Account } from '../store/metadata/records.js';
@@ -14,8 +16,8 @@ import { bFailure, jsonDepth } from './errors.js';
 export const VideoRenderRequest = z.strictObject({
   parameters: z
     .strictObject({
-      fps: z.union([z.literal(30), z.literal(60)], { error: 'expected fps 30 or 60' }).optional(),
-      size_type: z.enum(['sd', 'hd']).optional(),
+      fps: FpsSchema.optional(),
+      size_type: z.enum(VIDEO_SIZES).optional(),
       demo: z.boolean().optional(),
     })
     .optional(),

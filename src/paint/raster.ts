@@ -18,6 +18,9 @@ import { prepareRasterImages } from './raster-images.js';
 import { tracePathData } from './path-geometry.js';
 import { paintPages } from './walk.js';
 
+/** @napi-rs/canvas's gradient (it does not export the type; the DOM's, of the same name, is not in the server's types). */
+type CanvasGradient = ReturnType<SKRSContext2D['createLinearGradient']>;
+
 // Outlines per face and glyph, least recently used first out: design and library fonts make the set
 // of faces open-ended, so the cache is bounded (a card draws a few hundred glyphs; CJK text more).
 const GLYPH_PATHS = 16_384;

@@ -10,6 +10,7 @@ import { evenSize, sizeForType, type VideoAudio } from '../encode/ffmpeg-args.js
 import { encodeStillVideo } from '../encode/still-video.js';
 import { VideoEncoder, type VideoEncoderOptions, type VideoProgress } from '../encode/video.js';
 import { ImprintError } from '../errors.js';
+import { isVideoSize, type Fps, type VideoSize } from '../output-formats.js';
 import type { DisplayItem, DisplayList } from '../scene/display-list.js';
 import { layout, type FitReport } from '../layout/layout.js';
 import { absentTexts, isStatic, sampleScene } from '../layout/timeline.js';
@@ -19,11 +20,11 @@ import { sizesOf } from './scenes.js';
 import type { SvgDocument } from '../svg/parse.js';
 
 export interface VideoOptions {
-  fps: 30 | 60;
+  fps: Fps;
   /** A soundtrack file ffmpeg reads, trimmed to the video with a fade-out. */
   audio?: VideoAudio;
   /** Output size: the design's (rounded down to even) or interface B's sd / hd. */
-  size?: 'design' | 'sd' | 'hd';
+  size?: 'design' | VideoSize;
   signal?: AbortSignal;
   onProgress?: (p: VideoProgress) => void;
 }
@@ -171,7 +172,7 @@ export async function renderVideo(
   const duration = scene.duration!;
   const totalFrames = Math.max(1, Math.round(duration * options.fps));
   const { width, height } = evenSize(scene.width, scene.height);
-  const out = options.size === 'sd' || options.size === 'hd' ? sizeForType(width, height, options.size) : { width, height };
+  const out = isVideoSize(options.size) ? sizeForType(width, height, options.size) : { width, height };
   const { pixels: background, rest: aboveBackground, report: staticReport } = await staticLayers(frames, duration);
   const { overlay, rest, report: overlayReport } = await staticOverlay({ ...frames, scene: aboveBackground }, duration);
   const clipFrames = new ClipFrames(clips, options.fps);

@@ -1,17 +1,21 @@
-// The render options: one zod schema that validates them at run time, gives their TypeScript types
-// (inferred, so JSDoc on each property shows in editors) and, through its JSDoc, the generated library
-// reference in docs/reference.md (scripts/library-reference.mjs; test/docs.test.ts keeps it current).
+// The render and engine options: one zod schema each that validates them at run time (once, in the
+// façade, engine.ts), gives their TypeScript types (inferred, so JSDoc on each property shows in
+// editors) and, through its JSDoc, the generated library reference in docs/reference.md
+// (scripts/library-reference.mjs; test/docs.test.ts keeps it current).
+import { availableParallelism } from 'node:os';
 import { z as zod } from 'zod';
 import type { AssetResolver } from '../assets/resolver.js';
 import type { Design } from '../design/schema.js';
 import type { PolotnoDocument } from '../design/polotno/schema.js';
 import { issueToError } from '../format/zod-error.js';
-import { AvifOptionsSchema, JpgOptionsSchema, MIME_TYPES, PngOptionsSchema, WebpOptionsSchema } from '../encode/image.js';
+import { AvifOptionsSchema, JpgOptionsSchema, PngOptionsSchema, WebpOptionsSchema } from '../encode/image.js';
 import type { VideoProgress } from '../encode/video.js';
 import { ImprintError } from '../errors.js';
+import { jsonPath } from '../format/json-path.js';
+import { DEFAULT_FPS, formatList, OUTPUT_FORMATS, VIDEO_FPS, VIDEO_SIZES, type OutputFormat } from '../output-formats.js';
 import type { Overrides } from '../resolve/types.js';
 import { Watermark } from '../resolve/watermark.js';
-import { formatList, OUTPUT_FORMATS, RENDER_LIMITS, RenderLimitsSchema, type OutputFormat, type RenderLimits, type RenderPlan } from '../render-checks.js';
+import { RENDER_LIMITS, RenderLimitsSchema, type RenderLimits, type RenderPlan } from '../render-checks.js';
 import type { FontSet } from '../text/fonts.js';
 
 /**
@@ -33,6 +37,15 @@ const design = zod.custom<DesignInput>(() => true);
 const overrides = zod.custom<Overrides>(() => true);
 const resolver = zod.custom<AssetResolver>((v) => typeof v === 'function', { error: 'expected a function (ref) => Promise<Uint8Array>' });
 const seconds = zod.number().finite().min(0).max(3600);
+
+/** A video's frame rate, as the render options, the service's tasks and interface B check it. */
+export const FpsSchema = zod.union(
+  VIDEO_FPS.map((fps) => zod.literal(fps)),
+  { error: `expected fps ${formatList(VIDEO_FPS)}` },
+);
+
+/** An mp4's size: the design's, or interface B's sd (short side 720) or hd (1080). */
+export const VideoSizeSchema = zod.enum(['design', ...VIDEO_SIZES]);
 
 export const PageInputSchema = zod.strictObject({
   /** This page's design document (object) or its JSON text. Required. */
@@ -147,12 +160,12 @@ export const RenderOptionsSchema = zod.strictObject({
    * mp4: frames per second, 30 or 60.
    * @default 30
    */
-  fps: zod.union([zod.literal(30), zod.literal(60)], { error: 'expected fps 30 or 60' }).optional(),
+  fps: FpsSchema.optional(),
   /**
    * mp4: output size: the design's, or interface B's sd (short side 720) or hd (1080).
    * @default "design"
    */
-  size: zod.enum(['design', 'sd', 'hd']).optional(),
+  size: VideoSizeSchema.optional(),
   /**
    * mp4: longest allowed duration in seconds (a host or service plan sets its own).
    * @default 15, or 300 for a slide video
@@ -186,38 +199,80 @@ export const RenderOptionsSchema = zod.strictObject({
 });
 export type RenderOptions = zod.input<typeof RenderOptionsSchema>;
 
-export interface EngineOptions {
+/** The largest `threads` an Engine takes. */
+export const MAX_THREADS = 64;
+
+/** A received option value as sharp's messages show it: numbers as they are, anything else with its type. */
+const shown = (v: unknown): string => (typeof v === 'number' ? String(v) : `${JSON.stringify(v) ?? String(v)} of type ${typeof v}`);
+/** An engine option's message, whichever check failed: what it takes and what it got. */
+const expected =
+  (what: string) =>
+  (issue: { input?: unknown }): string =>
+    `Expected ${what} but received ${shown(issue.input)}`;
+const THREADS = expected(`an integer between 0 and ${MAX_THREADS} for threads`);
+const FONTS_DIR = expected('a folder path for fontsDir');
+const CACHE_BYTES = expected('a number of bytes, 0 or more, for imageCacheBytes');
+
+/**
+ * The fields of EngineOptions. Exported so that the published declarations keep each field's JSDoc:
+ * EngineOptionsSchema's type names this object instead of repeating its fields without their comments.
+ */
+export const engineOptionsFields = {
   /**
    * The fonts designs may use.
    * @default the bundled set (fonts/manifest.json), shared by every engine of the process
    */
-  fonts?: FontSet;
+  fonts: zod.custom<FontSet>(() => true).optional(),
   /**
    * The font folder of installed catalogue families (`imprint fonts install`), looked up after the
    * bundled families. Not with `fonts` (a FontSet carries its own, FontSet.installed).
    * @default IMPRINT_FONTS_DIR, else `fonts` in IMPRINT_DATA_DIR (default ./data): ./data/fonts
    */
-  fontsDir?: string;
+  fontsDir: zod.string({ error: FONTS_DIR }).min(1, { error: FONTS_DIR }).optional(),
   /**
    * Memory in bytes for images and the pixels derived from them, kept between renders; with
    * threads, each thread keeps its share (imageCacheBytes / threads).
    * @default 268_435_456 (256 MiB)
    */
-  imageCacheBytes?: number;
+  imageCacheBytes: zod
+    // Infinity (no bound) is a number of bytes too.
+    .custom<number>((v) => typeof v === 'number' && v >= 0, { error: CACHE_BYTES })
+    .default(256 * 1024 * 1024),
   /**
    * Worker threads that render (every format) in parallel, started on first use; idle threads do not
    * keep the process alive, and `close()` stops them. Threads open `fonts` from its folder. 0 renders
    * on the caller's thread, which suits a process that renders once (the CLI does: a thread costs a
    * start-up). `rasterize()` always runs on the caller's thread.
-   * @default os.availableParallelism() (the number of cores)
+   * @default os.availableParallelism() (the number of cores), at most 64
    */
-  threads?: number;
+  threads: zod
+    .int({ error: THREADS })
+    .min(0, { error: THREADS })
+    .max(MAX_THREADS, { error: THREADS })
+    .default(() => Math.min(availableParallelism(), MAX_THREADS)),
+};
+// Not strict: an engine has always ignored keys it does not know, so a host may pass a larger config.
+export const EngineOptionsSchema: zod.ZodObject<typeof engineOptionsFields> = zod.object(engineOptionsFields, {
+  error: 'expected engine options { fonts?, fontsDir?, imageCacheBytes?, threads? } (an object)',
+});
+export type EngineOptions = zod.input<typeof EngineOptionsSchema>;
+/** EngineOptions checked, with the defaults filled in: what an Engine keeps. */
+export type EngineSettings = zod.output<typeof EngineOptionsSchema>;
+
+/** Checks an Engine's options and fills in the defaults (once, when the engine is made). */
+export function engineSettings(options: EngineOptions): EngineSettings {
+  const parsed = EngineOptionsSchema.safeParse(options);
+  if (!parsed.success) {
+    // Each check of the schema carries the whole message, with the value as received.
+    const first = parsed.error.issues[0]!;
+    throw new ImprintError('validation_error', jsonPath(first.path.filter((p) => typeof p !== 'symbol')), first.message);
+  }
+  const settings = parsed.data;
+  if (settings.fonts && settings.fontsDir !== undefined) {
+    throw new ImprintError('validation_error', '$.fontsDir', 'give either fonts (a FontSet, which names its own font folder) or fontsDir, not both');
+  }
+  return settings;
 }
-
-/** The largest `threads` an Engine takes. */
-export const MAX_THREADS = 64;
-
-export const MIME: Record<OutputFormat, string> = { ...MIME_TYPES, pdf: 'application/pdf', mp4: 'video/mp4' };
 
 /** jpg (and video) have no alpha channel: transparent areas are painted onto white. */
 export const JPG_MATTE = [255, 255, 255, 1] as const;
@@ -232,7 +287,7 @@ export function planOf(options: RenderOptions): RenderPlan {
   return {
     format: options.format,
     limits: limitsOf(options),
-    fps: options.fps ?? 30,
+    fps: options.fps ?? DEFAULT_FPS,
     overLimitHint: ENGINE_LIMIT_HINT,
     ...(options.maxDuration === undefined ? {} : { maxDuration: options.maxDuration }),
     ...(options.time === undefined ? {} : { time: options.time }),

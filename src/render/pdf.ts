@@ -2,7 +2,8 @@
 // document. Loaded by the engine only for a pdf, so stills and videos never load pdfkit.
 import { encodePdf } from '../encode/pdf.js';
 import { FontSet } from '../text/fonts.js';
-import { MIME, type RenderOptions } from './options.js';
+import { MIME_TYPES } from '../output-formats.js';
+import type { RenderOptions } from './options.js';
 import { stillTime } from '../layout/timeline.js';
 import type { Scene } from '../scene/scene.js';
 import { layoutAt, withScenes, type EngineContext, type ScenePage } from './scenes.js';
@@ -50,6 +51,6 @@ export function renderPdf(ctx: EngineContext, options: RenderOptions): Promise<R
     // Entries of a multi-page document carry their page index.
     const report = pages.length > 1 ? pages.flatMap((p, page) => p.report.map((r) => ({ ...r, page }))) : pages[0]!.report;
     const sizes = pages.map((p) => ({ width: p.displayList.width, height: p.displayList.height }));
-    return { bytes, format: 'pdf', mimeType: MIME.pdf, width: first.width, height: first.height, pages: sizes, report };
+    return { bytes, format: 'pdf', mimeType: MIME_TYPES.pdf, width: first.width, height: first.height, pages: sizes, report };
   });
 }

@@ -1,7 +1,7 @@
 // What a render gives back: the bytes (or a stream of them), their format and size, and the fit report.
 import type { Readable } from 'node:stream';
 import type { FitReport } from '../layout/layout.js';
-import type { OutputFormat } from '../render-checks.js';
+import type { OutputFormat } from '../output-formats.js';
 
 export interface RenderResult {
   bytes: Buffer;

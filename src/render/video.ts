@@ -6,7 +6,8 @@ import { encoder } from '../encode/image.js';
 import { stillTime } from '../layout/timeline.js';
 import { rasterBackend } from '../paint/raster.js';
 import { renderVideo } from './frames.js';
-import { JPG_MATTE, MIME, type RenderOptions } from './options.js';
+import { DEFAULT_FPS, MIME_TYPES } from '../output-formats.js';
+import { JPG_MATTE, type RenderOptions } from './options.js';
 import type { RenderResult } from './result.js';
 import { layoutAt, resolverOf, withScenes, type EngineContext, type ScenePage } from './scenes.js';
 
@@ -21,7 +22,7 @@ async function video(ctx: EngineContext, options: RenderOptions, page: ScenePage
   const video = await renderVideo(
     { scene, images, clips, svgs: page.svgs, fonts: page.fonts, cache: ctx.images },
     {
-      fps: options.fps ?? 30,
+      fps: options.fps ?? DEFAULT_FPS,
       ...(options.size ? { size: options.size } : {}),
       ...(options.signal ? { signal: options.signal } : {}),
       ...(options.onProgress ? { onProgress: options.onProgress } : {}),
@@ -41,7 +42,7 @@ async function video(ctx: EngineContext, options: RenderOptions, page: ScenePage
   return {
     bytes: video.bytes,
     format: 'mp4',
-    mimeType: MIME.mp4,
+    mimeType: MIME_TYPES.mp4,
     width: video.width,
     height: video.height,
     report: video.report,

@@ -2,24 +2,12 @@
 // rate limit, and interface B's prices per second with what is left of today's render limits.
 import type { Account } from '../store/metadata/records.js';
 import type { ServiceContext } from './context.js';
-import { utcDayStart, VIDEO_FPS, VIDEO_SIZES, videoRate } from './videos.js';
+import type { AccountInfo } from './shapes.js';
+import { VIDEO_FPS, VIDEO_SIZES } from '../output-formats.js';
+import { utcDayStart, videoRate } from './videos.js';
 
-export interface AccountView {
-  account_id: number;
-  name: string;
-  /** The plan's name (basic, pro, or a preset an operator added). */
-  plan: string;
-  balance: number;
-  requests_per_minute: number;
-  video: {
-    /** Interface B's price per second of video by `<size_type>/<fps>`. */
-    rates: Record<'sd/30' | 'sd/60' | 'hd/30' | 'hd/60', number>;
-    /** Free (demo) renders that may still be queued today (UTC). */
-    demo_renders_left_today: number;
-    /** Paid renders that may still be requested today (UTC): done ones and those under way count. */
-    renders_left_today: number;
-  };
-}
+/** The account as GET /public/v2/account answers it (AccountInfo of shapes.ts). */
+export type AccountView = AccountInfo;
 
 export async function accountView(ctx: ServiceContext, account: Account): Promise<AccountView> {
   const used = await ctx.meta.countDailyRenders(account.id, utcDayStart(ctx.clock()));

@@ -1,7 +1,7 @@
-// One design as the HTTP API and the Studio see it: its named objects with type, box and the JSON
-// Schema of the override entry the API validates them with (made from each type's zod schema, the
-// one source), the template's current values of those fields, its slides, and what interface B
-// would charge for one render of it on the account's plan.
+// One design as the HTTP API and the Studio see it (DesignDetail, shapes.ts): its named objects with
+// type, box and the JSON Schema of the override entry the API validates them with (made from each
+// type's zod schema, the one source), the template's current values of those fields, its slides, and
+// what interface B would charge for one render of it on the account's plan.
 import { toJson, type JsonSchema } from '../design/json-schema.js';
 import { parseDesign } from '../design/parse.js';
 import { slotsOf } from '../design/slots.js';
@@ -14,57 +14,11 @@ import { slideTimes } from '../resolve/slides.js';
 import type { Account, DesignRecord } from '../store/metadata/records.js';
 import { priceFor } from './billing.js';
 import type { ServiceContext } from './context.js';
-import { designShape, designSummaryJson, getDesign, type DesignSummaryJson } from './designs.js';
+import { designShape, designSummaryJson, getDesign } from './designs.js';
 import { accountFontSet } from './fonts.js';
-import { VIDEO_FPS, VIDEO_SIZES, videoRate } from './videos.js';
-
-export interface ObjectInfo {
-  /** Several objects may share a name (a role): an override of it applies to all of them, and each is listed. */
-  name: string;
-  /** An addition: where the object is in the template (`$.objects[3]`, `$.slides[1].objects[0]`), unique where names may repeat. */
-  path: string;
-  type: ObjectType;
-  /** The name of the slide the object is on; null for a design without slides (or a slide without a name). */
-  slide: string | null;
-  /** Template pixels, before rotation. */
-  box: { x: number; y: number; width: number; height: number };
-  /** Degrees clockwise around the box's centre. */
-  rotation: number;
-  /** JSON Schema of this object's `objects_overrides` entry (interface A; interface B's `object`). */
-  override_schema: Record<string, unknown>;
-  /** The template's value of every override field it sets. */
-  values: Record<string, unknown>;
-  /** Mockups only (an addition): the layers an override addresses by id in `mockup_data`, with their kind. */
-  layers?: { id: string; kind: 'image' | 'color' | 'artwork' }[];
-}
-
-export interface SlideInfo {
-  /** Null for a slide without a name (it cannot be overridden). */
-  name: string | null;
-  /** Seconds the slide lasts, its transition in included. */
-  duration: number;
-  /** An addition: the second of the video the slide starts at (a scrubber's mark). */
-  start: number;
-  /** The names of its named objects, each once. */
-  objects: string[];
-}
-
-/** Interface B's price of one render per `<size_type>/<fps>`; null where B would refuse that render. */
-export type Prices = Record<'sd/30' | 'sd/60' | 'hd/30' | 'hd/60', number | null>;
-
-export type DesignDetail = DesignSummaryJson & {
-  /** The canvas colour (css hex), or null when the design has an image or no background. */
-  background: string | null;
-  slides: SlideInfo[];
-  objects: ObjectInfo[];
-  /** Null when the design cannot be rendered as a video (a still). */
-  prices: Prices | null;
-  /**
-   * An addition: the second a png, jpg or pdf of this design shows (its `poster_time`, else the end
-   * of its opening animations), where an editor opens it; null for a still design.
-   */
-  poster_time: number | null;
-};
+import type { DesignDetail, ObjectInfo, Prices } from './shapes.js';
+import { VIDEO_FPS, VIDEO_SIZES } from '../output-formats.js';
+import { videoRate } from './videos.js';
 
 /** Override schemas per object type, made once: they are the same for every design. */
 const schemas = new Map<ObjectType, Record<string, unknown>>();

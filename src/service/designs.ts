@@ -19,6 +19,7 @@ import type { ServiceContext } from './context.js';
 import { checkAssetImage, designAssetRefs } from './design-assets.js';
 import { newToken } from './keys.js';
 import { importInput } from './remote-files.js';
+import type { DesignSummary as DesignSummaryBody } from './shapes.js';
 import { sniffImageType } from './sniff.js';
 
 /** Bytes of all files of one design together. */
@@ -232,8 +233,8 @@ export function designShape(template: unknown): DesignShape {
   return { width: t.width, height: t.height, duration, animated: duration !== null };
 }
 
-/** A design as the HTTP API lists it (DesignSummary of docs/api.md). */
-export function designSummaryJson(d: DesignSummary, shape: DesignShape) {
+/** A design as the HTTP API lists it (DesignSummary of docs/api.md and shapes.ts). */
+export function designSummaryJson(d: DesignSummary, shape: DesignShape): DesignSummaryJson {
   return {
     design_id: d.id,
     name: d.name,
@@ -246,7 +247,7 @@ export function designSummaryJson(d: DesignSummary, shape: DesignShape) {
     updated_at: new Date(d.updatedAt).toISOString(),
   };
 }
-export type DesignSummaryJson = ReturnType<typeof designSummaryJson>;
+export type DesignSummaryJson = DesignSummaryBody;
 
 /** The account's designs newest first, with size and length (GET /public/v2/designs). */
 export async function listDesignSummaries(ctx: ServiceContext, accountId: unknown): Promise<DesignSummaryJson[]> {

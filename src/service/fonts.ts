@@ -13,6 +13,7 @@ import { getAccount } from './accounts.js';
 import type { ServiceContext } from './context.js';
 import { RETIRED_FILES_KEPT_MS } from './retention.js';
 import { newToken } from './keys.js';
+import type { FontFamily } from './shapes.js';
 
 export { MAX_FONT_FILE_BYTES };
 
@@ -205,17 +206,8 @@ export async function installDesignFonts(ctx: ServiceContext, design: unknown, f
   }
 }
 
-/** A family a design of the account can name, and where it comes from (GET /public/v2/fonts `families`). */
-export interface FamilyEntry {
-  family: string;
-  source: 'library' | 'bundled' | 'installed' | 'catalogue';
-  /** Google Fonts' category (sans-serif, serif, display, handwriting, monospace); null outside the catalogue. */
-  category: string | null;
-  weights: number[];
-  styles: ('normal' | 'italic')[];
-  /** The installed package version (source "installed"). */
-  version?: string;
-}
+/** A family a design of the account can name, and where it comes from (GET /public/v2/fonts `families`; FontFamily of shapes.ts). */
+export type FamilyEntry = FontFamily;
 
 /** The most families one listing returns. */
 export const MAX_FAMILIES_LISTED = 200;

@@ -9,8 +9,8 @@ export type { Account, Plan, Role, TaskRecord, TaskState, DesignRecord, DesignSu
 export { verifyWebhookSignature, signWebhook } from './webhooks.js';
 export { importInput, fetchRemoteFiles, REMOTE_FILE_LIMITS, type RemoteFetchOptions } from './remote-files.js';
 export { parseAddressRanges, type AddressRange, type PrivateAllowance } from './outbound.js';
-export type { DesignDetail, ObjectInfo, Prices, SlideInfo } from './design-info.js';
+export type { DesignDetail, ObjectInfo, Prices, SlideInfo } from './shapes.js';
 export type { DesignShape, DesignSummaryJson } from './designs.js';
 export type { ZipImport, ZipLimits } from './design-zip.js';
 export type { AccountView } from './account-view.js';
-export type { TaskListItem } from './task-view.js';
+export type { TaskListItem } from './shapes.js';

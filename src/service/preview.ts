@@ -6,7 +6,7 @@
 import type { DesignInput, RenderOptions } from '../engine.js';
 import { validationError } from '../errors.js';
 import type { FitReport } from '../layout/layout.js';
-import { MIME } from '../render/options.js';
+import { MIME_TYPES } from '../output-formats.js';
 import { RenderPool } from '../render/pool.js';
 import { errorOf, resultOf, splitOptions } from '../render/threaded.js';
 import { renderWarnings, type RenderWarning } from '../render/warnings.js';
@@ -130,7 +130,7 @@ export async function renderPreview(ctx: ServiceContext, pool: RenderPool, accou
   return {
     bytes: out.bytes,
     format,
-    mimeType: MIME[format],
+    mimeType: MIME_TYPES[format],
     width: out.width,
     height: out.height,
     scale,

@@ -2,6 +2,7 @@
 import type { RenderWarning } from '../render/warnings.js';
 import type { TaskRecord } from '../store/metadata/records.js';
 import type { ServiceContext } from './context.js';
+import type { TaskListItem, TaskProgress } from './shapes.js';
 
 export interface TaskError {
   /** Stable code from the error catalogue (validation_error, render_timeout, worker_lost, …). */
@@ -25,16 +26,10 @@ export interface TaskBodyA {
 
 /**
  * How far the render of an mp4 has got, as both interfaces and the event stream show it (an addition
- * to the spec). fraction = frames_done / frames_total; eta_seconds is null until the first frame is
- * encoded (the pace is not known yet), and 0 when done.
+ * to the spec; TaskProgress of shapes.ts). fraction = frames_done / frames_total; eta_seconds is null
+ * until the first frame is encoded (the pace is not known yet), and 0 when done.
  */
-export interface TaskProgressBody {
-  /** 0-1, four decimals. */
-  fraction: number;
-  frames_done: number;
-  frames_total: number;
-  eta_seconds: number | null;
-}
+export type TaskProgressBody = TaskProgress;
 
 /**
  * An mp4 task's progress: while pending, the worker's last report (0 of the task's frames before the
@@ -78,26 +73,9 @@ export function taskBodyA(ctx: ServiceContext, t: TaskRecord): TaskBodyA {
   return body;
 }
 
-/** One task of the account's task list (GET /public/v2/tasks), of either interface. */
-export interface TaskListItem {
-  id: number;
-  interface: 'A' | 'B';
-  design_id: number;
-  format: string;
-  state: TaskRecord['state'];
-  created_at: string;
-  started_at: string | null;
-  finished_at: string | null;
-  /** Only when done and not yet expired (interface B's video_url). */
-  result_url?: string;
-  /** Only in state error. */
-  error?: TaskError;
-  /** mp4 only, while pending and when done (as in A2). */
-  progress?: TaskProgressBody;
-}
-
 const iso = (t: number | null): string | null => (t === null ? null : new Date(t).toISOString());
 
+/** One task of the account's task list (GET /public/v2/tasks), of either interface (TaskListItem of shapes.ts). */
 export function taskListItem(ctx: ServiceContext, t: TaskRecord): TaskListItem {
   const item: TaskListItem = {
     id: t.id,

@@ -6,8 +6,10 @@ import { parseDesign } from '../design/parse.js';
 import { issueToError } from '../format/zod-error.js';
 import { ImprintError, validationError } from '../errors.js';
 import { resolveScene } from '../resolve/resolve.js';
-import { MIME_TYPES, QUALITY_FORMATS } from '../encode/image.js';
+import { JpgOptionsSchema, QUALITY_FORMATS } from '../encode/image.js';
+import { DEFAULT_FPS, MIME_TYPES, OUTPUT_FORMATS, type OutputFormat } from '../output-formats.js';
 import { checkRenderable } from '../render-checks.js';
+import { FpsSchema, VideoSizeSchema } from '../render/options.js';
 import type { Scene } from '../scene/scene.js';
 import type { VideoAdmission } from '../store/metadata/metadata-store.js';
 import type { TaskRecord } from '../store/metadata/records.js';
@@ -16,15 +18,21 @@ import { getDesign } from './designs.js';
 import { accountFontSet, installDesignFonts } from './fonts.js';
 import { checkDesignFiles, prepareOverrides } from './uploads.js';
 
-/** The spec's four formats, then Imprint's additions (webp, avif). */
-export const TASK_FORMATS = ['png', 'jpg', 'pdf', 'mp4', 'webp', 'avif'] as const;
-export type TaskFormat = (typeof TASK_FORMATS)[number];
-export const RESULT_TYPES: Record<TaskFormat, string> = { ...MIME_TYPES, pdf: 'application/pdf', mp4: 'video/mp4' };
+/** The spec's four formats first, as its documents list them. */
+const SPEC_FORMATS = ['png', 'jpg', 'pdf', 'mp4'] as const satisfies readonly OutputFormat[];
+/** What a task renders to: every format of the engine, the spec's four first, then Imprint's additions (webp, avif). */
+export const TASK_FORMATS: readonly OutputFormat[] = [...SPEC_FORMATS, ...OUTPUT_FORMATS.filter((f) => !(SPEC_FORMATS as readonly string[]).includes(f))];
+export type TaskFormat = OutputFormat;
+/** A stored result's Content-Type: the engine's MIME type of its format. */
+export const RESULT_TYPES: Readonly<Record<TaskFormat, string>> = MIME_TYPES;
 
-/** Render options a task may carry beyond its format; the adapters fill them from their requests. */
+/**
+ * Render options a task may carry beyond its format; the adapters fill them from their requests. The
+ * fields that are the engine's options take the engine's schema (its fps, size and encoder quality).
+ */
 export const TaskOptions = z.strictObject({
-  fps: z.union([z.literal(30), z.literal(60)]).optional(),
-  size: z.enum(['design', 'sd', 'hd']).optional(),
+  fps: FpsSchema.optional(),
+  size: VideoSizeSchema.optional(),
   /** Longest video in seconds (interface A: 15). */
   max_duration: z.number().gt(0).max(300).optional(),
   /** Also store a jpg of the frame at this second (interface B's screenshot). */
@@ -36,7 +44,7 @@ export const TaskOptions = z.strictObject({
   /** mp4: frames to render, set when queued; the worker scales its timeout with it. */
   frames: z.int().min(0).optional(),
   /** jpg, webp, avif: encoder quality 1-100 (the engine's default when absent). */
-  quality: z.int().min(1).max(100).optional(),
+  quality: JpgOptionsSchema.shape.quality,
   /** Interface A's missing_fonts: "fallback" draws a missing family with the default one (and warns). */
   missing_fonts: z.literal('fallback').optional(),
 });
@@ -96,11 +104,11 @@ export async function createTask(ctx: ServiceContext, accountId: number, req: Ta
   // Whatever the engine would refuse before painting is refused now, with its message, not as a task in error.
   checkRenderable(scene, {
     format,
-    fps: options.fps ?? 30,
+    fps: options.fps ?? DEFAULT_FPS,
     ...(options.max_duration === undefined ? {} : { maxDuration: options.max_duration }),
     at: { duration: '$.format', size: req.designIdPath ?? '$.design_id' },
   });
-  if (format === 'mp4' && scene.duration !== null) options.frames = Math.round(scene.duration * (options.fps ?? 30));
+  if (format === 'mp4' && scene.duration !== null) options.frames = Math.round(scene.duration * (options.fps ?? DEFAULT_FPS));
   const video = admitted?.video ?? req.video;
   const inserted = await ctx.meta.insertTask({
     accountId,

@@ -4,6 +4,7 @@
 import { stillTime } from '../layout/timeline.js';
 import { MAX_SLIDE_VIDEO_SECONDS } from '../render-checks.js';
 import { ImprintError, validationError } from '../errors.js';
+import { DEFAULT_FPS, type Fps, type VideoSize } from '../output-formats.js';
 import type { Account, Plan, TaskRecord } from '../store/metadata/records.js';
 import { priceFor } from './billing.js';
 import type { ServiceContext } from './context.js';
@@ -12,19 +13,15 @@ import { createTask, secondsBetween } from './tasks.js';
 
 export interface VideoRenderInput {
   videoId: unknown;
-  fps?: 30 | 60;
-  sizeType?: 'sd' | 'hd';
+  fps?: Fps;
+  sizeType?: VideoSize;
   demo?: boolean;
   /** Interface B's list `[{name, object} | {name, slide}]`. */
   overrides?: unknown;
 }
 
-/** Interface B's video sizes and frame rates: the four prices of a render. */
-export const VIDEO_SIZES = ['sd', 'hd'] as const;
-export const VIDEO_FPS = [30, 60] as const;
-
 /** Price per second of video for this plan at this size and frame rate; free mode costs nothing. */
-export function videoRate(plan: Pick<Plan, 'videoRates'>, size: 'sd' | 'hd', fps: 30 | 60, demo = false): number {
+export function videoRate(plan: Pick<Plan, 'videoRates'>, size: VideoSize, fps: Fps, demo = false): number {
   return demo ? 0 : plan.videoRates[`${size}_${fps}`];
 }
 
@@ -37,7 +34,7 @@ export async function createVideoTask(ctx: ServiceContext, account: Account, inp
     throw validationError('$.parameters.fps', 'demo mode renders at 30 fps only: set fps to 30 or leave it out, or set demo to false');
   if (demo && input.sizeType === 'hd')
     throw validationError('$.parameters.size_type', 'demo mode renders sd only: set size_type to sd or leave it out, or set demo to false');
-  const fps = input.fps ?? 30;
+  const fps = input.fps ?? DEFAULT_FPS;
   const size = input.sizeType ?? 'sd';
   const rate = videoRate(account.plan, size, fps, demo);
   const plan = account.plan;

@@ -8,6 +8,7 @@ import { chargeFor } from '../service/billing.js';
 import { posterKeyOf, RESULT_TYPES, resultKeyOf, taskOptions, type TaskFormat, type TaskOptions } from '../service/tasks.js';
 import type { TaskRecord } from '../store/metadata/records.js';
 import { isImprintError, type ErrorCode } from '../errors.js';
+import { DEFAULT_FPS } from '../output-formats.js';
 import type { DesignInput, RenderOptions } from '../engine.js';
 import type { Overrides } from '../resolve/types.js';
 import { RenderFailure, RenderPool, type FailureKind } from '../render/pool.js';
@@ -211,7 +212,7 @@ export class TaskWorker {
       }
       const seconds = (this.ctx.clock() - started) / 1000;
       this.ctx.metrics.observeRender(task.format, seconds);
-      const billedDuration = out.frames ? out.frames / (o.fps ?? 30) : null;
+      const billedDuration = out.frames ? out.frames / (o.fps ?? DEFAULT_FPS) : null;
       const charge = chargeFor(task, billedDuration);
       const warnings = renderWarnings(out.report);
       outcome = { state: 'done', resultKey, posterKey, billedDuration, warnings, ...(charge === undefined ? {} : { charge }) };

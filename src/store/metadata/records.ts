@@ -1,4 +1,5 @@
 // Plain records the metadata store reads and writes: what the service core and workers pass around.
+import type { Fps, VideoSize } from '../../output-formats.js';
 import type { RenderWarning } from '../../render/warnings.js';
 
 export type Role = 'admin' | 'member';
@@ -6,13 +7,8 @@ export type DesignKind = 'design' | 'video';
 export type TaskState = 'queued' | 'pending' | 'done' | 'error';
 export const TASK_STATES: readonly TaskState[] = ['queued', 'pending', 'done', 'error'];
 
-/** Price per second of rendered video, by interface B's size_type and fps. */
-export interface VideoRates {
-  sd_30: number;
-  sd_60: number;
-  hd_30: number;
-  hd_60: number;
-}
+/** Price per second of rendered video, by interface B's size_type and fps: `sd_30`, `sd_60`, `hd_30`, `hd_60`. */
+export type VideoRates = Record<`${VideoSize}_${Fps}`, number>;
 
 export interface Plan {
   name: string;

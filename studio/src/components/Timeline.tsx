@@ -7,7 +7,8 @@ import { useId, useState } from 'preact/hooks';
 import { useStudio } from '../context.js';
 import { describeError, isApiError, networkError } from '../lib/api-errors.js';
 import type { SlideOverride } from '../lib/overrides.js';
-import { formatSeconds, slideIndexAt, slideSpans, type SlideInfo } from '../lib/timeline.js';
+import type { SlideInfo } from '../lib/designs.js';
+import { formatSeconds, slideIndexAt, slideSpans, type SlideSpan } from '../lib/timeline.js';
 import { uploadLabel } from '../lib/upload-history.js';
 
 interface Props {
@@ -63,7 +64,7 @@ function Slide({
   onSlide,
 }: {
   index: number;
-  slide: ReturnType<typeof slideSpans>[number];
+  slide: SlideSpan<SlideInfo>;
   current: boolean;
   override: SlideOverride | undefined;
   onSeek: () => void;

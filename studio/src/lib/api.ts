@@ -2,6 +2,7 @@
 // a URL), takes an AbortSignal so a newer preview cancels an older one, and turns any answer that is
 // not a success into an ApiError (code, description, the JSON path split off). The task events are
 // read with fetch() as a stream (EventSource cannot send the header). Uses fetch only, no DOM nodes.
+import type { FontFamily } from '../../../src/service/shapes.js';
 import type { TaskProgress } from './progress.js';
 import { apiErrorFrom, networkError, type ApiError } from './api-errors.js';
 import type { AccountInfo, DesignDetail, DesignSummary, TaskListItem } from './designs.js';
@@ -85,14 +86,7 @@ interface CallOptions {
 }
 
 /** A family a design can name, and where it comes from (GET /public/v2/fonts `families`). */
-export interface FontFamily {
-  family: string;
-  source: 'library' | 'bundled' | 'installed' | 'catalogue';
-  category: string | null;
-  weights: number[];
-  styles: ('normal' | 'italic')[];
-  version?: string;
-}
+export type { FontFamily };
 
 export class Api {
   /** What is left of the plan's requests this minute, from the last answer. */

@@ -1,73 +1,13 @@
 // The listing endpoints' shapes (GET /public/v2/designs, /designs/<id>, /account, /tasks) and what
 // the Studio derives from them: the type label, the size text, the formats a design renders to, the
-// price of a video render. No DOM: unit-tested.
-import type { JsonSchema } from './json-schema.js';
+// price of a video render. The shapes are the service's zod schemas' types (src/service/shapes.ts),
+// imported as types only: the bundle takes nothing from there. No DOM: unit-tested.
+import type { AccountInfo, DesignDetail, DesignSummary, ObjectInfo, PriceKey, SlideInfo, TaskListItem } from '../../../src/service/shapes.js';
 import type { Format, Fps, SizeType } from './render-request.js';
-import type { SlideInfo } from './timeline.js';
 
-export interface DesignSummary {
-  design_id: number;
-  name: string;
-  kind: 'design' | 'video';
-  width: number;
-  height: number;
-  /** Seconds; null for a still. */
-  duration: number | null;
-  animated: boolean;
-  created_at: string;
-  updated_at: string;
-}
+export type { AccountInfo, DesignDetail, DesignSummary, ObjectInfo, PriceKey, SlideInfo, TaskListItem };
 
 export type ObjectType = 'text' | 'image' | 'shape' | 'chart' | 'mockup' | 'video' | 'svg' | 'line';
-
-export interface ObjectInfo {
-  /** Several objects may share a name (a role): one override entry applies to all of them. */
-  name: string;
-  /** Where the object is in the template (absent from an older service): unique where names repeat. */
-  path?: string;
-  type: ObjectType;
-  slide: string | null;
-  box: { x: number; y: number; width: number; height: number };
-  rotation: number;
-  override_schema: JsonSchema;
-  values: Record<string, unknown>;
-  /** A mockup's layers (an addition of the service; the form also takes ids from values.mockup_data). */
-  layers?: { id: string; kind?: string }[];
-}
-
-export type PriceKey = 'sd/30' | 'sd/60' | 'hd/30' | 'hd/60';
-
-export interface DesignDetail extends DesignSummary {
-  background: string | null;
-  slides: SlideInfo[];
-  objects: ObjectInfo[];
-  /** Interface B's price of one render per size/fps; null where B would refuse it, or for a still. */
-  prices: Record<PriceKey, number | null> | null;
-  /** The second a still of this design shows (where the editor opens it); null for a still design. */
-  poster_time: number | null;
-}
-
-export interface AccountInfo {
-  account_id: number;
-  name: string;
-  plan: string;
-  balance: number;
-  requests_per_minute: number;
-  video: { rates: Partial<Record<PriceKey, number>>; demo_renders_left_today: number; renders_left_today: number };
-}
-
-export interface TaskListItem {
-  id: number;
-  interface: 'A' | 'B';
-  design_id: number;
-  format: string;
-  state: 'queued' | 'pending' | 'done' | 'error';
-  created_at: string;
-  started_at: string | null;
-  finished_at: string | null;
-  result_url?: string;
-  error?: { code: string; description: string };
-}
 
 export type DesignType = 'image' | 'animated' | 'video';
 

@@ -1,15 +1,10 @@
 // How far an mp4 render has got, in words for the progress bar under the render button: the task's
 // `progress` (frames done of the total, the service's estimate of the time left). No DOM.
 
+import type { TaskProgress } from '../../../src/service/shapes.js';
+
 /** A task's `progress` as interfaces A and B and the events stream give it (docs/api.md, A2). */
-export interface TaskProgress {
-  /** frames_done / frames_total, 0 to 1. */
-  fraction: number;
-  frames_done: number;
-  frames_total: number;
-  /** Seconds left at the pace so far; null until the first frame is encoded. */
-  eta_seconds: number | null;
-}
+export type { TaskProgress };
 
 /** "190 of 450 frames · 42 % · about 8 s left"; "loading…" before the first frame; "encoded, storing…" at 1. */
 export function progressText(p: TaskProgress): string {

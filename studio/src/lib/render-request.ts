@@ -2,12 +2,13 @@
 // POST /public/v2/render, or interface B's POST /api/videos/<id>/render?v=1.0 for a video design's
 // mp4, with the same body as JSON and as a curl command. The key is never in them: the command reads
 // it from $IMPRINT_API_KEY, and the Studio adds the real one only to its own fetch. No DOM.
+import type { Fps, OutputFormat, VideoSize } from '../../../src/output-formats.js';
 import { toInterfaceB, type Overrides, type SlideOverride } from './overrides.js';
 
-/** What interface A renders to: the spec's jpg, png, pdf and mp4, and the service's webp and avif (docs/api.md). */
-export type Format = 'png' | 'jpg' | 'webp' | 'avif' | 'pdf' | 'mp4';
-export type Fps = 30 | 60;
-export type SizeType = 'sd' | 'hd';
+/** What interface A renders to: the engine's formats, the spec's jpg, png, pdf and mp4 and the service's webp and avif (docs/api.md). */
+export type Format = OutputFormat;
+export type { Fps };
+export type SizeType = VideoSize;
 
 export interface RenderRequest {
   interface: 'A' | 'B';

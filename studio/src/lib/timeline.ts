@@ -2,22 +2,17 @@
 // each other; a transition is part of the slide it leaves), the frames of the low-fps play preview,
 // and the time as text. No DOM: unit-tested.
 
-export interface SlideInfo {
-  /** null for a slide without a name: it cannot be overridden. */
-  name: string | null;
+/** What the timeline needs of a slide (SlideInfo of the design listing has it): its length and, when known, its start. */
+export interface TimedSlide {
   /** Seconds, its transition included. */
   duration: number;
   /** The second the slide starts at, when the service says (it does: an addition); else the sum of the durations before it. */
   start?: number;
-  objects: string[];
 }
 
-export interface SlideSpan extends SlideInfo {
-  start: number;
-  end: number;
-}
+export type SlideSpan<S extends TimedSlide = TimedSlide> = S & { start: number; end: number };
 
-export function slideSpans(slides: readonly SlideInfo[]): SlideSpan[] {
+export function slideSpans<S extends TimedSlide>(slides: readonly S[]): SlideSpan<S>[] {
   let t = 0;
   return slides.map((s) => {
     const start = s.start ?? t;
@@ -27,7 +22,7 @@ export function slideSpans(slides: readonly SlideInfo[]): SlideSpan[] {
 }
 
 /** The index of the slide on screen at `time`; the last slide holds its last frame. -1 without slides. */
-export function slideIndexAt(slides: readonly SlideInfo[], time: number): number {
+export function slideIndexAt(slides: readonly TimedSlide[], time: number): number {
   const spans = slideSpans(slides);
   if (!spans.length) return -1;
   const i = spans.findIndex((s) => time >= s.start && time < s.end);
