@@ -3,7 +3,7 @@
 // playwright-core, card-1080 open with its headline selected and edited. Run after `npm run build`:
 //   node scripts/studio-screenshot.mjs              rewrite docs/images/studio.png
 //   node scripts/studio-screenshot.mjs <file.png>   write it elsewhere
-// test/readme-screenshot.test.ts takes it again with studioScreenshot() and compares it with the
+// test/studio-readme-screenshot.test.ts takes it again with studioScreenshot() and compares it with the
 // README's, so a change to the Studio that shows is a change to this picture too.
 /* global document -- the wait runs in the page */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
