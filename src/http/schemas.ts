@@ -1,6 +1,7 @@
 // Interface A's request and response bodies as zod schemas: the server validates with them and the
 // OpenAPI document is generated from them, so the two cannot drift apart.
 import { z } from 'zod';
+import { OBJECT_TYPES } from '../objects/types.js';
 import { PREVIEW_MAX_SIDE } from '../service/preview.js';
 import { TASK_FORMATS } from '../service/tasks.js';
 
@@ -329,7 +330,7 @@ export const ObjectInfo = z
       description: 'An addition: where the object is in the template, unique where names repeat.',
       examples: ['$.objects[7]', '$.slides[1].objects[0]'],
     }),
-    type: z.enum(['text', 'image', 'shape', 'chart', 'mockup', 'video', 'svg', 'line']),
+    type: z.enum(OBJECT_TYPES),
     slide: z.string().nullable().meta({ description: 'The name of its slide; null in a design without slides or on a slide without a name.' }),
     box: Box,
     rotation: z.number().meta({ description: 'Degrees clockwise around the centre of the box.', examples: [0] }),

@@ -52,7 +52,8 @@ export type SceneAnimation =
       by: 'word' | 'line';
     };
 
-interface SceneBase {
+/** What every scene object has, whatever its type: its box, turn, opacity, time on screen and effects. */
+export interface SceneBase {
   name?: string;
   box: Rect;
   rotation: number;

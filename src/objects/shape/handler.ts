@@ -10,7 +10,7 @@ import { STAR_INNER_RADIUS, STAR_POINTS, type Rect, type SceneFill, type SceneSh
 import { parsePathData, pathBounds, pathDataString, PathDataError, type PathSegment } from '../../svg/path-data.js';
 import { mergeFields, placementOf } from '../common.js';
 import type { ObjectHandler } from '../handler.js';
-import { ShapeOverride, type ShapeBackground, type ShapeObject } from './schema.js';
+import { ShapeOverride, type ShapeBackground, ShapeObject } from './schema.js';
 
 /** Checks a colour, image or gradient background; shared with the design canvas background. */
 export function checkBackground(bg: ShapeBackground, at: string): void {
@@ -47,8 +47,9 @@ function paddingOf(p: number | { x: number; y: number } | undefined): { x: numbe
   return typeof p === 'number' ? { x: p, y: p } : (p ?? { x: 0, y: 0 });
 }
 
-export const shapeHandler: ObjectHandler<ShapeObject> = {
+export const shapeHandler: ObjectHandler<typeof ShapeObject, typeof ShapeOverride, SceneShape> = {
   type: 'shape',
+  schema: ShapeObject,
   what: 'a shape object',
   override: ShapeOverride,
   merge(o, ov) {
@@ -125,5 +126,8 @@ export const shapeHandler: ObjectHandler<ShapeObject> = {
           : null,
       shadow: shadowOf(o.shadow),
     };
+  },
+  assets(o) {
+    return o.fill?.kind === 'image' ? { images: [o.fill.image] } : {};
   },
 };

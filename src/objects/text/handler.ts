@@ -12,7 +12,7 @@ import { transformTexts } from '../../text/transform.js';
 import { mergeFields, placementOf } from '../common.js';
 import { checkFontFamily, DEFAULT_FONT_FAMILY } from '../fonts.js';
 import type { ObjectHandler } from '../handler.js';
-import { TextOverride, type TextFill, type TextObject } from './schema.js';
+import { TextOverride, type TextFill, TextObject } from './schema.js';
 
 function backgroundOf(b: NonNullable<TextObject['background']>): SceneTextBackground {
   const p = b.padding ?? 0;
@@ -34,8 +34,9 @@ function spansOf(o: TextObject, textAt: string): ReturnType<typeof parseMarkup> 
   }
 }
 
-export const textHandler: ObjectHandler<TextObject> = {
+export const textHandler: ObjectHandler<typeof TextObject, typeof TextOverride, SceneText> = {
   type: 'text',
+  schema: TextObject,
   what: 'a text object',
   override: TextOverride,
   merge(o, ov) {

@@ -1,6 +1,7 @@
 // The listing endpoints' shapes (GET /public/v2/designs, /designs/<id>, /account, /tasks) and what
 // the Studio derives from them: the type label, the size text, the formats a design renders to, the
 // price of a video render. No DOM: unit-tested.
+import type { ObjectType } from '../../../src/objects/types.js';
 import type { JsonSchema } from './json-schema.js';
 import type { Format, Fps, SizeType } from './render-request.js';
 import type { SlideInfo } from './timeline.js';
@@ -18,7 +19,8 @@ export interface DesignSummary {
   updated_at: string;
 }
 
-export type ObjectType = 'text' | 'image' | 'shape' | 'chart' | 'mockup' | 'video' | 'svg' | 'line';
+// The engine's list of object types (a module that imports nothing; a type, so the bundle takes nothing from src/).
+export type { ObjectType };
 
 export interface ObjectInfo {
   /** Several objects may share a name (a role): one override entry applies to all of them. */
