@@ -2,7 +2,7 @@
 // schema and the override entry's, how an override merges into the template object, what must hold
 // after merging, how it becomes a Scene object, and which files that scene object draws.
 import type { z } from 'zod';
-import type { SceneBase, SceneImageRef, SceneObject, SceneVideo } from '../scene/scene.js';
+import type { AnySceneObject, SceneImageRef, SceneObject, SceneVideo } from '../scene/scene.js';
 import type { FontSet } from '../text/fonts.js';
 import type { PlacedObject } from './common.js';
 
@@ -35,9 +35,6 @@ export type ObjectSchema = z.ZodType<PlacedObject>;
 
 /** The zod schema of an override entry of one type (placement fields included). */
 export type OverrideSchema = z.ZodType<Partial<Record<string, unknown>>>;
-
-/** A scene object of any type, a registered one included: the fields every scene object has and its `type`. */
-export type AnySceneObject = SceneBase & { type: string };
 
 /**
  * One object type: `Schema` is its template object's schema, `Override` its override entry's, `S` the

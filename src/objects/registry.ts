@@ -2,10 +2,10 @@
 // the files it draws), keyed by the names of types.ts. The design's object union, the override union and
 // what a scene loads all derive from it; layout keeps the one other table, keyed by the same names.
 import { z } from 'zod';
-import type { SceneGroup, SceneImageRef, SceneObject, SceneVideo } from '../scene/scene.js';
+import type { AnySceneObject, SceneGroup, SceneImageRef, SceneObject, SceneVideo } from '../scene/scene.js';
 import { chartHandler } from './chart/handler.js';
 import type { PlacedObject } from './common.js';
-import type { AnySceneObject, ObjectHandler, ObjectSchema, OverrideSchema } from './handler.js';
+import type { ObjectHandler, ObjectSchema, OverrideSchema } from './handler.js';
 import { imageHandler } from './image/handler.js';
 import { lineHandler } from './line/handler.js';
 import { mockupHandler } from './mockup/handler.js';

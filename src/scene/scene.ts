@@ -340,6 +340,9 @@ export interface SceneLine extends SceneBase {
 
 export type SceneObject = SceneText | SceneImage | SceneShape | SceneChart | SceneMockup | SceneGroup | SceneVideo | SceneSvg | SceneLine;
 
+/** A scene object of any type, one registered beside the built-in types included (objects/registry.ts): what all have, and a `type`. */
+export type AnySceneObject = SceneBase & { type: string };
+
 /** Print bleed of each side, in design pixels. */
 export interface Sides {
   top: number;
