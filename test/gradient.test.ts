@@ -7,7 +7,8 @@ import { join } from 'node:path';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { Engine } from '../src/engine.js';
-import { placeGradient, type GradientFill } from '../src/layout/gradient.js';
+import { placeGradient } from '../src/layout/fill.js';
+import type { GradientSceneFill } from '../src/scene/scene.js';
 import { resolveScene } from '../src/resolve/resolve.js';
 import { parseDesign } from '../src/design/parse.js';
 import type { Gradient } from '../src/scene/display-list.js';
@@ -62,7 +63,7 @@ describe('gradient geometry (layout)', () => {
   );
 
   it('radial: centre as fractions of the box, radius as a fraction of the half-diagonal (1 reaches the corners from the centre)', () => {
-    const fill: GradientFill = { kind: 'radial_gradient', center: [0.25, 0.5], radius: 0.5, stops: [] };
+    const fill: GradientSceneFill = { kind: 'radial_gradient', center: [0.25, 0.5], radius: 0.5, stops: [] };
     expect(placeGradient(fill, box)).toEqual({ kind: 'radial', center: [60, 70], radius: Math.hypot(200, 100) / 4, stops: [] });
   });
 

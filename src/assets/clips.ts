@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import ffmpegInstaller from '@ffmpeg-installer/ffmpeg';
 import type * as Execa from 'execa';
 import type { ResultPromise } from 'execa';
+import { sceneAssets } from '../objects/registry.js';
 import { imageRefKey } from '../scene/keys.js';
 import type { Scene, SceneImageRef, SceneObject, SceneVideo } from '../scene/scene.js';
 import { ImprintError, validationError } from '../errors.js';
@@ -35,8 +36,9 @@ export interface Clips {
   remove(): Promise<void>;
 }
 
+/** The video placements among `objects` (into groups), in scene order. */
 export function sceneVideos(objects: readonly SceneObject[]): SceneVideo[] {
-  return objects.flatMap((o) => (o.type === 'video' ? [o] : o.type === 'group' ? sceneVideos(o.objects) : []));
+  return sceneAssets(objects).videos;
 }
 
 const DURATION = /Duration: (\d+):(\d+):(\d+(?:\.\d+)?)/;

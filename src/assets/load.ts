@@ -9,8 +9,9 @@ import { lazyRequire } from '../lazy-require.js';
 
 const sharpModule = lazyRequire<typeof Sharp>('sharp');
 const sharp = (...args: Parameters<typeof Sharp>): ReturnType<typeof Sharp> => sharpModule()(...args);
+import { sceneAssets } from '../objects/registry.js';
 import { imageRefKey } from '../scene/keys.js';
-import type { Scene, SceneImageRef, SceneObject } from '../scene/scene.js';
+import type { Scene, SceneImageRef } from '../scene/scene.js';
 import { ImprintError, validationError } from '../errors.js';
 import { AssetNotFoundError, type AssetResolver } from './resolver.js';
 
@@ -89,26 +90,9 @@ export interface DecodedImage {
   opaque: boolean;
 }
 
+/** The raster images a scene draws: its background's, then what each object lists (objects/registry.ts). */
 export function sceneImageRefs(scene: Scene): SceneImageRef[] {
-  const refs: SceneImageRef[] = [];
-  if (scene.background.kind === 'image') refs.push(scene.background.image);
-  const visit = (objects: readonly SceneObject[]): void => {
-    for (const o of objects) {
-      if (o.type === 'group') visit(o.objects);
-      else if (o.type === 'image') refs.push(o.image);
-      else if (o.type === 'svg' && o.fillImage) refs.push(o.fillImage);
-      else if (o.type === 'shape' && o.fill?.kind === 'image') refs.push(o.fill.image);
-      else if (o.type === 'mockup') {
-        refs.push(o.base);
-        for (const l of o.layers) {
-          const ref = l.kind === 'color' ? l.mask : l.image;
-          if (ref) refs.push(ref);
-        }
-      }
-    }
-  };
-  visit(scene.objects);
-  return refs;
+  return [...(scene.background.kind === 'image' ? [scene.background.image] : []), ...sceneAssets(scene.objects).images];
 }
 
 type Cached = SourceImage | DecodedImage;

@@ -3,24 +3,17 @@
 // Errors point at the field that named the file.
 import { createHash } from 'node:crypto';
 import { ImprintError, validationError } from '../errors.js';
+import { sceneAssets } from '../objects/registry.js';
 import { imageRefKey, svgRefKey } from '../scene/keys.js';
-import type { Scene, SceneImageRef, SceneObject } from '../scene/scene.js';
+import type { Scene, SceneImageRef } from '../scene/scene.js';
 import { svgClipProblem } from '../svg/clip.js';
 import { parseSvg, SVG_LIMITS, SvgError, type SvgDocument } from '../svg/parse.js';
 import { AssetNotFoundError, type AssetResolver } from './resolver.js';
 
-/** Every SVG file the scene draws: svg objects and image clip shapes, in scene order. */
+/** Every SVG file the scene draws (svg objects, image clip shapes: as each object lists them), or only the clip shapes. */
 export function sceneSvgRefs(scene: Scene, which: 'all' | 'clips' = 'all'): SceneImageRef[] {
-  const refs: SceneImageRef[] = [];
-  const visit = (objects: readonly SceneObject[]): void => {
-    for (const o of objects) {
-      if (o.type === 'group') visit(o.objects);
-      else if (o.type === 'svg' && which === 'all') refs.push(o.svg);
-      else if (o.type === 'image' && o.clipSvg) refs.push(o.clipSvg);
-    }
-  };
-  visit(scene.objects);
-  return refs;
+  const { svgs, svgClips } = sceneAssets(scene.objects);
+  return which === 'all' ? svgs : svgClips;
 }
 
 // Parsed drawings by file hash, least recently used first out, bounded by the source size they came from

@@ -1,7 +1,7 @@
 // The published JSON Schemas (template format v1 and override entries per object type) and the
 // field reference generated from them, all derived from the zod source of truth.
 import { z } from 'zod';
-import { handlerForType, OBJECT_TYPES } from '../objects/registry.js';
+import { objectHandlers } from '../objects/registry.js';
 import { Design } from './schema.js';
 
 export type JsonSchema = {
@@ -31,14 +31,15 @@ export function designJsonSchema(): Record<string, unknown> {
 
 /** Schema of one objects_overrides entry, per object type. */
 export function overridesJsonSchema(): Record<string, unknown> {
-  const defs = Object.fromEntries(OBJECT_TYPES.map((t) => [t, toJson(handlerForType(t)!.override)]));
+  const handlers = objectHandlers();
+  const defs = Object.fromEntries(handlers.map((h) => [h.type, toJson(h.override)]));
   for (const d of Object.values(defs)) delete d.$schema;
   return {
     $schema: 'https://json-schema.org/draft/2020-12/schema',
     $id: 'https://imprint.dev/schema/overrides-1.json',
     title: "objects_overrides: object name → override entry; the entry schema is the one of the named object's type",
     type: 'object',
-    additionalProperties: { anyOf: OBJECT_TYPES.map((t) => ({ $ref: `#/$defs/${t}` })) },
+    additionalProperties: { anyOf: handlers.map((h) => ({ $ref: `#/$defs/${h.type}` })) },
     $defs: defs,
   };
 }
@@ -123,7 +124,7 @@ export function fieldReferenceMarkdown(): string {
   for (const o of objects) parts.push('', table(`Object type ${JSON.stringify(o.properties?.type?.const)}`, o, unions, ''));
   const overrides = ['', '## Override entries (`objects_overrides.<name>`)', ''];
   overrides.push('Dotted keys such as `"config.text_replacement_strategy"` are accepted and mean the nested field.');
-  for (const t of OBJECT_TYPES) overrides.push('', table(`Overrides of a ${t} object`, toJson(handlerForType(t)!.override), unions));
+  for (const h of objectHandlers()) overrides.push('', table(`Overrides of a ${h.type} object`, toJson(h.override), unions));
   // The entry sections follow the design's object tables; the override tables may add to them.
   parts.push(...unionSections(unions), ...overrides);
   return `${parts.join('\n')}\n`;

@@ -3,12 +3,12 @@ import { Design as DesignSchema, type Design } from './schema.js';
 import { validationError } from '../errors.js';
 import { handlerFor, handlerForType } from '../objects/registry.js';
 import type { CheckContext } from '../objects/handler.js';
-import { checkBackground } from '../objects/shape/handler.js';
 import { DEFAULT_FONT_FAMILY, missingFamilyMessage } from '../objects/fonts.js';
 import { bundledFonts, type FontSet } from '../text/fonts.js';
 import { childPath, jsonPath, type PathSegment } from '../format/json-path.js';
 import { slotsOf, type Slot } from './slots.js';
 import { parseImageRef } from '../format/image-ref.js';
+import { checkFill } from '../format/fill.js';
 import { checkTimeline } from './timeline-check.js';
 import { issueToError } from '../format/zod-error.js';
 import { canonicalLang } from '../format/lang.js';
@@ -95,7 +95,7 @@ export function parseDesign(input: unknown, fonts: FontSet = bundledFonts(), roo
       throw validationError(jsonPath(['fonts', i], root), missingFamilyMessage(family, [...new Set([...files, ...fonts.familyNames()])]));
     }
   });
-  if (design.background) checkBackground(design.background, jsonPath(['background'], root));
+  if (design.background) checkFill(design.background, jsonPath(['background'], root));
   if (design.audio) parseImageRef(design.audio.path, jsonPath(['audio', 'path'], root));
 
   const ctx = checkContext(design, fonts);
@@ -114,7 +114,7 @@ export function parseDesign(input: unknown, fonts: FontSet = bundledFonts(), roo
   const slideNames = new Set<string>();
   design.slides?.forEach((s, i) => {
     const at = jsonPath(['slides', i], root);
-    if (s.background) checkBackground(s.background, childPath(at, 'background'));
+    if (s.background) checkFill(s.background, childPath(at, 'background'));
     if (s.name !== undefined) {
       if (slideNames.has(s.name)) throw validationError(childPath(at, 'name'), `slide name "${s.name}" is used twice: slide overrides need unique names`);
       slideNames.add(s.name);

@@ -1,23 +1,20 @@
 // Template format v1, the design as a whole: canvas, background, soundtrack, slides, and objects of the types
 // the registry lists (src/objects/). Types, validation and the published JSON Schema all derive from it.
 import { z } from 'zod';
-import { Color, doc, ImageRef, LIMITS } from '../format/fields.js';
-import { gradientFields } from '../format/gradient.js';
+import { doc, ImageRef, LIMITS } from '../format/fields.js';
+import { fillFields } from '../format/fill.js';
 import { LangTag } from '../format/lang.js';
 import { DesignObject } from '../objects/registry.js';
 import type { Sides } from '../scene/scene.js';
 
 export const Background = z
-  .strictObject({
-    type: doc(
-      z.enum(['color', 'image', 'linear_gradient', 'radial_gradient']),
-      'color paints background.color; image covers the canvas with background.path; linear_gradient and radial_gradient paint background.stops across the canvas.',
-      'color',
-    ),
-    color: doc(Color, 'Canvas colour (with type color). Transparent (#0000) is kept in png; jpg flattens onto white.', '#fff8e1').optional(),
-    path: doc(ImageRef, 'Canvas image (with type image), centre-cropped to cover.', 'photos/backdrop.jpg').optional(),
-    ...gradientFields,
-  })
+  .strictObject(
+    fillFields({
+      type: 'color paints background.color; image covers the canvas with background.path; linear_gradient and radial_gradient paint background.stops across the canvas.',
+      color: ['Canvas colour (with type color). Transparent (#0000) is kept in png; jpg flattens onto white.', '#fff8e1'],
+      path: ['Canvas image (with type image), centre-cropped to cover.', 'photos/backdrop.jpg'],
+    }),
+  )
   .meta({
     description: 'Canvas background: a colour, a centre-cropped image, or a linear or radial gradient. Default white.',
     examples: [

@@ -57,7 +57,8 @@ function objectSchemaAt(schema: z.ZodType, input: unknown, path: readonly PathSe
     // Unwrap until a plain schema remains; a union resolves to the member the input's tag chose
     // (that member is still the schema of this same path segment).
     for (;;) {
-      if (s instanceof z.ZodOptional || s instanceof z.ZodNullable || s instanceof z.ZodDefault) s = s.unwrap() as z.ZodType;
+      // Lazy: the design's union of objects, built on first use (objects/registry.ts).
+      if (s instanceof z.ZodOptional || s instanceof z.ZodNullable || s instanceof z.ZodDefault || s instanceof z.ZodLazy) s = s.unwrap() as z.ZodType;
       else if (s instanceof z.ZodDiscriminatedUnion) {
         const key: string = (s as z.ZodDiscriminatedUnion<z.ZodObject[]>).def.discriminator;
         const tag: unknown = (v as Record<string, unknown> | null)?.[key];

@@ -1,9 +1,10 @@
 // Media boxes: which part of a source image goes where in a box, for cover, contain and fill (after
-// a crop, around a focal point), the clip of rounded or masked pictures, the image sizes layout is
-// given, and the identity transform of groups that only clip or blend.
+// a crop, around a focal point), the clip of rounded or masked pictures, the image sizes (and parsed
+// SVG drawings) layout is given, and the identity transform of groups that only clip or blend.
 import type { BoxGeometry, Matrix } from '../scene/display-list.js';
+import { imageRefKey, svgRefKey } from '../scene/keys.js';
 import type { SvgDocument } from '../svg/parse.js';
-import type { ImageMask, MediaFit, Point, Rect } from '../scene/scene.js';
+import type { ImageMask, MediaFit, Point, Rect, SceneImageRef } from '../scene/scene.js';
 
 export const IDENTITY: Matrix = [1, 0, 0, 1, 0, 0];
 
@@ -18,6 +19,18 @@ export interface ImageSize {
 
 /** Intrinsic sizes of the scene's images, keyed by `imageRefKey`. */
 export type ImageSizes = ReadonlyMap<string, ImageSize>;
+
+export function sizeOf(images: ImageSizes, ref: SceneImageRef): ImageSize {
+  const size = images.get(imageRefKey(ref));
+  if (!size) throw new Error(`layout: no size for image ${imageRefKey(ref)} (the engine loads every image before layout)`);
+  return size;
+}
+
+export function svgOf(images: ImageSizes, ref: SceneImageRef): SvgDocument {
+  const svg = images.get(svgRefKey(ref))?.svg;
+  if (!svg) throw new Error(`layout: no drawing for SVG ${imageRefKey(ref)} (the engine parses every SVG file before layout)`);
+  return svg;
+}
 
 export interface MediaPlacement {
   /** Part of the source image, in source pixels. */

@@ -9,7 +9,7 @@ import type { Line } from '../text/line-break.js';
 import { visualOrder } from '../text/bidi.js';
 import { pushClusterGlyphs, shapeText, type ShapedParagraph } from '../text/shape.js';
 import type { DisplayItem, Gradient, PositionedGlyph } from '../scene/display-list.js';
-import { placeGradient } from './gradient.js';
+import { placeGradient } from './fill.js';
 
 export interface TextFitReport {
   name: string | null;

@@ -1,30 +1,27 @@
-// The one registry of object types: the template's object union, each type's handler, and the union of
-// override entries. Adding an object type means a folder beside text/ … video/ and a line in each list.
+// The one table of object types: a row per type (its handler: schema, override, merge, check, toScene,
+// the files it draws), keyed by the names of types.ts. The design's object union, the override union and
+// what a scene loads all derive from it; layout keeps the one other table, keyed by the same names.
 import { z } from 'zod';
+import type { AnySceneObject, SceneGroup, SceneImageRef, SceneObject, SceneVideo } from '../scene/scene.js';
 import { chartHandler } from './chart/handler.js';
-import { ChartObject, type ChartOverride } from './chart/schema.js';
-import type { ObjectHandler } from './handler.js';
+import type { PlacedObject } from './common.js';
+import type { ObjectHandler, ObjectSchema, OverrideSchema } from './handler.js';
 import { imageHandler } from './image/handler.js';
-import { ImageObject, type ImageOverride } from './image/schema.js';
 import { lineHandler } from './line/handler.js';
-import { LineObject, type LineOverride } from './line/schema.js';
 import { mockupHandler } from './mockup/handler.js';
-import { MockupObject, type MockupOverride } from './mockup/schema.js';
-import { svgHandler } from './svg/handler.js';
-import { SvgObject, type SvgOverride } from './svg/schema.js';
 import { shapeHandler } from './shape/handler.js';
-import { ShapeObject, type ShapeOverride } from './shape/schema.js';
+import { svgHandler } from './svg/handler.js';
 import { textHandler } from './text/handler.js';
-import { TextObject, type TextOverride } from './text/schema.js';
+import { OBJECT_TYPES, type ObjectType } from './types.js';
 import { videoHandler } from './video/handler.js';
-import { VideoObject, type VideoOverride } from './video/schema.js';
 
-/** Any object of a template, chosen by `type`; the order is the published schema's. */
-export const DesignObject = z.discriminatedUnion('type', [TextObject, ImageObject, ShapeObject, ChartObject, MockupObject, VideoObject, SvgObject, LineObject]);
+export { OBJECT_TYPES, type ObjectType } from './types.js';
 
-export type DesignObject = z.infer<typeof DesignObject>;
-export type ObjectType = DesignObject['type'];
-
+/**
+ * The table. Each row must be a handler of its own type that makes that type's scene object, and
+ * every name of OBJECT_TYPES needs a row (and no other): a type added in one place and not the
+ * others does not compile.
+ */
 const HANDLERS = {
   text: textHandler,
   image: imageHandler,
@@ -34,31 +31,86 @@ const HANDLERS = {
   video: videoHandler,
   svg: svgHandler,
   line: lineHandler,
-} satisfies { [K in ObjectType]: ObjectHandler<Extract<DesignObject, { type: K }>> };
+} satisfies { [K in ObjectType]: ObjectHandler<z.ZodType<PlacedObject & { type: K }>, OverrideSchema, Extract<SceneObject, { type: K }>> };
 
-/** The object types in the order of the published override schemas and the field reference. */
-export const OBJECT_TYPES = Object.keys(HANDLERS) as ObjectType[];
+type Handlers = typeof HANDLERS;
 
-export function handlerFor<T extends DesignObject>(object: T): ObjectHandler<T> {
-  return HANDLERS[object.type] as unknown as ObjectHandler<T>;
+/** The rows in the published order, and those registered after them (registerObjectType). */
+const ROWS = new Map<string, ObjectHandler>(OBJECT_TYPES.map((t) => [t, HANDLERS[t] as unknown as ObjectHandler]));
+
+/** Set once the design's object schema has been built: a type registered later would not be in it. */
+let sealed = false;
+
+/**
+ * Any object of a template, chosen by `type`: the union of the rows' schemas, in the published order.
+ * Built on first use (zod's lazy schema), so a type registered before any parse is a member.
+ */
+export const DesignObject = z.lazy(() => {
+  sealed = true;
+  const schemas = [...ROWS.values()].map((h) => h.schema) as unknown as [z.ZodObject, ...z.ZodObject[]];
+  return z.discriminatedUnion('type', schemas);
+}) as unknown as z.ZodLazy<z.ZodDiscriminatedUnion<Handlers[ObjectType]['schema'][], 'type'>>;
+
+export type DesignObject = z.infer<typeof DesignObject>;
+
+export function handlerFor<T extends DesignObject>(object: T): ObjectHandler<z.ZodType<T>> {
+  return ROWS.get(object.type) as unknown as ObjectHandler<z.ZodType<T>>;
 }
 
 export function handlerForType(type: string): ObjectHandler | undefined {
-  return (HANDLERS as Record<string, ObjectHandler | undefined>)[type];
+  return ROWS.get(type);
+}
+
+/** Every row, the published types first (in their order), then any registered ones. */
+export function objectHandlers(): ObjectHandler[] {
+  return [...ROWS.values()];
+}
+
+/**
+ * Adds an object type beside the built-in ones: for a test that walks a throwaway type through the
+ * whole pipeline (test/object-type-table.test.ts), not part of the package's API. Its layout is
+ * registered with layout/layout.ts's registerObjectLayout. It must come before the first parse.
+ */
+export function registerObjectType<Schema extends ObjectSchema, Override extends OverrideSchema, S extends AnySceneObject>(
+  handler: ObjectHandler<Schema, Override, S>,
+): void {
+  if (ROWS.has(handler.type)) throw new Error(`registerObjectType: there is an object type "${handler.type}" already`);
+  if (sealed) throw new Error(`registerObjectType: "${handler.type}" comes too late, the design's object schema is built: register before the first parse`);
+  ROWS.set(handler.type, handler as unknown as ObjectHandler);
+}
+
+/** Every file a scene's objects draw, in scene order (into groups; object by object as each row's `assets` lists them). */
+export interface SceneAssets {
+  images: SceneImageRef[];
+  /** Every SVG file, drawings and clips alike. */
+  svgs: SceneImageRef[];
+  /** The SVG files of `svgs` that clip a picture. */
+  svgClips: SceneImageRef[];
+  videos: SceneVideo[];
+}
+
+export function sceneAssets(objects: readonly AnySceneObject[]): SceneAssets {
+  const out: SceneAssets = { images: [], svgs: [], svgClips: [], videos: [] };
+  const visit = (list: readonly AnySceneObject[]): void => {
+    for (const o of list) {
+      // A group (a slide) is the one scene type no row makes: its objects are visited in its place.
+      if (o.type === 'group') visit((o as SceneGroup).objects);
+      else {
+        const found = ROWS.get(o.type)?.assets?.(o as SceneObject);
+        if (!found) continue;
+        out.images.push(...(found.images ?? []));
+        out.svgs.push(...(found.svgs ?? []), ...(found.svgClips ?? []));
+        out.svgClips.push(...(found.svgClips ?? []));
+        out.videos.push(...(found.videos ?? []));
+      }
+    }
+  };
+  visit(objects);
+  return out;
 }
 
 /** Dotted keys as the spec writes them: `{"config.text_replacement_strategy": "fit"}`. */
 type DottedFields = { [dotted: `${string}.${string}`]: unknown };
 
 /** One `objects_overrides` entry; which fields apply depends on the named object's type. */
-export type ObjectOverride = (
-  | z.input<typeof TextOverride>
-  | z.input<typeof ImageOverride>
-  | z.input<typeof ShapeOverride>
-  | z.input<typeof ChartOverride>
-  | z.input<typeof MockupOverride>
-  | z.input<typeof VideoOverride>
-  | z.input<typeof SvgOverride>
-  | z.input<typeof LineOverride>
-) &
-  DottedFields;
+export type ObjectOverride = z.input<Handlers[ObjectType]['override']> & DottedFields;

@@ -8,7 +8,7 @@ import type { HiddenText, Scene, SceneFill, SceneObject } from '../scene/scene.j
 import { ImprintError, validationError } from '../errors.js';
 import { bundledFonts, type FontSet } from '../text/fonts.js';
 import { issueToError } from '../format/zod-error.js';
-import { fillOf } from '../objects/shape/handler.js';
+import { fillOf } from '../format/fill.js';
 import { slidesOf } from './slides.js';
 import { slotsOf, type Slot } from '../design/slots.js';
 import { parseImageRef } from '../format/image-ref.js';

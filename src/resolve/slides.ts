@@ -6,7 +6,7 @@ import { parseImageRef } from '../format/image-ref.js';
 import type { Slide } from '../design/schema.js';
 import type { Edge, SceneAnimation, SceneGroup, SceneObject, Sides } from '../scene/scene.js';
 import { pageCover } from '../scene/page-box.js';
-import { fillOf } from '../objects/shape/handler.js';
+import { fillOf } from '../format/fill.js';
 
 const EXIT_EDGE: Record<string, Edge> = { left: 'left', right: 'right', up: 'top', down: 'bottom' };
 const ENTRY_EDGE: Record<string, Edge> = { left: 'right', right: 'left', up: 'bottom', down: 'top' };

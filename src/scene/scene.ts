@@ -52,7 +52,8 @@ export type SceneAnimation =
       by: 'word' | 'line';
     };
 
-interface SceneBase {
+/** What every scene object has, whatever its type: its box, turn, opacity, time on screen and effects. */
+export interface SceneBase {
   name?: string;
   box: Rect;
   rotation: number;
@@ -338,6 +339,9 @@ export interface SceneLine extends SceneBase {
 }
 
 export type SceneObject = SceneText | SceneImage | SceneShape | SceneChart | SceneMockup | SceneGroup | SceneVideo | SceneSvg | SceneLine;
+
+/** A scene object of any type, one registered beside the built-in types included (objects/registry.ts): what all have, and a `type`. */
+export type AnySceneObject = SceneBase & { type: string };
 
 /** Print bleed of each side, in design pixels. */
 export interface Sides {

@@ -5,6 +5,7 @@
 // (studio/src) imports those types, as types only. So this module imports nothing but zod and plain
 // data: the Studio's type check (browser, no Node) reads it, and nothing of it reaches the bundle.
 import { z } from 'zod';
+import { OBJECT_TYPES } from '../objects/types.js';
 import { VIDEO_FPS, VIDEO_SIZES } from '../output-formats.js';
 
 export const TaskProgress = z
@@ -94,7 +95,7 @@ export const ObjectInfo = z
       description: 'An addition: where the object is in the template, unique where names repeat.',
       examples: ['$.objects[7]', '$.slides[1].objects[0]'],
     }),
-    type: z.enum(['text', 'image', 'shape', 'chart', 'mockup', 'video', 'svg', 'line']),
+    type: z.enum(OBJECT_TYPES),
     slide: z.string().nullable().meta({ description: 'The name of its slide; null in a design without slides or on a slide without a name.' }),
     box: Box,
     rotation: z.number().meta({ description: 'Degrees clockwise around the centre of the box.', examples: [0] }),

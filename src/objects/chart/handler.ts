@@ -7,13 +7,14 @@ import { mergeFields, placementOf } from '../common.js';
 import { checkFontFamily, DEFAULT_FONT_FAMILY } from '../fonts.js';
 import type { ObjectHandler } from '../handler.js';
 import { checkChartData } from './data.js';
-import { ChartOverride, type ChartObject } from './schema.js';
+import { ChartOverride, ChartObject } from './schema.js';
 
 /** Distinct, print-safe series colours, used in order when a chart gives none. */
 export const DEFAULT_CHART_COLORS = ['#2f6fed', '#e4572e', '#17bebb', '#ffc914', '#76b041', '#9b5de5', '#f15bb5', '#00bbf9', '#8d6e63', '#546e7a'];
 
-export const chartHandler: ObjectHandler<ChartObject> = {
+export const chartHandler: ObjectHandler<typeof ChartObject, typeof ChartOverride, SceneChart> = {
   type: 'chart',
+  schema: ChartObject,
   what: 'a chart object',
   override: ChartOverride,
   merge: mergeFields,

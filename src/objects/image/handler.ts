@@ -10,7 +10,7 @@ import type { SceneImage } from '../../scene/scene.js';
 import { mergeFields, placementOf } from '../common.js';
 import type { ObjectHandler } from '../handler.js';
 import { MEDIA_ALIASES } from '../media.js';
-import { ImageOverride, type ImageObject } from './schema.js';
+import { ImageOverride, ImageObject } from './schema.js';
 
 /** The filters with defaults filled in, or undefined when they leave every pixel as it is. */
 function filtersOf(f: ImageObject['filters']): ColorFilters | undefined {
@@ -26,8 +26,9 @@ function filtersOf(f: ImageObject['filters']): ColorFilters | undefined {
   return identity ? undefined : filters;
 }
 
-export const imageHandler: ObjectHandler<ImageObject> = {
+export const imageHandler: ObjectHandler<typeof ImageObject, typeof ImageOverride, SceneImage> = {
   type: 'image',
+  schema: ImageObject,
   what: 'an image object',
   override: ImageOverride,
   merge: mergeFields,
@@ -70,5 +71,8 @@ export const imageHandler: ObjectHandler<ImageObject> = {
       ...(o.clip_svg !== undefined ? { clipSvg: { ...parseImageRef(o.clip_svg, fieldPath('clip_svg')), at: fieldPath('clip_svg') } } : {}),
       ...(o.shadow ? { shadow: shadowOf(o.shadow) } : {}),
     };
+  },
+  assets(o) {
+    return { images: [o.image], ...(o.clipSvg ? { svgClips: [o.clipSvg] } : {}) };
   },
 };

@@ -7,10 +7,11 @@ import { shadowOf } from '../../format/shadow.js';
 import type { SceneLine } from '../../scene/scene.js';
 import { mergeFields, placementOf } from '../common.js';
 import type { ObjectHandler } from '../handler.js';
-import { LineOverride, type LineObject } from './schema.js';
+import { LineOverride, LineObject } from './schema.js';
 
-export const lineHandler: ObjectHandler<LineObject> = {
+export const lineHandler: ObjectHandler<typeof LineObject, typeof LineOverride, SceneLine> = {
   type: 'line',
+  schema: LineObject,
   what: 'a line object',
   override: LineOverride,
   merge: (o, ov) => mergeFields(o, ov),

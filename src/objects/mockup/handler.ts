@@ -9,7 +9,7 @@ import { shadowOf } from '../../format/shadow.js';
 import { mergeFields, placementOf } from '../common.js';
 import type { ObjectHandler } from '../handler.js';
 import { MEDIA_ALIASES } from '../media.js';
-import { MockupOverride, type LayerChanges, type MockupLayer, type MockupObject } from './schema.js';
+import { MockupOverride, type LayerChanges, type MockupLayer, MockupObject } from './schema.js';
 
 const KIND_ARTICLE = { image: 'an', color: 'a', artwork: 'an' } as const;
 
@@ -74,8 +74,9 @@ function checkLayer(l: MockupLayer, at: string): void {
   for (const f of ['path', 'mask'] as const) if (l[f] !== undefined) parseImageRef(l[f], childPath(at, f));
 }
 
-export const mockupHandler: ObjectHandler<MockupObject> = {
+export const mockupHandler: ObjectHandler<typeof MockupObject, typeof MockupOverride, SceneMockup> = {
   type: 'mockup',
+  schema: MockupObject,
   what: 'a mockup object',
   override: MockupOverride,
   merge(o, ov, at) {
@@ -121,5 +122,9 @@ export const mockupHandler: ObjectHandler<MockupObject> = {
       }
     });
     return { type: 'mockup', ...placementOf(o), base: ref(o.base, fieldPath('base')), layers, ...(o.shadow ? { shadow: shadowOf(o.shadow) } : {}) };
+  },
+  assets(o) {
+    // The base, then each visible layer's picture or mask.
+    return { images: [o.base, ...o.layers.flatMap((l) => (l.kind === 'color' ? l.mask : l.image) ?? [])] };
   },
 };

@@ -1,39 +1,15 @@
-// Shape objects: override fields background.* and border.*; fills and borders resolved here. The
-// background check and fill are shared with the canvas and slide backgrounds.
+// Shape objects: override fields background.* and border.*; borders resolved here, the background as
+// every fill is (format/fill.ts, shared with the canvas and slide backgrounds and a text's fill).
 import { validationError } from '../../errors.js';
 import { parseHexColor } from '../../format/color.js';
-import { parseImageRef } from '../../format/image-ref.js';
-import { checkGradient, gradientFill, isGradientType } from '../../format/gradient.js';
+import { checkFill, fillOf, impliedFillType } from '../../format/fill.js';
 import { childPath } from '../../format/json-path.js';
 import { shadowOf } from '../../format/shadow.js';
-import { STAR_INNER_RADIUS, STAR_POINTS, type Rect, type SceneFill, type SceneShape } from '../../scene/scene.js';
+import { STAR_INNER_RADIUS, STAR_POINTS, type Rect, type SceneShape } from '../../scene/scene.js';
 import { parsePathData, pathBounds, pathDataString, PathDataError, type PathSegment } from '../../svg/path-data.js';
 import { mergeFields, placementOf } from '../common.js';
 import type { ObjectHandler } from '../handler.js';
-import { ShapeOverride, type ShapeBackground, type ShapeObject } from './schema.js';
-
-/** Checks a colour, image or gradient background; shared with the design canvas background. */
-export function checkBackground(bg: ShapeBackground, at: string): void {
-  if (isGradientType(bg.type)) checkGradient({ ...bg, type: bg.type }, at);
-  if (bg.type === 'color' && bg.color === undefined) {
-    throw validationError(childPath(at, 'color'), 'background.type is "color" but no background.color is given: add a hex colour such as "#1e88e5"');
-  }
-  if (bg.type === 'image') {
-    if (bg.path === undefined) {
-      throw validationError(childPath(at, 'path'), 'background.type is "image" but no background.path is given: add an image reference');
-    }
-    parseImageRef(bg.path, childPath(at, 'path'));
-  }
-}
-
-export function fillOf(bg: ShapeBackground, at: string): SceneFill {
-  if (bg.type === 'image') {
-    const pathAt = childPath(at, 'path');
-    return { kind: 'image', image: { ...parseImageRef(bg.path ?? '', pathAt), at: pathAt } };
-  }
-  if (isGradientType(bg.type)) return gradientFill({ ...bg, type: bg.type });
-  return { kind: 'color', color: parseHexColor(bg.color ?? '#000000') };
-}
+import { ShapeOverride, type ShapeBackground, ShapeObject } from './schema.js';
 
 /** A path shape's outline, normalised (absolute M L C Q Z), and the view box stretched to the box (checked by check). */
 function pathOf(d: string, viewBox: readonly [number, number, number, number] | undefined): { d: string; viewBox: Rect } {
@@ -47,37 +23,22 @@ function paddingOf(p: number | { x: number; y: number } | undefined): { x: numbe
   return typeof p === 'number' ? { x: p, y: p } : (p ?? { x: 0, y: 0 });
 }
 
-export const shapeHandler: ObjectHandler<ShapeObject> = {
+export const shapeHandler: ObjectHandler<typeof ShapeObject, typeof ShapeOverride, SceneShape> = {
   type: 'shape',
+  schema: ShapeObject,
   what: 'a shape object',
   override: ShapeOverride,
   merge(o, ov) {
     const bg = ov.background as Partial<ShapeBackground> | undefined;
-    // An override that gives only a colour, a path or gradient fields implies the background type:
-    // angle a linear gradient, center or radius a radial one, stops alone the template's gradient
-    // type (linear when the template's background is not a gradient).
+    // An override that gives only a colour, a path or gradient fields implies the background type.
     if (bg && bg.type === undefined) {
-      const current = o.background?.type;
-      const implied =
-        bg.path !== undefined
-          ? 'image'
-          : bg.color !== undefined
-            ? 'color'
-            : bg.angle !== undefined
-              ? 'linear_gradient'
-              : bg.center !== undefined || bg.radius !== undefined
-                ? 'radial_gradient'
-                : bg.stops !== undefined
-                  ? current !== undefined && isGradientType(current)
-                    ? current
-                    : 'linear_gradient'
-                  : undefined;
+      const implied = impliedFillType(bg, o.background?.type);
       if (implied) ov = { ...ov, background: { ...bg, type: implied } };
     }
     return mergeFields(o, ov);
   },
   check(o, at) {
-    if (o.background) checkBackground(o.background, childPath(at, 'background'));
+    if (o.background) checkFill(o.background, childPath(at, 'background'));
     if (o.shape === 'polygon' && !o.vertices) {
       throw validationError(childPath(at, 'vertices'), 'shape "polygon" needs its corners: give vertices as [[x, y], …] in fractions of the box, at least 3');
     }
@@ -125,5 +86,8 @@ export const shapeHandler: ObjectHandler<ShapeObject> = {
           : null,
       shadow: shadowOf(o.shadow),
     };
+  },
+  assets(o) {
+    return o.fill?.kind === 'image' ? { images: [o.fill.image] } : {};
   },
 };

@@ -1,23 +1,20 @@
 // Shape objects in template format v1: an outline filled with a colour or an image and an optional
 // border; an override may restyle the fill and the border field by field.
 import { z } from 'zod';
-import { Color, doc, ImageRef, LIMITS } from '../../format/fields.js';
-import { gradientFields } from '../../format/gradient.js';
+import { Color, doc, LIMITS } from '../../format/fields.js';
+import { fillFields } from '../../format/fill.js';
 import { Shadow } from '../../format/shadow.js';
 import { SHAPE_OUTLINES } from '../../scene/scene.js';
 import { common, placementOverrideFields } from '../common.js';
 
 export const ShapeBackground = z
-  .strictObject({
-    type: doc(
-      z.enum(['color', 'image', 'linear_gradient', 'radial_gradient']),
-      'color fills with background.color; image fills with background.path, centre-cropped; linear_gradient and radial_gradient fill with background.stops (and angle, or center and radius).',
-      'color',
-    ),
-    color: doc(Color, 'Fill colour (with type color).', '#1e88e5').optional(),
-    path: doc(ImageRef, 'Fill image (with type image): a relative path or "asset:<name>".', 'photos/texture.jpg').optional(),
-    ...gradientFields,
-  })
+  .strictObject(
+    fillFields({
+      type: 'color fills with background.color; image fills with background.path, centre-cropped; linear_gradient and radial_gradient fill with background.stops (and angle, or center and radius).',
+      color: ['Fill colour (with type color).', '#1e88e5'],
+      path: ['Fill image (with type image): a relative path or "asset:<name>".', 'photos/texture.jpg'],
+    }),
+  )
   .meta({
     description: 'Fill of the shape: a colour, a centre-cropped image, or a linear or radial gradient. Fields of the other types are ignored.',
     examples: [

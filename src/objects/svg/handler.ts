@@ -10,10 +10,11 @@ import { colorKey, parseSvgColor } from '../../svg/color.js';
 import { mergeFields, placementOf } from '../common.js';
 import type { ObjectHandler } from '../handler.js';
 import { MEDIA_ALIASES } from '../media.js';
-import { SvgOverride, type SvgObject } from './schema.js';
+import { SvgOverride, SvgObject } from './schema.js';
 
-export const svgHandler: ObjectHandler<SvgObject> = {
+export const svgHandler: ObjectHandler<typeof SvgObject, typeof SvgOverride, SceneSvg> = {
   type: 'svg',
+  schema: SvgObject,
   what: 'an svg object',
   override: SvgOverride,
   // Nested objects merge key by key, so an override's colours add to (or replace) the template's.
@@ -48,5 +49,8 @@ export const svgHandler: ObjectHandler<SvgObject> = {
       ...(o.border?.width && o.border.color !== undefined ? { border: { width: o.border.width, color: parseHexColor(o.border.color) } } : {}),
       ...(o.shadow ? { shadow: shadowOf(o.shadow) } : {}),
     };
+  },
+  assets(o) {
+    return { images: o.fillImage ? [o.fillImage] : [], svgs: [o.svg] };
   },
 };

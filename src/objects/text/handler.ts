@@ -3,7 +3,7 @@
 import { shadowOf } from '../../format/shadow.js';
 import { validationError } from '../../errors.js';
 import { parseHexColor } from '../../format/color.js';
-import { checkGradient, gradientFill } from '../../format/gradient.js';
+import { checkFill, fillOf, impliedFillType } from '../../format/fill.js';
 import { childPath } from '../../format/json-path.js';
 import { canonicalLang } from '../../format/lang.js';
 import type { GradientSceneFill, SceneText, SceneTextBackground } from '../../scene/scene.js';
@@ -12,7 +12,7 @@ import { transformTexts } from '../../text/transform.js';
 import { mergeFields, placementOf } from '../common.js';
 import { checkFontFamily, DEFAULT_FONT_FAMILY } from '../fonts.js';
 import type { ObjectHandler } from '../handler.js';
-import { TextOverride, type TextFill, type TextObject } from './schema.js';
+import { TextOverride, type TextFill, TextObject } from './schema.js';
 
 function backgroundOf(b: NonNullable<TextObject['background']>): SceneTextBackground {
   const p = b.padding ?? 0;
@@ -34,24 +34,23 @@ function spansOf(o: TextObject, textAt: string): ReturnType<typeof parseMarkup> 
   }
 }
 
-export const textHandler: ObjectHandler<TextObject> = {
+export const textHandler: ObjectHandler<typeof TextObject, typeof TextOverride, SceneText> = {
   type: 'text',
+  schema: TextObject,
   what: 'a text object',
   override: TextOverride,
   merge(o, ov) {
     const fill = ov.fill as Partial<TextFill> | undefined;
-    // As for a shape's background: an override without a type keeps the template's gradient type, or
-    // implies one from its fields (angle: linear, center or radius: radial, else linear).
+    // An override without a type keeps the template's gradient type; without one, its fields imply
+    // one as a shape background's do (angle: linear, center or radius: radial), else linear.
     if (fill && fill.type === undefined) {
-      const type =
-        o.fill?.type ??
-        (fill.angle !== undefined ? 'linear_gradient' : fill.center !== undefined || fill.radius !== undefined ? 'radial_gradient' : 'linear_gradient');
+      const type = o.fill?.type ?? impliedFillType(fill, undefined) ?? 'linear_gradient';
       ov = { ...ov, fill: { ...fill, type } };
     }
     return mergeFields(o, ov);
   },
   check(o, at, ctx) {
-    if (o.fill) checkGradient(o.fill, childPath(at, 'fill'), 'fill');
+    if (o.fill) checkFill(o.fill, childPath(at, 'fill'), 'fill');
     const spans = spansOf(o, childPath(at, 'text'));
     checkFontFamily(o.font_family ?? DEFAULT_FONT_FAMILY, childPath(at, 'font_family'), ctx);
     for (const s of spans) if (s.style.family !== undefined) checkFontFamily(s.style.family, childPath(at, 'text'), ctx, 'substyle font_family');
@@ -79,7 +78,7 @@ export const textHandler: ObjectHandler<TextObject> = {
     const weight = o.font_weight ?? 400;
     const fontSize = o.font_size ?? 48;
     const spans = spansOf(o, fieldPath('text'));
-    const fill: GradientSceneFill | undefined = o.fill ? gradientFill(o.fill) : undefined;
+    const fill: GradientSceneFill | undefined = o.fill ? fillOf(o.fill, fieldPath('fill')) : undefined;
     // The object's own language, else the design's (both validated by the schema, so canonicalLang is not null).
     const lang = (o.lang === undefined ? undefined : (canonicalLang(o.lang) ?? undefined)) ?? ctx.lang;
     // The case change comes before shaping, so line breaks, fit and the pdf's text all see the changed text.

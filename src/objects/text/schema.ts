@@ -3,7 +3,7 @@
 import { Shadow } from '../../format/shadow.js';
 import { z } from 'zod';
 import { Color, doc, LIMITS } from '../../format/fields.js';
-import { gradientFields } from '../../format/gradient.js';
+import { gradientFields } from '../../format/fill.js';
 import { LangTag } from '../../format/lang.js';
 import { common, placementOverrideFields } from '../common.js';
 

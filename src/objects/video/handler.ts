@@ -9,10 +9,11 @@ import type { SceneVideo } from '../../scene/scene.js';
 import { mergeFields, placementOf } from '../common.js';
 import type { ObjectHandler } from '../handler.js';
 import { MEDIA_ALIASES } from '../media.js';
-import { VideoOverride, type VideoObject } from './schema.js';
+import { VideoOverride, VideoObject } from './schema.js';
 
-export const videoHandler: ObjectHandler<VideoObject> = {
+export const videoHandler: ObjectHandler<typeof VideoObject, typeof VideoOverride, SceneVideo> = {
   type: 'video',
+  schema: VideoObject,
   what: 'a video object',
   override: VideoOverride,
   merge(o, ov) {
@@ -43,5 +44,8 @@ export const videoHandler: ObjectHandler<VideoObject> = {
       playTime: 0,
       ...(o.shadow ? { shadow: shadowOf(o.shadow) } : {}),
     };
+  },
+  assets(o) {
+    return { videos: [o] };
   },
 };

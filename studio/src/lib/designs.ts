@@ -3,11 +3,13 @@
 // price of a video render. The shapes are the service's zod schemas' types (src/service/shapes.ts),
 // imported as types only: the bundle takes nothing from there. No DOM: unit-tested.
 import type { AccountInfo, DesignDetail, DesignSummary, ObjectInfo, PriceKey, SlideInfo, TaskListItem } from '../../../src/service/shapes.js';
+import type { ObjectType } from '../../../src/objects/types.js';
 import type { Format, Fps, SizeType } from './render-request.js';
 
 export type { AccountInfo, DesignDetail, DesignSummary, ObjectInfo, PriceKey, SlideInfo, TaskListItem };
 
-export type ObjectType = 'text' | 'image' | 'shape' | 'chart' | 'mockup' | 'video' | 'svg' | 'line';
+// The engine's list of object types (a module that imports nothing; a type, so the bundle takes nothing from src/).
+export type { ObjectType };
 
 export type DesignType = 'image' | 'animated' | 'video';
 

@@ -1,10 +1,11 @@
 // Mockup layout: the base image fills the box; each layer's area (base-image pixels) is scaled into
 // the box, pictures are fitted by cover/contain/fill, and quads become perspective image items.
-import { imageRefKey } from '../scene/keys.js';
-import type { RGBA, MediaFit, Point, Quad, Rect, SceneImageRef, SceneMockup, SceneMockupLayer } from '../scene/scene.js';
-import { IDENTITY, placeMedia, type ImageSize } from './boxes.js';
-import type { DisplayItem } from '../scene/display-list.js';
-import { applyHomography, rectToQuad } from './homography.js';
+import { imageRefKey } from '../../scene/keys.js';
+import type { RGBA, MediaFit, Point, Quad, Rect, SceneImageRef, SceneMockup, SceneMockupLayer } from '../../scene/scene.js';
+import { IDENTITY, placeMedia, sizeOf, type ImageSize } from '../boxes.js';
+import type { DisplayItem } from '../../scene/display-list.js';
+import { applyHomography, rectToQuad } from '../homography.js';
+import { castShadow, group, localBox, type ObjectLayout } from '../place.js';
 
 const dist = ([ax, ay]: Point, [bx, by]: Point): number => Math.hypot(bx - ax, by - ay);
 
@@ -57,7 +58,7 @@ function layerItems(layer: SceneMockupLayer, sx: number, sy: number, sizeOf: (r:
   }
 }
 
-export function layoutMockup(m: SceneMockup, sizeOf: (r: SceneImageRef) => ImageSize): DisplayItem[] {
+function mockupItems(m: SceneMockup, sizeOf: (r: SceneImageRef) => ImageSize): DisplayItem[] {
   const base = sizeOf(m.base);
   const box: Rect = { x: 0, y: 0, width: m.box.width, height: m.box.height };
   const sx = box.width / base.width;
@@ -70,3 +71,10 @@ export function layoutMockup(m: SceneMockup, sizeOf: (r: SceneImageRef) => Image
   }
   return items;
 }
+
+export const mockupLayout: ObjectLayout<SceneMockup> = (o, ctx) => {
+  const local = localBox(o);
+  // Clipped to its box, as a group of slides is.
+  const items = mockupItems(o, (r) => sizeOf(ctx.images, r));
+  return { group: castShadow(group(o.box, local, o.rotation, o.scale, o.opacity, local, { kind: 'rect', rect: local }, items), o.shadow) };
+};

@@ -1,12 +1,13 @@
 // Line objects → display items: a stroke across the middle of the box from left to right, and heads
 // at either end sized in multiples of the stroke width (Polotno's line heads, the same proportions).
-import type { Point, Rect, LineHead, SceneLine } from '../scene/scene.js';
-import type { DisplayItem, Geometry } from '../scene/display-list.js';
+import type { Point, Rect, LineHead, SceneLine } from '../../scene/scene.js';
+import type { DisplayItem, Geometry } from '../../scene/display-list.js';
+import { castShadow, group, localBox, type ObjectLayout } from '../place.js';
 
 /** How far along the line a filled head reaches over the stroke, in stroke widths: the stroke starts there, under the head. */
 const TUCK: Record<LineHead, number> = { none: 0, arrow: 0, bar: 0, triangle: 1.5, circle: 2, square: 2 };
 
-export function layoutLine(o: SceneLine): { items: DisplayItem[]; bounds: Rect } {
+function lineItems(o: SceneLine): { items: DisplayItem[]; bounds: Rect } {
   const { width: length, height } = o.box;
   const s = o.width;
   const y = height / 2;
@@ -91,3 +92,8 @@ function head(kind: LineHead, s: number, at: (p: Point) => Point, o: SceneLine):
 function boxOf([x0, y0]: Point, [x1, y1]: Point): Rect {
   return { x: Math.min(x0, x1), y: Math.min(y0, y1), width: Math.abs(x1 - x0), height: Math.abs(y1 - y0) };
 }
+
+export const lineLayout: ObjectLayout<SceneLine> = (o) => {
+  const { items, bounds } = lineItems(o);
+  return { group: castShadow(group(o.box, localBox(o), o.rotation, o.scale, o.opacity, bounds, null, items), o.shadow) };
+};
