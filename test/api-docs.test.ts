@@ -1,4 +1,7 @@
-// The README's curl walk-through of interface A, run as a user would against `imprint serve`, and the
+// The README's curl walk-through of interface A, run as a user would against `imprint serve`; every
+// ```sh block of docs/api.md, run in its order in one shell (its variables carry from block to block)
+// against a fresh `npm start`, as a reader follows the page, each documented answer (`# 201 {…}`,
+// headers, an event stream) checked against the real one (test/support/documented-answer.ts); and the
 // webhook verification snippet of docs/api.md run against real signatures.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
@@ -7,8 +10,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import sharp from 'sharp';
-import { afterAll, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DesignDetail } from '../src/http/schemas.js';
 import { signWebhook } from '../src/service/webhooks.js';
+import { checkAnswers } from './support/documented-answer.js';
+import { DocsSession, outputOnly, shellBlocks, steps, type BlockResult, type ShellBlock } from './support/docs-shell.js';
 
 const ROOT = join(import.meta.dirname, '..');
 const dir = mkdtempSync(join(tmpdir(), 'imprint-walkthrough-'));
@@ -86,4 +92,80 @@ it('the verification snippet of docs/api.md accepts real signatures and refuses 
   expect(verify('whsec_other', signWebhook('whsec_test', t, body), body)).toBe(false);
   expect(verify('whsec_test', signWebhook('whsec_test', t, body), body.replace('done', 'error'))).toBe(false);
   expect(verify('whsec_test', signWebhook('whsec_test', t - 3600, body), body)).toBe(false);
+});
+
+describe('the examples of docs/api.md', () => {
+  const blocks = shellBlocks('docs/api.md');
+  let session: DocsSession;
+  let key: string;
+  /** The answer of the block before, for a block that only shows it. */
+  let previous: BlockResult | undefined;
+
+  beforeAll(async () => {
+    // As the page says: `npm start` in the repository's folder, fresh, printing the demo key.
+    session = await DocsSession.open();
+    const r = await session.run('npm start');
+    expect(r.code, r.stderr).toBe(0);
+    key = /\n {4}(imp_[\w-]+)\n/.exec(r.stdout)![1]!;
+  }, 120_000);
+  afterAll(() => session?.close());
+
+  it('address the service and the key through $IMPRINT_URL and $IMPRINT_API_KEY, set once at the top', () => {
+    expect(blocks.length).toBeGreaterThanOrEqual(12);
+    const [setup, ...rest] = blocks;
+    expect(setup!.body).toMatch(/^export IMPRINT_URL=http:\/\/localhost:3000\b.*\nexport IMPRINT_API_KEY=imp_your_demo_key\b/);
+    for (const b of rest) {
+      for (const { command } of steps(b.body)) {
+        const where = `docs/api.md:${b.line}: ${command}`;
+        expect(command, where).not.toMatch(/https?:\/\/|imp_\w|\$KEY\b/);
+        if (/\bcurl\b/.test(command)) expect(command, where).toMatch(/"\$IMPRINT_URL\/(public\/v2|api)\/|"\$RESULT_URL\?/);
+      }
+    }
+  });
+
+  it.each(blocks.map((b) => [`docs/api.md:${b.line}`, b] as const))(
+    '%s runs and answers as documented',
+    async (_, block: ShellBlock) => {
+      if (outputOnly(block.body)) {
+        // Shown apart from its command: the answer of the last command of the block before.
+        const last = previous!.steps.at(-1)!;
+        const documented = block.body
+          .split('\n')
+          .filter((l) => l.trim() !== '')
+          .map((l) => l.trim().replace(/^#\s?/, ''));
+        expect(checkAnswers([{ ...last, step: { ...last.step, documented } }], session.port)).toBe(1);
+        return;
+      }
+      const r = await session.run(block.body, (t) => t.replaceAll('imp_your_demo_key', key), { page: 'docs/api.md' });
+      const failed = r.steps.filter((s) => s.stdout !== '' || s.stderr !== '').at(-1);
+      expect(r.code, `exit ${r.code} in:\n${failed?.step.command}\n${r.stderr.slice(-3000)}`).toBe(0);
+      previous = r;
+      const checked = checkAnswers(r.steps, session.port);
+      // Every request succeeded, also those whose answer is not shown (an id taken into a variable, a
+      // wait for the end of a task); each block of requests shows an answer (or the block after it
+      // does), but the download, whose file is checked below.
+      const statuses = r.steps.flatMap((s) => s.statuses);
+      expect(statuses.filter((st) => st < 200 || st >= 300)).toEqual([]);
+      const shownApart = outputOnly(blocks[blocks.indexOf(block) + 1]?.body ?? '');
+      if (statuses.length > 0 && !block.body.includes('?download=') && !shownApart) expect(checked, 'documented answers').toBeGreaterThan(0);
+      if (block.body.includes('?download=summer-card.png')) {
+        const meta = await sharp(join(session.work, 'out', 'summer-card.png')).metadata();
+        expect([meta.format, meta.width, meta.height]).toEqual(['png', 1080, 1080]);
+      }
+      if (block.body.includes('-o out/preview.png')) {
+        const meta = await sharp(join(session.work, 'out', 'preview.png')).metadata();
+        expect([meta.format, meta.width, meta.height]).toEqual(['png', 540, 540]);
+      }
+      if (block.info === 'example=design-zip') {
+        // The answer is a whole design detail, as GET /designs/{id} gives it.
+        const created = DesignDetail.parse(JSON.parse(r.steps.find((s) => s.step.command === 'echo "$DESIGN"')!.stdout));
+        expect(created).toMatchObject({ name: 'Summer card', kind: 'design', width: 1080, height: 1080 });
+      }
+    },
+    300_000,
+  );
+
+  it('left nothing git would show as untracked', () => {
+    expect(session.untracked()).toEqual([]);
+  });
 });

@@ -1,10 +1,11 @@
-// Every ```sh block of README.md, docs/*.md and examples/README.md that runs the CLI or an npm script
-// is run as written, in the order a reader meets them (the README first, where `npm start` seeds the
+// Every ```sh block of README.md, docs/*.md and examples/README.md that runs a command (the CLI, an
+// npm script, curl) is run as written, in the order a reader meets them (the README first, where `npm start` seeds the
 // demo account, then docs/ and examples/), in one folder that looks like the repository
 // (test/support/docs-shell.ts): each must succeed, and each documented JSON answer (`# {…}` under a
 // command) must have the keys, and the values it shows, of the real one. Blocks that need a server set
-// up otherwise are run by the test named for them; a block that cannot run at all says why in its
-// fence (```sh no-run (why)) and is listed here. Afterwards the folder holds nothing git would show
+// up otherwise are run by the test named for them, and so are the pages followed in a shell of their
+// own (docs/api.md's curl examples, against a fresh `npm start`); a block that cannot run at all says
+// why in its fence (```sh no-run (why)) and is listed here. Afterwards the folder holds nothing git would show
 // as untracked, and the demo account still has every example. A whole command quoted in the text
 // (`npx imprint render card.json --out out/card.png`) is written as it must be pasted.
 import { execFile } from 'node:child_process';
@@ -12,8 +13,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DesignDetail } from '../src/http/schemas.js';
-import { documentedKeys, DocsSession, ROOT, RUNS_IMPRINT, shellBlocks, type BlockResult, type ShellBlock, type StepResult } from './support/docs-shell.js';
+import { documentedKeys, DocsSession, outputOnly, ROOT, shellBlocks, steps, type BlockResult, type ShellBlock, type StepResult } from './support/docs-shell.js';
 
 const FILES = [
   'README.md',
@@ -30,12 +30,17 @@ const RUN_ELSEWHERE: Record<string, string> = {
   'walkthrough-b': 'test/interface-b.test.ts',
 };
 
+/** Pages whose blocks another test runs, all of them in order in one shell, as a reader follows the page. */
+const PAGES_ELSEWHERE: Record<string, string> = {
+  'docs/api.md': 'test/api-docs.test.ts',
+};
+
 /** The only blocks not run anywhere, with the reason their fence gives. */
 const NOT_RUN = ['docs/operations.md: needs PostgreSQL, Redis and an S3 bucket at the hosts db, redis and minio'];
 
 const blocks = FILES.flatMap(shellBlocks);
-const runHere = (b: ShellBlock) =>
-  !b.info.startsWith('no-run') && RUN_ELSEWHERE[b.info] === undefined && (RUNS_IMPRINT.test(b.body) || b.info.startsWith('example='));
+const elsewhere = (b: ShellBlock) => RUN_ELSEWHERE[b.info] ?? PAGES_ELSEWHERE[b.file];
+const runHere = (b: ShellBlock) => !b.info.startsWith('no-run') && elsewhere(b) === undefined && steps(b.body).length > 0;
 
 /** The example folders: each holds a design.json or a Polotno document. */
 const EXAMPLES = readdirSync(join(ROOT, 'examples'), { withFileTypes: true })
@@ -85,8 +90,15 @@ describe('the shell blocks of the README and docs', () => {
       expect(blocks.filter((b) => b.info === info)).toHaveLength(1);
       expect(readFileSync(join(ROOT, test), 'utf8'), `${test} runs the block "${info}"`).toContain(`sh ${info}\\n`);
     }
-    const unrun = blocks.filter((b) => RUNS_IMPRINT.test(b.body) && !runHere(b) && !b.info.startsWith('no-run') && RUN_ELSEWHERE[b.info] === undefined);
-    expect(unrun).toEqual([]);
+    for (const [page, test] of Object.entries(PAGES_ELSEWHERE)) {
+      expect(blocks.filter((b) => b.file === page).length).toBeGreaterThan(0);
+      expect(readFileSync(join(ROOT, test), 'utf8'), `${test} runs the blocks of ${page}`).toContain(`shellBlocks('${page}')`);
+    }
+    // A block with no command shows the answer of the one before it: only a page run elsewhere has
+    // them, checked there.
+    const unrun = blocks.filter((b) => !runHere(b) && !b.info.startsWith('no-run') && elsewhere(b) === undefined);
+    expect(unrun.map((b) => `${b.file}:${b.line}`)).toEqual([]);
+    expect(blocks.filter((b) => outputOnly(b.body) && PAGES_ELSEWHERE[b.file] === undefined)).toEqual([]);
     expect(blocks.filter(runHere).length).toBeGreaterThanOrEqual(12);
   });
 
@@ -144,17 +156,6 @@ describe('the shell blocks of the README and docs', () => {
         const account = await fetch(`http://127.0.0.1:${session.port}/public/v2/account`, { headers: { authorization: `Bearer ${api_key}` } });
         expect(account.status).toBe(200);
         expect(await account.json()).toMatchObject({ account_id: 1, name: 'demo' });
-      }
-      if (block.info === 'example=design-zip') {
-        // The answer shown (and the id used by the next block) is the one a server fresh from
-        // `npm start` gives.
-        const created = DesignDetail.parse(JSON.parse(r.steps.at(-2)!.stdout));
-        expect(created).toMatchObject({ name: 'Summer card', kind: 'design', width: 1080, height: 1080 });
-        const next = blocks[blocks.indexOf(block) + 1]!;
-        expect(next.body.startsWith('# 201 {"design_id":')).toBe(true);
-        const ids = [...next.body.matchAll(/"design_id":(\d+)|\/designs\/(\d+)/g)].map((m) => Number(m[1] ?? m[2]));
-        expect(ids.length).toBe(3);
-        expect(ids).toEqual(ids.map(() => created.design_id));
       }
     },
     300_000,

@@ -3,9 +3,10 @@
 // after another, with `npm start` and `imprint serve` left running in the background as they would be
 // in another terminal. The folder is a temporary one: its tracked files are links to this checkout
 // (so the build is shared), the commands' own files stay in it, and afterwards the test can ask
-// which of them git would show as untracked in a real checkout.
+// which of them git would show as untracked in a real checkout. A page of examples followed in one
+// terminal (docs/api.md's curl blocks) keeps its shell variables from block to block.
 import { execFile, execFileSync, spawnSync } from 'node:child_process';
-import { cpSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -70,8 +71,8 @@ export function steps(body: string): Step[] {
   return out;
 }
 
-/** Does a command line run the CLI or an npm script (what the docs tests must run)? */
-export const RUNS_IMPRINT = /(^|[\s;&|(])(npx imprint|imprint|npm|node bin\/imprint\.js)\s/m;
+/** A block with no command, only `# …` lines: the answer of the block before it, shown apart. */
+export const outputOnly = (body: string): boolean => steps(body).length === 0 && /^\s*#/m.test(body);
 
 /**
  * The top-level keys of a documented JSON answer such as `{"database":…,"created":true}`, and whether
@@ -118,6 +119,8 @@ export interface StepResult {
   ran: boolean;
   stdout: string;
   stderr: string;
+  /** The HTTP status of each curl request of the command, in order (none when it ran no curl). */
+  statuses: number[];
 }
 
 export interface BlockResult {
@@ -132,6 +135,15 @@ export interface SessionOptions {
   bareImprint?: boolean;
 }
 
+export interface RunOptions {
+  /**
+   * The page whose blocks are followed in one terminal: the shell variables a block of this page sets
+   * (`export IMPRINT_URL=…`, `TASK=$(…)`) are there in its later blocks, and every command runs, even
+   * one the session ran before (the same `TASK=$(…)` line gives a new task each time).
+   */
+  page?: string;
+}
+
 /**
  * A reader's session: one folder, one shell environment per block, one server at a time. The only
  * things that differ from a reader's machine are the port (a free one instead of 3000, for every
@@ -139,7 +151,9 @@ export interface SessionOptions {
  * bin/imprint.js directly (what npx resolves it to in the repository, without npx's second of start-up).
  * Servers get one render slot (IMPRINT_WORKER_CONCURRENCY=1), to leave the machine's cores to the
  * other tests. `npm install` and `npm test` are not run: this checkout is installed, and `npm test` is the suite
- * this runs in; they are recorded in `assumed` for the test to list.
+ * this runs in; they are recorded in `assumed` for the test to list. `curl` is the real one, which
+ * also reports each request's HTTP status on stderr (taken out of the step's stderr into `statuses`),
+ * so a documented `# 201 {…}` can be checked whatever the command prints.
  */
 export class DocsSession {
   readonly dir: string;
@@ -243,23 +257,52 @@ ${arms}
 }
 # A browser opening a page is, here, the page answering.
 open() { curl -sSf -o /dev/null "$1" && echo "opened $1"; }
+# curl as written, with each request's status on stderr (%{stderr}: curl 7.63): after a -w format the
+# command gives, else as the only one (curl takes the last -w).
+curl() {
+  local args=() mark='%{stderr}\\n@@docs-curl %{http_code}@@\\n' found=
+  while [ $# -gt 0 ]; do
+    case "$1" in
+      -w|--write-out) args+=("$1" "$2$mark"); found=1; shift 2;;
+      *) args+=("$1"); shift;;
+    esac
+  done
+  [ -n "$found" ] || args+=(-w "$mark")
+  command curl "\${args[@]}"
+}
+# The variables a block of a page set, for its next block (declare -p of each one the shell did not have).
+__keep() {
+  local v
+  for v in $(compgen -v); do
+    case "$v" in __*|BASH*|_|PIPESTATUS|FUNCNAME|OPTARG|OPTIND|REPLY) continue;; esac
+    grep -qxF "$v" <<< "$__vars" || declare -p "$v"
+  done > "$1"
+}
 __step() { printf '\\n@@docs-step %s@@\\n' "$1"; printf '\\n@@docs-step %s@@\\n' "$1" >&2; }
 `;
   }
 
   /**
    * Runs a block's commands in order (`set -euo pipefail`: the first failure ends the block), each
-   * command that already ran earlier in this session skipped (but a server is restarted). `substitute` adapts the text first
-   * (a key printed earlier, say).
+   * command that already ran earlier in this session skipped (but a server is restarted), unless the
+   * block is one of a `page`. `substitute` adapts the text first (a key printed earlier, say).
    */
-  async run(body: string, substitute: (text: string) => string = (t) => t): Promise<BlockResult> {
+  async run(body: string, substitute: (text: string) => string = (t) => t, options: RunOptions = {}): Promise<BlockResult> {
     const all = steps(body);
-    const fresh = all.map((s) => !this.seen.has(sameCommand(s.command)));
+    const fresh = all.map((s) => options.page !== undefined || !this.seen.has(sameCommand(s.command)));
     const script = all
       .map((s, i) => `__step ${i}\n${fresh[i] ? substitute(s.command).replaceAll('localhost:3000', `127.0.0.1:${this.port}`) : ': already run'}`)
       .join('\n');
     const file = join(this.dir, `block-${++this.blocks}.sh`);
-    writeFileSync(file, `set -euo pipefail\nsource ${JSON.stringify(join(this.dir, 'prelude.sh'))}\n${script}\n`);
+    const prelude = `set -euo pipefail\nsource ${JSON.stringify(join(this.dir, 'prelude.sh'))}\n`;
+    if (options.page === undefined) writeFileSync(file, `${prelude}${script}\n`);
+    else {
+      // The page's variables: sourced at the top level (declare in a function would make them local).
+      const vars = join(this.dir, `vars-${options.page.replace(/\W/g, '_')}.sh`);
+      if (!existsSync(vars)) writeFileSync(vars, '');
+      const q = JSON.stringify(vars);
+      writeFileSync(file, `${prelude}__vars=$(compgen -v)\nsource ${q}\n${script}\n__keep ${q}\n`);
+    }
     const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('IMPRINT_')));
     Object.assign(env, { HOME: join(this.dir, 'home'), TMPDIR: join(this.dir, 'tmp'), IMPRINT_WORKER_CONCURRENCY: '1' });
     const r = await promisify(execFile)('bash', [file], { cwd: this.work, env, maxBuffer: 64 * 1024 * 1024, timeout: 300_000 }).then(
@@ -271,13 +314,27 @@ __step() { printf '\\n@@docs-step %s@@\\n' "$1"; printf '\\n@@docs-step %s@@\\n'
       for (const m of text.matchAll(/\n@@docs-step (\d+)@@\n([\s\S]*?)(?=\n@@docs-step \d+@@\n|$)/g)) parts.set(Number(m[1]), m[2]!);
       return parts;
     };
+    // The statuses the curl wrapper wrote are taken out of stderr (the blank line before each is curl's
+    // own output ending without one).
+    const CURL = /\n@@docs-curl (\d{3})@@\n/g;
+    const statusesOf = (text: string) => [...text.matchAll(CURL)].map((m) => Number(m[1]));
     const out = split(r.stdout);
     const err = split(r.stderr);
     all.forEach((s, i) => {
       // A server is started again each time (a restart, as a reader following another page would).
       if (fresh[i] && r.code === 0 && !/^npm start\b|\bimprint (serve|worker)\b/.test(s.command.trim())) this.seen.add(sameCommand(s.command));
     });
-    return { ...r, steps: all.map((step, i) => ({ step, ran: fresh[i]!, stdout: out.get(i) ?? '', stderr: err.get(i) ?? '' })) };
+    return {
+      ...r,
+      stderr: r.stderr.replace(CURL, ''),
+      steps: all.map((step, i) => ({
+        step,
+        ran: fresh[i]!,
+        stdout: out.get(i) ?? '',
+        stderr: (err.get(i) ?? '').replace(CURL, ''),
+        statuses: statusesOf(err.get(i) ?? ''),
+      })),
+    };
   }
 
   /** The npm commands not run (see the class comment). */
