@@ -27,7 +27,7 @@ const S3RVER_CREDENTIALS_PARAMS = {
 /** A bucket URL for a key prefix of its own, so tests sharing the bucket cannot see each other's keys. */
 function s3Url(prefix: string, extra: Record<string, string> = {}): string {
   const q = new URLSearchParams({ endpoint: s3.endpoint, ...S3RVER_CREDENTIALS_PARAMS, ...extra });
-  return `s3://${s3.bucket}/${prefix}?${q}`;
+  return `s3://${s3.bucket}/${prefix}?${q.toString()}`;
 }
 
 interface Opened {

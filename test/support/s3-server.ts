@@ -78,7 +78,7 @@ export async function startS3Server(): Promise<S3TestServer> {
     secret_access_key: S3RVER_CREDENTIALS.secretAccessKey,
   });
   return {
-    url: `s3://${bucket}?${query}`,
+    url: `s3://${bucket}?${query.toString()}`,
     endpoint,
     bucket,
     close: async () => {
