@@ -34,5 +34,6 @@ export { rasterBackend } from './paint/raster.js';
 export type { PaintBackend, RasterImage } from './paint/backend.js';
 export { encodeImage, ENCODE_DEFAULTS, type PngOptions, type JpgOptions, type WebpOptions, type AvifOptions, type ImageFormat } from './encode/image.js';
 export { fileAssetResolver, AssetNotFoundError, type AssetResolver, type FileAssetOptions } from './assets/resolver.js';
-export { bundledFonts, FontSet, loadShaper } from './text/fonts.js';
+export { bundledFonts, FontSet } from './text/fonts.js';
+export { loadShaper } from './text/harfbuzz.js';
 export { designJsonSchema, overridesJsonSchema, fieldReferenceMarkdown } from './design/json-schema.js';
