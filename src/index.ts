@@ -35,5 +35,6 @@ export type { PaintBackend, RasterImage } from './paint/backend.js';
 export { encodeImage, ENCODE_DEFAULTS, type PngOptions, type JpgOptions, type WebpOptions, type AvifOptions } from './encode/image.js';
 export type { ImageFormat } from './output-formats.js';
 export { fileAssetResolver, AssetNotFoundError, type AssetResolver, type FileAssetOptions } from './assets/resolver.js';
-export { bundledFonts, FontSet, loadShaper } from './text/fonts.js';
+export { bundledFonts, FontSet } from './text/fonts.js';
+export { loadShaper } from './text/harfbuzz.js';
 export { designJsonSchema, overridesJsonSchema, fieldReferenceMarkdown } from './design/json-schema.js';

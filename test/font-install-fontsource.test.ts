@@ -1,5 +1,5 @@
 // Google Fonts families without an @expo-google-fonts package, installed from their @fontsource package
-// (src/text/install.ts) and drawn subset by subset (src/text/fonts.ts SegmentedFace): Alike from the
+// (src/text/install.ts) and drawn subset by subset (src/text/subset-faces.ts SegmentedFace): Alike from the
 // npm registry, Krub (latin, latin-ext, vietnamese, thai; 12 faces) from a folder of tarballs; text
 // mixing those subsets against Chromium loading the same WOFF2 files through the package's own CSS;
 // pinned designs; corrupt packages. One download of each package (~1.1 MB) serves the whole file.
@@ -15,10 +15,11 @@ import type * as zod from 'zod';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Design } from '../src/design/schema.js';
 import { Engine, type DesignInput } from '../src/engine.js';
-import { FONTS_DIR, FontSet, loadShaper } from '../src/text/fonts.js';
+import { FONTS_DIR, FontSet } from '../src/text/fonts.js';
+import { loadShaper } from '../src/text/harfbuzz.js';
 import { INSTALLED_RECORD, InstalledFonts } from '../src/text/installed.js';
 import { fontRequestsFor, installFont, pinFonts, type InstallResult } from '../src/text/install.js';
-import { shapeText } from '../src/text/shape.js';
+import { shapeParagraphs } from '../src/text/shape.js';
 import type { SceneSpan } from '../src/scene/scene.js';
 import { inUnicodeRange, parseUnicodeRange, UnicodeRangeError } from '../src/text/unicode-range.js';
 import { chromiumJson } from './support/chromium.js';
@@ -256,7 +257,7 @@ describe('drawing a family split per subset', () => {
   const installedSet = () => new FontSet(FONTS_DIR, [], { installed: new InstalledFonts(INSTALLED) });
   /** Each character's subset: the part of the key of the face that drew it after the package ("latin", "thai"…). */
   function subsetsOf(text: string, weight = 400, family = 'Krub'): string[] {
-    const [p] = shapeText([span(text, weight)], family, installedSet(), 0, 'ltr', undefined);
+    const [p] = shapeParagraphs([span(text, weight)], family, installedSet(), 0, 'ltr', undefined);
     const out: string[] = [];
     for (const c of p!.clusters) for (const _ of text.slice(c.start, c.end)) out.push(c.face.key.split('/').pop()!);
     return out;
@@ -297,7 +298,7 @@ describe('drawing a family split per subset', () => {
       expect(widths).toHaveLength(cases.length);
       const fonts = installedSet();
       const mismatches = cases.flatMap((c, i) => {
-        const [p] = shapeText([span(c.text, c.weight, c.style)], 'Krub', fonts, 0, 'ltr', undefined);
+        const [p] = shapeParagraphs([span(c.text, c.weight, c.style)], 'Krub', fonts, 0, 'ltr', undefined);
         const ours = p!.clusters.reduce((n, cl) => n + cl.advance, 0) * 1000;
         // Chromium rounds a run to 1/64 px; the Vietnamese and Thai glyphs are 500-700 px wide here, so a
         // face from the wrong subset (or its empty box) is far outside this.
@@ -359,7 +360,7 @@ describe('drawing a family split per subset', () => {
     // Krub has italics of its own: every subset drawn with them, no synthetic slant.
     const italic = await engine.render({ design: design(['Krub'], MIXED, 'italic'), format: 'png' });
     expect(italic.report[0]).not.toHaveProperty('synthetic_italic');
-    const [p] = shapeText([span('Aก', 400, 'italic')], 'Krub', installedSet(), 0, 'ltr', undefined);
+    const [p] = shapeParagraphs([span('Aก', 400, 'italic')], 'Krub', installedSet(), 0, 'ltr', undefined);
     expect(p!.clusters.map((c) => c.face.key)).toEqual([`Krub-400-italic#${KRUB}@${krub.version}/latin`, `Krub-400-italic#${KRUB}@${krub.version}/thai`]);
     // Alike has only 400: at 700 each subset face is drawn bolder (painted by its key), and the report says so.
     const alikeEngine = new Engine({ fontsDir: alikeDir, threads: 0 });
@@ -372,7 +373,7 @@ describe('drawing a family split per subset', () => {
       await alikeEngine.close();
     }
     const alikeSet = new FontSet(FONTS_DIR, [], { installed: new InstalledFonts(alikeDir) });
-    const [q] = shapeText([span('AŁ', 700)], 'Alike', alikeSet, 0, 'ltr', undefined);
+    const [q] = shapeParagraphs([span('AŁ', 700)], 'Alike', alikeSet, 0, 'ltr', undefined);
     expect(q!.clusters.map((c) => c.face.key.replace(/^.*\//, ''))).toEqual(['latin+synthetic-bold', 'latin-ext+synthetic-bold']);
     expect(q!.clusters.every((c) => c.face.synthetic?.bold)).toBe(true);
   });

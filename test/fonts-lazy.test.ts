@@ -20,7 +20,7 @@ vi.mock('harfbuzzjs', async (importOriginal) => {
 vi.resetModules();
 const { Engine } = await import('../src/engine.js');
 const { FontSet } = await import('../src/text/fonts.js');
-const { shapeText } = await import('../src/text/shape.js');
+const { shapeParagraphs } = await import('../src/text/shape.js');
 const { designWith } = await import('./support/scene.js');
 
 /** The face files parsed so far, by name (the bundled files all differ in size). */
@@ -75,7 +75,7 @@ describe('lazy font faces', () => {
 describe('outlines and shaping share one parsed font without disturbing each other', () => {
   const span = (text: string) => ({ text, weight: 400, color: [0, 0, 0, 1] as const, underline: false });
   const clusters = (fonts: InstanceType<typeof FontSet>, text: string) => {
-    const p = shapeText([span(text)], 'Inter', fonts, 0)[0]!;
+    const p = shapeParagraphs([span(text)], 'Inter', fonts, 0)[0]!;
     return p.clusters.map((c) => [p.text.slice(c.start, c.end), c.glyphs.map((g) => g.id)]);
   };
 

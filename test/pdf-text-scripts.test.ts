@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Engine } from '../src/engine.js';
 import type { DisplayItem } from '../src/scene/display-list.js';
-import { loadShaper } from '../src/text/fonts.js';
+import { loadShaper } from '../src/text/harfbuzz.js';
 import { designWith, layoutOf, objectGroup } from './support/scene.js';
 import { run, toolsAvailable } from './support/tools.js';
 

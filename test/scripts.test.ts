@@ -8,15 +8,16 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { render } from '../src/engine.js';
 import type { DisplayItem } from '../src/scene/display-list.js';
-import { bundledFonts, loadShaper } from '../src/text/fonts.js';
-import { shapeText, type ShapedParagraph } from '../src/text/shape.js';
+import { bundledFonts } from '../src/text/fonts.js';
+import { loadShaper } from '../src/text/harfbuzz.js';
+import { shapeParagraphs, type ShapedParagraph } from '../src/text/shape.js';
 import { designWith, layoutOf, objectGroup } from './support/scene.js';
 import { run, toolsAvailable } from './support/tools.js';
 
 type Rgba = readonly [number, number, number, number];
 const span = (text: string, weight = 400, color: Rgba = [0, 0, 0, 1]) => ({ text, weight, color, underline: false });
 const shape1 = (text: string, direction: 'auto' | 'ltr' | 'rtl' = 'auto'): ShapedParagraph =>
-  shapeText([span(text)], 'Inter', bundledFonts(), 0, direction)[0]!;
+  shapeParagraphs([span(text)], 'Inter', bundledFonts(), 0, direction)[0]!;
 const text = (fields: Record<string, unknown>) => ({ type: 'text', name: 't', x: 0, y: 0, width: 500, height: 100, font_size: 40, ...fields });
 type Glyphs = Extract<DisplayItem, { kind: 'glyphs' }>;
 const glyphItems = (fields: Record<string, unknown>): Glyphs[] =>
@@ -180,15 +181,16 @@ describe('fallback fonts are opened lazily', () => {
       const opened = [];
       fs.readFileSync = (p, ...rest) => { opened.push(String(p)); return read(p, ...rest); };
       syncBuiltinESMExports();
-      const { loadShaper, FontSet } = await import('./dist/text/fonts.js');
-      const { shapeText } = await import('./dist/text/shape.js');
+      const { FontSet } = await import('./dist/text/fonts.js');
+      const { loadShaper } = await import('./dist/text/harfbuzz.js');
+      const { shapeParagraphs } = await import('./dist/text/shape.js');
       await loadShaper();
       const fonts = new FontSet();
       const span = (text) => ({ text, weight: 400, color: [0, 0, 0, 1], underline: false });
       const noto = () => opened.filter((p) => p.includes('@expo-google-fonts/noto')).map((p) => p.split('/').pop());
-      shapeText([span('Plain Latin, 100 % — «ok»')], 'Inter', fonts, 0);
+      shapeParagraphs([span('Plain Latin, 100 % — «ok»')], 'Inter', fonts, 0);
       const latin = noto();
-      shapeText([span('مرحبا Imprint')], 'Inter', fonts, 0);
+      shapeParagraphs([span('مرحبا Imprint')], 'Inter', fonts, 0);
       console.log(JSON.stringify({ latin, arabic: noto() }));`;
     const out = spawnSync(process.execPath, ['--input-type=module', '-e', script], { cwd: join(import.meta.dirname, '..'), encoding: 'utf8' });
     expect(out.status, out.stderr).toBe(0);

@@ -12,7 +12,8 @@ import { layout } from '../src/layout/layout.js';
 import { resolveScene } from '../src/resolve/resolve.js';
 import type { DisplayItem } from '../src/scene/display-list.js';
 import { fallbackFile, FALLBACK_FAMILIES } from '../src/text/fallback.js';
-import { bundledFonts, FONTS_DIR, loadShaper } from '../src/text/fonts.js';
+import { bundledFonts, FONTS_DIR } from '../src/text/fonts.js';
+import { loadShaper } from '../src/text/harfbuzz.js';
 import { chromiumJson } from './support/chromium.js';
 import { toolsAvailable } from './support/tools.js';
 

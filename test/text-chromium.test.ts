@@ -150,10 +150,10 @@ describe('line breaks against Chromium, per script', () => {
   it.skipIf(!toolsAvailable(['chromium'], 'comparing line breaks with Chromium needs it'))(
     'Imprint and Chromium break the same paragraphs at the same characters and order the words of bidi lines alike',
     async () => {
-      const { fallbackFace } = await import('../src/text/fonts.js');
+      const { fallbackFace } = await import('../src/text/faces.js');
       const { FALLBACK_FAMILIES } = await import('../src/text/fallback.js');
-      const { loadShaper } = await import('../src/text/fonts.js');
-      const { shapeText } = await import('../src/text/shape.js');
+      const { loadShaper } = await import('../src/text/harfbuzz.js');
+      const { shapeParagraphs } = await import('../src/text/shape.js');
       const { breakLines } = await import('../src/text/line-break.js');
       await loadShaper();
       const fonts = new FontSet();
@@ -191,7 +191,7 @@ describe('line breaks against Chromium, per script', () => {
       let bidiLines = 0;
       const wordOrder: string[] = [];
       const results = cases.map((c, i) => {
-        const paras = shapeText([{ text: c.text, weight: 400, color: [0, 0, 0, 1], underline: false }], 'Inter', fonts, 0);
+        const paras = shapeParagraphs([{ text: c.text, weight: 400, color: [0, 0, 0, 1], underline: false }], 'Inter', fonts, 0);
         const para = paras[0]!;
         const { lines } = breakLines(paras, c.width / size, 0);
         const ours = lines.map((l) => para.clusters[l.start]?.start ?? 0);

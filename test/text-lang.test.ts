@@ -16,8 +16,10 @@ import { TaskWorker } from '../src/worker/worker.js';
 import type { DisplayItem } from '../src/scene/display-list.js';
 import { canonicalLang } from '../src/format/lang.js';
 import { hanFamilyFor } from '../src/text/fallback.js';
-import { bundledFonts, fallbackFace, FontSet, loadShaper, openFontFile, openTypeLanguage } from '../src/text/fonts.js';
-import { shapeText } from '../src/text/shape.js';
+import { fallbackFace, openFontFile } from '../src/text/faces.js';
+import { bundledFonts, FontSet } from '../src/text/fonts.js';
+import { loadShaper, openTypeLanguage } from '../src/text/harfbuzz.js';
+import { shapeParagraphs } from '../src/text/shape.js';
 import { chromiumJson, chromiumScreenshot } from './support/chromium.js';
 import { expectRefused } from './support/refusal.js';
 import { designWith, layoutOf, objectGroup } from './support/scene.js';
@@ -225,7 +227,7 @@ describe('HarfBuzz language', () => {
   // the text is Japanese.
   const jpFile = fallbackFace('Noto Sans JP', 400)?.file;
   const shaped = (fonts: FontSet, s: string, lang?: string): { ids: number[]; width: number } => {
-    const [para] = shapeText([{ text: s, weight: 400, color: [0, 0, 0, 1], underline: false }], 'JP Design', fonts, 0, 'auto', lang);
+    const [para] = shapeParagraphs([{ text: s, weight: 400, color: [0, 0, 0, 1], underline: false }], 'JP Design', fonts, 0, 'auto', lang);
     return { ids: para!.clusters.flatMap((c) => c.glyphs.map((g) => g.id)), width: para!.clusters.reduce((n, c) => n + c.advance, 0) };
   };
 

@@ -11,7 +11,9 @@ import { catalogueFamily, familyPackages } from '../text/catalogue.js';
 import { parseImageRef } from '../format/image-ref.js';
 import { jsonPath } from '../format/json-path.js';
 import { FontFileError, readFontFile, type FontFileInfo } from '../text/font-file.js';
-import { fileFaceKey, FontSet, installedFamilyFaces, openFontFile, type FontFace, type FontStyle } from '../text/fonts.js';
+import { fileFaceKey, openFontFile, type FontFace, type FontStyle } from '../text/faces.js';
+import { FontSet } from '../text/fonts.js';
+import { installedFamilyFaces } from '../text/subset-faces.js';
 import { AssetNotFoundError, type AssetResolver } from './resolver.js';
 
 /** A `fonts` entry naming a file (see design/schema.ts). */

@@ -10,7 +10,8 @@ import type { PageInput } from '../paint/backend.js';
 import { isColorFace, PdfBackend, type PdfInternals } from '../paint/pdf.js';
 import { paintPages } from '../paint/walk.js';
 import type { DisplayItem } from '../scene/display-list.js';
-import type { FontFace, FontSet } from '../text/fonts.js';
+import type { FontFace } from '../text/faces.js';
+import type { FontSet } from '../text/fonts.js';
 import { pdfFontProgram } from '../text/instance.js';
 
 /** Every Imprint pdf carries this date: the file must not depend on when it was made. */

@@ -3,7 +3,7 @@
 import type { RGBA } from '../scene/scene.js';
 import type { FontSet } from '../text/fonts.js';
 import { visualOrder } from '../text/bidi.js';
-import { pushClusterGlyphs, shapeText, type Cluster } from '../text/shape.js';
+import { pushClusterGlyphs, shapeParagraphs, type Cluster } from '../text/shape.js';
 import type { DisplayItem, PositionedGlyph } from '../scene/display-list.js';
 
 export interface LabelStyle {
@@ -26,7 +26,7 @@ const ELLIPSIS = '…';
 
 function clustersOf(text: string, style: LabelStyle, fonts: FontSet): { text: string; clusters: Cluster[] } {
   const spans = [{ text: text.replace(/\s*\n\s*/g, ' '), weight: style.weight, color: style.color, underline: false }];
-  const [para] = shapeText(spans, style.family, fonts, 0, 'auto', style.lang);
+  const [para] = shapeParagraphs(spans, style.family, fonts, 0, 'auto', style.lang);
   return para ?? { text: '', clusters: [] };
 }
 

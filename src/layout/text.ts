@@ -4,10 +4,11 @@
 import type { RGBA, Rect, SceneSpan, SceneText } from '../scene/scene.js';
 import { IDENTITY } from './boxes.js';
 import { fitText } from '../text/fit.js';
-import type { FontFace, FontSet } from '../text/fonts.js';
+import type { FontFace } from '../text/faces.js';
+import type { FontSet } from '../text/fonts.js';
 import type { Line } from '../text/line-break.js';
 import { visualOrder } from '../text/bidi.js';
-import { pushClusterGlyphs, shapeText, type ShapedParagraph } from '../text/shape.js';
+import { pushClusterGlyphs, shapeParagraphs, type ShapedParagraph } from '../text/shape.js';
 import type { DisplayItem, Gradient, PositionedGlyph } from '../scene/display-list.js';
 import { placeGradient } from './fill.js';
 
@@ -66,7 +67,7 @@ export interface TextLayout {
 }
 
 export function layoutText(t: SceneText, fonts: FontSet): TextLayout {
-  const paragraphs = shapeText(t.spans, t.family, fonts, t.letterSpacing, t.direction ?? 'auto', t.lang);
+  const paragraphs = shapeParagraphs(t.spans, t.family, fonts, t.letterSpacing, t.direction ?? 'auto', t.lang);
   const fit = fitText({
     paragraphs,
     width: t.box.width,

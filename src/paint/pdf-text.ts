@@ -2,7 +2,8 @@
 // positioning, ActualText spans where pdftotext's word model (pdf-words.ts) would misread a word,
 // outlined, gradient-filled and synthetic-bold text, and colour (emoji) runs with invisible text.
 import type { PositionedGlyph } from '../scene/display-list.js';
-import { bundledFonts, type FontFace } from '../text/fonts.js';
+import type { FontFace } from '../text/faces.js';
+import { bundledFonts } from '../text/fonts.js';
 import { tableDirectory, withoutTables } from '../text/font-tables.js';
 import { SYNTHETIC_ITALIC_SKEW, syntheticBoldStroke } from '../text/synthetic.js';
 import type { ItemOf } from './backend.js';

@@ -18,7 +18,8 @@ import { resolveScene } from '../resolve/resolve.js';
 import { withWatermark } from '../resolve/watermark.js';
 import { checkImagePixels, checkRenderable } from '../render-checks.js';
 import { catalogueFamily } from '../text/catalogue.js';
-import { loadShaper, type FontSet } from '../text/fonts.js';
+import type { FontSet } from '../text/fonts.js';
+import { loadShaper } from '../text/harfbuzz.js';
 import { limitsOf, planOf, type RenderOptions } from './options.js';
 
 /** What an engine keeps between renders and hands to each render path. */

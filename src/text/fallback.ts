@@ -1,5 +1,5 @@
 // The bundled fallback chain: Noto faces from versioned npm packages (OFL) that draw what the chosen
-// family lacks. Pure data and path resolution; fonts.ts opens a face only when a character needs it.
+// family lacks. Pure data and path resolution; faces.ts opens a face only when a character needs it.
 import { createRequire } from 'node:module';
 
 /** One fallback family: its npm package and file stem, the weights it ships and the scripts it serves. */

@@ -4,7 +4,7 @@ import { createHash } from 'node:crypto';
 import { inflateSync } from 'node:zlib';
 import type * as HarfBuzz from 'harfbuzzjs';
 import { tableDirectory } from './font-tables.js';
-import type { FontStyle } from './fonts.js';
+import type { FontStyle } from './faces.js';
 
 /** Font files above this size are refused (the cap; a whole CJK family is ~10 MB). */
 export const MAX_FONT_FILE_BYTES = 20 * 1024 * 1024;

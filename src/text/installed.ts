@@ -3,7 +3,7 @@
 // src/fonts/install.ts — so the engine finds installed families without loading npm or the network.
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-/** normal or italic (fonts.ts's FontStyle, repeated so this module imports nothing of the set). */
+/** normal or italic (faces.ts's FontStyle, repeated so this module imports nothing of the faces or the set). */
 type FontStyle = 'normal' | 'italic';
 
 /** The file in each installed package's folder that says what it is (written last, so a folder without it is not installed). */

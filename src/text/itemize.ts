@@ -1,8 +1,8 @@
 // Itemization: a paragraph cut into runs of one face, one bidi level and one language, across span
 // boundaries (colour, underline or link never split a run), the face chosen per grapheme cluster from
 // the span's face and the bundled fallback chain (fallback.ts), Han forms by the span's language; a
-// family split per Unicode subset draws each grapheme with its subset face (fonts.ts SegmentedFace).
-import { fallbackFace, type FontFace } from './fonts.js';
+// family split per Unicode subset draws each grapheme with its subset face (subset-faces.ts SegmentedFace).
+import { fallbackFace, type FontFace } from './faces.js';
 import { EMOJI_FAMILY, fallbackFamilies, hanFamilyFor, IGNORABLE, isCjk, isEmojiGrapheme, type CjkFamily, type CjkHint } from './fallback.js';
 
 export interface ItemRun {

@@ -5,7 +5,8 @@ import { lazyRequire } from '../lazy-require.js';
 import type { PositionedGlyph } from '../scene/display-list.js';
 import type { SceneSpan } from '../scene/scene.js';
 import { embeddingLevels, needsBidi, type Direction } from './bidi.js';
-import type { FontFace, FontSet, FontStyle } from './fonts.js';
+import type { FontFace, FontStyle } from './faces.js';
+import type { FontSet } from './fonts.js';
 import { graphemes, itemize, type SpanFaces } from './itemize.js';
 
 // linebreak decodes its Unicode tables when loaded: on first use, not at `import 'imprint'`.
@@ -137,7 +138,7 @@ function shapeCached(text: string, face: FontFace, level: number, offset: number
  * character. `lang` (BCP 47) is the text's language, which a span's own `lang` overrides: it picks the
  * forms of Han characters and is the shaper's language; default none.
  */
-export function shapeText(
+export function shapeParagraphs(
   spans: readonly SceneSpan[],
   family: string,
   fonts: FontSet,
