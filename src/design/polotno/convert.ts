@@ -2,13 +2,13 @@
 // Pure: no I/O (remote files are fetched by the import, src/service/remote-files.ts, and handed in). Each element becomes the object that draws it exactly; a field Imprint cannot draw
 // exactly is refused at its Polotno JSON path, never approximated. Errors found later in the converted
 // design are traced back to the element they came from (polotnoPath).
-import { createHash } from 'node:crypto';
 import { validationError } from '../../errors.js';
 import { issueToError } from '../../format/zod-error.js';
 import { jsonPath, type PathSegment } from '../../format/json-path.js';
 import { AnimationError, convertAnimations } from './animations.js';
+import { Converter, type PolotnoOptions, type RemoteRef } from './context.js';
 import { CSS_COLOR_HINT, cssColorToHex } from './css-color.js';
-import { GradientSyntaxError, isCssGradient, parseLinearGradient } from './css-gradient.js';
+import { isCssGradient } from './css-gradient.js';
 import { POLOTNO_DRAWN_FIGURES } from './figures.js';
 import { looksLikeRichText, parseRichText, RichTextError, type Run, type RunStyle } from './rich-text.js';
 import {
@@ -25,6 +25,9 @@ import {
   type PolotnoText,
   type PolotnoVideo,
 } from './schema.js';
+import { color, colorWithAlpha, fontWeightOf, linearGradient, paint, refuse, round } from './shared.js';
+
+export type { FetchedFile, PolotnoOptions, RemoteKind, RemoteRef } from './context.js';
 
 type Json = Record<string, unknown>;
 
@@ -37,50 +40,6 @@ export interface PolotnoConversion {
   origins: [imprint: string, polotno: string][];
   /** The http(s) URLs the document refers to, in document order (with `remote: 'list'`: every one). */
   remote: RemoteRef[];
-}
-
-/** What a remote file is for: the content types and file signatures it may have follow from it. */
-export type RemoteKind = 'image' | 'svg' | 'font' | 'video' | 'audio';
-
-/** An http(s) URL in the document, where it is and what it must be. */
-export interface RemoteRef {
-  url: string;
-  /** The Polotno JSON path of the field that holds it. */
-  at: string;
-  /** For messages: "image", "clip mask", "font file", … */
-  what: string;
-  kind: RemoteKind;
-}
-
-/** A remote file fetched at import: its bytes and the extension its content showed. */
-export interface FetchedFile {
-  bytes: Uint8Array;
-  /** ".png", ".woff2", … */
-  ext: string;
-}
-
-export interface PolotnoOptions {
-  /** Where the document sits in the request, for error paths. @default "$" */
-  root?: string;
-  /**
-   * Whether a font family is available without a file (bundled, given with the render, or in the
-   * account's library): a fonts[] entry of such a family may keep a URL, which is never fetched.
-   * @default every family needs a file
-   */
-  hasFamily?: (family: string) => boolean;
-  /**
-   * http(s) URLs: refused (a render never fetches), listed with a stand-in path (the first pass of an
-   * import, which then fetches them), or taken from the files an import fetched (stored as
-   * `embedded/<hash>.<ext>`, their URLs in the design's `sources`).
-   * @default 'refuse'
-   */
-  remote?: 'refuse' | 'list' | ReadonlyMap<string, FetchedFile>;
-  /**
-   * Polotno's render option of that name: a text that shrinks to fit its box (change-font-size) may
-   * split a word too long for a line instead of shrinking until the word fits whole.
-   * @default false (Polotno's default)
-   */
-  textSplitAllowed?: boolean;
 }
 
 /** A Polotno document: pages whose entries hold children, and no Imprint objects or slides. */
@@ -104,164 +63,6 @@ export function polotnoPath(conversion: PolotnoConversion, imprintPath: string):
 const DEFAULT_PAGE_MS = 5000;
 const TEXT_DEFAULTS = { fontSize: 14, fontFamily: 'Roboto', fill: 'black', align: 'center', lineHeight: 1.2 } as const;
 
-class Converter {
-  readonly files = new Map<string, Uint8Array>();
-  readonly origins: [string, string][] = [];
-  readonly families = new Map<string, string>();
-  readonly remote: RemoteRef[] = [];
-  /** Stored path → the URL its file was fetched from. */
-  readonly sources = new Map<string, string>();
-
-  constructor(
-    readonly root: string,
-    readonly schemaVersion: number,
-    readonly remoteFiles: NonNullable<PolotnoOptions['remote']>,
-    readonly textSplitAllowed = false,
-  ) {}
-
-  at(segs: readonly PathSegment[]): string {
-    return jsonPath(segs, this.root);
-  }
-
-  /** Remembers where an Imprint path came from, for errors found after conversion. */
-  origin(imprint: string, polotno: string): void {
-    this.origins.push([imprint, polotno]);
-  }
-
-  color(value: string, at: string): string {
-    const hex = cssColorToHex(value);
-    if (hex === undefined) {
-      if (isCssGradient(value)) throw validationError(at, `a gradient is not accepted here: ${CSS_COLOR_HINT}`);
-      throw validationError(at, `${CSS_COLOR_HINT} but received ${JSON.stringify(value.slice(0, 60))}`);
-    }
-    return hex;
-  }
-
-  /** A colour with its alpha multiplied (shadowOpacity, backgroundOpacity). */
-  colorWithAlpha(value: string, alpha: number, at: string): string {
-    const hex = this.color(value, at);
-    const h = hex.slice(1);
-    const a = (h.length === 8 ? parseInt(h.slice(6), 16) / 255 : 1) * alpha;
-    return `#${h.slice(0, 6)}${
-      a >= 1
-        ? ''
-        : Math.round(a * 255)
-            .toString(16)
-            .padStart(2, '0')
-    }`;
-  }
-
-  /** A colour, or a linear-gradient() as Imprint gradient fields. */
-  paint(value: string, width: number, height: number, at: string): { color: string } | ReturnType<typeof parseLinearGradient> {
-    if (!isCssGradient(value)) return { color: this.color(value, at) };
-    try {
-      return parseLinearGradient(value, width, height);
-    } catch (e) {
-      if (e instanceof GradientSyntaxError) throw validationError(at, e.message);
-      throw e;
-    }
-  }
-
-  /**
-   * A file reference: a relative path, an asset, a data: URL stored as a file, or an http(s) URL
-   * (see PolotnoOptions.remote).
-   */
-  source(src: string | undefined, at: string, what: string, kind: RemoteKind): string {
-    if (src === undefined || src.trim() === '') throw validationError(at, `the ${what} has no src: give a path relative to the JSON file or a data: URL`);
-    // Split by hand: a regular expression with nested repetition here would backtrack for ever on ';;;…'.
-    const data = dataUrlParts(src);
-    if (!data && /^data:/i.test(src))
-      throw validationError(at, `the ${what} is not a valid data: URL (no comma before its data): embed the file as data:<type>;base64,<data>`);
-    if (data) {
-      const base64 = data[2].split(';').includes('base64');
-      let bytes: Buffer;
-      try {
-        bytes = base64 ? Buffer.from(data[3], 'base64') : Buffer.from(decodeURIComponent(data[3]), 'utf8');
-      } catch {
-        throw validationError(at, `the data: URL of the ${what} is not valid (its percent-encoding is broken): encode the file as base64`);
-      }
-      if (bytes.byteLength === 0) throw validationError(at, `the data: URL of the ${what} holds no bytes: embed the file or give its relative path`);
-      return this.embed(bytes, extensionOf(data[1].toLowerCase()));
-    }
-    if (/^[a-z][a-z0-9+.-]*:\/\//i.test(src)) return this.remoteSource(src, at, what, kind);
-    return src;
-  }
-
-  /** Stores bytes as a file of the design, named by their content. */
-  embed(bytes: Uint8Array, ext: string): string {
-    const path = `embedded/${createHash('sha256').update(bytes).digest('hex').slice(0, 24)}${ext}`;
-    this.files.set(path, bytes);
-    return path;
-  }
-
-  remoteSource(url: string, at: string, what: string, kind: RemoteKind): string {
-    const shown = JSON.stringify(url.slice(0, 80));
-    const fetching = this.remoteFiles !== 'refuse';
-    if (fetching && !/^https?:\/\//i.test(url)) {
-      throw validationError(at, `only http and https URLs are fetched, not ${shown}: save the ${what} beside the JSON file and give its relative path`);
-    }
-    this.remote.push({ url, at, what, kind });
-    if (this.remoteFiles === 'list') return `embedded/remote-${this.remote.length}`;
-    const fetched = fetching ? this.remoteFiles.get(url) : undefined;
-    if (!fetched) {
-      // Renders never reach the network: output must not depend on what a server answers today.
-      throw validationError(
-        at,
-        `remote URLs are not fetched by a render (${shown}): import it first: npx imprint import polotno <file.json> --out <folder> fetches each remote file once into the design's folder; or save the ${what} beside the JSON file and give its relative path, or embed it as a data: URL`,
-      );
-    }
-    const path = this.embed(fetched.bytes, fetched.ext);
-    if (!this.sources.has(path)) this.sources.set(path, url);
-    return path;
-  }
-
-  family(name: string, at: string): void {
-    if (!this.families.has(name)) this.families.set(name, at);
-  }
-
-  /** Polotno allows one name on several elements (a role such as "primary_colour"): an override of it applies to all. */
-  named(e: { name?: string | undefined }, out: Json): void {
-    const name = e.name?.trim();
-    if (name) out.name = name;
-  }
-}
-
-/** A data: URL's media type, parameters and payload; undefined when the string is not one. */
-function dataUrlParts(src: string): [whole: string, mime: string, params: string, payload: string] | undefined {
-  if (!src.startsWith('data:')) return undefined;
-  const comma = src.indexOf(',');
-  if (comma < 0) return undefined;
-  const head = src.slice(5, comma);
-  const semi = head.indexOf(';');
-  return [src, semi < 0 ? head : head.slice(0, semi), semi < 0 ? '' : head.slice(semi), src.slice(comma + 1)];
-}
-
-function extensionOf(mime: string): string {
-  const map: Record<string, string> = {
-    'image/png': '.png',
-    'image/jpeg': '.jpg',
-    'image/jpg': '.jpg',
-    'image/webp': '.webp',
-    'image/gif': '.gif',
-    'image/avif': '.avif',
-    'image/svg+xml': '.svg',
-    'video/mp4': '.mp4',
-    'video/webm': '.webm',
-    'video/quicktime': '.mov',
-    'audio/mpeg': '.mp3',
-    'audio/mp4': '.m4a',
-    'audio/wav': '.wav',
-    'audio/ogg': '.ogg',
-    'font/ttf': '.ttf',
-    'font/otf': '.otf',
-    'font/woff': '.woff',
-    'font/woff2': '.woff2',
-  };
-  return map[mime] ?? '';
-}
-
-const round = (v: number): number => Math.round(v * 1e6) / 1e6;
-
 /**
  * Placement of an element: Polotno rotates around the top-left corner (x, y), Imprint around the box
  * centre, so the box moves to where Polotno's rotated centre lands.
@@ -276,30 +77,32 @@ function placement(x: number, y: number, width: number, height: number, rotation
 
 type Shaped = Exclude<PolotnoElement, PolotnoGroupInput>;
 
+/** Polotno allows one name on several elements (a role such as "primary_colour"): an override of it applies to all. */
+function named(e: { name?: string | undefined }, out: Json): void {
+  const name = e.name?.trim();
+  if (name) out.name = name;
+}
+
 /**
  * The Imprint object of an element, begun: its type, name and box. `defaultWidth` is Polotno's width
  * for the type when the element has none; `height` the height the converter settled on.
  */
-function begin(c: Converter, e: Shaped, type: string, size: { defaultWidth: number; height: number }): { out: Json; width: number; height: number } {
+function begin(e: Shaped, type: string, size: { defaultWidth: number; height: number }): { out: Json; width: number; height: number } {
   const width = e.width ?? size.defaultWidth;
   const height = size.height;
   const out: Json = { type };
-  c.named(e, out);
+  named(e, out);
   Object.assign(out, placement(e.x ?? 0, e.y ?? 0, width, height, e.rotation ?? 0));
   return { out, width, height };
 }
 
-function refuse(at: string, field: string, why: string): never {
-  throw validationError(`${at}.${field}`, why);
-}
-
 /** Effects every element type has; those without an exact Imprint equivalent are refused. */
-function commonEffects(c: Converter, e: Shaped, at: string, out: Json): void {
+function commonEffects(e: Shaped, at: string, out: Json): void {
   if (e.shadowEnabled) {
     // Konva draws shadows with the canvas shadowOffset, which the element's rotation does not turn:
     // page pixels, as Imprint's offsets are.
     out.shadow = {
-      color: c.colorWithAlpha(e.shadowColor ?? 'black', e.shadowOpacity ?? 1, `${at}.shadowColor`),
+      color: colorWithAlpha(e.shadowColor ?? 'black', e.shadowOpacity ?? 1, `${at}.shadowColor`),
       // Konva's shadowBlur is the canvas shadowBlur (σ = blur / 2), as Imprint's shadow.blur.
       blur: round(e.shadowBlur ?? 5),
       offset_x: round(e.shadowOffsetX ?? 0),
@@ -357,15 +160,6 @@ function animationsOf(list: readonly PolotnoAnimation[] | undefined, out: Json, 
   }
 }
 
-function fontWeightOf(v: string | number | undefined, at: string): number {
-  if (v === undefined || v === 'normal') return 400;
-  if (v === 'bold') return 700;
-  const n = Number(v);
-  if (!Number.isInteger(n) || n < 100 || n > 900)
-    throw validationError(at, `expected "normal", "bold" or a weight from 100 to 900 but received ${JSON.stringify(v)}`);
-  return n;
-}
-
 function lineHeightOf(v: number | string | undefined, at: string): number {
   if (v === undefined) return TEXT_DEFAULTS.lineHeight;
   if (typeof v === 'number') return v;
@@ -392,7 +186,7 @@ function convertText(c: Converter, e: PolotnoText, at: string, pageSeconds: numb
     // centre, which is only the same point when the height the editor measured is known.
     refuse(at, 'height', 'a rotated text needs the height the editor measured (it saves it): give height, the height of the text in pixels');
   }
-  const { out } = begin(c, e, 'text', { defaultWidth: width, height });
+  const { out } = begin(e, 'text', { defaultWidth: width, height });
   const family = e.fontFamily ?? TEXT_DEFAULTS.fontFamily;
   c.family(family, `${at}.fontFamily`);
   out.font_family = family;
@@ -410,7 +204,7 @@ function convertText(c: Converter, e: PolotnoText, at: string, pageSeconds: numb
   // Konva counts the spaces ending a paragraph when it centres or right-aligns the line (CSS hangs them).
   out.keep_trailing_spaces = true;
 
-  const fill = c.paint(e.fill ?? TEXT_DEFAULTS.fill, width, height, `${at}.fill`);
+  const fill = paint(e.fill ?? TEXT_DEFAULTS.fill, width, height, `${at}.fill`);
   const baseColor = 'color' in fill ? fill.color : fill.stops[0]!.color;
   if ('color' in fill) out.color = fill.color;
   else out.fill = fill;
@@ -419,12 +213,12 @@ function convertText(c: Converter, e: PolotnoText, at: string, pageSeconds: numb
     if ((e.strokeLineJoin ?? 'round') !== 'round') {
       refuse(at, 'strokeLineJoin', `only round stroke joins are supported on text (received "${e.strokeLineJoin}"): set strokeLineJoin to "round"`);
     }
-    out.stroke = { color: c.color(e.stroke ?? 'black', `${at}.stroke`), width: e.strokeWidth };
+    out.stroke = { color: color(e.stroke ?? 'black', `${at}.stroke`), width: e.strokeWidth };
   }
   if (e.backgroundEnabled) {
     const unit = fontSize * lineHeight * 0.5;
     out.background = {
-      color: c.colorWithAlpha(e.backgroundColor ?? '#7ED321', e.backgroundOpacity ?? 1, `${at}.backgroundColor`),
+      color: colorWithAlpha(e.backgroundColor ?? '#7ED321', e.backgroundOpacity ?? 1, `${at}.backgroundColor`),
       padding: round((e.backgroundPadding ?? 0.5) * unit),
       corner_radius: round((e.backgroundCornerRadius ?? 0.5) * unit),
       // Polotno's loadJSON marks every text background of a document before schema version 3 (no
@@ -463,7 +257,7 @@ function convertText(c: Converter, e: PolotnoText, at: string, pageSeconds: numb
   if (fit && e.maxFontSize !== undefined && e.maxFontSize < fontSize) out.font_size = e.maxFontSize;
 
   out.text = textMarkup(c, e, at, { weight, italic: e.fontStyle === 'italic', color: baseColor, family }, out);
-  commonEffects(c, e, at, out);
+  commonEffects(e, at, out);
   animationsOf(e.animations, out, at, pageSeconds);
   return out;
 }
@@ -522,7 +316,7 @@ function substyle(c: Converter, text: string, s: RunStyle, base: BaseStyle, at: 
     attrs.push(`font_family="${s.family}"`);
   }
   if (s.color !== undefined) {
-    const hex = c.color(s.color, `${at}.text`);
+    const hex = color(s.color, `${at}.text`);
     if (hex !== base.color) attrs.push(`color="${hex}"`);
   }
   if (s.underline && !base.underline) attrs.push('underline');
@@ -561,23 +355,23 @@ function pictureFields(c: Converter, e: PolotnoImage | PolotnoVideo, at: string,
   if (radius > 0) out.corner_radius = round(radius);
   if (e.flipX) out.flip_x = true;
   if (e.flipY) out.flip_y = true;
-  if ((e.borderSize ?? 0) > 0) out.border = { width: e.borderSize, color: c.color(e.borderColor ?? 'black', `${at}.borderColor`) };
+  if ((e.borderSize ?? 0) > 0) out.border = { width: e.borderSize, color: color(e.borderColor ?? 'black', `${at}.borderColor`) };
   if (e.clipSrc) out.clip_svg = c.source(e.clipSrc, `${at}.clipSrc`, 'clip mask', 'svg');
 }
 
 function convertImage(c: Converter, e: PolotnoImage, at: string, pageSeconds: number): Json {
-  const { out, width, height } = begin(c, e, 'image', { defaultWidth: 100, height: e.height ?? 100 });
+  const { out, width, height } = begin(e, 'image', { defaultWidth: 100, height: e.height ?? 100 });
   out.path = c.source(e.src, `${at}.src`, 'image', 'image');
   // maskSrc is not a field of Polotno's image elements: its renderer ignores it there and draws the
   // image whole, so it is ignored here too (a frame is an svg element with maskSrc: convertSvg).
   pictureFields(c, e, at, out, width, height);
-  commonEffects(c, e, at, out);
+  commonEffects(e, at, out);
   animationsOf(e.animations, out, at, pageSeconds);
   return out;
 }
 
 function convertVideo(c: Converter, e: PolotnoVideo, at: string, pageSeconds: number): Json {
-  const { out } = begin(c, e, 'video', { defaultWidth: 100, height: e.height ?? 100 });
+  const { out } = begin(e, 'video', { defaultWidth: 100, height: e.height ?? 100 });
   out.path = c.source(e.src, `${at}.src`, 'video', 'video');
   for (const f of ['cropX', 'cropY', 'cropWidth', 'cropHeight', 'cornerRadius', 'clipSrc', 'borderSize', 'flipX', 'flipY'] as const) {
     const v = e[f];
@@ -595,13 +389,13 @@ function convertVideo(c: Converter, e: PolotnoVideo, at: string, pageSeconds: nu
   if (volume === 0) out.muted = true;
   else if (volume !== 1) refuse(at, 'volume', 'only volume 0 (muted) or 1 is supported on video elements');
   out.config = { media_replacement_strategy: e.stretchEnabled ? 'fill' : 'cover' };
-  commonEffects(c, e, at, out);
+  commonEffects(e, at, out);
   animationsOf(e.animations, out, at, pageSeconds);
   return out;
 }
 
-function convertFigure(c: Converter, e: PolotnoFigure, at: string, pageSeconds: number): Json {
-  const { out, width, height } = begin(c, e, 'shape', { defaultWidth: 100, height: e.height ?? 100 });
+function convertFigure(e: PolotnoFigure, at: string, pageSeconds: number): Json {
+  const { out, width, height } = begin(e, 'shape', { defaultWidth: 100, height: e.height ?? 100 });
   const sub = e.subType ?? 'rect';
   const radius = e.cornerRadius ?? 0;
   if (sub === 'rect') {
@@ -625,13 +419,13 @@ function convertFigure(c: Converter, e: PolotnoFigure, at: string, pageSeconds: 
     out.shape = 'polygon';
     out.vertices = corners.map(([x, y]) => [round(x), round(y)]);
   }
-  const fill = c.paint(e.fill ?? 'rgb(0, 161, 255)', width, height, `${at}.fill`);
+  const fill = paint(e.fill ?? 'rgb(0, 161, 255)', width, height, `${at}.fill`);
   out.background = 'color' in fill ? { type: 'color', color: fill.color } : fill;
   const strokeWidth = e.strokeWidth ?? 0;
   if (strokeWidth > 0) {
-    out.border = { width: strokeWidth, color: c.color(e.stroke ?? 'rgba(98, 197, 255, 1)', `${at}.stroke`), ...dashOf(e.dash) };
+    out.border = { width: strokeWidth, color: color(e.stroke ?? 'rgba(98, 197, 255, 1)', `${at}.stroke`), ...dashOf(e.dash) };
   }
-  commonEffects(c, e, at, out);
+  commonEffects(e, at, out);
   animationsOf(e.animations, out, at, pageSeconds);
   return out;
 }
@@ -741,10 +535,10 @@ function speechBubblePath(width: number, height: number): string {
 
 const HEADS = new Set(['arrow', 'triangle', 'circle', 'square', 'bar']);
 
-function convertLine(c: Converter, e: PolotnoLine, at: string, pageSeconds: number): Json {
+function convertLine(e: PolotnoLine, at: string, pageSeconds: number): Json {
   // A line's height is its stroke width: the Imprint line takes it from its box the same way.
-  const { out } = begin(c, e, 'line', { defaultWidth: 400, height: e.height ?? 10 });
-  out.color = c.color(e.color ?? 'black', `${at}.color`);
+  const { out } = begin(e, 'line', { defaultWidth: 400, height: e.height ?? 10 });
+  out.color = color(e.color ?? 'black', `${at}.color`);
   if (e.dash?.length) out.dash = e.dash;
   for (const [field, key] of [
     ['startHead', 'start_head'],
@@ -754,13 +548,13 @@ function convertLine(c: Converter, e: PolotnoLine, at: string, pageSeconds: numb
     // Polotno draws nothing for a head it does not know; Imprint's "none" is the same.
     if (head !== '') out[key] = HEADS.has(head) ? head : 'none';
   }
-  commonEffects(c, e, at, out);
+  commonEffects(e, at, out);
   animationsOf(e.animations, out, at, pageSeconds);
   return out;
 }
 
 function convertSvg(c: Converter, e: PolotnoSvg, at: string, pageSeconds: number): Json {
-  const { out } = begin(c, e, 'svg', { defaultWidth: 100, height: e.height ?? 100 });
+  const { out } = begin(e, 'svg', { defaultWidth: 100, height: e.height ?? 100 });
   const legacy = (e.src === undefined || e.src === '') && e.svgSource !== undefined;
   out.path = c.source(legacy ? e.svgSource : e.src, `${at}.${legacy ? 'svgSource' : 'src'}`, 'svg', 'svg');
   for (const f of ['cropX', 'cropY', 'cropWidth', 'cropHeight', 'flipX', 'flipY', 'clipSrc'] as const) {
@@ -785,18 +579,18 @@ function convertSvg(c: Converter, e: PolotnoSvg, at: string, pageSeconds: number
   // Polotno rounds the clip of the drawing, and draws the border as a node of its own (its opacity,
   // no shadow) on top; the svg object draws both the same way.
   if ((e.cornerRadius ?? 0) > 0) out.corner_radius = round(e.cornerRadius!);
-  if ((e.borderSize ?? 0) > 0) out.border = { width: e.borderSize, color: c.color(e.borderColor ?? 'black', `${at}.borderColor`) };
+  if ((e.borderSize ?? 0) > 0) out.border = { width: e.borderSize, color: color(e.borderColor ?? 'black', `${at}.borderColor`) };
   const replace = e.colorsReplace && !Array.isArray(e.colorsReplace) ? Object.entries(e.colorsReplace) : [];
   if (replace.length) {
     out.colors = Object.fromEntries(
       replace.map(([from, to]) => {
         if (cssColorToHex(from) === undefined)
           refuse(at, `colorsReplace.${from}`, `${CSS_COLOR_HINT} as the colour to replace but received ${JSON.stringify(from)}`);
-        return [from, c.color(to, `${at}.colorsReplace.${from}`)];
+        return [from, color(to, `${at}.colorsReplace.${from}`)];
       }),
     );
   }
-  commonEffects(c, e, at, out);
+  commonEffects(e, at, out);
   animationsOf(e.animations, out, at, pageSeconds);
   return out;
 }
@@ -834,10 +628,10 @@ class Page {
         out = convertVideo(c, withGroup, at, this.seconds);
         break;
       case 'figure':
-        out = convertFigure(c, withGroup, at, this.seconds);
+        out = convertFigure(withGroup, at, this.seconds);
         break;
       case 'line':
-        out = convertLine(c, withGroup, at, this.seconds);
+        out = convertLine(withGroup, at, this.seconds);
         break;
       case 'svg':
         out = convertSvg(c, withGroup, at, this.seconds);
@@ -914,7 +708,7 @@ function ordered(children: readonly PolotnoElement[]): { e: PolotnoElement; i: n
 
 function background(c: Converter, value: string | undefined, width: number, height: number, at: string): Json {
   const v = value ?? 'white';
-  if (isCssGradient(v)) return c.paint(v, width, height, at) as Json;
+  if (isCssGradient(v)) return { ...linearGradient(v, width, height, at) };
   const hex = cssColorToHex(v);
   if (hex !== undefined) return { type: 'color', color: hex };
   return { type: 'image', path: c.source(v, at, 'page background image', 'image') };
