@@ -124,10 +124,14 @@ function presetsAndKeyframes(list: readonly PolotnoAnimation[], t: AnimationTarg
     const end = start + duration;
     const enter = a.type === 'enter';
     switch (name) {
-      case 'fade':
+      case 'fade': {
         if (a.type === 'loop') break;
-        out.push({ type: enter ? 'fade_in' : 'fade_out', duration: round(duration), ...(delay > 0 ? { delay: round(delay) } : {}), easing: 'linear' });
+        const fade: Extract<ImprintAnimation, { type: 'fade_in' | 'fade_out' }> = { type: enter ? 'fade_in' : 'fade_out', duration: round(duration) };
+        if (delay > 0) fade.delay = round(delay);
+        fade.easing = 'linear';
+        out.push(fade);
         return;
+      }
       case 'move': {
         if (a.type === 'loop') break;
         const dirName = data.direction === undefined ? 'right' : text(data.direction);
