@@ -1,6 +1,7 @@
 // Polotno animations (enter/exit/loop presets: fade, move, zoom, rotate, blink) → Imprint animations:
 // presets where Imprint has the same motion, keyframes on placement, opacity and scale otherwise.
 // The motions follow Polotno's renderer (a move starts 200 × strength px away, a zoom at 0.75 or 1.25).
+import type { ImprintAnimatedProperty, ImprintAnimation, ImprintKeyframes } from './imprint-types.js';
 import type { PolotnoAnimation } from './schema.js';
 
 /** Polotno's schema does not store an easing; its presets ease out, except loops, which are linear. */
@@ -26,8 +27,6 @@ export class AnimationError extends Error {
     super(message);
   }
 }
-
-type Out = Record<string, unknown>;
 
 // Polotno's direction is the way the element moves: "right" comes from the left.
 const DIRECTIONS: Record<string, [number, number]> = {
@@ -55,7 +54,7 @@ const round = (v: number): number => Math.round(v * 1e6) / 1e6;
  * Keyframes from a to b over [from, to]. An exit starts with the value at rest from the page's start
  * (it holds there anyway), so the timeline sees it as motion after a rest, not as an entrance.
  */
-function ramp(property: string, from: number, to: number, a: number, b: number, easing = EASING, exit = false): Out {
+function ramp(property: ImprintAnimatedProperty, from: number, to: number, a: number, b: number, easing = EASING, exit = false): ImprintKeyframes {
   const start = round(Math.max(0, from));
   return {
     type: 'keyframes',
@@ -70,25 +69,22 @@ function ramp(property: string, from: number, to: number, a: number, b: number, 
 }
 
 /** The Imprint animations for one element's Polotno animations; disabled ones are left out. */
-export function convertAnimations(list: readonly PolotnoAnimation[], t: AnimationTarget): Out[] {
+export function convertAnimations(list: readonly PolotnoAnimation[], t: AnimationTarget): ImprintAnimation[] {
   return mergeKeyframes(presetsAndKeyframes(list, t));
 }
-
-type Keyframes = { type: 'keyframes'; property: string; easing: string; keyframes: { time: number; value: number }[] };
 
 /**
  * Imprint applies animations in order and the last keyframes of a property win at every moment, so an
  * enter and an exit on the same property become one keyframe list (their intervals must not overlap).
  */
-function mergeKeyframes(list: Out[]): Out[] {
-  const out: Out[] = [];
-  const byProperty = new Map<string, Keyframes>();
-  for (const a of list) {
-    if (a.type !== 'keyframes') {
-      out.push(a);
+function mergeKeyframes(list: ImprintAnimation[]): ImprintAnimation[] {
+  const out: ImprintAnimation[] = [];
+  const byProperty = new Map<string, ImprintKeyframes>();
+  for (const k of list) {
+    if (k.type !== 'keyframes') {
+      out.push(k);
       continue;
     }
-    const k = a as Keyframes;
     const prev = byProperty.get(k.property);
     if (!prev) {
       const copy = { ...k, keyframes: [...k.keyframes] };
@@ -111,8 +107,8 @@ function mergeKeyframes(list: Out[]): Out[] {
   return out;
 }
 
-function presetsAndKeyframes(list: readonly PolotnoAnimation[], t: AnimationTarget): Out[] {
-  const out: Out[] = [];
+function presetsAndKeyframes(list: readonly PolotnoAnimation[], t: AnimationTarget): ImprintAnimation[] {
+  const out: ImprintAnimation[] = [];
   list.forEach((a, i) => {
     if (a.enabled === false) return;
     const name = a.name ?? 'none';
@@ -128,10 +124,14 @@ function presetsAndKeyframes(list: readonly PolotnoAnimation[], t: AnimationTarg
     const end = start + duration;
     const enter = a.type === 'enter';
     switch (name) {
-      case 'fade':
+      case 'fade': {
         if (a.type === 'loop') break;
-        out.push({ type: enter ? 'fade_in' : 'fade_out', duration: round(duration), ...(delay > 0 ? { delay: round(delay) } : {}), easing: 'linear' });
+        const fade: Extract<ImprintAnimation, { type: 'fade_in' | 'fade_out' }> = { type: enter ? 'fade_in' : 'fade_out', duration: round(duration) };
+        if (delay > 0) fade.delay = round(delay);
+        fade.easing = 'linear';
+        out.push(fade);
         return;
+      }
       case 'move': {
         if (a.type === 'loop') break;
         const dirName = data.direction === undefined ? 'right' : text(data.direction);
