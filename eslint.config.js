@@ -55,8 +55,8 @@ export default tseslint.config(
     extends: [tseslint.configs.recommendedTypeChecked],
     languageOptions: {
       parserOptions: {
-        // tsconfig.json covers src, test, bench and scripts; the vitest config stands alone.
-        projectService: { allowDefaultProject: ['vitest.config.ts'] },
+        // tsconfig.json covers src, test, bench and scripts; the vitest configs stand alone.
+        projectService: { allowDefaultProject: ['vitest.config.ts', 'vitest.engine.config.ts'] },
         tsconfigRootDir: import.meta.dirname,
       },
     },

@@ -9,6 +9,7 @@ import { pathToFileURL } from 'node:url';
 import sharp from 'sharp';
 import { afterAll, expect, it } from 'vitest';
 import { signWebhook } from '../src/service/webhooks.js';
+import { builtBin } from './support/stale-build.js';
 
 const ROOT = join(import.meta.dirname, '..');
 const dir = mkdtempSync(join(tmpdir(), 'imprint-walkthrough-'));
@@ -33,7 +34,7 @@ it('the README walk-through uploads, renders the card as png, polls and download
   const block = /```sh walkthrough\n([\s\S]*?)```/.exec(readFileSync(join(ROOT, 'README.md'), 'utf8'))?.[1];
   expect(block).toBeDefined();
   const port = await freePort();
-  server = spawn(process.execPath, [join(ROOT, 'bin', 'imprint.js'), 'serve'], {
+  server = spawn(process.execPath, [builtBin(), 'serve'], {
     cwd: dir,
     env: {
       ...process.env,
