@@ -19,7 +19,7 @@ import { verifyWebhookSignature } from '../src/service/webhooks.js';
 import { TaskWorker } from '../src/worker/worker.js';
 import { startS3Server } from './support/s3-server.js';
 import { redis, REDIS_URL } from './support/services.js';
-import { RedisRateLimiter } from '../src/http/rate-limit.js';
+import { RedisRateLimiter } from '../src/store/limits/redis.js';
 import { waitFor, waitUntil } from './support/wait.js';
 
 const CARD = 'examples/card-1080';
