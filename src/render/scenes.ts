@@ -1,5 +1,6 @@
 // The stages every output shares: parse → resolve → load for each page of a request (with its checks
 // before anything is loaded), and the layout of a page at one moment with its clips' frames.
+import { loadAudio, type AudioFile } from '../assets/audio.js';
 import { clipSeconds, decodeClipFrame, loadClips, sceneVideos, type Clips } from '../assets/clips.js';
 import { loadImage, loadImages, type DecodedImage, type ImageCache, type LoadedImage } from '../assets/load.js';
 import { loadSvgs } from '../assets/svg.js';
@@ -35,6 +36,8 @@ export interface ScenePage {
   clips: Clips;
   /** Parsed SVG files (svg objects, image clip shapes), by `svgRefKey`. */
   svgs: Map<string, SvgDocument>;
+  /** An mp4's soundtrack, as a file ffmpeg reads. */
+  audio?: AudioFile;
 }
 
 export interface LaidOutPage {
@@ -126,7 +129,14 @@ async function loadScenePage(
   const images = await loadImages(scene, resolver, ctx.images);
   checkImagePixels(images.values(), limitsOf(options));
   const svgs = await loadSvgs(scene, resolver);
-  return { scene, fonts, images, svgs, clips: await loadClips(scene, resolver) };
+  const clips = await loadClips(scene, resolver);
+  if (options.format !== 'mp4' || !scene.audio) return { scene, fonts, images, svgs, clips };
+  try {
+    return { scene, fonts, images, svgs, clips, audio: await loadAudio(scene.audio.file, resolver) };
+  } catch (e) {
+    await clips.remove();
+    throw e;
+  }
 }
 
 function scenesOf(ctx: EngineContext, options: RenderOptions): Promise<ScenePage[]> {
@@ -141,7 +151,7 @@ function scenesOf(ctx: EngineContext, options: RenderOptions): Promise<ScenePage
   return Promise.all([scenePage(ctx, options.design, options.overrides, resolver, { design: '$', overrides: '$.objects_overrides' }, options)]);
 }
 
-/** Runs `work` on the request's scenes, then removes their clips' temporary files. */
+/** Runs `work` on the request's scenes, then removes their clips' and soundtracks' temporary files. */
 export async function withScenes<T>(ctx: EngineContext, options: RenderOptions, work: (pages: ScenePage[]) => Promise<T>): Promise<T> {
   // Every path lays text out in `work`; HarfBuzz instantiates (once per process) while the images load.
   const shaper = loadShaper();
@@ -151,7 +161,7 @@ export async function withScenes<T>(ctx: EngineContext, options: RenderOptions, 
     await shaper;
     return await work(pages);
   } finally {
-    await Promise.all(pages.map((p) => p.clips.remove()));
+    await Promise.all(pages.flatMap((p) => [p.clips.remove(), ...(p.audio ? [p.audio.remove()] : [])]));
   }
 }
 

@@ -1,12 +1,12 @@
-// The soundtrack of an mp4: its bytes from the asset resolver, written where ffmpeg can read them,
-// and checked by decoding a moment of it, so a file that is not sound is the caller's error, not ffmpeg's.
+// The soundtrack of an mp4, loaded with the scene's other assets: its bytes from the asset resolver,
+// written where ffmpeg can read them, and checked by decoding a moment of it, so a file that is not
+// sound is the caller's error, not ffmpeg's.
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import ffmpegInstaller from '@ffmpeg-installer/ffmpeg';
 import { execa } from 'execa';
-import type { AssetResolver } from '../assets/resolver.js';
-import { AssetNotFoundError } from '../assets/resolver.js';
+import { AssetNotFoundError, type AssetResolver } from './resolver.js';
 import type { SceneImageRef } from '../scene/scene.js';
 import { ImprintError, validationError } from '../errors.js';
 
@@ -15,7 +15,7 @@ export interface AudioFile {
   remove(): Promise<void>;
 }
 
-export async function prepareAudio(ref: SceneImageRef, resolver: AssetResolver): Promise<AudioFile> {
+export async function loadAudio(ref: SceneImageRef, resolver: AssetResolver): Promise<AudioFile> {
   let bytes: Uint8Array;
   try {
     bytes = await resolver(ref);
