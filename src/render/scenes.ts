@@ -14,7 +14,7 @@ import { designFontSet } from '../assets/design-fonts.js';
 import type { Scene } from '../scene/scene.js';
 import type { DisplayList } from '../scene/display-list.js';
 import { layout, type FitReport, type ImageSize } from '../layout/layout.js';
-import { absentTexts, sampleScene } from '../layout/timeline.js';
+import { absentTexts, sampleScene, stillTime } from '../layout/timeline.js';
 import { resolveScene } from '../resolve/resolve.js';
 import { withWatermark } from '../resolve/watermark.js';
 import { checkImagePixels, checkRenderable } from '../render-checks.js';
@@ -163,6 +163,11 @@ export async function withScenes<T>(ctx: EngineContext, options: RenderOptions, 
   } finally {
     await Promise.all(pages.flatMap((p) => [p.clips.remove(), ...(p.audio ? [p.audio.remove()] : [])]));
   }
+}
+
+/** The second a still of this page shows: the caller's `time` (checked by checkRenderable), or the design's poster time. */
+export function stillTimeOf(scene: Scene, options: RenderOptions): number {
+  return options.time ?? stillTime(scene);
 }
 
 /** The scene at `time` laid out, with its video objects' frames at that time. */
