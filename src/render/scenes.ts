@@ -1,9 +1,11 @@
 // The stages every output shares: parse → resolve → load for each page of a request (with its checks
-// before anything is loaded), and the layout of a page at one moment with its clips' frames.
+// before anything is loaded; images, SVG files, clips, the soundtrack, the texts' font files), and the
+// layout of a page at one moment with its clips' frames.
 import { loadAudio, type AudioFile } from '../assets/audio.js';
 import { clipSeconds, decodeClipFrame, loadClips, sceneVideos, type Clips } from '../assets/clips.js';
 import { loadImage, loadImages, type DecodedImage, type ImageCache, type LoadedImage } from '../assets/load.js';
 import { loadSvgs } from '../assets/svg.js';
+import { loadTextFaces } from '../assets/text-faces.js';
 import type { SvgDocument } from '../svg/parse.js';
 import { AssetNotFoundError, fileAssetResolver, type AssetResolver } from '../assets/resolver.js';
 import { clipFrameKey } from '../scene/keys.js';
@@ -130,11 +132,15 @@ async function loadScenePage(
   checkImagePixels(images.values(), limitsOf(options));
   const svgs = await loadSvgs(scene, resolver);
   const clips = await loadClips(scene, resolver);
-  if (options.format !== 'mp4' || !scene.audio) return { scene, fonts, images, svgs, clips };
+  let audio: AudioFile | undefined;
   try {
-    return { scene, fonts, images, svgs, clips, audio: await loadAudio(scene.audio.file, resolver) };
+    if (options.format === 'mp4' && scene.audio) audio = await loadAudio(scene.audio.file, resolver);
+    // The font files the texts are drawn with (parsed by HarfBuzz, which withScenes started loading): layout reads no file.
+    await loadShaper();
+    loadTextFaces(scene, fonts);
+    return { scene, fonts, images, svgs, clips, ...(audio ? { audio } : {}) };
   } catch (e) {
-    await clips.remove();
+    await Promise.all([clips.remove(), audio?.remove()]);
     throw e;
   }
 }
