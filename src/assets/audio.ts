@@ -5,10 +5,10 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import ffmpegInstaller from '@ffmpeg-installer/ffmpeg';
-import { execa } from 'execa';
 import { AssetNotFoundError, type AssetResolver } from './resolver.js';
 import type { SceneImageRef } from '../scene/scene.js';
 import { ImprintError, validationError } from '../errors.js';
+import { loadExeca } from '../lazy-require.js';
 
 export interface AudioFile {
   path: string;
@@ -29,6 +29,8 @@ export async function loadAudio(ref: SceneImageRef, resolver: AssetResolver): Pr
   const remove = () => rm(dir, { recursive: true, force: true });
   try {
     await writeFile(path, bytes);
+    // execa is loaded here, as for clips (clips.ts): a render without sound never loads it.
+    const { execa } = await loadExeca();
     const probe = await execa(ffmpegInstaller.path, ['-v', 'error', '-t', '0.5', '-i', path, '-vn', '-f', 'null', '-'], { reject: false, timeout: 20_000 });
     if (probe.exitCode !== 0 || /Output file #0 does not contain any stream|does not contain any stream/.test(probe.stderr)) {
       const reason = probe.stderr.trim().split('\n').pop() ?? 'not a sound file';
