@@ -57,8 +57,8 @@ export default tseslint.config(
       parserOptions: {
         // Each file is checked with the nearest tsconfig.json that includes it: tsconfig.json (src,
         // test, bench, scripts: Node, no DOM), studio/tsconfig.json (the Studio: DOM, no Node) and
-        // studio/test/tsconfig.json (its tests: both); the vitest config stands alone.
-        projectService: { allowDefaultProject: ['vitest.config.ts'] },
+        // studio/test/tsconfig.json (its tests: both); the vitest configs stand alone.
+        projectService: { allowDefaultProject: ['vitest.config.ts', 'vitest.engine.config.ts'] },
         tsconfigRootDir: import.meta.dirname,
       },
     },

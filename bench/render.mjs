@@ -279,9 +279,9 @@ console.log(`peak RSS ${rss().toFixed(1)} MB`);
 
 mergeResults(entries);
 
-// Queue overhead, HTTP and concurrency in their own processes, after the render cases; each merges its own entries.
+// Queue overhead, HTTP, concurrency and the perspective warp in their own processes, after the render cases; each merges its own entries.
 if (children) {
   const { execFileSync } = await import('node:child_process');
-  for (const b of ['queue.mjs', 'http.mjs', 'preview.mjs', 'studio.mjs', 'threads.mjs'])
+  for (const b of ['queue.mjs', 'http.mjs', 'preview.mjs', 'studio.mjs', 'threads.mjs', 'warp.mjs'])
     execFileSync(process.execPath, [join(ROOT, 'bench', b)], { stdio: 'inherit' });
 }

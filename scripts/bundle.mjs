@@ -3,10 +3,11 @@
 // and linking ~190 of ours plus zod's ~240 cost more start-up time than evaluating them (a cold
 // `import('imprint')` took ~340 ms, bundled ~215 ms; bench/cold.mjs measures it). One chunk per
 // entry plus shared chunks keeps one copy of each module across entries, so `instanceof` on errors
-// holds between `imprint` and `imprint/service`; the pdf and mp4 paths stay separate chunks loaded on
-// first use. zod is inlined (it is pure JavaScript); every other dependency stays external, because
-// it is native (canvas, sharp, better-sqlite3), WebAssembly (harfbuzzjs), reads files beside itself
-// (pdfkit, linebreak) or is only loaded by the service. dist/pkg/ sits two folders deep like every
+// holds between `imprint` and `imprint/service`; the mp4 path stays a separate chunk loaded on first
+// use (the pdf path is part of `imprint`, which exports encodePdf; pdfkit loads on the first pdf).
+// zod is inlined (it is pure JavaScript); every other dependency stays external, because it is native
+// (canvas, sharp, better-sqlite3), WebAssembly (harfbuzzjs), reads files beside itself (pdfkit,
+// linebreak) or is only loaded by the service. dist/pkg/ sits two folders deep like every
 // tsc output, so paths such as `../../fonts/` resolve the same from both.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';

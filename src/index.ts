@@ -16,7 +16,8 @@ export {
 } from './engine.js';
 export { RENDER_LIMITS, MAX_VIDEO_SECONDS, MAX_SLIDE_VIDEO_SECONDS, type RenderLimits } from './render-checks.js';
 export type { ObjectOverride, ObjectsOverrides, OverrideListEntry, Overrides } from './resolve/types.js';
-export { encodePdf, PDF_FIXED_DATE } from './encode/pdf.js';
+export { PDF_FIXED_DATE } from './encode/pdf.js';
+export { encodePdf } from './render/pdf.js';
 export { PT_PER_PX } from './paint/pdf.js';
 export { ImprintError, ERROR_CATALOGUE, type ErrorCode } from './errors.js';
 export { parseDesign } from './design/parse.js';

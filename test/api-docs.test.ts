@@ -15,6 +15,7 @@ import { DesignDetail } from '../src/http/schemas.js';
 import { signWebhook } from '../src/service/webhooks.js';
 import { checkAnswers } from './support/documented-answer.js';
 import { DocsSession, outputOnly, shellBlocks, steps, type BlockResult, type ShellBlock } from './support/docs-shell.js';
+import { builtBin } from './support/stale-build.js';
 
 const ROOT = join(import.meta.dirname, '..');
 const dir = mkdtempSync(join(tmpdir(), 'imprint-walkthrough-'));
@@ -39,7 +40,7 @@ it('the README walk-through uploads, renders the card as png, polls and download
   const block = /```sh walkthrough\n([\s\S]*?)```/.exec(readFileSync(join(ROOT, 'README.md'), 'utf8'))?.[1];
   expect(block).toBeDefined();
   const port = await freePort();
-  server = spawn(process.execPath, [join(ROOT, 'bin', 'imprint.js'), 'serve'], {
+  server = spawn(process.execPath, [builtBin(), 'serve'], {
     cwd: dir,
     env: {
       ...process.env,

@@ -8,9 +8,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { builtBin } from './support/stale-build.js';
 
 const ROOT = join(import.meta.dirname, '..');
-const BIN = join(ROOT, 'bin', 'imprint.js');
 const VERSION = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;
 
 let cwd: string;
@@ -24,7 +24,7 @@ afterEach(() => rmSync(cwd, { recursive: true, force: true }));
 
 /** Runs the CLI in the temp folder; a command that does not return (a server) is killed by the timeout and fails the test. */
 const run = (args: string[], env: NodeJS.ProcessEnv = {}) =>
-  promisify(execFile)(process.execPath, [BIN, ...args], { cwd, env: { ...baseEnv, ...env }, timeout: 20_000 }).then(
+  promisify(execFile)(process.execPath, [builtBin(), ...args], { cwd, env: { ...baseEnv, ...env }, timeout: 20_000 }).then(
     (r) => ({ code: 0, stdout: r.stdout, stderr: r.stderr }),
     (e: { code: number | null; signal?: string; stdout: string; stderr: string }) => ({ code: e.code ?? e.signal, stdout: e.stdout, stderr: e.stderr }),
   );

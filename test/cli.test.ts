@@ -6,17 +6,17 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import sharp from 'sharp';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { builtBin } from './support/stale-build.js';
 
 const ROOT = join(import.meta.dirname, '..');
-const BIN = join(ROOT, 'bin', 'imprint.js');
 const run = (args: string[]) =>
-  promisify(execFile)(process.execPath, [BIN, ...args], { cwd: ROOT }).then(
+  promisify(execFile)(process.execPath, [builtBin(), ...args], { cwd: ROOT }).then(
     (r) => ({ code: 0, stdout: r.stdout, stderr: r.stderr }),
     (e: { code: number; stdout: string; stderr: string }) => ({ code: e.code, stdout: e.stdout, stderr: e.stderr }),
   );
 /** Like run, with stdout as bytes (`--out -`). */
 const runBytes = (args: string[]) =>
-  promisify(execFile)(process.execPath, [BIN, ...args], { cwd: ROOT, encoding: 'buffer', maxBuffer: 64 << 20 }).then(
+  promisify(execFile)(process.execPath, [builtBin(), ...args], { cwd: ROOT, encoding: 'buffer', maxBuffer: 64 << 20 }).then(
     (r) => ({ code: 0, stdout: r.stdout, stderr: r.stderr.toString() }),
     (e: { code: number; stdout: Buffer; stderr: Buffer }) => ({ code: e.code, stdout: e.stdout, stderr: e.stderr.toString() }),
   );

@@ -3,7 +3,6 @@
 // replace from a zip (rendered afterwards through A1), every refusal of a zip with its JSON path, the
 // limits (entries, a zip bomb, the zip's size), delete, other accounts, and the guard on every route.
 // The zip example of docs/api.md runs in test/api-docs.test.ts, against a server fresh from `npm start`.
-// Render threads load dist/: `npm test` builds first.
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';

@@ -14,6 +14,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { documentedKeys, DocsSession, outputOnly, ROOT, shellBlocks, steps, type BlockResult, type ShellBlock, type StepResult } from './support/docs-shell.js';
+import { builtBin } from './support/stale-build.js';
 
 const FILES = [
   'README.md',
@@ -170,7 +171,7 @@ describe('after the blocks', () => {
   });
 
   it('the demo account still has every example design: the admin walk-through used a store of its own', async () => {
-    const r = await promisify(execFile)(process.execPath, [join(ROOT, 'bin', 'imprint.js'), 'admin', 'list-designs', '--account', '1'], {
+    const r = await promisify(execFile)(process.execPath, [builtBin(), 'admin', 'list-designs', '--account', '1'], {
       cwd: session.work,
       env: Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('IMPRINT_'))),
     });

@@ -25,9 +25,9 @@ import type { TaskRecord } from '../src/store/metadata/records.js';
 import { STALLED_REASON } from '../src/worker/worker.js';
 import { freshPostgresDatabase, postgres, redis, REDIS_URL } from './support/services.js';
 import { waitUntil } from './support/wait.js';
+import { builtBin } from './support/stale-build.js';
 
 const ROOT = join(import.meta.dirname, '..');
-const BIN = join(ROOT, 'bin', 'imprint.js');
 const CARD_DIR = join(ROOT, 'examples', 'card-1080');
 
 type Env = Record<string, string>;
@@ -47,7 +47,7 @@ class WorkerProcess {
 
   constructor(private readonly env: Env) {
     const inherited = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('IMPRINT_')));
-    this.proc = spawn(process.execPath, [BIN, 'worker'], {
+    this.proc = spawn(process.execPath, [builtBin(), 'worker'], {
       cwd: ROOT,
       env: { ...inherited, PGAPPNAME: this.appName, ...env },
       stdio: ['ignore', 'pipe', 'pipe'],

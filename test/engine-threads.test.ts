@@ -1,6 +1,6 @@
 // An Engine's render threads (EngineOptions.threads): the same bytes, errors, progress and
 // cancellation as a render on the caller's thread; renders in flight run on separate threads; an idle
-// engine lets the process exit. Threads load dist/: `npm test` builds first.
+// engine lets the process exit.
 import { execFileSync } from 'node:child_process';
 import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
@@ -10,6 +10,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { DesignInput, EngineOptions, RenderOptions } from '../src/engine.js';
 import { bundledFonts, Engine, FontSet, fileAssetResolver, ImprintError, type AssetResolver } from '../src/index.js';
 import type { ObjectsOverrides } from '../src/resolve/types.js';
+import { assertBuildCurrent, itBuilt } from './support/stale-build.js';
 
 const ROOT = join(import.meta.dirname, '..');
 const CARD = join(ROOT, 'examples', 'card-1080');
@@ -139,8 +140,9 @@ describe('Engine threads', () => {
     await engine.close();
   });
 
-  it('lets the process exit when its renders are done, without close()', () => {
-    // An idle thread does not hold the event loop: node exits by itself after the render.
+  itBuilt('lets the process exit when its renders are done, without close()', () => {
+    // An idle thread does not hold the event loop: node exits by itself after the render (of the built package).
+    assertBuildCurrent(ROOT);
     const code = `const { render } = await import('imprint'); const r = await render({ design: { width: 8, height: 8, objects: [] }, format: 'png' }); console.log(r.width);`;
     const out = execFileSync(process.execPath, ['--input-type=module', '-e', code], { cwd: ROOT, encoding: 'utf8', timeout: 30_000 });
     expect(out.trim()).toBe('8');

@@ -27,6 +27,7 @@ import { INSTALLED_RECORD, InstalledFonts } from '../src/text/installed.js';
 import { installFont, type InstallResult } from '../src/text/install.js';
 import { TaskWorker } from '../src/worker/worker.js';
 import { waitFor } from './support/wait.js';
+import { builtBin } from './support/stale-build.js';
 
 const ROOT = join(import.meta.dirname, '..');
 const TMP = mkdtempSync(join(tmpdir(), 'imprint-font-install-'));
@@ -130,7 +131,7 @@ describe('installing a family', () => {
     const dir = fresh('race-processes');
     const run = () =>
       new Promise<{ code: number | null; stdout: string; stderr: string }>((done) => {
-        const child = spawn(process.execPath, ['bin/imprint.js', 'fonts', 'install', 'Pacifico', '--from', TARBALLS], {
+        const child = spawn(process.execPath, [builtBin(), 'fonts', 'install', 'Pacifico', '--from', TARBALLS], {
           cwd: ROOT,
           env: { ...process.env, IMPRINT_FONTS_DIR: dir },
         });
@@ -413,7 +414,7 @@ describe('rendering installed families', () => {
 
 describe('the CLI', () => {
   const cli = (args: string[], fontsDir: string) =>
-    exec(process.execPath, ['bin/imprint.js', ...args], { cwd: ROOT, env: { ...process.env, IMPRINT_FONTS_DIR: fontsDir } }).then(
+    exec(process.execPath, [builtBin(), ...args], { cwd: ROOT, env: { ...process.env, IMPRINT_FONTS_DIR: fontsDir } }).then(
       (r) => ({ code: 0, stdout: r.stdout, stderr: r.stderr }),
       (e: { code: number; stdout: string; stderr: string }) => ({ code: e.code, stdout: e.stdout, stderr: e.stderr }),
     );

@@ -21,9 +21,9 @@ import { TaskWorker } from '../src/worker/worker.js';
 import { chromiumJson, chromiumScreenshot } from './support/chromium.js';
 import { toolsAvailable } from './support/tools.js';
 import { waitUntil } from './support/wait.js';
+import { builtBin } from './support/stale-build.js';
 
 const ROOT = join(import.meta.dirname, '..');
-const BIN = join(ROOT, 'bin', 'imprint.js');
 const WOFF2 = join(ROOT, 'node_modules/@fontsource-variable/inter/files/inter-latin-wght-normal.woff2');
 const INTER_400 = bundledFonts().face('Inter', 400).file;
 const INTER_400_ITALIC = bundledFonts().face('Inter', 400, 'italic').file;
@@ -299,7 +299,7 @@ describe('fonts shipped with a design', () => {
 
   describe('CLI --font', () => {
     const run = (args: string[]) =>
-      promisify(execFile)(process.execPath, [BIN, ...args], { cwd: dir }).then(
+      promisify(execFile)(process.execPath, [builtBin(), ...args], { cwd: dir }).then(
         (r) => ({ code: 0, stderr: r.stderr }),
         (e: { code: number; stderr: string }) => ({ code: e.code, stderr: e.stderr }),
       );

@@ -5,12 +5,20 @@ import { dirname, join, relative, resolve, sep } from 'node:path';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 
-const SRC = join(import.meta.dirname, '..', 'src');
+const ROOT = join(import.meta.dirname, '..');
+const SRC = join(ROOT, 'src');
+
+/**
+ * The modules a loader starts from, each bundled as an entry by scripts/bundle.mjs: the package's
+ * entry points (`imprint`, `imprint/service`, `imprint/http`), the CLI, and the module a render thread runs.
+ */
+const ENTRIES = ['index.ts', 'service/index.ts', 'http/index.ts', 'cli/main.ts', 'render/render-thread.ts'];
 
 /**
  * The stages of src/, earliest first: a module may import its own stage or an earlier one, never a later one.
- * A path ending in "/" is a folder, any other a file; the longest path that matches decides, so the package
- * entries of the service can sit in their folders and still come after the worker they export.
+ * A path ending in "/" is a folder, any other a file; the longest path that matches decides, so the entry
+ * files can sit in their folders (the package's `imprint/service` types are dist/service/index.d.ts) and
+ * still come last, above everything they start.
  */
 const STAGES: readonly (readonly [stage: string, paths: readonly string[]])[] = [
   ['foundation: plain data, errors, lazy package loading', ['scene/', 'errors.ts', 'lazy-require.ts', 'types/', 'output-formats.ts']],
@@ -25,15 +33,13 @@ const STAGES: readonly (readonly [stage: string, paths: readonly string[]])[] = 
   ['paint', ['paint/']],
   ['encode', ['encode/']],
   ['engine façade', ['render-checks.ts', 'render/', 'engine.ts']],
-  ['engine entry', ['index.ts']],
   ['stores', ['store/']],
   ['service core', ['service/']],
   ['worker', ['worker/']],
   ['http adapters', ['http/']],
-  ['service entries', ['service/index.ts', 'http/index.ts']],
   ['cli', ['cli/']],
+  ['entries', ENTRIES],
 ];
-
 /** Module (path relative to src/, with "/") → the modules it imports. */
 type Graph = ReadonlyMap<string, readonly string[]>;
 
@@ -190,6 +196,13 @@ describe('import graph of src/', () => {
     expect(wrong, `imports of a later stage:\n${wrong.join('\n')}`).toEqual([]);
   });
 
+  it('has the entries of the bundle at the top: no module imports one', () => {
+    const bundled = [...readFileSync(join(ROOT, 'scripts', 'bundle.mjs'), 'utf8').matchAll(/join\(ROOT, 'dist\/([\w/-]+)\.js'\)/g)].map((m) => `${m[1]}.ts`);
+    expect(bundled.sort()).toEqual([...ENTRIES].sort());
+    const importers = [...graph].flatMap(([from, targets]) => targets.filter((t) => ENTRIES.includes(t)).map((t) => `${from} imports ${t}`));
+    expect(importers).toEqual([]);
+  });
+
   // The checks themselves, on graphs small enough to read: a loop and a stage inversion are reported.
   it('reports a loop with the modules on it, type-only or not', () => {
     const looped: Graph = new Map([
@@ -208,5 +221,7 @@ describe('import graph of src/', () => {
       'objects/text/handler.ts (object types) imports layout/text.ts (layout)',
     ]);
     expect(laterStageImports(new Map([['service/index.ts', ['worker/worker.ts']]]))).toEqual([]);
+    expect(laterStageImports(new Map([['render/render-thread.ts', ['engine.ts']]]))).toEqual([]);
+    expect(laterStageImports(new Map([['engine.ts', ['index.ts']]]))).toEqual(['engine.ts (engine façade) imports index.ts (entries)']);
   });
 });

@@ -1,6 +1,6 @@
 // Interface A over real HTTP on an ephemeral port: every endpoint's success path for each format, the
 // state sequence, errors of the spec with status and body, limits, idempotency, the webhook with its
-// signature, OpenAPI, health and metrics. Render threads load dist/: `npm test` builds first.
+// signature, OpenAPI, health and metrics.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
@@ -19,7 +19,7 @@ import { verifyWebhookSignature } from '../src/service/webhooks.js';
 import { TaskWorker } from '../src/worker/worker.js';
 import { startS3Server } from './support/s3-server.js';
 import { redis, REDIS_URL } from './support/services.js';
-import { RedisRateLimiter } from '../src/http/rate-limit.js';
+import { RedisRateLimiter } from '../src/store/limits/redis.js';
 import { waitFor, waitUntil } from './support/wait.js';
 
 const CARD = 'examples/card-1080';

@@ -1,7 +1,6 @@
 // Interface B over real HTTP: paid sd/30 and hd/60 and free renders checked with ffprobe, the demo
 // watermark by pixels, billing charged once on done only, reservations against concurrent requests,
 // daily limits on a fake clock, every status of B1 and B2, and malformed requests.
-// Render threads load dist/: `npm test` builds first.
 import { execFile, execFileSync } from 'node:child_process';
 import { promisify } from 'node:util';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';

@@ -14,9 +14,8 @@ import { configFromEnv } from '../src/service/config.js';
 import { Service } from '../src/service/service.js';
 import { RENDER_LIMITS } from '../src/render-checks.js';
 import { waitUntil } from './support/wait.js';
+import { builtBin } from './support/stale-build.js';
 
-const ROOT = join(import.meta.dirname, '..');
-const BIN = join(ROOT, 'bin', 'imprint.js');
 /** The target of issue 13: the server process, render threads included. */
 const SERVER_RSS_LIMIT = 1024 * 1024 * 1024;
 
@@ -141,7 +140,7 @@ beforeAll(async () => {
     await service.close();
   }
   const inherited = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('IMPRINT_')));
-  server = spawn(process.execPath, [BIN, 'serve'], {
+  server = spawn(process.execPath, [builtBin(), 'serve'], {
     cwd: dir,
     // Two render slots, the plan's concurrency; the other settings are the defaults.
     env: {

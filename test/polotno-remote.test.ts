@@ -26,16 +26,16 @@ import { importInput } from '../src/service/remote-files.js';
 import { Service } from '../src/service/service.js';
 import { TaskWorker } from '../src/worker/worker.js';
 import { waitFor } from './support/wait.js';
+import { builtBin } from './support/stale-build.js';
 
 const ROOT = join(import.meta.dirname, '..');
-const BIN = join(ROOT, 'bin', 'imprint.js');
 const TTF_PATH = join(ROOT, 'node_modules', '@expo-google-fonts', 'inter', '400Regular', 'Inter_400Regular.ttf');
 /** The test server's address is loopback: allowed by this, and by nothing else. */
 const LOOPBACK = parseAddressRanges('127.0.0.1');
 const SVG = '<?xml version="1.0"?>\n<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10"><circle cx="5" cy="5" r="5" fill="#2f6fed"/></svg>';
 
 const run = (args: string[], env: Record<string, string> = {}) =>
-  promisify(execFile)(process.execPath, [BIN, ...args], { cwd: ROOT, env: { ...process.env, ...env } }).then(
+  promisify(execFile)(process.execPath, [builtBin(), ...args], { cwd: ROOT, env: { ...process.env, ...env } }).then(
     (r) => ({ code: 0, stdout: r.stdout, stderr: r.stderr }),
     (e: { code: number; stdout: string; stderr: string }) => ({ code: e.code, stdout: e.stdout, stderr: e.stderr }),
   );

@@ -1,7 +1,6 @@
 // Polotno designs in the service (issue 18, item 1): `imprint admin import-design` takes a Polotno
 // file, the zip import takes one as design.json (its data: URLs become the design's files), and
 // both interfaces render it with overrides by element name — the same bytes as the library.
-// Render threads load dist/: `npm test` builds first.
 import { execFile, execFileSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -20,10 +19,10 @@ import { configFromEnv } from '../src/service/config.js';
 import { Service } from '../src/service/service.js';
 import { TaskWorker } from '../src/worker/worker.js';
 import { waitFor } from './support/wait.js';
+import { builtBin } from './support/stale-build.js';
 
 const ROOT = join(import.meta.dirname, '..');
 const EXAMPLE = join(ROOT, 'examples', 'polotno-card');
-const BIN = join(ROOT, 'bin', 'imprint.js');
 const polotno = () => JSON.parse(readFileSync(join(EXAMPLE, 'polotno.json'), 'utf8')) as PolotnoDocument;
 
 let dir: string;
@@ -254,7 +253,7 @@ describe('interface B and the admin CLI', () => {
     writeFileSync(file, JSON.stringify(doc));
     // The CLI against the service's own data folder (its SQLite file and blobs).
     await service.close();
-    const cli = await promisify(execFile)(process.execPath, [BIN, 'admin', 'import-design', file, '--account', String(accountId)], {
+    const cli = await promisify(execFile)(process.execPath, [builtBin(), 'admin', 'import-design', file, '--account', String(accountId)], {
       cwd: ROOT,
       env: { ...process.env, IMPRINT_DATA_DIR: dir, IMPRINT_LOG_LEVEL: 'warn' },
     });

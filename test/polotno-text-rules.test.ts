@@ -17,6 +17,7 @@ import type { DisplayItem } from '../src/scene/display-list.js';
 import { bundledFonts, FONTS_DIR } from '../src/text/fonts.js';
 import { chromiumJson } from './support/chromium.js';
 import { toolsAvailable } from './support/tools.js';
+import { builtBin, describeBuilt } from './support/stale-build.js';
 
 type Json = Record<string, unknown>;
 const engine = new Engine({ threads: 0 });
@@ -179,10 +180,9 @@ describe('textSplitAllowed', () => {
   });
 });
 
-describe('the CLI flag --text-split-allowed', () => {
-  const BIN = resolve(import.meta.dirname, '..', 'bin', 'imprint.js');
+describeBuilt('the CLI flag --text-split-allowed', () => {
   const cli = (args: string[]) =>
-    promisify(execFile)(process.execPath, [BIN, ...args]).then(
+    promisify(execFile)(process.execPath, [builtBin(), ...args]).then(
       (r) => ({ code: 0, stdout: r.stdout, stderr: r.stderr }),
       (e: { code: number; stdout: string; stderr: string }) => ({ code: e.code, stdout: e.stdout, stderr: e.stderr }),
     );

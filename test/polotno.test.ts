@@ -18,12 +18,12 @@ import { render, type DesignInput } from '../src/engine.js';
 import type { ObjectsOverrides, PolotnoDocument } from '../src/index.js';
 import { ImprintError } from '../src/errors.js';
 import { expectRefused } from './support/refusal.js';
+import { builtBin, describeBuilt } from './support/stale-build.js';
 
 const ROOT = join(import.meta.dirname, '..');
 const EXAMPLE = join(ROOT, 'examples', 'polotno-card');
-const BIN = join(ROOT, 'bin', 'imprint.js');
 const run = (args: string[]) =>
-  promisify(execFile)(process.execPath, [BIN, ...args], { cwd: ROOT }).then(
+  promisify(execFile)(process.execPath, [builtBin(), ...args], { cwd: ROOT }).then(
     (r) => ({ code: 0, stdout: r.stdout, stderr: r.stderr }),
     (e: { code: number; stdout: string; stderr: string }) => ({ code: e.code, stdout: e.stdout, stderr: e.stderr }),
   );
@@ -622,7 +622,7 @@ describe('bad input: refused at its Polotno JSON path, nothing rendered', () => 
   });
 });
 
-describe('CLI', () => {
+describeBuilt('CLI', () => {
   it('renders a Polotno file, and import polotno writes a folder that renders to the same bytes', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'imprint-polotno-cli-'));
     const direct = await run(['render', 'examples/polotno-card/polotno.json', '--input-format', 'polotno', '--out', join(dir, 'direct.png')]);

@@ -1,7 +1,7 @@
 // POST /public/v2/preview over real HTTP on an ephemeral port: the image answer and the JSON answer,
 // an uploaded image in an override, the 1600 px clamp, a still of an animated design at a time, no
 // task stored, the account guard (401, 403, the plan's rate with 429), bad input with its JSON path,
-// and the OpenAPI entry. Render threads load dist/: `npm test` builds first.
+// and the OpenAPI entry.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';

@@ -12,9 +12,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { render, type DesignInput } from '../src/engine.js';
 import type { PolotnoDocument } from '../src/index.js';
 import { expectRefused } from './support/refusal.js';
+import { builtBin, describeBuilt } from './support/stale-build.js';
 
-const ROOT = join(import.meta.dirname, '..');
-const BIN = join(ROOT, 'bin', 'imprint.js');
 /** 210 × 297 mm at 300 dpi, as Polotno's editor stores A4 (unitToPx). */
 const A4 = { width: (210 / 25.4) * 300, height: (297 / 25.4) * 300 };
 /** 3 mm at 300 dpi. */
@@ -194,10 +193,10 @@ describe('a native design with dpi and bleed', () => {
   });
 });
 
-describe('CLI', () => {
+describeBuilt('CLI', () => {
   it('prints the rounded raster size and the exact pdf size of an A4 Polotno document', async () => {
     writeFileSync(join(dir, 'a4.json'), JSON.stringify(a4({ bleed: BLEED })));
-    const run = (args: string[]) => promisify(execFile)(process.execPath, [BIN, ...args], { cwd: dir });
+    const run = (args: string[]) => promisify(execFile)(process.execPath, [builtBin(), ...args], { cwd: dir });
     const png = await run(['render', 'a4.json', '--out', 'a4.png']);
     expect(png.stderr + png.stdout).toContain('png 2480x3508');
     const pdf = await run(['render', 'a4.json', '--out', 'a4.pdf']);

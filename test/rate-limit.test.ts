@@ -4,7 +4,10 @@
 import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { MemoryRateLimiter, openRateLimiter, RedisRateLimiter, type RateLimiter } from '../src/http/rate-limit.js';
+import { MemoryRateLimiter } from '../src/store/limits/memory.js';
+import { openRateLimiter } from '../src/store/limits/open.js';
+import type { RateLimiter } from '../src/store/limits/rate-limiter.js';
+import { RedisRateLimiter } from '../src/store/limits/redis.js';
 import { REDIS_URL, redis } from './support/services.js';
 
 interface FakeClock {

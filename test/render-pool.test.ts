@@ -1,7 +1,6 @@
 // Render threads (the service worker's slots, an Engine's threads): a render that exhausts its heap
 // ends with a readable `memory` failure and the pool goes on with a fresh thread; asset errors keep
 // their JSON path; renders run in parallel.
-// Threads load dist/: `npm test` builds first.
 import { readFile } from 'node:fs/promises';
 import { afterEach, expect, it } from 'vitest';
 import { fileAssetResolver } from '../src/assets/resolver.js';

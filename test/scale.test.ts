@@ -11,10 +11,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DesignInput, RenderOptions } from '../src/engine.js';
 import { Engine, fileAssetResolver } from '../src/index.js';
 import type { ObjectsOverrides } from '../src/resolve/types.js';
+import { builtBin, describeBuilt } from './support/stale-build.js';
 
 const ROOT = join(import.meta.dirname, '..');
 const CARD = join(ROOT, 'examples', 'card-1080');
-const BIN = join(ROOT, 'bin', 'imprint.js');
 
 const engine = new Engine({ threads: 0 });
 let card: Pick<RenderOptions, 'design' | 'overrides' | 'assets'>;
@@ -152,9 +152,9 @@ describe('scale', () => {
     });
   });
 
-  describe('imprint render --scale', () => {
+  describeBuilt('imprint render --scale', () => {
     const run = (args: string[]) =>
-      promisify(execFile)(process.execPath, [BIN, 'render', ...args], { cwd: ROOT }).then(
+      promisify(execFile)(process.execPath, [builtBin(), 'render', ...args], { cwd: ROOT }).then(
         (r) => ({ code: 0, stderr: r.stderr }),
         (e: { code: number; stderr: string }) => ({ code: e.code, stderr: e.stderr }),
       );

@@ -14,9 +14,9 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { configFromEnv } from '../src/service/config.js';
 import { Service } from '../src/service/service.js';
 import { waitUntil } from './support/wait.js';
+import { builtBin } from './support/stale-build.js';
 
 const ROOT = join(import.meta.dirname, '..');
-const BIN = join(ROOT, 'bin', 'imprint.js');
 const CARD = 'examples/card-1080';
 
 let dir: string;
@@ -33,7 +33,7 @@ afterEach(() => {
 });
 
 const run = (args: string[]) =>
-  promisify(execFile)(process.execPath, [BIN, ...args], { cwd: ROOT, env }).then(
+  promisify(execFile)(process.execPath, [builtBin(), ...args], { cwd: ROOT, env }).then(
     (r) => ({ code: 0, stdout: r.stdout, stderr: r.stderr }),
     (e: { code: number; stdout: string; stderr: string }) => ({ code: e.code, stdout: e.stdout, stderr: e.stderr }),
   );
@@ -130,7 +130,7 @@ describe('imprint admin', () => {
 
 /** Starts a long-running command and resolves once its stdout matches. */
 function start(args: string[], ready: RegExp): Promise<{ child: ChildProcess; stdout: () => string }> {
-  const child = spawn(process.execPath, [BIN, ...args], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [builtBin(), ...args], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
   children.push(child);
   let out = '';
   let err = '';
@@ -176,7 +176,7 @@ describe('imprint serve', () => {
   }, 60_000);
 
   it('logs "worker process started" with the server\'s pid once and the worker\'s as worker_pid', async () => {
-    const child = spawn(process.execPath, [BIN, 'serve'], { cwd: ROOT, env: { ...env, IMPRINT_LOG_LEVEL: 'info' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [builtBin(), 'serve'], { cwd: ROOT, env: { ...env, IMPRINT_LOG_LEVEL: 'info' }, stdio: ['ignore', 'pipe', 'pipe'] });
     children.push(child);
     let err = '';
     child.stderr.setEncoding('utf8').on('data', (d: string) => (err += d));
@@ -225,7 +225,7 @@ describe('imprint serve', () => {
     const command = /\n {4}(.*npx imprint admin create-key --account 1 --role admin)\n/.exec(second.stdout())?.[1];
     expect(command, second.stdout()).toBe(`IMPRINT_DATA_DIR=${dir} npx imprint admin create-key --account 1 --role admin`);
     const { IMPRINT_DATA_DIR: _, ...userEnv } = env;
-    const npx = `npx() { if [ "$1" = imprint ]; then shift; node ${JSON.stringify(join(ROOT, 'bin', 'imprint.js'))} "$@"; else return 127; fi; }`;
+    const npx = `npx() { if [ "$1" = imprint ]; then shift; node ${JSON.stringify(builtBin())} "$@"; else return 127; fi; }`;
     const made = await promisify(execFile)('bash', ['-c', `${npx}\n${command!}`], { cwd: ROOT, env: userEnv });
     const newKey = (JSON.parse(made.stdout) as { api_key: string; role: string }).api_key;
     const base = /listening on (http:\/\/\S+) /.exec(second.stdout())![1]!;

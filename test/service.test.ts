@@ -1,7 +1,6 @@
 // The service core through its public facade: accounts and keys, designs with stored files,
 // uploads, tasks through the worker (FIFO, concurrency, timeouts, failures), retention with a fake
 // clock, and bad input that changes nothing. Embedded backends (SQLite, folder, in-process queue).
-// Render threads load dist/: `npm test` builds first.
 import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';

@@ -20,9 +20,7 @@ import { Service } from '../src/service/service.js';
 import { TaskWorker } from '../src/worker/worker.js';
 import { expectRefused } from './support/refusal.js';
 import { waitFor } from './support/wait.js';
-
-const ROOT = join(import.meta.dirname, '..');
-const BIN = join(ROOT, 'bin', 'imprint.js');
+import { builtBin } from './support/stale-build.js';
 
 /** Three squares share "primary_colour"; a text and a square share "brand" (different types). */
 const polotno = (): PolotnoDocument => ({
@@ -136,7 +134,7 @@ describe('CLI', () => {
       writeFileSync(join(dir, 'doc.json'), JSON.stringify(polotno()));
       writeFileSync(join(dir, 'blue.json'), JSON.stringify({ objects_overrides: BLUE }));
       writeFileSync(join(dir, 'bad.json'), JSON.stringify({ overrides: [{ name: 'brand', object: { text: 'New' } }] }));
-      const run = (args: string[]) => promisify(execFile)(process.execPath, [BIN, ...args], { cwd: dir });
+      const run = (args: string[]) => promisify(execFile)(process.execPath, [builtBin(), ...args], { cwd: dir });
       await run(['render', 'doc.json', '--overrides', 'blue.json', '--out', 'out.png']);
       expect(await pixels(readFileSync(join(dir, 'out.png')), squares)).toEqual([
         [0, 0, 255],

@@ -2,8 +2,8 @@
 // status, B2's status and the task events stream show frames done of the total with an ETA, rising,
 // then done with fraction 1. Once with the embedded stores and the worker in this process, once
 // scaled out (PostgreSQL, BullMQ on Redis) with the worker in another process, so the progress
-// crosses processes through the metadata store. Render threads and the worker process load dist/:
-// `npm test` builds first.
+// crosses processes through the metadata store. The worker process runs the built
+// package (dist/): `npm run build` first.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -22,9 +22,9 @@ import { ProgressSink } from '../src/worker/progress.js';
 import { TaskWorker } from '../src/worker/worker.js';
 import { freshPostgresDatabase, postgres, redis, REDIS_URL } from './support/services.js';
 import { waitFor } from './support/wait.js';
+import { builtBin } from './support/stale-build.js';
 
 const ROOT = join(import.meta.dirname, '..');
-const BIN = join(ROOT, 'bin', 'imprint.js');
 
 // Every frame differs (a text sliding in over the whole video, a shape fading), so every frame is
 // painted and encoded: long enough for ffmpeg to report progress several times (about twice a second).
@@ -121,7 +121,11 @@ const backends: Backend[] = [
       const service = await Service.open(configFromEnv(env), { log: silent });
       expect(service.ctx.queue.kind).toBe('bullmq');
       const inherited = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('IMPRINT_')));
-      const child: ChildProcess = spawn(process.execPath, [BIN, 'worker'], { cwd: ROOT, env: { ...inherited, ...env }, stdio: ['ignore', 'ignore', 'pipe'] });
+      const child: ChildProcess = spawn(process.execPath, [builtBin(), 'worker'], {
+        cwd: ROOT,
+        env: { ...inherited, ...env },
+        stdio: ['ignore', 'ignore', 'pipe'],
+      });
       let stderr = '';
       child.stderr!.setEncoding('utf8').on('data', (s: string) => (stderr += s));
       const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));

@@ -2,7 +2,6 @@
 // and interface B's Bearer key: list order, pages and bad parameters; a stream that starts with the
 // current state, follows the worker to done and ends; keep-alive comments; the server closing with a
 // stream open; the account's rates and renders left; the guard on every route.
-// Render threads load dist/: `npm test` builds first.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

@@ -323,7 +323,7 @@ describe.runIf(cjk && toolsAvailable(['pdffonts', 'qpdf'], 'checking pdf fonts a
   });
 });
 
-// Interface A over real HTTP (render threads load dist/: build first): an override's lang changes the
+// Interface A over real HTTP: an override's lang changes the
 // face of the rendered pdf; a bad one is a 400 at its path and queues nothing.
 describe.runIf(cjk && toolsAvailable(['pdffonts'], 'reading the rendered pdf fonts needs poppler'))('interface A', () => {
   let data: string;

@@ -428,6 +428,26 @@ describe('soundtrack', () => {
     expect(Number(p.format.duration)).toBeCloseTo(2, 1);
   });
 
+  it('is loaded with the other assets, for an mp4 only: a Polotno track given as a data: URL plays, a still never reads it', async () => {
+    const src = `data:audio/wav;base64,${readFileSync(tone).toString('base64')}`;
+    const rect = { id: 'r', type: 'figure', subType: 'rect', x: 0, y: 0, width: 32, height: 32, fill: 'red' };
+    const fading = { ...rect, animations: [{ type: 'enter', name: 'fade', duration: 500, enabled: true }] };
+    const polotno = { width: 64, height: 64, schemaVersion: 4, audios: [{ src, duration: 5000 }], pages: [{ id: 'p', duration: 2000, children: [fading] }] };
+    const { bytes } = await engine.render({ design: polotno, format: 'mp4' });
+    expect(
+      probe(bytes, 'polotno-audio')
+        .streams.map((s) => s.codec_name)
+        .sort(),
+    ).toEqual(['aac', 'h264']);
+    const asked: string[] = [];
+    const assets = async (ref: { kind: string; id?: string }) => {
+      asked.push(ref.id ?? ref.kind);
+      return readFileSync(tone);
+    };
+    await engine.render({ design: withAudio, format: 'png', assets });
+    expect(asked).toEqual([]);
+  });
+
   it('a file that is not sound is a validation error at $.audio.path, and leaves no temporary files', async () => {
     const before = readdirSync(tmpdir()).filter((f) => f.startsWith('imprint-audio-')).length;
     await expect(engine.render({ design: withAudio, format: 'mp4', assets: async () => Buffer.from('no sound here') })).rejects.toMatchObject({

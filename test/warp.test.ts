@@ -1,5 +1,6 @@
 // Perspective warping for the raster backend: the homography helpers and the resampler's quality
-// guarantees (edge coverage, premultiplied filtering, orientation, degenerate input, determinism).
+// guarantees (edge coverage, premultiplied filtering, orientation, degenerate input, determinism). Its
+// speed is measured by bench/warp.mjs, not asserted here: a time bound fails on a busy machine.
 import { describe, expect, it } from 'vitest';
 import { applyHomography, invertHomography, rectToQuad, type Quad } from '../src/layout/homography.js';
 import { warpImage } from '../src/paint/warp.js';
@@ -227,22 +228,5 @@ describe('warpImage', () => {
     const a = warpImage(src, perspective);
     const b = warpImage({ ...src, rgba: Buffer.from(src.rgba) }, perspective);
     expect(a.rgba.equals(b.rgba)).toBe(true);
-  });
-
-  it('warps a phone-sized screenshot quickly', () => {
-    const src = image(600, 1300, (x, y) => [x % 256, y % 256, (x + y) % 256, 255]);
-    const quad: Quad = [
-      [40.5, 30.2],
-      [585.3, 60.8],
-      [600.1, 1290.4],
-      [20.7, 1250.6],
-    ];
-    warpImage(src, quad); // warm-up so the timing reflects optimised code
-    const runs = 5;
-    const t0 = performance.now();
-    for (let k = 0; k < runs; k++) warpImage(src, quad);
-    const ms = (performance.now() - t0) / runs;
-    console.log(`warpImage 600x1300 -> ~560x1250 quad: ${ms.toFixed(1)} ms per warp`);
-    expect(ms).toBeLessThan(500); // generous: only catches pathological regressions on slow CI
   });
 });

@@ -18,9 +18,9 @@ import { verifyWebhookSignature } from '../src/service/webhooks.js';
 import type { TaskRecord } from '../src/store/metadata/records.js';
 import { TaskWorker } from '../src/worker/worker.js';
 import { waitUntil } from './support/wait.js';
+import { builtBin } from './support/stale-build.js';
 
 const ROOT = join(import.meta.dirname, '..');
-const BIN = join(ROOT, 'bin', 'imprint.js');
 
 const design = {
   schema: 'imprint/design@1',
@@ -141,7 +141,7 @@ describe('webhook outbox', () => {
     await dispatcher.stop();
     const env = { ...process.env, IMPRINT_DATA_DIR: dir };
     const run = (args: string[]) =>
-      promisify(execFile)(process.execPath, [BIN, 'admin', 'list-webhooks', ...args], { cwd: ROOT, env }).then(
+      promisify(execFile)(process.execPath, [builtBin(), 'admin', 'list-webhooks', ...args], { cwd: ROOT, env }).then(
         (r) => ({ code: 0, stdout: r.stdout, stderr: r.stderr }),
         (e: { code: number; stdout: string; stderr: string }) => ({ code: e.code, stdout: e.stdout, stderr: e.stderr }),
       );

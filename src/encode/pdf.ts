@@ -1,26 +1,21 @@
-// encode: pages of display lists → one PDF through pdfkit. Fixed dates, producer and document id,
-// so the same request always gives the same bytes; only the faces the pages use are embedded.
-// The pages are painted by the pdf paint backend, driven by the same walk as raster output.
+// encode: the pdf document the pdf backend (paint/pdf.ts) paints pages into: pdfkit with fixed dates,
+// producer and document id, so the same request always gives the same bytes, and the font programs of
+// the faces the pages draw (only those, subset). render/pdf.ts lays the pages out and paints them into it.
 import { basename } from 'node:path';
 import type PDFDocument from 'pdfkit';
 import { ImprintError } from '../errors.js';
 import { lazyRequire } from '../lazy-require.js';
-import type { ImageCache } from '../assets/load.js';
-import type { PageInput } from '../paint/backend.js';
-import { isColorFace, PdfBackend, type PdfInternals } from '../paint/pdf.js';
-import { paintPages } from '../paint/walk.js';
-import type { DisplayItem } from '../scene/display-list.js';
+import { isColorFace, type PdfInternals } from '../paint/pdf.js';
+import type { PdfDocument } from '../paint/pdf-kit.js';
+import type { DisplayItem, DisplayList } from '../scene/display-list.js';
 import type { FontFace } from '../text/faces.js';
 import type { FontSet } from '../text/fonts.js';
 import { pdfFontProgram } from '../text/instance.js';
 
-/** Every Imprint pdf carries this date: the file must not depend on when it was made. */
 const pdfkit = lazyRequire<typeof PDFDocument>('pdfkit');
 
+/** Every Imprint pdf carries this date: the file must not depend on when it was made. */
 export const PDF_FIXED_DATE = new Date('2000-01-01T00:00:00Z');
-
-/** One pdf page: a display list, its images, and images already decoded (video frames) by key. */
-export type PdfPageInput = PageInput;
 
 /** Document-wide settings of the pdf. */
 export interface PdfDocumentOptions {
@@ -28,7 +23,8 @@ export interface PdfDocumentOptions {
   lang?: string;
 }
 
-export async function encodePdf(pages: readonly PdfPageInput[], fonts: FontSet, cache: ImageCache, options: PdfDocumentOptions = {}): Promise<Buffer> {
+/** A new pdf for `pages` (the display lists it will show), with the faces they draw embedded. */
+export async function pdfDocument(pages: readonly DisplayList[], fonts: FontSet, options: PdfDocumentOptions = {}): Promise<PdfDocument> {
   const doc = new (pdfkit())({
     autoFirstPage: false,
     compress: true,
@@ -39,14 +35,15 @@ export async function encodePdf(pages: readonly PdfPageInput[], fonts: FontSet, 
   });
   // Each face the pages draw with, by key; a variable instance (or a CFF2 font) is embedded as a static
   // font of its own, holding the glyphs the pages draw (instance.ts).
-  for (const [key, glyphs] of faceGlyphs(pages.map((p) => p.list.items))) {
+  for (const [key, glyphs] of faceGlyphs(pages.map((p) => p.items))) {
     const face = fonts.byFaceKey(key);
     // Colour faces (emoji) are drawn as vector forms, not as text of their font (paint/pdf.ts).
     if (isColorFace(face)) continue;
     doc.registerFont(key, await embeddable(face, glyphs));
   }
   // pdfkit's own types lack the internals the backend needs (see paint/pdf.ts); the rest is checked here.
-  return paintPages(new PdfBackend(doc as unknown as Omit<PDFKit.PDFDocument, 'page'> & PdfInternals, fonts, cache), pages);
+  const painted: PdfDocument = doc as unknown as Omit<PDFKit.PDFDocument, 'page'> & PdfInternals;
+  return painted;
 }
 
 /**

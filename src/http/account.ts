@@ -3,7 +3,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Service } from '../service/service.js';
 import { accountGuard } from './auth.js';
-import type { RateLimiter } from './rate-limit.js';
+import type { RateLimiter } from '../store/limits/rate-limiter.js';
 
 export async function accountRoutes(app: FastifyInstance, { service, limiter }: { service: Service; limiter: RateLimiter }): Promise<void> {
   const { guard } = accountGuard(service, limiter);

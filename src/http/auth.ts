@@ -6,7 +6,7 @@ import { hashApiKey } from '../service/keys.js';
 import type { Service } from '../service/service.js';
 import type { Account } from '../store/metadata/records.js';
 import { errorReply, HttpFailure } from './errors.js';
-import type { RateLimiter } from './rate-limit.js';
+import type { RateLimiter } from '../store/limits/rate-limiter.js';
 
 declare module 'fastify' {
   interface FastifyRequest {

@@ -10,7 +10,7 @@ import type { Service } from '../service/service.js';
 import { accountGuard, fail } from './auth.js';
 import { BodyTooLarge, MULTIPART_OVERHEAD } from './body-limits.js';
 import { readUpload, UploadRefusal } from './interface-a.js';
-import type { RateLimiter } from './rate-limit.js';
+import type { RateLimiter } from '../store/limits/rate-limiter.js';
 
 export interface DesignRoutesOptions {
   service: Service;

@@ -12,7 +12,7 @@ import { fontJson, MAX_FONT_FILE_BYTES } from '../service/fonts.js';
 import { bodyLimit, BodyTooLarge, MAX_UPLOAD_BODY, MULTIPART_OVERHEAD, stopReading } from './body-limits.js';
 import { jsonDepth } from './errors.js';
 import { accountGuard, fail, type AccountGuard } from './auth.js';
-import type { RateLimiter } from './rate-limit.js';
+import type { RateLimiter } from '../store/limits/rate-limiter.js';
 import { RenderRequest, ResultQuery } from './schemas.js';
 
 export interface InterfaceAOptions {

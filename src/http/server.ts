@@ -21,7 +21,8 @@ import { bodyParserErrors, jsonBodyParser } from './json-body.js';
 import { interfaceB } from './interface-b.js';
 import { openApiDocument } from './openapi.js';
 import { previewRoutes } from './preview.js';
-import { openRateLimiter, type RateLimiter } from './rate-limit.js';
+import { openRateLimiter } from '../store/limits/open.js';
+import type { RateLimiter } from '../store/limits/rate-limiter.js';
 import { studio } from './studio.js';
 import { taskRoutes, type TaskEventsOptions } from './tasks.js';
 

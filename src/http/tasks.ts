@@ -10,7 +10,7 @@ import { taskBodyA, taskListItem } from '../service/task-view.js';
 import { taskBodyB } from '../service/videos.js';
 import type { TaskRecord } from '../store/metadata/records.js';
 import { accountGuard, fail } from './auth.js';
-import type { RateLimiter } from './rate-limit.js';
+import type { RateLimiter } from '../store/limits/rate-limiter.js';
 import { TaskListQuery } from './schemas.js';
 
 export interface TaskEventsOptions {

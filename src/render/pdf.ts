@@ -1,14 +1,31 @@
-// The pdf path: every page laid out at its still time and painted by the pdf backend into one
-// document. Loaded by the engine only for a pdf, so stills and videos never load pdfkit.
-import { encodePdf } from '../encode/pdf.js';
+// The pdf path, shaped like the raster one (still.ts): every page laid out at its still time, then
+// painted by the pdf backend (paint/pdf.ts) into one document (encode/pdf.ts: fixed metadata, the
+// faces the pages draw embedded). pdfkit itself is loaded on the first pdf: stills and videos never load it.
+import type { ImageCache } from '../assets/load.js';
+import { pdfDocument, type PdfDocumentOptions } from '../encode/pdf.js';
+import type { PageInput } from '../paint/backend.js';
+import { PdfBackend } from '../paint/pdf.js';
+import { paintPages } from '../paint/walk.js';
 import { FontSet } from '../text/fonts.js';
 import { MIME_TYPES } from '../output-formats.js';
 import type { RenderOptions } from './options.js';
 import { stillTime } from '../layout/timeline.js';
 import type { Scene } from '../scene/scene.js';
-import { layoutAt, withScenes, type EngineContext, type ScenePage } from './scenes.js';
-import { stillTimeOf } from './still.js';
+import { layoutAt, stillTimeOf, withScenes, type EngineContext, type ScenePage } from './scenes.js';
 import type { RenderResult } from './result.js';
+
+/** One pdf page: a display list, its images, and images already decoded (video frames) by key. */
+export type PdfPageInput = PageInput;
+
+/** Pages of display lists → one pdf: each painted by the pdf backend, with the same walk as raster output, into one document. */
+export async function encodePdf(pages: readonly PdfPageInput[], fonts: FontSet, cache: ImageCache, options: PdfDocumentOptions = {}): Promise<Buffer> {
+  const document = await pdfDocument(
+    pages.map((p) => p.list),
+    fonts,
+    options,
+  );
+  return paintPages(new PdfBackend(document, fonts, cache), pages);
+}
 
 /**
  * A slide design makes one pdf page per slide (a Polotno document of several pages comes in as one),

@@ -8,7 +8,6 @@ import { Worker } from 'node:worker_threads';
 import { AssetNotFoundError, type AssetResolver } from '../assets/resolver.js';
 import type { ErrorCode } from '../errors.js';
 import type { VideoProgress } from '../encode/video.js';
-import { assertBuildCurrent } from './stale-build.js';
 import type { FromThread, ThreadData, ThreadJob, ThreadResult, ToThread } from './thread-protocol.js';
 
 export type FailureKind = 'render' | 'timeout' | 'memory' | 'crash' | 'cancelled';
@@ -65,15 +64,25 @@ export interface RunCalls {
 const ABORT_GRACE_MS = 2000;
 
 /**
- * The render thread's module. Under vitest this module runs from src/, where a thread cannot load
- * TypeScript: the built copy in dist/ is used (npm test builds first). In a checkout, a dist/ older
- * than src/ is refused (StaleBuildError: run npm run build) rather than rendering with old code.
+ * Where threads start from when this module runs from TypeScript sources (under vitest), where no
+ * compiled render-thread.js sits beside it and a thread cannot load TypeScript: a test setup names a
+ * module built from the same sources (test/support/render-thread.ts).
  */
+let sourceThreadEntry: (() => URL) | undefined;
+
+/** @internal for a test setup: how to get the thread module when this one runs from src/ */
+export function setSourceThreadEntry(entry: () => URL): void {
+  sourceThreadEntry = entry;
+}
+
+/** The render thread's module: beside this one (dist/render/, or the bundle in dist/pkg/), else the test setup's. */
 function threadFile(): URL {
-  assertBuildCurrent(fileURLToPath(new URL('../../', import.meta.url)));
   const here = new URL('./render-thread.js', import.meta.url);
   if (existsSync(fileURLToPath(here))) return here;
-  return new URL('../../dist/render/render-thread.js', import.meta.url);
+  if (sourceThreadEntry) return sourceThreadEntry();
+  throw new Error(
+    `render threads run JavaScript and ${fileURLToPath(here)} does not exist: run the built package (npm run build), or load test/support/render-thread.ts as a vitest setup file`,
+  );
 }
 
 /**
@@ -182,7 +191,6 @@ export class RenderPool {
   private readonly file: URL;
   private readonly perThread: number;
 
-  /** Throws a StaleBuildError in a checkout whose dist/ is older than src/. */
   constructor(private readonly opts: RenderPoolOptions) {
     this.file = threadFile();
     this.perThread = opts.rendersPerThread ?? 1;

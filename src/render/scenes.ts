@@ -1,8 +1,11 @@
 // The stages every output shares: parse → resolve → load for each page of a request (with its checks
-// before anything is loaded), and the layout of a page at one moment with its clips' frames.
+// before anything is loaded; images, SVG files, clips, the soundtrack, the texts' font files), and the
+// layout of a page at one moment with its clips' frames.
+import { loadAudio, type AudioFile } from '../assets/audio.js';
 import { clipSeconds, decodeClipFrame, loadClips, sceneVideos, type Clips } from '../assets/clips.js';
 import { loadImage, loadImages, type DecodedImage, type ImageCache, type LoadedImage } from '../assets/load.js';
 import { loadSvgs } from '../assets/svg.js';
+import { loadTextFaces } from '../assets/text-faces.js';
 import type { SvgDocument } from '../svg/parse.js';
 import { AssetNotFoundError, fileAssetResolver, type AssetResolver } from '../assets/resolver.js';
 import { clipFrameKey } from '../scene/keys.js';
@@ -13,7 +16,7 @@ import { designFontSet } from '../assets/design-fonts.js';
 import type { Scene } from '../scene/scene.js';
 import type { DisplayList } from '../scene/display-list.js';
 import { layout, type FitReport, type ImageSize } from '../layout/layout.js';
-import { absentTexts, sampleScene } from '../layout/timeline.js';
+import { absentTexts, sampleScene, stillTime } from '../layout/timeline.js';
 import { resolveScene } from '../resolve/resolve.js';
 import { withWatermark } from '../resolve/watermark.js';
 import { checkImagePixels, checkRenderable } from '../render-checks.js';
@@ -36,6 +39,8 @@ export interface ScenePage {
   clips: Clips;
   /** Parsed SVG files (svg objects, image clip shapes), by `svgRefKey`. */
   svgs: Map<string, SvgDocument>;
+  /** An mp4's soundtrack, as a file ffmpeg reads. */
+  audio?: AudioFile;
 }
 
 export interface LaidOutPage {
@@ -127,7 +132,18 @@ async function loadScenePage(
   const images = await loadImages(scene, resolver, ctx.images);
   checkImagePixels(images.values(), limitsOf(options));
   const svgs = await loadSvgs(scene, resolver);
-  return { scene, fonts, images, svgs, clips: await loadClips(scene, resolver) };
+  const clips = await loadClips(scene, resolver);
+  let audio: AudioFile | undefined;
+  try {
+    if (options.format === 'mp4' && scene.audio) audio = await loadAudio(scene.audio.file, resolver);
+    // The font files the texts are drawn with (parsed by HarfBuzz, which withScenes started loading): layout reads no file.
+    await loadShaper();
+    loadTextFaces(scene, fonts);
+    return { scene, fonts, images, svgs, clips, ...(audio ? { audio } : {}) };
+  } catch (e) {
+    await Promise.all([clips.remove(), audio?.remove()]);
+    throw e;
+  }
 }
 
 function scenesOf(ctx: EngineContext, options: RenderOptions): Promise<ScenePage[]> {
@@ -142,7 +158,7 @@ function scenesOf(ctx: EngineContext, options: RenderOptions): Promise<ScenePage
   return Promise.all([scenePage(ctx, options.design, options.overrides, resolver, { design: '$', overrides: '$.objects_overrides' }, options)]);
 }
 
-/** Runs `work` on the request's scenes, then removes their clips' temporary files. */
+/** Runs `work` on the request's scenes, then removes their clips' and soundtracks' temporary files. */
 export async function withScenes<T>(ctx: EngineContext, options: RenderOptions, work: (pages: ScenePage[]) => Promise<T>): Promise<T> {
   // Every path lays text out in `work`; HarfBuzz instantiates (once per process) while the images load.
   const shaper = loadShaper();
@@ -152,8 +168,13 @@ export async function withScenes<T>(ctx: EngineContext, options: RenderOptions, 
     await shaper;
     return await work(pages);
   } finally {
-    await Promise.all(pages.map((p) => p.clips.remove()));
+    await Promise.all(pages.flatMap((p) => [p.clips.remove(), ...(p.audio ? [p.audio.remove()] : [])]));
   }
+}
+
+/** The second a still of this page shows: the caller's `time` (checked by checkRenderable), or the design's poster time. */
+export function stillTimeOf(scene: Scene, options: RenderOptions): number {
+  return options.time ?? stillTime(scene);
 }
 
 /** The scene at `time` laid out, with its video objects' frames at that time. */

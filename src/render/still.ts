@@ -1,18 +1,11 @@
 // The raster still path: one page laid out at its still time, painted by the raster backend (at the
 // caller's scale) onto a white matte for formats without alpha; the encoder (sharp) is chosen by the caller's format.
-import type { Scene } from '../scene/scene.js';
 import { ALPHA_FORMATS } from '../encode/image.js';
 import type { FitReport } from '../layout/layout.js';
-import { stillTime } from '../layout/timeline.js';
 import type { RasterImage } from '../paint/backend.js';
 import { rasterBackend } from '../paint/raster.js';
 import { JPG_MATTE, type RenderOptions } from './options.js';
-import { layoutAt, withScenes, type EngineContext } from './scenes.js';
-
-/** The second a still of this page shows: the caller's `time` (checked by checkRenderable), or the design's poster time. */
-export function stillTimeOf(scene: Scene, options: RenderOptions): number {
-  return options.time ?? stillTime(scene);
-}
+import { layoutAt, stillTimeOf, withScenes, type EngineContext } from './scenes.js';
 
 /** Raster formats up to encoding: laid out and painted (the options are validated by the caller). */
 export function rasterizeStill(ctx: EngineContext, options: RenderOptions): Promise<{ image: RasterImage; report: FitReport }> {

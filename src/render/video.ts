@@ -1,7 +1,6 @@
-// The mp4 path: the soundtrack prepared, the frames rendered and piped to ffmpeg (frames.ts), and the
-// optional jpg poster at the video's size. Loaded by the engine only for an mp4, so stills never load
-// ffmpeg's process code.
-import { prepareAudio } from '../encode/audio.js';
+// The mp4 path: the frames rendered and piped to ffmpeg (frames.ts) with the soundtrack the page
+// loaded, and the optional jpg poster at the video's size. Loaded by the engine only for an mp4, so
+// stills never load ffmpeg's process code.
 import { encoder } from '../encode/image.js';
 import { stillTime } from '../layout/timeline.js';
 import { rasterBackend } from '../paint/raster.js';
@@ -9,16 +8,15 @@ import { renderVideo } from './frames.js';
 import { DEFAULT_FPS, MIME_TYPES } from '../output-formats.js';
 import { JPG_MATTE, type RenderOptions } from './options.js';
 import type { RenderResult } from './result.js';
-import { layoutAt, resolverOf, withScenes, type EngineContext, type ScenePage } from './scenes.js';
+import { layoutAt, withScenes, type EngineContext, type ScenePage } from './scenes.js';
 
 export function renderMp4(ctx: EngineContext, options: RenderOptions): Promise<RenderResult> {
   return withScenes(ctx, options, ([page]) => video(ctx, options, page!));
 }
 
 async function video(ctx: EngineContext, options: RenderOptions, page: ScenePage): Promise<RenderResult> {
-  const { scene, images, clips } = page;
+  const { scene, images, clips, audio } = page;
   if (scene.duration === null) throw new Error('checkRenderable lets no mp4 without a duration through');
-  const audio = scene.audio ? await prepareAudio(scene.audio.file, resolverOf(options)) : null;
   const video = await renderVideo(
     { scene, images, clips, svgs: page.svgs, fonts: page.fonts, cache: ctx.images },
     {
@@ -30,7 +28,7 @@ async function video(ctx: EngineContext, options: RenderOptions, page: ScenePage
         ? { audio: { path: audio.path, start: scene.audio.start, duration: scene.duration, fadeOut: Math.min(scene.audio.fadeOut, scene.duration) } }
         : {}),
     },
-  ).finally(() => audio?.remove());
+  );
   let poster: Buffer | undefined;
   if (options.poster) {
     const still = await layoutAt(ctx, page, Math.min(options.poster.time ?? stillTime(scene), scene.duration));

@@ -131,6 +131,43 @@ function shapeCached(text: string, face: FontFace, level: number, offset: number
   return clusters.map((c) => ({ ...c, start: c.start + offset, end: c.end + offset }));
 }
 
+/** A paragraph of spans' text: its pieces say which span each range of it comes from. */
+interface Paragraph {
+  text: string;
+  pieces: { start: number; end: number; span: number }[];
+}
+
+/** The spans' text split into paragraphs at \n (and \r\n, \r). */
+function paragraphsOf(spans: readonly SceneSpan[]): Paragraph[] {
+  const paragraphs: Paragraph[] = [{ text: '', pieces: [] }];
+  spans.forEach((span, spanIndex) => {
+    span.text
+      .replace(/\r\n?/g, '\n')
+      .split('\n')
+      .forEach((piece, i) => {
+        if (i > 0) paragraphs.push({ text: '', pieces: [] });
+        const para = paragraphs[paragraphs.length - 1]!;
+        if (piece.length === 0) return;
+        para.pieces.push({ start: para.text.length, end: para.text.length + piece.length, span: spanIndex });
+        para.text += piece;
+      });
+  });
+  return paragraphs;
+}
+
+/** The span a paragraph's UTF-16 offset is in. */
+function spanIndexAt({ pieces }: Paragraph, offset: number): number {
+  for (const p of pieces) if (offset < p.end) return p.span;
+  return pieces[pieces.length - 1]?.span ?? 0;
+}
+
+// Only the text and where the face or language changes (family, weight, style, lang) decide the
+// shaping: colour, underline and link do not.
+function spanFace(s: SceneSpan, family: string, lang: string | undefined): SpanFace {
+  const spanLang = s.lang ?? lang;
+  return { family: s.family ?? family, weight: s.weight, style: s.style ?? 'normal', ...(spanLang === undefined ? {} : { lang: spanLang }) };
+}
+
 /**
  * Splits spans into paragraphs at \n and shapes each paragraph in runs of one face, bidi level and
  * language (itemize.ts): runs cross span boundaries, so a span that changes only colour, underline or
@@ -146,46 +183,34 @@ export function shapeParagraphs(
   direction: Direction = 'auto',
   lang?: string,
 ): ShapedParagraph[] {
-  interface Piece {
-    start: number;
-    end: number;
-    span: number;
-  }
-  const paragraphs: { text: string; pieces: Piece[] }[] = [{ text: '', pieces: [] }];
-  spans.forEach((span, spanIndex) => {
-    span.text
-      .replace(/\r\n?/g, '\n')
-      .split('\n')
-      .forEach((piece, i) => {
-        if (i > 0) paragraphs.push({ text: '', pieces: [] });
-        const para = paragraphs[paragraphs.length - 1]!;
-        if (piece.length === 0) return;
-        para.pieces.push({ start: para.text.length, end: para.text.length + piece.length, span: spanIndex });
-        para.text += piece;
-      });
-  });
-  return paragraphs.map(({ text, pieces }) => {
-    const spanIndexAt = (offset: number): number => {
-      for (const p of pieces) if (offset < p.end) return p.span;
-      return pieces[pieces.length - 1]?.span ?? 0;
-    };
-    // Only the text and where the face or language changes (family, weight, style, lang) decide the
-    // shaping: colour, underline and link do not.
-    const faceOf = (s: SceneSpan): SpanFace => {
-      const spanLang = s.lang ?? lang;
-      return { family: s.family ?? family, weight: s.weight, style: s.style ?? 'normal', ...(spanLang === undefined ? {} : { lang: spanLang }) };
-    };
+  return paragraphsOf(spans).map((para) => {
+    const { text, pieces } = para;
+    const faceOf = (s: SceneSpan): SpanFace => spanFace(s, family, lang);
     const faceKey = (f: SpanFace) => `${f.family}:${f.weight}:${f.style}:${f.lang ?? ''}`;
     const key = `${direction}\u0000${letterSpacing}\u0000${lang ?? ''}\u0000${pieces.map((p) => `${p.end}:${faceKey(faceOf(spans[p.span]!))}`).join(',')}\u0000${text}`;
     let shaped = paragraphCache(fonts).get(key);
     if (!shaped) {
-      shaped = shapeParagraph(text, (offset) => faceOf(spans[spanIndexAt(offset)]!), fonts, letterSpacing, direction, lang);
+      shaped = shapeParagraph(text, (offset) => faceOf(spans[spanIndexAt(para, offset)]!), fonts, letterSpacing, direction, lang);
       const cache = paragraphCache(fonts);
       if (cache.size >= SHAPE_CACHE_ENTRIES) cache.delete(cache.keys().next().value!);
       cache.set(key, shaped);
     }
-    return { ...shaped, clusters: shaped.clusters.map((c) => ({ ...c, span: spanIndexAt(c.start) })) };
+    return { ...shaped, clusters: shaped.clusters.map((c) => ({ ...c, span: spanIndexAt(para, c.start) })) };
   });
+}
+
+/**
+ * The faces shapeParagraphs draws these spans with: its itemization, without shaping. Asking for them
+ * reads every font file the text needs (the faces itemization looks at, and the family's regular
+ * face layout measures lines by), so the assets stage does that reading and layout none.
+ */
+export function textFaces(spans: readonly SceneSpan[], family: string, fonts: FontSet, lang?: string): FontFace[] {
+  const out = new Set<FontFace>([fonts.face(family, 400)]);
+  for (const para of paragraphsOf(spans)) {
+    const { spanAt } = spanFaces(fonts, (offset) => spanFace(spans[spanIndexAt(para, offset)]!, family, lang));
+    for (const run of itemize(para.text, spanAt, null)) out.add(run.face);
+  }
+  return [...out];
 }
 
 // Whole paragraphs are kept too (itemization looks at every character), per font set.
@@ -204,15 +229,8 @@ interface SpanFace {
   lang?: string;
 }
 
-function shapeParagraph(
-  text: string,
-  faceAt: (offset: number) => SpanFace,
-  fonts: FontSet,
-  letterSpacing: number,
-  direction: Direction,
-  lang: string | undefined,
-): ShapedParagraph {
-  const bidi = needsBidi(text, direction) ? embeddingLevels(text, direction) : null;
+/** The faces of each span face asked for, made once per paragraph, and the list of those asked. */
+function spanFaces(fonts: FontSet, faceAt: (offset: number) => SpanFace): { spanAt: (offset: number) => SpanFaces; asked: ShapedParagraph['faces'] } {
   const byFace = new Map<string, SpanFaces>();
   const asked: ShapedParagraph['faces'][number][] = [];
   const spanAt = (offset: number): SpanFaces => {
@@ -236,6 +254,19 @@ function shapeParagraph(
     }
     return faces;
   };
+  return { spanAt, asked };
+}
+
+function shapeParagraph(
+  text: string,
+  faceAt: (offset: number) => SpanFace,
+  fonts: FontSet,
+  letterSpacing: number,
+  direction: Direction,
+  lang: string | undefined,
+): ShapedParagraph {
+  const bidi = needsBidi(text, direction) ? embeddingLevels(text, direction) : null;
+  const { spanAt, asked } = spanFaces(fonts, faceAt);
   const clusters: Cluster[] = [];
   for (const run of itemize(text, spanAt, bidi?.levels ?? null)) {
     clusters.push(...shapeCached(text.slice(run.start, run.end), run.face, run.level, run.start, letterSpacing, run.lang));

@@ -11,6 +11,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { builtBin } from './stale-build.js';
 
 export const ROOT = join(import.meta.dirname, '..', '..');
 
@@ -168,6 +169,7 @@ export class DocsSession {
     readonly port: number,
     private readonly options: SessionOptions,
   ) {
+    builtBin(); // the commands run this checkout's build: refused when dist/ is older than src/
     this.dir = realpathSync(mkdtempSync(join(tmpdir(), 'imprint-docs-')));
     this.work = join(this.dir, 'work');
     mkdirSync(this.work);

@@ -1,21 +1,21 @@
-// The soundtrack of an mp4: its bytes from the asset resolver, written where ffmpeg can read them,
-// and checked by decoding a moment of it, so a file that is not sound is the caller's error, not ffmpeg's.
+// The soundtrack of an mp4, loaded with the scene's other assets: its bytes from the asset resolver,
+// written where ffmpeg can read them, and checked by decoding a moment of it, so a file that is not
+// sound is the caller's error, not ffmpeg's.
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import ffmpegInstaller from '@ffmpeg-installer/ffmpeg';
-import { execa } from 'execa';
-import type { AssetResolver } from '../assets/resolver.js';
-import { AssetNotFoundError } from '../assets/resolver.js';
+import { AssetNotFoundError, type AssetResolver } from './resolver.js';
 import type { SceneImageRef } from '../scene/scene.js';
 import { ImprintError, validationError } from '../errors.js';
+import { loadExeca } from '../lazy-require.js';
 
 export interface AudioFile {
   path: string;
   remove(): Promise<void>;
 }
 
-export async function prepareAudio(ref: SceneImageRef, resolver: AssetResolver): Promise<AudioFile> {
+export async function loadAudio(ref: SceneImageRef, resolver: AssetResolver): Promise<AudioFile> {
   let bytes: Uint8Array;
   try {
     bytes = await resolver(ref);
@@ -29,6 +29,8 @@ export async function prepareAudio(ref: SceneImageRef, resolver: AssetResolver):
   const remove = () => rm(dir, { recursive: true, force: true });
   try {
     await writeFile(path, bytes);
+    // execa is loaded here, as for clips (clips.ts): a render without sound never loads it.
+    const { execa } = await loadExeca();
     const probe = await execa(ffmpegInstaller.path, ['-v', 'error', '-t', '0.5', '-i', path, '-vn', '-f', 'null', '-'], { reject: false, timeout: 20_000 });
     if (probe.exitCode !== 0 || /Output file #0 does not contain any stream|does not contain any stream/.test(probe.stderr)) {
       const reason = probe.stderr.trim().split('\n').pop() ?? 'not a sound file';

@@ -1,8 +1,9 @@
-// Render threads run compiled JavaScript from dist/, also when the rest of the code runs from src/
-// (under vitest). In a checkout, where src/ sits beside dist/, a dist/ older than src/ would render
-// with yesterday's code while the tests read today's: the pool refuses to start instead.
+// For tests that run the built package (bin/imprint.js, and the service it starts, run dist/) while the
+// rest of the run reads src/: a dist/ older than src/ would test yesterday's code, so such a test refuses
+// to start instead (`builtBin`), naming the sources edited since the build.
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
+import { describe, it } from 'vitest';
 
 export interface StaleOutput {
   /** The TypeScript source, relative to the package root. */
@@ -50,7 +51,7 @@ export function staleOutputs(root: string): StaleOutput[] {
 }
 
 /** A checkout (not an installed package, which ships dist/ without src/): both folders are there. */
-export function isCheckout(root: string): boolean {
+function isCheckout(root: string): boolean {
   return existsSync(join(root, 'src')) && existsSync(join(root, 'tsconfig.build.json'));
 }
 
@@ -60,7 +61,7 @@ export class StaleBuildError extends Error {
       .slice(0, 3)
       .map((s) => (s.reason === 'missing' ? `${s.source} was never built (no ${s.output})` : `${s.source} is newer than ${s.output}`));
     const more = stale.length > shown.length ? `, and ${stale.length - shown.length} more` : '';
-    super(`the render threads would run stale code: dist/ is older than src/ (${shown.join('; ')}${more}): run npm run build`);
+    super(`this test runs the built package, and dist/ is older than src/ (${shown.join('; ')}${more}): run npm run build`);
     this.name = 'StaleBuildError';
   }
 }
@@ -80,3 +81,19 @@ export function assertBuildCurrent(root: string): void {
   }
   if (result) throw result;
 }
+
+const ROOT = join(import.meta.dirname, '..', '..');
+
+/** The CLI (bin/imprint.js, which runs dist/pkg/) of this checkout; throws a StaleBuildError when dist/ is older than src/. */
+export function builtBin(): string {
+  assertBuildCurrent(ROOT);
+  return join(ROOT, 'bin', 'imprint.js');
+}
+
+/**
+ * Whether this run tests the built package too. `npm run test:engine` needs no build: it sets
+ * IMPRINT_TEST_BUILT=0, and the cases that run bin/imprint.js (describeBuilt, itBuilt) are skipped.
+ */
+export const TESTS_BUILT = process.env.IMPRINT_TEST_BUILT !== '0';
+export const describeBuilt: ReturnType<typeof describe.skipIf> = describe.skipIf(!TESTS_BUILT);
+export const itBuilt: ReturnType<typeof it.skipIf> = it.skipIf(!TESTS_BUILT);
