@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { issueToError } from '../format/zod-error.js';
 import { VIDEO_SIZES } from '../output-formats.js';
 import { FpsSchema } from '../render/options.js';
+import type { VideoRenderAccepted } from '../service/answers.js';
 import type { Service } from '../service/service.js';
 import { taskBodyB } from '../service/videos.js';
 import type { Account } from '../store/metadata/records.js';
@@ -78,7 +79,7 @@ export async function interfaceB(app: FastifyInstance, { service }: { service: S
       ...(p.demo !== undefined ? { demo: p.demo } : {}),
       overrides: parsed.data.overrides ?? [],
     });
-    return reply.status(202).send({ result: 'true', task_url: `${dashboard()}/api/queue/${task.id}/`, task_id: task.id });
+    return reply.status(202).send({ result: 'true', task_url: `${dashboard()}/api/queue/${task.id}/`, task_id: task.id } satisfies VideoRenderAccepted);
   };
   app.post<{ Params: { id: string } }>('/videos/:id/render/', { onRequest: authenticate }, render);
   app.post<{ Params: { id: string } }>('/videos/:id/render', { onRequest: authenticate }, render);

@@ -5,6 +5,7 @@
 import type { FastifyInstance } from 'fastify';
 import { validationError } from '../errors.js';
 import { issueToError } from '../format/zod-error.js';
+import type { PreviewResult } from '../service/answers.js';
 import type { Service } from '../service/service.js';
 import { fail, type AccountGuard } from './auth.js';
 import { jsonDepth } from './errors.js';
@@ -79,7 +80,7 @@ export async function previewRoutes(app: FastifyInstance, { service, guard }: Pr
         scale: preview.scale,
         report: preview.report,
         warnings: preview.warnings,
-      });
+      } satisfies PreviewResult);
     }
     return reply.header('content-type', preview.mimeType).send(preview.bytes);
   });

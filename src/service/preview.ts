@@ -12,15 +12,13 @@ import { errorOf, resultOf, splitOptions } from '../render/threaded.js';
 import { renderWarnings, type RenderWarning } from '../render/warnings.js';
 import type { Overrides } from '../resolve/types.js';
 import type { Account } from '../store/metadata/records.js';
+import { PREVIEW_MAX_SIDE } from './answers.js';
 import type { ServiceConfig } from './config.js';
 import type { ServiceContext } from './context.js';
 import { getDesign } from './designs.js';
 import { accountFontSet, installDesignFonts, libraryFontFiles } from './fonts.js';
 import { accountAssetResolver } from './render-assets.js';
 import { prepareOverrides } from './uploads.js';
-
-/** The long side of a preview in pixels: a design × scale larger than this is previewed at a lower scale. */
-export const PREVIEW_MAX_SIDE = 1600;
 
 export type PreviewFormat = 'png' | 'jpg';
 

@@ -1,28 +1,8 @@
 // Tasks as interface A shows them (A2 body, also the webhook body) and the addresses of results.
-import type { RenderWarning } from '../render/warnings.js';
 import type { TaskRecord } from '../store/metadata/records.js';
+import type { Task, TaskError } from './answers.js';
 import type { ServiceContext } from './context.js';
 import type { TaskListItem, TaskProgress } from './shapes.js';
-
-export interface TaskError {
-  /** Stable code from the error catalogue (validation_error, render_timeout, worker_lost, …). */
-  code: string;
-  /** What went wrong and what to do about it. */
-  description: string;
-}
-
-export interface TaskBodyA {
-  id: number;
-  state: TaskRecord['state'];
-  design_id: number;
-  result_url?: string;
-  /** An addition to the spec's fields: why the task ended in error. */
-  error?: TaskError;
-  /** An addition to the spec's fields: what a done render could not draw as meant (only when there is something). */
-  warnings?: RenderWarning[];
-  /** An addition to the spec's fields: how far an mp4 render has got (pending and done only). */
-  progress?: TaskProgressBody;
-}
 
 /**
  * How far the render of an mp4 has got, as both interfaces and the event stream show it (an addition
@@ -62,8 +42,8 @@ export function statusUrl(ctx: ServiceContext, taskId: number): string {
 }
 
 /** `result_url` only when done and not yet expired; `error` ({code, description}) only in state error. */
-export function taskBodyA(ctx: ServiceContext, t: TaskRecord): TaskBodyA {
-  const body: TaskBodyA = { id: t.id, state: t.state, design_id: t.designId };
+export function taskBodyA(ctx: ServiceContext, t: TaskRecord): Task {
+  const body: Task = { id: t.id, state: t.state, design_id: t.designId };
   if (t.state === 'done' && t.resultKey && t.resultToken && t.resultExpiredAt === null) body.result_url = resultUrl(ctx, t);
   const error = taskError(t);
   if (error) body.error = error;

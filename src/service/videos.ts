@@ -8,7 +8,8 @@ import { DEFAULT_FPS, type Fps, type VideoSize } from '../output-formats.js';
 import type { Account, Plan, TaskRecord } from '../store/metadata/records.js';
 import { priceFor } from './billing.js';
 import type { ServiceContext } from './context.js';
-import { taskError, taskProgress, type TaskError, type TaskProgressBody } from './task-view.js';
+import type { VideoTask } from './answers.js';
+import { taskError, taskProgress } from './task-view.js';
 import { createTask, secondsBetween } from './tasks.js';
 
 export interface VideoRenderInput {
@@ -62,24 +63,8 @@ export async function createVideoTask(ctx: ServiceContext, account: Account, inp
   });
 }
 
-export interface TaskBodyB {
-  id: number;
-  video_id: number;
-  user_id: number;
-  wait_time: number | null;
-  billed_duration: number | null;
-  billed_price: number | null;
-  exec_time: number | null;
-  screenshot_url: string | null;
-  video_url: string | null;
-  start_date: string;
-  state_date: string;
-  state: TaskRecord['state'];
-  /** An addition to the spec's fields: why the task ended in error (only in state error). */
-  error?: TaskError;
-  /** An addition to the spec's fields: how far the render has got (pending and done), as in interface A. */
-  progress?: TaskProgressBody;
-}
+/** Interface B's task (B2): the shape of answers.ts, which the Studio's types also come from. */
+export type TaskBodyB = VideoTask;
 
 /** An interface B task of this account by the id in its status URL (B2); interface A's tasks are not found here. */
 export async function getVideoTask(ctx: ServiceContext, accountId: number, taskId: string): Promise<TaskRecord> {

@@ -2,8 +2,18 @@
 // a URL), takes an AbortSignal so a newer preview cancels an older one, and turns any answer that is
 // not a success into an ApiError (code, description, the JSON path split off). The task events are
 // read with fetch() as a stream (EventSource cannot send the header). Uses fetch only, no DOM nodes.
-import type { FontFamily } from '../../../src/service/shapes.js';
-import type { TaskProgress } from './progress.js';
+import type {
+  FontList,
+  PreviewResult as PreviewAnswer,
+  RenderAccepted,
+  RenderWarning,
+  Task,
+  TextFitReport,
+  UploadResult,
+  VideoRenderAccepted,
+  VideoTask,
+} from '../../../src/service/answers.js';
+import type { DesignList, FontFamily, TaskList } from '../../../src/service/shapes.js';
 import { apiErrorFrom, networkError, type ApiError } from './api-errors.js';
 import type { AccountInfo, DesignDetail, DesignSummary, TaskListItem } from './designs.js';
 import type { Overrides, toInterfaceB } from './overrides.js';
@@ -11,31 +21,11 @@ import type { RenderRequest } from './render-request.js';
 import { RateBudget } from './rate-budget.js';
 import { SseParser } from './sse.js';
 
-export interface FitReport {
-  name: string | null;
-  type: 'text';
-  font_size: number;
-  line_count: number;
-  shrunk: boolean;
-  clipped: boolean;
-  word_broken: boolean;
-  missing_characters: string[];
-  height: number;
-  page?: number;
-  /** The text is not on screen at the previewed time (hidden, not appeared yet, or gone). */
-  hidden?: boolean;
-  /** Why, in words: "headline is hidden at 0 s (it appears at 0.4 s)". */
-  hidden_reason?: string;
-  /** The second it comes on screen, when that is later. */
-  appears_at?: number;
-}
+/** A text's fit in a preview (POST /public/v2/preview's `report`); `page` is the engine's multi-page pdf field, never in a preview. */
+export type FitReport = TextFitReport & { page?: number };
 
-export interface RenderWarning {
-  code: string;
-  object: string | null;
-  characters: string[];
-  description: string;
-}
+/** What a preview or a done render could not draw as meant (a missing character, a font substituted). */
+export type { RenderWarning };
 
 export interface PreviewRequest {
   design_id: number;
@@ -47,29 +37,17 @@ export interface PreviewRequest {
   time?: number;
 }
 
-export interface PreviewResult {
-  /** A data: URL of the image. */
-  image: string;
-  width: number;
-  height: number;
-  scale: number;
-  report: FitReport[];
-  warnings: RenderWarning[];
-}
+/** POST /public/v2/preview's JSON answer, with the report entries typed as above. */
+export type PreviewResult = Omit<PreviewAnswer, 'report'> & { report: FitReport[] };
 
-/** A task's body as A2 or B2 returns it (the fields the Studio reads). */
-export interface TaskBody {
-  id: number;
-  state: 'queued' | 'pending' | 'done' | 'error';
-  design_id?: number;
-  video_id?: number;
-  result_url?: string;
-  video_url?: string | null;
-  billed_price?: number | null;
-  error?: { code: string; description: string };
-  /** An mp4 while pending and when done (an addition of the service, docs/api.md). */
-  progress?: TaskProgress;
-}
+/** A body of interface A or of interface B: the fields both have, and each one's own as optional. */
+type AOrB<A, B, Both extends keyof A & keyof B> = Pick<A, Both> & Partial<Omit<A, Both>> & Partial<Omit<B, Both>>;
+
+/** A task's body as A2 (Task) or B2 (VideoTask) returns it, and as the event stream sends it. */
+export type TaskBody = AOrB<Task, VideoTask, 'id' | 'state' | 'error' | 'progress'>;
+
+/** A1's answer (status_url) or B1's (task_url). */
+type AcceptedBody = AOrB<RenderAccepted, VideoRenderAccepted, 'task_id'>;
 
 export interface Accepted {
   taskId: number;
@@ -145,11 +123,11 @@ export class Api {
   /** Families designs can name (library, bundled, installed) and, searched, the Google Fonts catalogue's (GET /public/v2/fonts). */
   async fontFamilies(search: string, signal?: AbortSignal): Promise<FontFamily[]> {
     const q = new URLSearchParams({ limit: '50', ...(search ? { search } : {}) });
-    return (await this.json<{ families: FontFamily[] }>(`/public/v2/fonts?${q.toString()}`, { signal })).families;
+    return (await this.json<FontList>(`/public/v2/fonts?${q.toString()}`, { signal })).families;
   }
 
   async designs(signal?: AbortSignal): Promise<DesignSummary[]> {
-    return (await this.json<{ designs: DesignSummary[] }>('/public/v2/designs', { signal })).designs;
+    return (await this.json<DesignList>('/public/v2/designs', { signal })).designs;
   }
 
   design(id: number, signal?: AbortSignal): Promise<DesignDetail> {
@@ -170,13 +148,13 @@ export class Api {
   async tasks(limit = 50, before?: number, signal?: AbortSignal): Promise<TaskListItem[]> {
     const q = new URLSearchParams({ limit: String(limit) });
     if (before !== undefined) q.set('before', String(before));
-    return (await this.json<{ tasks: TaskListItem[] }>(`/public/v2/tasks?${q}`, { signal })).tasks;
+    return (await this.json<TaskList>(`/public/v2/tasks?${q}`, { signal })).tasks;
   }
 
   /** Sends a render request as built (interface A or B; the URL is absolute, on this origin). */
   async render(req: RenderRequest, signal?: AbortSignal): Promise<Accepted> {
     const url = new URL(req.url);
-    const out = await this.json<{ task_id: number; status_url?: string; task_url?: string }>(url.pathname + url.search, {
+    const out = await this.json<AcceptedBody>(url.pathname + url.search, {
       method: req.method,
       json: req.body,
       signal,
@@ -197,7 +175,7 @@ export class Api {
   async upload(file: Blob, signal?: AbortSignal): Promise<string> {
     const form = new FormData();
     form.append('file', file);
-    const out = await this.json<{ result: string; url: string }>('/public/v2/upload', { method: 'POST', form, signal });
+    const out = await this.json<Required<Pick<UploadResult, 'url'>>>('/public/v2/upload', { method: 'POST', form, signal });
     return out.url;
   }
 
