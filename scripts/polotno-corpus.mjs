@@ -518,7 +518,9 @@ for (const name of names) {
     if (ownFamilies.has(family)) continue;
     const got = familyFaces(family);
     if (typeof got === 'string') {
-      r.causes.add('a font family without an @expo-google-fonts package (the reference reads the expo TTFs, so the comparison copy draws it in Roboto on both sides; Imprint installs it from @fontsource)');
+      r.causes.add(
+        'a font family without an @expo-google-fonts package (the reference reads the expo TTFs, so the comparison copy draws it in Roboto on both sides; Imprint installs it from @fontsource)',
+      );
       r.notes.add(got);
       missingFamilies.push(family);
       substituteFamily(substituted, family, 'Roboto');
