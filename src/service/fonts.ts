@@ -171,7 +171,8 @@ const MAX_INSTALLS_PER_REQUEST = 8;
  * Installs the Google Fonts families a design needs that the font folder lacks — those it names that
  * neither the account's library nor the bundled set has, and pinned versions this machine lacks — as
  * configured (IMPRINT_FONTS_INSTALL). With "off", nothing is installed and parsing reports the family.
- * Errors are validation errors at the design's `fonts` entry.
+ * Errors are at the design's `fonts` entry: validation_error for a family that cannot be installed,
+ * font_install_failed when the registry cannot be reached (retry), render_cancelled when `signal` stopped it.
  */
 export async function installDesignFonts(ctx: ServiceContext, design: unknown, fonts: FontSet, options: DesignFontInstall = {}): Promise<void> {
   const { overrides, missingFonts, signal } = options;
