@@ -23,6 +23,7 @@ import { shapeParagraphs } from '../src/text/shape.js';
 import type { SceneSpan } from '../src/scene/scene.js';
 import { inUnicodeRange, parseUnicodeRange, UnicodeRangeError } from '../src/text/unicode-range.js';
 import { chromiumJson } from './support/chromium.js';
+import { packTarball, refusal } from './support/font-packages.js';
 import { run, toolsAvailable } from './support/tools.js';
 
 const ROOT = join(import.meta.dirname, '..');
@@ -54,9 +55,7 @@ const unicodeJson = () => JSON.parse(readFileSync(join(UNPACKED, 'package/unicod
 
 beforeAll(() => {
   mkdirSync(TARBALLS);
-  const out = execFileSync('npm', ['pack', KRUB, '--json', '--pack-destination', TARBALLS, '--loglevel', 'error'], { encoding: 'utf8', timeout: 120_000 });
-  const [packed] = JSON.parse(out) as { filename: string; version: string; integrity: string }[];
-  tarball = { file: join(TARBALLS, packed!.filename), version: packed!.version, integrity: packed!.integrity };
+  tarball = packTarball(KRUB, TARBALLS);
   mkdirSync(UNPACKED);
   execFileSync('tar', ['xzf', tarball.file, '-C', UNPACKED]);
 }, 120_000);
@@ -64,16 +63,6 @@ beforeAll(() => {
 afterAll(() => {
   rmSync(TMP, { recursive: true, force: true });
 });
-
-/** What `fn` rejects with. */
-async function refusal(fn: () => Promise<unknown>): Promise<{ code: string; path: string; message: string }> {
-  try {
-    await fn();
-  } catch (e) {
-    return e as { code: string; path: string; message: string };
-  }
-  throw new Error('expected a refusal');
-}
 
 const cli = (args: string[], fontsDir: string) =>
   exec(process.execPath, ['bin/imprint.js', ...args], { cwd: ROOT, env: { ...process.env, IMPRINT_FONTS_DIR: fontsDir } }).then(

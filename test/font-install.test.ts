@@ -26,6 +26,7 @@ import { Service } from '../src/service/service.js';
 import { INSTALLED_RECORD, InstalledFonts } from '../src/text/installed.js';
 import { installFont, type InstallResult } from '../src/text/install.js';
 import { TaskWorker } from '../src/worker/worker.js';
+import { packTarball, refusal } from './support/font-packages.js';
 import { waitFor } from './support/wait.js';
 import { builtBin } from './support/stale-build.js';
 
@@ -54,24 +55,12 @@ const sha512 = (b: Buffer) => `sha512-${createHash('sha512').update(b).digest('b
 
 beforeAll(() => {
   mkdirSync(TARBALLS);
-  const out = execFileSync('npm', ['pack', PKG, '--json', '--pack-destination', TARBALLS, '--loglevel', 'error'], { encoding: 'utf8', timeout: 120_000 });
-  const [packed] = JSON.parse(out) as { filename: string; version: string; integrity: string }[];
-  tarball = { file: join(TARBALLS, packed!.filename), version: packed!.version, integrity: packed!.integrity };
+  tarball = packTarball(PKG, TARBALLS);
 }, 120_000);
 
 afterAll(() => {
   rmSync(TMP, { recursive: true, force: true });
 });
-
-/** What `fn` rejects with. */
-async function refusal(fn: () => Promise<unknown>): Promise<{ code: string; path: string; message: string }> {
-  try {
-    await fn();
-  } catch (e) {
-    return e as { code: string; path: string; message: string };
-  }
-  throw new Error('expected a refusal');
-}
 
 describe('installing a family', () => {
   it('installs Pacifico from the npm registry: the package, its integrity, its faces and licence in a folder of its own', async () => {

@@ -4,13 +4,17 @@ import { readFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { randomBytes } from 'node:crypto';
 
-/** The kernel's id of this boot (Linux), or "-" where there is none: a crash of the machine changes it. */
+let boot: string | undefined;
+/** The kernel's id of this boot (Linux), or "-" where there is none: a crash of the machine changes it. Read once: it cannot change while this process runs. */
 function bootId(): string {
-  try {
-    return readFileSync('/proc/sys/kernel/random/boot_id', 'utf8').trim().replace(/-/g, '').slice(0, 16) || '-';
-  } catch {
-    return '-';
+  if (boot === undefined) {
+    try {
+      boot = readFileSync('/proc/sys/kernel/random/boot_id', 'utf8').trim().replace(/-/g, '').slice(0, 16) || '-';
+    } catch {
+      boot = '-';
+    }
   }
+  return boot;
 }
 
 /** When process `pid` started, in clock ticks since boot (Linux), or undefined when it does not exist or cannot be read. */

@@ -157,66 +157,75 @@ export class LazyFace implements FontFace {
   }
 }
 
+/**
+ * A face whose font data are another face's (a synthetic face's base, a segmented face's primary
+ * subset): its file, shaping, outlines and metrics are forwarded; what it adds is the subclass's.
+ */
+export abstract class ForwardingFace {
+  protected abstract readonly inner: FontFace;
+  get file(): string {
+    return this.inner.file;
+  }
+  get shaper(): ShapingFont {
+    return this.inner.shaper;
+  }
+  get outlines(): OutlineFont {
+    return this.inner.outlines;
+  }
+  get bytes(): Buffer {
+    return this.inner.bytes;
+  }
+  get unitsPerEm(): number {
+    return this.inner.unitsPerEm;
+  }
+  get ascent(): number {
+    return this.inner.ascent;
+  }
+  get descent(): number {
+    return this.inner.descent;
+  }
+  get underlinePosition(): number {
+    return this.inner.underlinePosition;
+  }
+  get underlineThickness(): number {
+    return this.inner.underlineThickness;
+  }
+  get strikeoutPosition(): number {
+    return this.inner.strikeoutPosition;
+  }
+  get strikeoutThickness(): number {
+    return this.inner.strikeoutThickness;
+  }
+}
+
 /** A face drawn bolder or slanted by the painters: the same glyphs, metrics and shaping as its base. */
-export class SyntheticFace implements FontFace {
+export class SyntheticFace extends ForwardingFace implements FontFace {
   readonly key: string;
   constructor(
-    private readonly base: FontFace,
+    protected readonly inner: FontFace,
     readonly synthetic: Readonly<{ bold?: boolean; italic?: boolean }>,
     readonly weight: number,
     readonly style: FontStyle,
   ) {
-    this.key = `${base.key}+synthetic${synthetic.bold ? '-bold' : ''}${synthetic.italic ? '-italic' : ''}`;
+    super();
+    this.key = `${inner.key}+synthetic${synthetic.bold ? '-bold' : ''}${synthetic.italic ? '-italic' : ''}`;
   }
   get family(): string {
-    return this.base.family;
-  }
-  get file(): string {
-    return this.base.file;
+    return this.inner.family;
   }
   get variations(): Readonly<Record<string, number>> | undefined {
-    return this.base.variations;
+    return this.inner.variations;
   }
   hasCodePoint(codePoint: number): boolean {
-    return this.base.hasCodePoint(codePoint);
+    return this.inner.hasCodePoint(codePoint);
   }
   nominalGlyph(codePoint: number): number | undefined {
-    return this.base.nominalGlyph(codePoint);
-  }
-  get shaper(): ShapingFont {
-    return this.base.shaper;
-  }
-  get outlines(): OutlineFont {
-    return this.base.outlines;
-  }
-  get bytes(): Buffer {
-    return this.base.bytes;
-  }
-  get unitsPerEm(): number {
-    return this.base.unitsPerEm;
-  }
-  get ascent(): number {
-    return this.base.ascent;
-  }
-  get descent(): number {
-    return this.base.descent;
-  }
-  get underlinePosition(): number {
-    return this.base.underlinePosition;
-  }
-  get underlineThickness(): number {
-    return this.base.underlineThickness;
-  }
-  get strikeoutPosition(): number {
-    return this.base.strikeoutPosition;
-  }
-  get strikeoutThickness(): number {
-    return this.base.strikeoutThickness;
+    return this.inner.nominalGlyph(codePoint);
   }
   // Each subset of a segmented base drawn the same way (bolder or slanted), made once per subset.
   readonly #subsets = new Map<FontFace, FontFace>();
   get subsetFor(): ((grapheme: string) => FontFace | undefined) | undefined {
-    const base = this.base;
+    const base = this.inner;
     if (!base.subsetFor) return undefined;
     return (grapheme) => {
       const subset = base.subsetFor!(grapheme);

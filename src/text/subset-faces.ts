@@ -2,8 +2,7 @@
 // segmented into unicode-range subset files that Imprint chooses among per grapheme as Chromium does.
 import { resolve } from 'node:path';
 import { IGNORABLE } from './fallback.js';
-import { LazyFace, type FontFace, type FontStyle } from './faces.js';
-import type { OutlineFont, ShapingFont } from './harfbuzz.js';
+import { ForwardingFace, LazyFace, type FontFace, type FontStyle } from './faces.js';
 import type { InstalledFace, InstalledFamily } from './installed.js';
 import { inUnicodeRange, parseUnicodeRange } from './unicode-range.js';
 
@@ -55,8 +54,9 @@ function drawsAll(face: FontFace, grapheme: string): boolean {
  * `subsetFor` makes that choice for itemization; line metrics, and everything else asked of the face
  * itself, are those of its primary subset: the first whose range holds the space, as in Chromium.
  */
-export class SegmentedFace implements FontFace {
-  readonly #primary: FontFace;
+export class SegmentedFace extends ForwardingFace implements FontFace {
+  /** The first subset whose range holds the space: the face's metrics, shaping and file are its. */
+  protected readonly inner: FontFace;
   // A grapheme's subset, remembered per face: text repeats its characters.
   readonly #chosen = new Map<string, FontFace | null>();
   constructor(
@@ -67,7 +67,8 @@ export class SegmentedFace implements FontFace {
     /** The subset faces (each restricted to its unicode-range), in the order they are tried. */
     readonly subsets: readonly LazyFace[],
   ) {
-    this.#primary = subsets.find((f) => f.unicodeRange && inUnicodeRange(f.unicodeRange, 0x20)) ?? subsets[0]!;
+    super();
+    this.inner = subsets.find((f) => f.unicodeRange && inUnicodeRange(f.unicodeRange, 0x20)) ?? subsets[0]!;
   }
   subsetFor(grapheme: string): FontFace | undefined {
     let face = this.#chosen.get(grapheme);
@@ -76,7 +77,7 @@ export class SegmentedFace implements FontFace {
       const composed = grapheme.normalize('NFC');
       face = [...grapheme].every((ch) => IGNORABLE.test(ch))
         ? // Nothing to draw (a lone joiner): the subset whose range has it, else the primary one.
-          (this.subsets.find((f) => f.hasCodePoint(grapheme.codePointAt(0)!)) ?? this.#primary)
+          (this.subsets.find((f) => f.hasCodePoint(grapheme.codePointAt(0)!)) ?? this.inner)
         : (this.subsets.find((f) => drawsAll(f, grapheme)) ?? (composed !== grapheme ? this.subsets.find((f) => drawsAll(f, composed)) : undefined) ?? null);
       if (this.#chosen.size < 4096) this.#chosen.set(grapheme, face);
     }
@@ -88,38 +89,5 @@ export class SegmentedFace implements FontFace {
   nominalGlyph(codePoint: number): number | undefined {
     // Glyph ids are the subset file's: only meaningful together with subsetFor's face.
     return this.subsets.find((f) => f.hasCodePoint(codePoint))?.nominalGlyph(codePoint);
-  }
-  get file(): string {
-    return this.#primary.file;
-  }
-  get shaper(): ShapingFont {
-    return this.#primary.shaper;
-  }
-  get outlines(): OutlineFont {
-    return this.#primary.outlines;
-  }
-  get bytes(): Buffer {
-    return this.#primary.bytes;
-  }
-  get unitsPerEm(): number {
-    return this.#primary.unitsPerEm;
-  }
-  get ascent(): number {
-    return this.#primary.ascent;
-  }
-  get descent(): number {
-    return this.#primary.descent;
-  }
-  get underlinePosition(): number {
-    return this.#primary.underlinePosition;
-  }
-  get underlineThickness(): number {
-    return this.#primary.underlineThickness;
-  }
-  get strikeoutPosition(): number {
-    return this.#primary.strikeoutPosition;
-  }
-  get strikeoutThickness(): number {
-    return this.#primary.strikeoutThickness;
   }
 }
