@@ -1,7 +1,8 @@
 // npm run bench:cold: whole-process wall time of a cold start, each case a new node process, the cases
 // interleaved run by run so they share the machine's noise. (a) the CLI renders card-1080 with its
-// overrides to png; (b) bench/raw-card-cold.mjs does the same work by hand (the baseline); (c) only
-// `import('imprint')`; (d) only @napi-rs/canvas + sharp (the floor every renderer on them pays).
+// overrides to png; (b) bench/raw-card-cold.mjs does the same work by hand (the baseline); (c) the
+// same without the canvas's scan of system fonts; (d) Takumi draws the card (bench/takumi-card.mjs);
+// (e) only `import('imprint')`; (f) only @napi-rs/canvas + sharp (the floor every renderer on them pays).
 // Prints median, p90 and the ratio to the raw baseline, with the load average of the same run, and
 // merges its entries into bench/results/latest.json.
 import { spawnSync } from 'node:child_process';
@@ -29,6 +30,19 @@ const cases = [
     args: (i) => ['bench/raw-card-cold.mjs', join(tmp, `raw-${i}.png`)],
     out: (i) => join(tmp, `raw-${i}.png`),
   },
+  {
+    // The same script with @napi-rs/canvas's scan of the machine's fonts switched off (the script only
+    // uses the faces it registers): the tighter floor, independent of what fonts the machine has.
+    name: 'cold start: raw card-1080 png, no system font scan (process)',
+    args: (i) => ['bench/raw-card-cold.mjs', join(tmp, `raw-nf-${i}.png`)],
+    env: { DISABLE_SYSTEM_FONTS_LOAD: '1' },
+    out: (i) => join(tmp, `raw-nf-${i}.png`),
+  },
+  {
+    name: 'cold start: Takumi card-1080 png (process)',
+    args: (i) => ['bench/takumi-card-cold.mjs', join(tmp, `takumi-${i}.png`)],
+    out: (i) => join(tmp, `takumi-${i}.png`),
+  },
   // From the repo root the package resolves itself by name, through its "exports" (dist/index.js).
   { name: "cold start: import('imprint') (process)", args: () => ['--input-type=module', '-e', "await import('imprint')"] },
   {
@@ -39,7 +53,7 @@ const cases = [
 
 function run(c, i) {
   const t = performance.now();
-  const r = spawnSync(node, c.args(i), { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'ignore', 'pipe'] });
+  const r = spawnSync(node, c.args(i), { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, ...c.env } });
   const ms = performance.now() - t;
   if (r.status !== 0) throw new Error(`${c.name} exited ${r.status}: ${r.stderr}`);
   // A case that claims to render must have written its file.

@@ -9,8 +9,17 @@ import sharp from 'sharp';
 
 const ROOT = join(import.meta.dirname, '..');
 
+/** Sharp's encoder for each format, with Imprint's default options (src/encode/image.ts). */
+const ENCODERS = {
+  // RGB, zlib level 3, no adaptive filtering.
+  png: (s) => s.png({ compressionLevel: 3, adaptiveFiltering: false }),
+  jpg: (s) => s.jpeg({ quality: 90, chromaSubsampling: '4:2:0' }),
+  webp: (s) => s.webp({ quality: 80, lossless: false, alphaQuality: 100, effort: 4 }),
+  avif: (s) => s.avif({ quality: 50, effort: 2, chromaSubsampling: '4:2:0' }),
+};
+
 /** Opens the faces and decodes the photo once (as Imprint caches both), then returns a function that
- *  paints the card and encodes it to png. */
+ *  paints the card and encodes it to `format` (png, jpg, webp or avif; default png). */
 export async function rawCardRenderer() {
   // The faces the card uses, from the bundled font packages, as Imprint opens them (on use, not all of them).
   for (const [file, name] of [
@@ -30,13 +39,15 @@ export async function rawCardRenderer() {
     .raw()
     .toBuffer({ resolveWithObject: true });
 
-  return async function renderRawCard() {
+  // The photo's pixels go onto a canvas once, as Imprint keeps each decoded image as a canvas.
+  const photo = createCanvas(info.width, info.height);
+  photo.getContext('2d').putImageData(new ImageData(new Uint8ClampedArray(data.buffer, data.byteOffset, data.length), info.width, info.height), 0, 0);
+
+  return async function renderRawCard(format = 'png') {
     const canvas = createCanvas(1080, 1080);
     const ctx = canvas.getContext('2d');
     ctx.fillStyle = '#f6f1ea';
     ctx.fillRect(0, 0, 1080, 1080);
-    const photo = createCanvas(info.width, info.height);
-    photo.getContext('2d').putImageData(new ImageData(new Uint8ClampedArray(data.buffer, data.byteOffset, data.length), info.width, info.height), 0, 0);
     ctx.drawImage(photo, 0, 0);
 
     // Brand pill at 92 % opacity, badge with its border drawn inside, the rule.
@@ -79,10 +90,7 @@ export async function rawCardRenderer() {
       ctx.fillText(text, x, y);
     }
 
-    // Encoded as Imprint encodes an opaque png: RGB, zlib level 3, no adaptive filtering.
-    return sharp(canvas.data(), { raw: { width: 1080, height: 1080, channels: 4 } })
-      .removeAlpha()
-      .png({ compressionLevel: 3, adaptiveFiltering: false })
-      .toBuffer();
+    // Encoded as Imprint encodes an opaque image: the alpha channel dropped, the same encoder options.
+    return ENCODERS[format](sharp(canvas.data(), { raw: { width: 1080, height: 1080, channels: 4 } }).removeAlpha()).toBuffer();
   };
 }

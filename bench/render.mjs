@@ -11,6 +11,7 @@ import { Engine, fileAssetResolver, parseDesign, resolveScene, layout, bundledFo
 await loadShaper();
 import { example, mixedScript, scaled } from './fixtures.mjs';
 import { drawRaw as drawRawList } from './raw-canvas.mjs';
+import { rawCardRenderer } from './raw-card.mjs';
 import { mergeResults } from './report.mjs';
 
 const ROOT = new URL('..', import.meta.url).pathname;
@@ -91,6 +92,31 @@ for (const format of ['png', 'jpg']) {
   };
   entries.push(entry);
   console.log(`${format}: p50 ${entry.p50} ms  p95 ${entry.p95} ms  | raw baseline p50 ${entry.baseline_p50} ms  ratio ${entry.ratio_to_baseline}`);
+}
+
+// Against the minimal raw script (bench/raw-card.mjs): hard-coded positions, fillText, the photo kept
+// on a canvas, sharp's encoder with Imprint's options, nothing else. It does less work than the raw
+// baseline above (which lays the text out by hand each time, as a renderer must), so it is the floor:
+// the time of drawing these pixels and encoding them, which is what jpg, webp and avif are judged by
+// (docs/rendering.md, "Two raw baselines").
+const minimalRaw = await rawCardRenderer();
+for (const format of ['png', 'jpg', 'webp', 'avif']) {
+  const [imprint, raw] = await time(
+    () => engine.render({ design, overrides, format, assets }),
+    () => minimalRaw(format),
+  );
+  const entry = {
+    name: `render card-1080 ${format} vs minimal raw script`,
+    unit: 'ms',
+    p50: +imprint.p50.toFixed(2),
+    p95: +imprint.p95.toFixed(2),
+    baseline_p50: +raw.p50.toFixed(2),
+    ratio_to_baseline: +(imprint.p50 / raw.p50).toFixed(3),
+    baseline: `bench/raw-card.mjs ${format} (draw + sharp, nothing else)`,
+    peak_rss_mb: +rss().toFixed(1),
+  };
+  entries.push(entry);
+  console.log(`${format} vs minimal raw: p50 ${entry.p50} ms | minimal raw p50 ${entry.baseline_p50} ms  ratio ${entry.ratio_to_baseline}`);
 }
 
 // Canvas-size curve: the card scaled to 540², 1080² and 2160² (every length × k), png, against the

@@ -1,6 +1,7 @@
-// Concurrency (spawned by bench/render.mjs, or run alone): images/s of card-1080 png with 1, 2 and 4
-// renders in flight, from an Engine rendering on the caller's thread (threads: 0), from one with
-// render threads (the default: one per core), and from the raw baseline (bench/raw-card.mjs: the same
+// Concurrency (spawned by bench/render.mjs and bench/cores.mjs, or run alone): images/s of card-1080
+// png with 1, 2 and 4 renders in flight (BENCH_THREAD_IN_FLIGHT to change), from an Engine rendering
+// on the caller's thread (threads: 0), from one with render threads (the default: one per core), and
+// from the raw baseline (bench/raw-card.mjs: the same
 // card by hand, @napi-rs/canvas + sharp) in as many worker threads: the raw row is the ceiling this
 // machine allows the same work. Rounds alternate between the configurations so they share the
 // machine's noise; each figure is the median of the rounds. Prints a table, merges entries.
@@ -18,7 +19,10 @@ const overrides = JSON.parse(readFileSync(join(CARD, 'overrides.json'), 'utf8'))
 const assets = fileAssetResolver({ baseDir: CARD });
 const PER_ROUND = Number(process.env.BENCH_THREAD_RENDERS ?? 24);
 const ROUNDS = Number(process.env.BENCH_THREAD_ROUNDS ?? 5);
-const IN_FLIGHT = [1, 2, 4];
+// BENCH_THREAD_IN_FLIGHT=1,2,4,8,16 (bench/cores.mjs) for a machine with many cores.
+const IN_FLIGHT = (process.env.BENCH_THREAD_IN_FLIGHT ?? '1,2,4').split(',').map(Number);
+if (IN_FLIGHT[0] !== 1 || IN_FLIGHT.some((n) => !Number.isInteger(n) || n < 1))
+  throw new Error('BENCH_THREAD_IN_FLIGHT: whole numbers starting with 1, such as 1,2,4,8,16');
 const FORMAT = process.env.BENCH_THREAD_FORMAT ?? 'png';
 
 /** The raw baseline in `size` worker threads (bench/raw-card-thread.mjs), with Engine's render() and

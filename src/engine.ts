@@ -1,6 +1,7 @@
 // The public library API, a thin façade: render(options) → png, jpg, webp, avif, pdf or mp4 bytes or a
 // stream, plus a fit report. It checks the options once and hands them to one render path (src/render/):
 // stills here, pdf and mp4 imported on first use so that a png render never loads pdfkit or ffmpeg code.
+import { resolve } from 'node:path';
 import { Readable } from 'node:stream';
 import { ImageCache } from './assets/load.js';
 import { encoder } from './encode/image.js';
@@ -9,7 +10,8 @@ import type { FitReport } from './layout/layout.js';
 import { MIME_TYPES, type ImageFormat } from './output-formats.js';
 import type { RasterImage } from './paint/backend.js';
 import { engineSettings, validateOptions, type EngineOptions, type RenderOptions } from './render/options.js';
-import { RenderPool } from './render/pool.js';
+import { RenderFailure, type RenderPool } from './render/pool.js';
+import { leasePool, type PoolLease } from './render/shared-pools.js';
 import type { RenderResult, RenderStream } from './render/result.js';
 import type { EngineContext } from './render/scenes.js';
 import { rasterizeStill } from './render/still.js';
@@ -29,9 +31,24 @@ interface Painted {
   format: ImageFormat;
 }
 
-// An engine dropped without close() must not leave its threads behind (a host that makes an engine
-// per request would collect them): when it is garbage-collected, its pool is closed.
-const orphanedPools = new FinalizationRegistry<RenderPool>((pool) => void pool.close());
+// An engine dropped without close() gives its hold on the shared render threads back when it is
+// garbage-collected (src/render/shared-pools.ts ends threads no engine holds once they are idle).
+const droppedEngines = new FinalizationRegistry<PoolLease>((lease) => lease.release());
+
+/** What an engine's renders on the shared threads end with when it is closed. */
+const closedEngine = () => new RenderFailure('cancelled', 'the render was cancelled: its engine was closed', 'render_cancelled');
+
+// Caches an engine keeps on the caller's thread, shared by the engines that ask for the same: a host
+// that makes an engine per request decodes each font and image once per process, not per engine.
+const imageCaches = new Map<number, ImageCache>();
+const fontSets = new Map<string, FontSet>();
+const imageCacheOf = (bytes: number): ImageCache => imageCaches.get(bytes) ?? imageCaches.set(bytes, new ImageCache(bytes)).get(bytes)!;
+function installedFontSet(fontsDir: string): FontSet {
+  const dir = resolve(fontsDir);
+  let set = fontSets.get(dir);
+  if (!set) fontSets.set(dir, (set = new FontSet(FONTS_DIR, [], { installed: new InstalledFonts(dir) })));
+  return set;
+}
 
 export class Engine {
   readonly fonts: FontSet;
@@ -39,36 +56,47 @@ export class Engine {
   readonly threads: number;
   private readonly context: EngineContext;
   private readonly imageCacheBytes: number;
-  private pool: RenderPool | undefined;
+  /** The engine's hold on the process's render threads, taken on its first threaded render. */
+  private lease: PoolLease | undefined;
+  /** Aborted by close(): every render this engine has on the shared threads. */
+  private closing = new AbortController();
 
   constructor(options: EngineOptions = {}) {
     const { fonts, fontsDir, threads, imageCacheBytes } = engineSettings(options);
-    this.fonts = fonts ?? (fontsDir === undefined ? bundledFonts() : new FontSet(FONTS_DIR, [], { installed: new InstalledFonts(fontsDir) }));
+    this.fonts = fonts ?? (fontsDir === undefined ? bundledFonts() : installedFontSet(fontsDir));
     this.threads = threads;
     this.imageCacheBytes = imageCacheBytes;
     // With threads the caller's thread only rasterizes on request; the threads hold the image caches.
-    this.context = { fonts: this.fonts, images: new ImageCache(threads > 0 ? this.imageCacheBytes / threads : this.imageCacheBytes) };
+    this.context = { fonts: this.fonts, images: imageCacheOf(threads > 0 ? this.imageCacheBytes / threads : this.imageCacheBytes) };
   }
 
   private threadPool(): RenderPool {
-    this.pool ??= new RenderPool({
-      size: this.threads,
-      lazy: true,
-      // A thread paints one render while sharp encodes the one before (bench/threads.mjs).
-      rendersPerThread: 2,
-      imageCacheBytes: Math.floor(this.imageCacheBytes / this.threads),
-      ...(this.fonts === bundledFonts() ? {} : { fontsDir: this.fonts.dir, ...(this.fonts.installed ? { installedDir: this.fonts.installed.dir } : {}) }),
-    });
-    orphanedPools.register(this, this.pool, this);
-    return this.pool;
+    if (!this.lease) {
+      this.lease = leasePool({
+        size: this.threads,
+        // A thread paints one render while sharp encodes the one before (bench/threads.mjs).
+        rendersPerThread: 2,
+        imageCacheBytes: Math.floor(this.imageCacheBytes / this.threads),
+        ...(this.fonts === bundledFonts() ? {} : { fontsDir: this.fonts.dir, ...(this.fonts.installed ? { installedDir: this.fonts.installed.dir } : {}) }),
+      });
+      droppedEngines.register(this, this.lease, this);
+    }
+    return this.lease.pool;
   }
 
-  /** Stops the render threads (renders running or waiting reject with render_cancelled); the engine can render again after. */
+  /**
+   * Cancels this engine's renders on the render threads (running or waiting: they reject with
+   * render_cancelled) and lets the threads go. The threads are the process's, shared by the engines
+   * made with the same settings; they end once no engine holds them and they have been idle for 10 s.
+   * The engine can render again after.
+   */
   async close(): Promise<void> {
-    const pool = this.pool;
-    this.pool = undefined;
-    orphanedPools.unregister(this);
-    await pool?.close();
+    const lease = this.lease;
+    this.lease = undefined;
+    droppedEngines.unregister(this);
+    this.closing.abort(closedEngine());
+    this.closing = new AbortController();
+    lease?.release();
   }
 
   /** Raster formats up to encoding: validated, laid out and painted. */
@@ -103,7 +131,11 @@ export class Engine {
    */
   private async dispatch(options: RenderOptions): Promise<RenderResult | Painted> {
     validateOptions(options);
-    if (this.threads > 0) return guard(() => renderOnThread(this.threadPool(), options));
+    if (this.threads > 0) {
+      const closing = this.closing.signal;
+      const signal = options.signal ? AbortSignal.any([options.signal, closing]) : closing;
+      return guard(() => renderOnThread(this.threadPool(), { ...options, signal }));
+    }
     const format = options.format;
     if (format === 'mp4') return guard(async () => (await import('./render/video.js')).renderMp4(this.context, options));
     if (format === 'pdf') return guard(async () => (await import('./render/pdf.js')).renderPdf(this.context, options));

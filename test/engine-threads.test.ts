@@ -6,10 +6,13 @@ import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { DesignInput, EngineOptions, RenderOptions } from '../src/engine.js';
 import { bundledFonts, Engine, FontSet, fileAssetResolver, ImprintError, type AssetResolver } from '../src/index.js';
 import type { ObjectsOverrides } from '../src/resolve/types.js';
+import { setUnheldPoolMs, sharedPools } from '../src/render/shared-pools.js';
 import { assertBuildCurrent, itBuilt } from './support/stale-build.js';
 
 const ROOT = join(import.meta.dirname, '..');
@@ -111,7 +114,7 @@ describe('Engine threads', () => {
     }
   });
 
-  it('renders again after close(), on new threads', async () => {
+  it('renders again after close()', async () => {
     const engine = new Engine({ threads: 1 });
     const tiny: RenderOptions = { design: { width: 8, height: 8, objects: [] }, format: 'png' };
     expect((await engine.render(tiny)).width).toBe(8);
@@ -135,9 +138,70 @@ describe('Engine threads', () => {
     await started;
     await engine.close();
     for (const err of await Promise.all(renders))
-      expect(err).toMatchObject({ code: 'render_cancelled', message: 'the render was cancelled: its render pool was closed' });
+      expect(err).toMatchObject({ code: 'render_cancelled', message: 'the render was cancelled: its engine was closed' });
     expect((await engine.render({ design, overrides, assets, format: 'jpg' })).width).toBe(1080);
     await engine.close();
+  });
+
+  it('shares its threads with the engines made alike; close() cancels only its own renders', async () => {
+    const tiny: RenderOptions = { design: { width: 8, height: 8, objects: [] }, format: 'png' };
+    const a = new Engine({ threads: 1 });
+    const b = new Engine({ threads: 1 });
+    expect((await a.render(tiny)).width).toBe(8);
+    const pools = sharedPools().length;
+    const pool = sharedPools().find((p) => p.size === 1 && p.holders === 1 && !p.pool.isClosed && p.pool.started === 1)!.pool;
+    expect((await b.render(tiny)).width).toBe(8);
+    // b took no pool or thread of its own: one thread served both.
+    expect(sharedPools()).toHaveLength(pools);
+    expect(sharedPools().find((p) => p.pool === pool)?.holders).toBe(2);
+    expect(pool.started).toBe(1);
+    let asked: () => void = () => undefined;
+    const started = new Promise<void>((r) => (asked = r));
+    const stuck = caught(
+      a.render({
+        design,
+        overrides,
+        format: 'png',
+        assets: () => {
+          asked();
+          return new Promise(() => undefined);
+        },
+      }),
+    );
+    await started;
+    // The thread has a's render waiting for its photo and still takes b's beside it.
+    expect((await b.render(tiny)).width).toBe(8);
+    await a.close();
+    expect(await stuck).toMatchObject({ code: 'render_cancelled', message: 'the render was cancelled: its engine was closed' });
+    // b's renders carry on, on the same thread.
+    expect((await b.render({ design, overrides, assets, format: 'jpg' })).width).toBe(1080);
+    expect(pool.started).toBe(1);
+    expect(pool.isClosed).toBe(false);
+    await b.close();
+  });
+
+  it('gives its threads back when it is dropped without close() and collected', async () => {
+    setFlagsFromString('--expose-gc');
+    const gc = runInNewContext('gc') as () => void;
+    setUnheldPoolMs(0);
+    try {
+      // Three threads: settings no other engine of this file uses, so the pool is this engine's alone.
+      await (async () => {
+        const engine = new Engine({ threads: 3 });
+        expect((await engine.render({ design: { width: 8, height: 8, objects: [] }, format: 'png' })).width).toBe(8);
+      })();
+      const pool = sharedPools().find((p) => p.size === 3)!.pool;
+      expect(pool.started).toBe(1);
+      // The engine is unreachable: once collected, its hold goes, and the idle pool ends its thread.
+      for (let i = 0; i < 200 && !pool.isClosed; i++) {
+        gc();
+        await new Promise((r) => setImmediate(r));
+      }
+      expect(pool.isClosed).toBe(true);
+      expect(sharedPools().some((p) => p.pool === pool)).toBe(false);
+    } finally {
+      setUnheldPoolMs(10_000);
+    }
   });
 
   itBuilt('lets the process exit when its renders are done, without close()', () => {

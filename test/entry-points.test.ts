@@ -76,6 +76,20 @@ describe('entry points', () => {
     expect(among(pdf, ['pdfkit', 'execa'])).toEqual(['pdfkit']);
   });
 
+  it('a render loads Skia without its scan of the machine’s fonts, and leaves the environment and the host’s canvas as they were', () => {
+    // Imprint draws glyphs from font files and never uses the canvas's fonts, so loading them (a scan
+    // of every system font, ~140 ms of a cold CLI render) is skipped; the variable that skips it is
+    // set only around the require. A host that loads the canvas first keeps its fonts.
+    const design = { width: 40, height: 20, objects: [{ type: 'text', name: 't', x: 0, y: 0, width: 40, height: 20, text: 'Hi' }] };
+    const render = `await new m.Engine({ threads: 0 }).render({ design: ${JSON.stringify(design)}, format: 'png' });`;
+    const families = `JSON.stringify({ env: process.env.DISABLE_SYSTEM_FONTS_LOAD ?? null, families: (await import('@napi-rs/canvas')).GlobalFonts.families.length })`;
+    const run = (code: string) => JSON.parse(execFileSync(process.execPath, ['--input-type=module', '-e', code], { cwd: ROOT, encoding: 'utf8' })) as unknown;
+    expect(run(`const m = await import('imprint'); ${render} console.log(${families});`)).toEqual({ env: null, families: 0 });
+    // The same canvas loaded by the host first: .ci/run installs system fonts (DejaVu, Liberation), and the host sees them.
+    const host = run(`await import('@napi-rs/canvas'); const m = await import('imprint'); ${render} console.log(${families});`) as { families: number };
+    expect(host.families).toBeGreaterThan(0);
+  });
+
   it('imprint/service and imprint/http bring the service stack', () => {
     const service = packagesLoadedBy('imprint/service', `if (typeof m.Service !== 'function') process.exit(3);`);
     expect([...service]).toEqual(expect.arrayContaining(['kysely', 'better-sqlite3', 'pino']));

@@ -3,13 +3,13 @@
 // stays vector down to the pixels (no bitmap strikes, no scaling artefacts).
 import type { Canvas, SKRSContext2D } from '@napi-rs/canvas';
 import type * as SkiaCanvas from '@napi-rs/canvas';
-import { lazyRequire } from '../lazy-require.js';
+import { skiaCanvas } from '../lazy-require.js';
 import type { RGBA } from '../scene/scene.js';
 import type { ColorBox, ColorGlyph, ColorStopOp } from '../text/colr.js';
 import { extendedStops, extendGradient, geometryAt, needsExtending } from './extend.js';
 import { sweepConicStops, sweepSegments } from './sweep.js';
 
-const skia = lazyRequire<typeof SkiaCanvas>('@napi-rs/canvas');
+const skia = skiaCanvas;
 
 // Clip outlines are shared by many glyphs (Noto reuses its eye and mouth shapes), and colr.ts gives
 // each outline one string, so each Path2D is built once; the oldest go first beyond MAX_CLIP_PATHS.

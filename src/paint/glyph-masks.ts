@@ -8,9 +8,9 @@
 // the pixels do not depend on what the cache held before: a render gives the same bytes cold or warm.
 import type { Canvas, SKRSContext2D } from '@napi-rs/canvas';
 import type * as SkiaCanvas from '@napi-rs/canvas';
-import { lazyRequire } from '../lazy-require.js';
+import { skiaCanvas } from '../lazy-require.js';
 
-const skia = lazyRequire<typeof SkiaCanvas>('@napi-rs/canvas');
+const skia = skiaCanvas;
 
 /** Glyph origins are snapped to this fraction of a pixel, as Skia does for its own glyph cache. */
 const PHASES = 4;

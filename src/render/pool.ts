@@ -54,10 +54,16 @@ export interface RunCalls {
   pageAssets?: readonly (AssetResolver | undefined)[];
   onProgress?: (progress: VideoProgress) => void;
   signal?: AbortSignal;
-  /** Why a render stopped by `signal` failed; default: the thread's own render_cancelled error. */
+  /** Why a render stopped by `signal` failed (unless the signal's reason is a RenderFailure, which is used as it is); default: the thread's own render_cancelled error. */
   abortReason?: string;
   /** Overrides the pool's timeout for this render. */
   timeoutMs?: number;
+}
+
+/** The failure a signal was aborted with, when its owner gave one (an Engine closed: its renders on a shared pool end with its reason). */
+function abortedBy(calls: RunCalls): RenderFailure | undefined {
+  const reason: unknown = calls.signal?.reason;
+  return reason instanceof RenderFailure ? reason : undefined;
 }
 
 /** Time a thread gets to stop after an abort before it is terminated. */
@@ -197,6 +203,11 @@ export class RenderPool {
     if (!opts.lazy) for (let i = 0; i < opts.size; i++) this.spawn();
   }
 
+  /** The most threads the pool runs. */
+  get size(): number {
+    return this.opts.size;
+  }
+
   /** Threads started (and alive) so far. */
   get started(): number {
     return this.threads.length;
@@ -245,7 +256,8 @@ export class RenderPool {
   async run(job: ThreadJob, calls: RunCalls = {}): Promise<ThreadResult> {
     if (this.closed) throw new RenderFailure('cancelled', 'the render pool is closed');
     const { signal } = calls;
-    const cancelled = () => new RenderFailure('cancelled', calls.abortReason ?? 'the render was cancelled before it started', 'render_cancelled');
+    const cancelled = () =>
+      abortedBy(calls) ?? new RenderFailure('cancelled', calls.abortReason ?? 'the render was cancelled before it started', 'render_cancelled');
     if (signal?.aborted) throw cancelled();
     return new Promise<ThreadResult>((resolve, reject) => {
       // A render given up while it waits for a thread (a preview its client no longer wants) leaves
@@ -293,7 +305,7 @@ export class RenderPool {
       timeoutMs === undefined
         ? undefined
         : setTimeout(() => stop(new RenderFailure('timeout', `the render took longer than ${timeoutMs / 1000} s and was stopped: ${timeoutHint}`)), timeoutMs);
-    const onAbort = () => stop(calls.abortReason === undefined ? undefined : new RenderFailure('cancelled', calls.abortReason));
+    const onAbort = () => stop(abortedBy(calls) ?? (calls.abortReason === undefined ? undefined : new RenderFailure('cancelled', calls.abortReason)));
     signal?.addEventListener('abort', onAbort, { once: true });
     const settle = () => {
       clearTimeout(timer);
@@ -324,6 +336,11 @@ export class RenderPool {
       return;
     }
     if (signal?.aborted) onAbort();
+  }
+
+  /** Whether a render is running or waiting. */
+  get busy(): boolean {
+    return this.waiting.length > 0 || this.threads.some((t) => t.running.size > 0);
   }
 
   /** Whether close() was called: renders its threads drop are then cancelled, not crashed. */

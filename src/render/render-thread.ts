@@ -21,7 +21,7 @@ const fonts =
     : undefined;
 const engine = new Engine({ threads: 0, imageCacheBytes: data.imageCacheBytes, ...(fonts ? { fonts } : {}) });
 if (data.sharpCacheMb !== undefined) lazyRequire<typeof import('sharp')>('sharp')().cache({ memory: data.sharpCacheMb, files: 0, items: 20 });
-const pendingAssets = new Map<number, { resolve: (b: Uint8Array) => void; reject: (e: Error) => void }>();
+const pendingAssets = new Map<number, { id: number; resolve: (b: Uint8Array) => void; reject: (e: Error) => void }>();
 const aborts = new Map<number, AbortController>();
 let nextReq = 1;
 
@@ -31,7 +31,7 @@ function resolverFor(id: number, page?: number): AssetResolver {
   return (ref) =>
     new Promise<Uint8Array>((resolve, reject) => {
       const req = nextReq++;
-      pendingAssets.set(req, { resolve, reject });
+      pendingAssets.set(req, { id, resolve, reject });
       send({ type: 'asset', id, req, ref, ...(page === undefined ? {} : { page }) });
     });
 }
@@ -70,8 +70,15 @@ async function render(id: number, job: ThreadJob): Promise<void> {
 
 port.on('message', (m: ToThread) => {
   if (m.type === 'render') void render(m.id, m.job);
-  else if (m.type === 'abort') aborts.get(m.id)?.abort();
-  else if (m.type === 'asset') {
+  else if (m.type === 'abort') {
+    aborts.get(m.id)?.abort();
+    // A render waiting for asset bytes stops waiting: the pool will not answer for a render it gave up.
+    for (const [req, p] of pendingAssets) {
+      if (p.id !== m.id) continue;
+      pendingAssets.delete(req);
+      p.reject(new Error('the render was cancelled'));
+    }
+  } else if (m.type === 'asset') {
     const p = pendingAssets.get(m.req);
     pendingAssets.delete(m.req);
     if (!p) return;
