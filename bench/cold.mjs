@@ -25,6 +25,20 @@ const cases = [
     },
     out: (i) => join(tmp, `imprint-${i}.png`),
   },
+  // BENCH_COLD_OTHER=<another checkout, built>: the same CLI render by that build, for a before and after in one run.
+  ...(process.env.BENCH_COLD_OTHER
+    ? [
+        {
+          name: 'cold start: imprint render card-1080 png (CLI process), other build',
+          args: (i) => {
+            const card = 'examples/card-1080';
+            const bin = join(process.env.BENCH_COLD_OTHER, 'bin', 'imprint.js');
+            return [bin, 'render', `${card}/design.json`, '--overrides', `${card}/overrides.json`, '--out', join(tmp, `other-${i}.png`)];
+          },
+          out: (i) => join(tmp, `other-${i}.png`),
+        },
+      ]
+    : []),
   {
     name: 'cold start: raw @napi-rs/canvas + sharp card-1080 png (process)',
     args: (i) => ['bench/raw-card-cold.mjs', join(tmp, `raw-${i}.png`)],
@@ -80,7 +94,8 @@ load.push(loadavg());
 rmSync(tmp, { recursive: true, force: true });
 
 const loadAvg = load[1].map((x, k) => +((x + load[0][k]) / 2).toFixed(2));
-const raw = median(times[1]);
+const RAW = cases.findIndex((c) => c.name.startsWith('cold start: raw @napi-rs'));
+const raw = median(times[RAW]);
 const entries = cases.map((c, j) => ({
   name: c.name,
   unit: 'ms',
@@ -88,7 +103,7 @@ const entries = cases.map((c, j) => ({
   p90: +pct(times[j], 90).toFixed(1),
   baseline_p50: +raw.toFixed(1),
   ratio_to_baseline: +(median(times[j]) / raw).toFixed(3),
-  baseline: cases[1].name,
+  baseline: cases[RAW].name,
   runs: RUNS,
   load_avg_1_5_15: loadAvg,
 }));

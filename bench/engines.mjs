@@ -2,7 +2,8 @@
 // `Engine()` (default options: render threads) renders it once and is dropped without close(), the
 // pattern of a host that makes one per request; the two alternate in blocks so they share the
 // machine's noise. Then (c) 1,000 engines made, used once and dropped, with the process's RSS after
-// each 100 (after a full collection): flat when engines share threads and caches. With
+// each 100 (after a full collection): flat when engines share threads and caches, beside the same
+// renders from one engine (the control). With
 // BENCH_ENGINES_OTHER=<another build's dist/pkg/index.js> the same runs for that build in a child
 // process, so a change shows its before and after in one run. Prints medians and the load average,
 // merges entries into bench/results/latest.json.
@@ -30,7 +31,7 @@ const median = (xs) => {
 };
 
 /** The figures of one build (its dist/pkg/index.js), measured in this process. */
-async function measure(index) {
+async function measure(index, reuse) {
   const { Engine, fileAssetResolver } = await import(pathToFileURL(index).href);
   const design = JSON.parse(readFileSync(join(CARD, 'design.json'), 'utf8'));
   const overrides = JSON.parse(readFileSync(join(CARD, 'overrides.json'), 'utf8')).objects_overrides;
@@ -59,8 +60,9 @@ async function measure(index) {
   const tiny = { design: { width: 64, height: 64, objects: [{ type: 'text', x: 0, y: 0, width: 64, height: 64, text: 'Hi' }] }, format: 'png' };
   const rss = [];
   const t0 = performance.now();
+  const one = new Engine();
   for (let i = 1; i <= ENGINES; i++) {
-    await new Engine().render(tiny);
+    await (reuse ? one : new Engine()).render(tiny);
     if (i % 100 === 0) {
       gc();
       await new Promise((r) => setImmediate(r));
@@ -73,17 +75,23 @@ async function measure(index) {
 }
 
 if (process.argv[2] === '--child') {
-  console.log(JSON.stringify(await measure(process.argv[3])));
+  console.log(JSON.stringify(await measure(process.argv[3], process.argv[4] === 'reuse')));
   process.exit(0);
 }
 
-const builds = [['this build', join(ROOT, 'dist', 'pkg', 'index.js')]];
+// The control: this build's renders from one engine, reused. Render threads grow their heaps and
+// allocator arenas over the first thousands of renders whoever asks for them; the engines' own cost is
+// the difference between the two rows.
+const builds = [
+  ['this build', join(ROOT, 'dist', 'pkg', 'index.js')],
+  ['this build, one engine reused (control)', join(ROOT, 'dist', 'pkg', 'index.js'), 'reuse'],
+];
 if (process.env.BENCH_ENGINES_OTHER) builds.unshift(['other build', resolve(process.env.BENCH_ENGINES_OTHER)]);
 const load = [loadavg()];
 const results = [];
-for (const [name, index] of builds) {
+for (const [name, index, reuse = ''] of builds) {
   // Each build in its own process: RSS is the process's, and neither build's threads or caches help the other.
-  const r = spawnSync(process.execPath, [import.meta.filename, '--child', index], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
+  const r = spawnSync(process.execPath, [import.meta.filename, '--child', index, reuse], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
   if (r.status !== 0) throw new Error(`${name}: the bench exited ${r.status}`);
   results.push({ name, ...JSON.parse(r.stdout.trim().split('\n').at(-1)) });
 }
@@ -104,7 +112,8 @@ printTable(
   ],
   results,
 );
-const mine = results.at(-1);
+const mine = results.find((r) => r.name === 'this build');
+const control = results.find((r) => r.name.endsWith('(control)'));
 mergeResults([
   {
     name: 'new Engine() + render card-1080 png',
@@ -114,6 +123,7 @@ mergeResults([
     ratio_to_baseline: +(mine.fresh / mine.warm).toFixed(3),
     baseline: 'a warm engine renders card-1080 png',
     rss_mb_per_100_engines: mine.rss.map((x) => +x.toFixed(1)),
+    rss_mb_per_100_renders_one_engine: control.rss.map((x) => +x.toFixed(1)),
     load_avg_1_5_15: loadAvg,
   },
 ]);

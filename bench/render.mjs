@@ -12,6 +12,7 @@ await loadShaper();
 import { example, mixedScript, scaled } from './fixtures.mjs';
 import { drawRaw as drawRawList } from './raw-canvas.mjs';
 import { rawCardRenderer } from './raw-card.mjs';
+import { takumiCardRenderer } from './takumi-card.mjs';
 import { mergeResults } from './report.mjs';
 
 const ROOT = new URL('..', import.meta.url).pathname;
@@ -99,11 +100,16 @@ for (const format of ['png', 'jpg']) {
 // baseline above (which lays the text out by hand each time, as a renderer must), so it is the floor:
 // the time of drawing these pixels and encoding them, which is what jpg, webp and avif are judged by
 // (docs/rendering.md, "Two raw baselines").
+// Takumi (bench/takumi-card.mjs, the same card) is timed beside them as the peer, where it has the format.
 const minimalRaw = await rawCardRenderer();
+const takumi = await takumiCardRenderer();
+const TAKUMI_FORMATS = { png: 'png', jpg: 'jpeg', webp: 'webp' };
 for (const format of ['png', 'jpg', 'webp', 'avif']) {
-  const [imprint, raw] = await time(
+  const peer = TAKUMI_FORMATS[format];
+  const [imprint, raw, peerT] = await time(
     () => engine.render({ design, overrides, format, assets }),
     () => minimalRaw(format),
+    ...(peer ? [() => takumi(peer)] : []),
   );
   const entry = {
     name: `render card-1080 ${format} vs minimal raw script`,
@@ -113,10 +119,13 @@ for (const format of ['png', 'jpg', 'webp', 'avif']) {
     baseline_p50: +raw.p50.toFixed(2),
     ratio_to_baseline: +(imprint.p50 / raw.p50).toFixed(3),
     baseline: `bench/raw-card.mjs ${format} (draw + sharp, nothing else)`,
+    ...(peerT ? { takumi_p50: +peerT.p50.toFixed(2) } : {}),
     peak_rss_mb: +rss().toFixed(1),
   };
   entries.push(entry);
-  console.log(`${format} vs minimal raw: p50 ${entry.p50} ms | minimal raw p50 ${entry.baseline_p50} ms  ratio ${entry.ratio_to_baseline}`);
+  console.log(
+    `${format} vs minimal raw: p50 ${entry.p50} ms | minimal raw p50 ${entry.baseline_p50} ms  ratio ${entry.ratio_to_baseline}${peerT ? ` | Takumi p50 ${entry.takumi_p50} ms` : ''}`,
+  );
 }
 
 // Canvas-size curve: the card scaled to 540², 1080² and 2160² (every length × k), png, against the
@@ -186,7 +195,8 @@ for (const k of [0.5, 1, 2]) {
 }
 
 // Charts and mockups next to the card, in the same alternating blocks; the card is their baseline.
-// "cold engine" gives every render a new Engine: every image is decoded and prepared again.
+// "new engine" gives every render a new Engine({ threads: 0 }): engines share the process's font and
+// image caches (src/engine.ts), so this is the cost of making one, not of cold caches.
 const card = { design, overrides, assets, format: 'png' };
 const chart = { ...example('chart-report'), format: 'png' };
 const mockup = { ...example('mockup-phone'), format: 'png' };
@@ -229,7 +239,7 @@ for (const [name, t, base, baseName] of [
   ['render mockup-phone png', mockupWarm, cardWarm, 'render card-1080 png'],
   ['render card-1080 mixed-script png', mixedWarm, cardWarm, 'render card-1080 png'],
   ['render mockup-phone png, new screenshot each time', mockupNew, cardNew, 'render card-1080 png, new photo each time'],
-  ['render mockup-phone png, cold engine', mockupCold, cardCold, 'render card-1080 png, cold engine'],
+  ['render mockup-phone png, new engine each render', mockupCold, cardCold, 'render card-1080 png, new engine each render'],
 ]) {
   const entry = {
     name,

@@ -1,6 +1,7 @@
 // The public library API, a thin façade: render(options) → png, jpg, webp, avif, pdf or mp4 bytes or a
 // stream, plus a fit report. It checks the options once and hands them to one render path (src/render/):
 // stills here, pdf and mp4 imported on first use so that a png render never loads pdfkit or ffmpeg code.
+import { setMaxListeners } from 'node:events';
 import { resolve } from 'node:path';
 import { Readable } from 'node:stream';
 import { ImageCache } from './assets/load.js';
@@ -35,6 +36,13 @@ interface Painted {
 // garbage-collected (src/render/shared-pools.ts ends threads no engine holds once they are idle).
 const droppedEngines = new FinalizationRegistry<PoolLease>((lease) => lease.release());
 
+/** An engine's close signal: every render in flight listens to it, so it takes any number of listeners. */
+function closingController(): AbortController {
+  const controller = new AbortController();
+  setMaxListeners(0, controller.signal);
+  return controller;
+}
+
 /** What an engine's renders on the shared threads end with when it is closed. */
 const closedEngine = () => new RenderFailure('cancelled', 'the render was cancelled: its engine was closed', 'render_cancelled');
 
@@ -59,7 +67,7 @@ export class Engine {
   /** The engine's hold on the process's render threads, taken on its first threaded render. */
   private lease: PoolLease | undefined;
   /** Aborted by close(): every render this engine has on the shared threads. */
-  private closing = new AbortController();
+  private closing = closingController();
 
   constructor(options: EngineOptions = {}) {
     const { fonts, fontsDir, threads, imageCacheBytes } = engineSettings(options);
@@ -95,7 +103,7 @@ export class Engine {
     this.lease = undefined;
     droppedEngines.unregister(this);
     this.closing.abort(closedEngine());
-    this.closing = new AbortController();
+    this.closing = closingController();
     lease?.release();
   }
 

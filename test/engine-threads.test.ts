@@ -180,6 +180,23 @@ describe('Engine threads', () => {
     await b.close();
   });
 
+  it('takes many renders in flight without a listener-leak warning', async () => {
+    // Every render in flight listens to the engine's close signal; Node warns past 10 listeners by default.
+    const warnings: string[] = [];
+    const onWarning = (w: Error) => warnings.push(w.name);
+    process.on('warning', onWarning);
+    try {
+      const tiny: RenderOptions = { design: { width: 8, height: 8, objects: [] }, format: 'png' };
+      const sizes = await Promise.all(Array.from({ length: 16 }, () => threaded.render(tiny).then((r) => r.width)));
+      expect(sizes).toEqual(Array(16).fill(8));
+      // A warning is emitted on the next tick after the listener that crosses the limit.
+      await new Promise((r) => setImmediate(r));
+      expect(warnings).not.toContain('MaxListenersExceededWarning');
+    } finally {
+      process.off('warning', onWarning);
+    }
+  });
+
   it('gives its threads back when it is dropped without close() and collected', async () => {
     setFlagsFromString('--expose-gc');
     const gc = runInNewContext('gc') as () => void;

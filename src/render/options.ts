@@ -239,10 +239,12 @@ export const engineOptionsFields = {
     .custom<number>((v) => typeof v === 'number' && v >= 0, { error: CACHE_BYTES })
     .default(256 * 1024 * 1024),
   /**
-   * Worker threads that render (every format) in parallel, started on first use; idle threads do not
-   * keep the process alive, and `close()` stops them. Threads open `fonts` from its folder. 0 renders
-   * on the caller's thread, which suits a process that renders once (the CLI does: a thread costs a
-   * start-up). `rasterize()` always runs on the caller's thread.
+   * Worker threads that render (every format) in parallel, started on first use. Engines made with
+   * the same threads, fonts and imageCacheBytes share one set of threads in the process, so making an
+   * engine per request costs nothing after the first; idle threads do not keep the process alive, and
+   * threads no engine holds (closed, or dropped and collected) end after 10 s idle. Threads open
+   * `fonts` from its folder. 0 renders on the caller's thread, which suits a process that renders once
+   * (the CLI does: a thread costs a start-up). `rasterize()` always runs on the caller's thread.
    * @default os.availableParallelism() (the number of cores), at most 64
    */
   threads: zod
