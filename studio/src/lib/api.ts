@@ -134,6 +134,24 @@ export class Api {
     return this.json(`/public/v2/designs/${id}`, { signal });
   }
 
+  /** A new design from its JSON (POST /public/v2/designs, application/json): a blank one from a size preset. */
+  createDesign(name: string, design: unknown, signal?: AbortSignal): Promise<DesignDetail> {
+    return this.json('/public/v2/designs', { method: 'POST', json: { name, design }, signal });
+  }
+
+  renameDesign(id: number, name: string, signal?: AbortSignal): Promise<DesignDetail> {
+    return this.json(`/public/v2/designs/${id}`, { method: 'PATCH', json: { name }, signal });
+  }
+
+  /** A copy of the design's latest saved version, with its files, under `name`. */
+  duplicateDesign(id: number, name: string, signal?: AbortSignal): Promise<DesignDetail> {
+    return this.json(`/public/v2/designs/${id}/duplicate`, { method: 'POST', json: { name }, signal });
+  }
+
+  async deleteDesign(id: number, signal?: AbortSignal): Promise<void> {
+    await this.call(`/public/v2/designs/${id}`, { method: 'DELETE', signal });
+  }
+
   /** A preview with its fit report (Accept: application/json). */
   preview(body: PreviewRequest, signal?: AbortSignal): Promise<PreviewResult> {
     return this.json('/public/v2/preview', { method: 'POST', json: body, signal });
