@@ -155,11 +155,15 @@ describe('design operations', () => {
 
   it('makes blank designs of every size preset that the engine accepts', () => {
     for (const p of SIZE_PRESETS) {
-      const d = blankDesign(p) as DesignJson;
-      expect(() => valid(d)).not.toThrow();
-      expect([d.width, d.height]).toEqual([p.width, p.height]);
+      const r = blankDesign(p);
+      if (!r.ok) throw new Error(r.error.message);
+      expect(() => valid(r.design)).not.toThrow();
+      expect([r.design.width, r.design.height, r.design.dpi]).toEqual([p.width, p.height, p.dpi]);
     }
-    expect(blankDesign({ width: 0, height: 100 })).toMatchObject({ path: '$.width' });
+    expect(SIZE_PRESETS.map((p) => p.id)).toEqual(['square', 'portrait', 'story', 'link', 'a4']);
+    expect(blankDesign({ width: 0, height: 100 })).toMatchObject({ ok: false, error: { path: '$.width' } });
+    expect(blankDesign({ width: 100, height: 9000 })).toMatchObject({ ok: false, error: { path: '$.height' } });
+    expect(blankDesign({ width: 100, height: 100, dpi: 0 })).toMatchObject({ ok: false, error: { path: '$.dpi' } });
   });
 
   describe('names', () => {
@@ -203,7 +207,12 @@ describe('design operations', () => {
         ],
       });
       expect(refused(renameObject(slides, 0, 'intro', { slide: 1 })).path).toBe('$.slides[1].objects[0].name');
-      expect(ok(addObject(slides, { type: 'text' }, { slide: 1 })).design.slides![1]!.objects[1]!.name).toBe('text');
+      const added = ok(addObject(slides, { type: 'text' }, { slide: 1 })).design;
+      expect(added.slides![1]!.objects[1]!.name).toBe('text');
+      // Only the path to the change is new: the other slide is the same object.
+      expect(added.slides![0]).toBe(slides.slides[0]);
+      expect(added.slides![1]!.objects[0]).toBe(slides.slides[1]!.objects[0]);
+      expect(() => valid(ok(moveObjects(deepFreeze(added), [0, 1], 5, 5, { slide: 1 })).design)).not.toThrow();
     });
 
     it('counts on from a numbered name, and lists shared names', () => {

@@ -2,7 +2,7 @@
 // guides within a few screen pixels at any zoom, rotated objects by their drawn bounds, with the lines
 // to draw; resizing snaps the dragged edges; arrow keys nudge; fit-to-screen and zoom about a point.
 import { describe, expect, it } from 'vitest';
-import { boxCorners, rotatedBounds, unionBounds } from '../src/lib/geometry.js';
+import { boxCorners, boxHolds, rotatedBounds, unionBounds } from '../src/lib/geometry.js';
 import {
   clampZoom,
   fitView,
@@ -33,6 +33,9 @@ describe('rotated bounds', () => {
     const d = rotatedBounds({ x: 0, y: 0, width: 100, height: 100 }, 45);
     expect(d.width).toBeCloseTo(100 * Math.SQRT2);
     expect(boxCorners({ x: 0, y: 0, width: 100, height: 50 })[2]).toEqual([100, 50]);
+    expect(boxHolds({ x: 0, y: 0, width: 100, height: 50 }, 90, { x: 50, y: 70 })).toBe(true);
+    expect(boxHolds({ x: 0, y: 0, width: 100, height: 50 }, 90, { x: 90, y: 25 })).toBe(false);
+    expect(boxHolds({ x: 0, y: 0, width: 100, height: 50 }, 0, { x: 90, y: 25 })).toBe(true);
     expect(unionBounds([])).toBeUndefined();
     expect(unionBounds([d, { x: 500, y: 500, width: 1, height: 1 }])!.width).toBeCloseTo(501 + 50 * Math.SQRT2 - 50);
   });

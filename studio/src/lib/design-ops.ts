@@ -7,7 +7,7 @@
 // a slide's (`where.slide`). No DOM.
 import type { ObjectType } from '../../../src/objects/types.js';
 import type { ShapeOutline } from '../../../src/scene/scene.js';
-import { boxCorners, rotatedBounds, unionBounds, type Box } from './geometry.js';
+import { boxCorners, boxHolds, rotatedBounds, unionBounds, type Box } from './geometry.js';
 
 // ── the design as JSON ───────────────────────────────────────────────────────────────────────────
 
@@ -271,12 +271,17 @@ export const SIZE_PRESETS: readonly SizePreset[] = [
 ];
 
 /** A blank design of a size: a white canvas and no objects. */
-export function blankDesign(size: { width: number; height: number; dpi?: number }): DesignJson | Problem {
+export function blankDesign(size: { width: number; height: number; dpi?: number }): { ok: true; design: DesignJson } | { ok: false; error: Problem } {
   for (const side of ['width', 'height'] as const) {
     const v = size[side];
-    if (!Number.isFinite(v) || v < 1 || v > 8192) return { path: `$.${side}`, message: `expected a canvas ${side} from 1 to 8192 pixels but received ${v}` };
+    if (!Number.isFinite(v) || v < 1 || v > 8192) {
+      return { ok: false, error: { path: `$.${side}`, message: `expected a canvas ${side} from 1 to 8192 pixels but received ${v}` } };
+    }
   }
-  return {
+  if (size.dpi !== undefined && !(Number.isFinite(size.dpi) && size.dpi > 0 && size.dpi <= 10_000)) {
+    return { ok: false, error: { path: '$.dpi', message: `expected dpi from above 0 to 10000, such as 300, but received ${size.dpi}` } };
+  }
+  const design: DesignJson = {
     schema: 'imprint/design@1',
     width: size.width,
     height: size.height,
@@ -284,6 +289,7 @@ export function blankDesign(size: { width: number; height: number; dpi?: number 
     background: { type: 'color', color: '#ffffff' },
     objects: [],
   };
+  return { ok: true, design };
 }
 
 // ── adding objects ───────────────────────────────────────────────────────────────────────────────
@@ -1088,14 +1094,7 @@ export function objectAt(design: DesignJson, point: { x: number; y: number }, op
   if (isProblem(list)) return undefined;
   for (let i = list.objects.length - 1; i >= 0; i--) {
     const o = list.objects[i]!;
-    if (!pickable(o, options)) continue;
-    // The point in the object's own axes: turned back about its centre.
-    const t = (-(o.rotation ?? 0) * Math.PI) / 180;
-    const cx = o.x + o.width / 2;
-    const cy = o.y + o.height / 2;
-    const lx = (point.x - cx) * Math.cos(t) - (point.y - cy) * Math.sin(t);
-    const ly = (point.x - cx) * Math.sin(t) + (point.y - cy) * Math.cos(t);
-    if (Math.abs(lx) <= o.width / 2 && Math.abs(ly) <= o.height / 2) return i;
+    if (pickable(o, options) && boxHolds(boxOf(o), o.rotation ?? 0, point)) return i;
   }
   return undefined;
 }

@@ -127,3 +127,14 @@ export function unionBounds(boxes: readonly Box[]): Box | undefined {
   }
   return { x: x0, y: y0, width: x1 - x0, height: y1 - y0 };
 }
+
+/** Whether a point (template px) lies on the box as drawn, turned by `rotation` degrees about its centre. */
+export function boxHolds(box: Box, rotation: number, point: { x: number; y: number }): boolean {
+  // The point in the box's own axes: turned back about the centre.
+  const t = (-rotation * Math.PI) / 180;
+  const dx = point.x - (box.x + box.width / 2);
+  const dy = point.y - (box.y + box.height / 2);
+  const lx = dx * Math.cos(t) - dy * Math.sin(t);
+  const ly = dx * Math.sin(t) + dy * Math.cos(t);
+  return Math.abs(lx) <= box.width / 2 && Math.abs(ly) <= box.height / 2;
+}
