@@ -23,7 +23,7 @@ const Blur = doc(
   8,
 );
 
-/** Every object: placement, name, visibility, and its place on the timeline. */
+/** Every object: placement, name, visibility, the Studio's lock and group, and its place on the timeline. */
 export const common = {
   name: doc(
     z.string().min(1).max(LIMITS.maxNameLength),
@@ -38,6 +38,18 @@ export const common = {
   opacity: Placement.opacity.optional(),
   hidden: Placement.hidden.optional(),
   blur: Blur.optional(),
+  // The Studio's own flags: kept in the design so a template reopens as it was left, never read by
+  // resolve, layout or paint (placementOf takes neither), so they change no render and no override.
+  locked: doc(
+    z.boolean(),
+    "Studio only, ignored by rendering and not overridable: true keeps the object from being moved, resized, rotated or deleted in the Studio's editor (and from being picked on its canvas) until it is unlocked. Default false.",
+    true,
+  ).optional(),
+  group: doc(
+    z.string().min(1).max(LIMITS.maxNameLength),
+    "Studio only, ignored by rendering and not overridable: objects with the same group id are selected, moved, resized and copied together in the Studio's editor (a button's shape and its label). Any text; the editor makes ids such as group_1. Unlike name, it is not an override key. Default none.",
+    'group_1',
+  ).optional(),
   ...Timeline,
 };
 

@@ -2,7 +2,8 @@
 // applies or removes one attribute over the textarea's selection. The service's markup cannot nest
 // tags, so the text is read as a flat run of pieces, each with its attributes; the selection's pieces
 // get the attribute (or lose it, when they all had it already: the buttons toggle), and the pieces
-// are written back with neighbours of equal style merged. No DOM: unit-tested.
+// are written back with neighbours of equal style merged. The parser and the tag writer are also
+// rich-text.ts's, which edits the same markup as runs of styled text. No DOM: unit-tested.
 
 export interface Attr {
   name: string;
@@ -10,7 +11,7 @@ export interface Attr {
   value: string | null;
 }
 
-interface Piece {
+export interface Piece {
   text: string;
   attrs: Attr[];
   /** Where the piece's text starts and ends in the source, and where its whole tag starts and ends. */
@@ -21,10 +22,10 @@ interface Piece {
 }
 
 const OPEN = '<substyle';
-const CLOSE = '</substyle>';
+export const CLOSE = '</substyle>';
 const ATTR = /^\s+([a-z_]+)(?:="([^"]*)")?(?=\s|$)/;
-/** The order attributes are written in, as the spec's table lists them; others follow in their order. */
-const ORDER = ['bold', 'italic', 'font_family', 'color', 'underline', 'link'];
+/** The order attributes are written in, as the engine's markup lists them; others follow in their order. */
+const ORDER = ['bold', 'italic', 'font_family', 'color', 'underline', 'strikethrough', 'link', 'lang'];
 
 function parseAttrs(src: string): Attr[] | undefined {
   const out: Attr[] = [];
@@ -105,7 +106,8 @@ function sorted(attrs: Attr[]): Attr[] {
   return [...attrs].sort((a, b) => rank(a.name) - rank(b.name));
 }
 
-function tag(attrs: Attr[]): string {
+/** The opening tag of a piece with these attributes, written in the one order (rich-text.ts writes with it too). */
+export function tag(attrs: Attr[]): string {
   return `<substyle${sorted(attrs)
     .map((a) => (a.value === null ? ` ${a.name}` : ` ${a.name}="${a.value}"`))
     .join('')}>`;
