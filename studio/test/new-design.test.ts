@@ -1,29 +1,22 @@
-// The designs grid's new-design presets, name rules and search (studio/src/lib/new-design.ts): every
-// preset makes a design the engine parses and renders at that size; bad sizes and names say how to fix
+// The designs grid's new designs (the presets of lib/design-ops.ts), name rules and search
+// (studio/src/lib/new-design.ts): every preset makes a design the engine renders at that size; bad sizes and names say how to fix
 // them; search finds by name words and id.
 import { describe, expect, it } from 'vitest';
 import { parseDesign } from '../../src/design/parse.js';
 import { LIMITS } from '../../src/format/fields.js';
-import { Engine } from '../../src/engine.js';
-import { blankDesign, checkName, copyName, MAX_CANVAS_SIDE, parseSide, searchDesigns, SIZE_PRESETS } from '../src/lib/new-design.js';
+import { Engine, type DesignInput } from '../../src/engine.js';
+import { blankDesign, SIZE_PRESETS } from '../src/lib/design-ops.js';
+import { checkName, copyName, MAX_CANVAS_SIDE, parseSide, searchDesigns } from '../src/lib/new-design.js';
 
 describe('new designs', () => {
   it('keeps the canvas limit the engine has', () => {
     expect(MAX_CANVAS_SIDE).toBe(LIMITS.maxCanvasSide);
   });
 
-  it('offers the sizes people make: square, portrait, story, link card, A4 at 300 dpi', () => {
-    expect(SIZE_PRESETS.map((p) => [p.width, p.height, p.dpi])).toEqual([
-      [1080, 1080, undefined],
-      [1080, 1350, undefined],
-      [1080, 1920, undefined],
-      [1200, 628, undefined],
-      [2480.315, 3507.874, 300],
-    ]);
-  });
-
   it.each(SIZE_PRESETS)('makes a blank $label design the engine renders at that size', async (preset) => {
-    const design = blankDesign(preset);
+    const made = blankDesign(preset);
+    if (!made.ok) throw new Error(made.error.message);
+    const design = made.design as DesignInput;
     expect(() => parseDesign(design)).not.toThrow();
     const png = await new Engine({ threads: 0 }).render({ design, format: 'png', scale: 0.1 });
     expect([png.width, png.height]).toEqual([Math.round(Math.round(preset.width) * 0.1), Math.round(Math.round(preset.height) * 0.1)]);
@@ -31,7 +24,9 @@ describe('new designs', () => {
 
   it('makes A4 at 300 dpi an exact A4 pdf page', async () => {
     const a4 = SIZE_PRESETS.find((p) => p.id === 'a4')!;
-    const pdf = await new Engine({ threads: 0 }).render({ design: blankDesign(a4), format: 'pdf' });
+    const made = blankDesign(a4);
+    if (!made.ok) throw new Error(made.error.message);
+    const pdf = await new Engine({ threads: 0 }).render({ design: made.design as DesignInput, format: 'pdf' });
     // 595.276 × 841.89 pt is A4.
     expect(pdf.bytes.toString('latin1')).toMatch(/\/MediaBox \[0 0 595\.27\d+ 841\.8\d+\]/);
   });

@@ -1,34 +1,12 @@
-// What the designs grid needs to make, name and find designs: the size presets of a new blank
-// design (social posts, a story, a link card, A4 for print at 300 dpi, or a custom size), the blank
-// design each makes, the name rules the service applies, and the grid's search. No DOM: unit-tested.
+// What the designs grid needs to name and find designs besides the editor's operations (the size
+// presets and the blank design are design-ops.ts's): a custom size as typed, the name rules the service
+// applies, a copy's default name and the grid's search. No DOM: unit-tested.
 import type { DesignSummary } from '../../../src/service/shapes.js';
 
 /** The largest canvas side the engine takes (LIMITS.maxCanvasSide in src/format/fields.ts; a test keeps the two equal, the bundle takes no zod). */
 export const MAX_CANVAS_SIDE = 8192;
 /** The longest design name the service takes. */
 export const MAX_NAME_LENGTH = 120;
-
-export interface SizePreset {
-  id: string;
-  /** What the person reads in the list. */
-  label: string;
-  width: number;
-  height: number;
-  /** Pixels per inch, for a print size (the pdf's page size follows it). */
-  dpi?: number;
-}
-
-// A4 is 210 × 297 mm: at 300 dpi 2480.315 × 3507.874 px, kept exact so a pdf is exactly A4 (rasters round).
-const MM_PER_INCH = 25.4;
-const a4At = (dpi: number) => ({ width: +((210 / MM_PER_INCH) * dpi).toFixed(3), height: +((297 / MM_PER_INCH) * dpi).toFixed(3), dpi });
-
-export const SIZE_PRESETS: readonly SizePreset[] = [
-  { id: 'square', label: 'Square post 1080 × 1080', width: 1080, height: 1080 },
-  { id: 'portrait', label: 'Portrait post 1080 × 1350', width: 1080, height: 1350 },
-  { id: 'story', label: 'Story 1080 × 1920', width: 1080, height: 1920 },
-  { id: 'link', label: 'Link card 1200 × 628', width: 1200, height: 628 },
-  { id: 'a4', label: 'A4 print, 300 dpi (2480 × 3508)', ...a4At(300) },
-];
 
 /** A field's problem, in the service's words: where and how to fix it. */
 export interface FieldProblem {
@@ -50,18 +28,6 @@ export function checkName(text: string): string | FieldProblem {
   if (!name) return { field: 'name', message: 'Give the design a name.' };
   if (name.length > MAX_NAME_LENGTH) return { field: 'name', message: `Keep the name to ${MAX_NAME_LENGTH} characters (it has ${name.length}).` };
   return name;
-}
-
-/** The blank design of a size: a white page with no objects, in the engine's design format. */
-export function blankDesign(size: Pick<SizePreset, 'width' | 'height' | 'dpi'>): Record<string, unknown> {
-  return {
-    schema: 'imprint/design@1',
-    width: size.width,
-    height: size.height,
-    ...(size.dpi === undefined ? {} : { dpi: size.dpi }),
-    background: { type: 'color', color: '#ffffff' },
-    objects: [],
-  };
 }
 
 /** The designs whose name or id contains every word of the query (any case); all of them for an empty query. */

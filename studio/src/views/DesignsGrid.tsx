@@ -10,7 +10,8 @@ import type { Api } from '../lib/api.js';
 import { isApiError, networkError, type ApiError } from '../lib/api-errors.js';
 import { designType, sizeText, type DesignSummary } from '../lib/designs.js';
 import { draftedDesigns } from '../lib/drafts.js';
-import { blankDesign, checkName, copyName, parseSide, searchDesigns, SIZE_PRESETS, type FieldProblem } from '../lib/new-design.js';
+import { blankDesign, SIZE_PRESETS } from '../lib/design-ops.js';
+import { checkName, copyName, parseSide, searchDesigns, type FieldProblem } from '../lib/new-design.js';
 import { formatSeconds } from '../lib/timeline.js';
 
 const THUMB_LONG_SIDE = 480;
@@ -114,8 +115,11 @@ export function DesignsGrid() {
       {list.loading && !list.data ? <p class="muted">Loading designs…</p> : null}
       {list.data && list.data.length === 0 ? (
         <p class="muted">
-          No designs yet. Make a <button type="button" class="link" onClick={() => setCreating(true)}>new design</button>,{' '}
-          <a href="#/import">upload a design zip</a> or use <code>imprint admin import-design</code>.
+          No designs yet. Make a{' '}
+          <button type="button" class="link" onClick={() => setCreating(true)}>
+            new design
+          </button>
+          , <a href="#/import">upload a design zip</a> or use <code>imprint admin import-design</code>.
         </p>
       ) : null}
       {designs.length > 0 && shown.length === 0 ? <p class="muted">No design matches “{query.trim()}”.</p> : null}
@@ -127,7 +131,17 @@ export function DesignsGrid() {
               thumb={thumbs.get(thumbKey(d))}
               edited={drafted.has(d.design_id)}
               onRename={(name) => change(() => api.renameDesign(d.design_id, name))}
-              onDuplicate={() => change(() => api.duplicateDesign(d.design_id, copyName(d.name || `Design ${d.design_id}`, designs.map((x) => x.name))))}
+              onDuplicate={() =>
+                change(() =>
+                  api.duplicateDesign(
+                    d.design_id,
+                    copyName(
+                      d.name || `Design ${d.design_id}`,
+                      designs.map((x) => x.name),
+                    ),
+                  ),
+                )
+              }
               onDelete={() => change(() => api.deleteDesign(d.design_id))}
             />
           </li>
@@ -169,7 +183,14 @@ function NewDesign({ designs, onCancel }: { designs: DesignSummary[]; onCancel: 
     setError(undefined);
     try {
       const copyOf = start.startsWith('copy:') ? Number(start.slice(5)) : undefined;
-      const made = copyOf !== undefined ? await api.duplicateDesign(copyOf, checked) : await api.createDesign(checked, blankDesign(size!));
+      let made;
+      if (copyOf !== undefined) made = await api.duplicateDesign(copyOf, checked);
+      else {
+        // The size was checked above: a blank design of it is always made.
+        const blank = blankDesign(size!);
+        if (!blank.ok) throw new Error(blank.error.message);
+        made = await api.createDesign(checked, blank.design);
+      }
       location.hash = `#/designs/${made.design_id}`;
     } catch (err) {
       setError(isApiError(err) ? err : networkError(err));
