@@ -35,6 +35,27 @@ import {
 } from './shapes.js';
 import { uploadOfUrl } from './uploads.js';
 
+/** Errors already at a path of the request's body (its `assets`), not of the template. */
+const atBody = new WeakSet<ImprintError>();
+
+/**
+ * A template sent inside a request body is at `$.design`: its errors (the import's, at template
+ * paths such as `$.objects[2].font_size`) are moved there, so every path names a field of the body.
+ */
+function underDesign(e: unknown): unknown {
+  if (!(e instanceof ImprintError) || atBody.has(e) || !/^\$(?=$|[.[])/.test(e.path)) return e;
+  return new ImprintError(e.code, `$.design${e.path.slice(1)}`, e.message, { cause: e, ...(e.details ? { details: e.details } : {}) });
+}
+
+/** storeTemplate for a template sent in a body, its errors at `$.design…`. */
+async function storeSent(ctx: ServiceContext, accountId: number, template: unknown, source: DesignSource): Promise<StoredTemplate> {
+  try {
+    return await storeTemplate(ctx, accountId, template, source);
+  } catch (e) {
+    throw underDesign(e);
+  }
+}
+
 /**
  * The files of an `assets` map (relative path → upload URL of this account), read from the uploads'
  * blobs, with how to reach each entry for errors. Nothing is stored here.
@@ -69,11 +90,14 @@ async function uploadedFiles(ctx: ServiceContext, accountId: number, assets: Des
   }
   return {
     files,
-    unusedFile: (path) =>
-      validationError(
+    unusedFile: (path) => {
+      const e = validationError(
         childPath('$.assets', written.get(path) ?? path),
         `the design does not use "${path}": name it in an object (an image's "path"), or leave it out of assets`,
-      ),
+      );
+      atBody.add(e);
+      return e;
+    },
     missingHint: 'upload it (POST /public/v2/upload) and name it in "assets" with the url the upload returned',
   };
 }
@@ -122,7 +146,7 @@ export async function createDesign(ctx: ServiceContext, account: Account, req: N
   const name = checkName(req.name, false);
   await checkNameFree(ctx, account.id, name);
   const source = await uploadedFiles(ctx, account.id, req.assets);
-  const stored = await storeTemplate(ctx, account.id, req.design, source);
+  const stored = await storeSent(ctx, account.id, req.design, source);
   const record = await insertStored(ctx, account.id, name, stored);
   ctx.log.info({ account_id: account.id, design_id: record.id, kind: record.kind }, 'design created');
   return record;
@@ -142,7 +166,7 @@ export async function saveDesignVersion(ctx: ServiceContext, account: Account, d
   // Refused early, before any file is copied; the write below checks again in its transaction.
   if (req.base_version !== current.version) throw versionConflict(current.id, current.version, req.base_version);
   const source = await uploadedFiles(ctx, account.id, req.assets);
-  const stored = await storeTemplate(ctx, account.id, req.design, { ...source, stored: await ctx.meta.keptAssets(account.id, current.id) });
+  const stored = await storeSent(ctx, account.id, req.design, { ...source, stored: await ctx.meta.keptAssets(account.id, current.id) });
   let record: DesignRecord | undefined;
   try {
     record = await ctx.meta.saveVersion({

@@ -294,6 +294,15 @@ export const TaskListItem = z
     id: z.int(),
     interface: z.enum(['A', 'B']).meta({ description: 'A: a render of A1 (status at /public/v2/tasks/<id>); B: a video of B1 (/api/queue/<id>/).' }),
     design_id: z.int().meta({ description: 'The design (video_id in interface B).' }),
+    design_version: z
+      .int()
+      .min(1)
+      .meta({
+        description:
+          'An addition: the version of the design it renders (the latest when it was queued, unless the request named one); absent for tasks queued before versions.',
+        examples: [3],
+      })
+      .optional(),
     format: z.string().meta({ examples: ['png'] }),
     state: z.enum(['queued', 'pending', 'done', 'error']),
     created_at: isoTime('When it was queued.'),

@@ -1,6 +1,7 @@
 // The metadata store's one entry point: a façade over the per-record query modules (accounts,
-// designs and their versions, drafts, uploads, tasks, webhooks, idempotency), which all share one Kysely handle and dialect, so
-// every query is still written once for SQLite and PostgreSQL. Callers keep one object and one API.
+// designs and their versions, drafts, uploads, tasks, webhooks, idempotency), which all share one
+// Kysely handle and dialect, so every query is still written once for SQLite and PostgreSQL.
+// Callers keep one object and one API.
 import type { Kysely } from 'kysely';
 import { AccountQueries } from './accounts.js';
 import type { MetadataConnection } from './connect.js';
