@@ -166,7 +166,8 @@ export async function saveDesignVersion(ctx: ServiceContext, account: Account, d
   // Refused early, before any file is copied; the write below checks again in its transaction.
   if (req.base_version !== current.version) throw versionConflict(current.id, current.version, req.base_version);
   const source = await uploadedFiles(ctx, account.id, req.assets);
-  const stored = await storeSent(ctx, account.id, req.design, { ...source, stored: await ctx.meta.keptAssets(account.id, current.id) });
+  const kept = await ctx.meta.keptAssets(account.id, current.id);
+  const stored = await storeSent(ctx, account.id, req.design, { ...source, stored: kept, reuse: kept.values() });
   let record: DesignRecord | undefined;
   try {
     record = await ctx.meta.saveVersion({

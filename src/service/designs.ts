@@ -33,8 +33,10 @@ export interface DesignSource {
   baseDir?: string;
   /** Or the files themselves, by relative path. */
   files?: ReadonlyMap<string, Uint8Array>;
-  /** Files already stored (an earlier version's), by relative path: used as they are, not stored again. */
+  /** Files already stored (the design's kept versions'), by relative path: a path the template names that no other source gives is this file. */
   stored?: ReadonlyMap<string, string>;
+  /** Blob keys of files already stored (the design's kept versions'): a given file with the same bytes as one of them is that one, not stored again. */
+  reuse?: Iterable<string>;
   /** A given file the template does not use: this error (by default such files are left out). */
   unusedFile?: (path: string) => ImprintError;
   /** Added to the message about a file the template names and the source lacks: how to give it. */
@@ -124,14 +126,22 @@ async function storeConverted(ctx: ServiceContext, accountId: number, doc: unkno
     await checkAssetImage(ref, bytes);
     files.push({ path: ref.path, bytes });
   }
-  // A fresh folder per import: a replacement never mixes old and new files, and renders still using
-  // the old ones keep them (they are retired, then deleted by the sweeper a day later).
-  // Files already stored (an earlier version's) are shared, not copied.
+  // New files go into a fresh folder, named by their content's hash. A file with the same bytes as
+  // one the design's kept versions have is that one, shared rather than stored again (a design
+  // saved 100 times keeps its photo once). A stored file is never overwritten: renders still using
+  // an earlier version read the files it had (retired, then deleted a day after no version uses them).
   const folder = `designs/${newToken()}`;
+  const byHash = new Map([...(source.reuse ?? [])].map((key) => [key.slice(key.lastIndexOf('/') + 1), key]));
   const added: Record<string, string> = {};
   try {
     for (const f of files) {
-      const key = `${folder}/${createHash('sha256').update(f.bytes).digest('hex').slice(0, 32)}`;
+      const hash = createHash('sha256').update(f.bytes).digest('hex').slice(0, 32);
+      const existing = byHash.get(hash);
+      if (existing !== undefined) {
+        kept[f.path] = existing;
+        continue;
+      }
+      const key = `${folder}/${hash}`;
       if (!Object.values(added).includes(key)) await ctx.blobs.put(key, f.bytes, sniffImageType(f.bytes) ?? 'application/octet-stream');
       added[f.path] = key;
     }
@@ -219,7 +229,9 @@ export async function replaceDesign(
   const account = await getAccount(ctx, accountId);
   const old = await getDesign(ctx, account.id, designId);
   const name = source.name === undefined ? undefined : checkName(source.name);
-  const { doc, kind, assets, added } = await storeTemplate(ctx, account.id, template, source);
+  // The zip's files replace the earlier versions' by path; the same bytes as a kept file are that file.
+  const reuse = (await ctx.meta.keptAssets(account.id, old.id)).values();
+  const { doc, kind, assets, added } = await storeTemplate(ctx, account.id, template, { ...source, reuse });
   let record: DesignRecord | undefined;
   try {
     record = await ctx.meta.saveVersion({
