@@ -10,6 +10,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
+import { zipSync } from 'fflate';
 import { pino } from 'pino';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -507,6 +508,17 @@ for (const backend of backends)
           error: 'design_not_found',
         });
         expect(DesignDetail.parse(await (await get(`/designs/${d.design_id}`)).json())).toMatchObject({ name: 'Mine only', version: 1, has_draft: false });
+      });
+
+      it('still imports a zip over 2 MB (the 2 MB limit is the JSON body’s), as version 1', async () => {
+        const noise = new Uint8Array(3 * 1024 * 1024).map((_, i) => (i * 2654435761) >>> 24);
+        const zip = zipSync({ 'design.json': new TextEncoder().encode(JSON.stringify(template('#123456'))), 'unused.bin': [noise, { level: 0 }] });
+        expect(zip.byteLength).toBeGreaterThan(3 * 1024 * 1024);
+        const form = new FormData();
+        form.append('file', new Blob([zip]), 'design.zip');
+        const res = await fetch(`${base}/designs`, { method: 'POST', headers: auth(), body: form });
+        expect(res.status, await res.clone().text()).toBe(201);
+        expect(DesignDetail.parse(await res.json())).toMatchObject({ version: 1, latest_version: 1 });
       });
 
       it.each([
