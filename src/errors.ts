@@ -26,8 +26,17 @@ export const ERROR_CATALOGUE = {
   font_not_found: { status: 404 },
   /** Service: no such task in this account. */
   task_not_found: { status: 404 },
+  /** Service: the design has no such version (never saved, or older than the versions kept). */
+  version_not_found: { status: 404 },
+  /** Service: the design has no draft (none saved, or dropped by a save or a DELETE). */
+  draft_not_found: { status: 404 },
   /** Service: the value must be unique (an account name, an API key) and is already taken. */
   conflict: { status: 409 },
+  /**
+   * Service: a design version was saved on a version that is no longer the latest (another tab or
+   * client saved meanwhile); nothing was stored. The answer names the latest version.
+   */
+  version_conflict: { status: 409 },
   /** Service: the account already has as many queued and running tasks as its plan allows. */
   queue_full: { status: 429 },
   /** Service: the balance cannot cover the price of the render (interface B). */
@@ -58,13 +67,19 @@ export class ImprintError extends Error {
   readonly status: number;
   /** JSON path of the offending value, e.g. `$.objects[3].border.style`. */
   readonly path: string;
+  /**
+   * Machine-readable facts beside the message, sent as fields of the HTTP error body (a
+   * version_conflict's `latest_version`), so a client acts on them without parsing the description.
+   */
+  readonly details: Readonly<Record<string, string | number>> | undefined;
 
-  constructor(code: ErrorCode, path: string, message: string, options?: { cause?: unknown }) {
-    super(message, options);
+  constructor(code: ErrorCode, path: string, message: string, options?: { cause?: unknown; details?: Readonly<Record<string, string | number>> }) {
+    super(message, options?.cause === undefined ? undefined : { cause: options.cause });
     this.name = 'ImprintError';
     this.code = code;
     this.status = ERROR_CATALOGUE[code].status;
     this.path = path;
+    this.details = options?.details;
   }
 
   /** One line, as the CLI prints it: `validation_error at $.path: message`. */

@@ -13,7 +13,7 @@ import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { overridesJsonSchema } from '../src/design/json-schema.js';
 import { buildServer, listen } from '../src/http/server.js';
-import { AccountInfo, DesignDetail, DesignList } from '../src/http/schemas.js';
+import { AccountInfo, DesignDetail, DesignList, DesignVersionList } from '../src/http/schemas.js';
 import { configFromEnv } from '../src/service/config.js';
 import { MAX_DESIGN_ZIP_BYTES, readDesignZip } from '../src/service/design-zip.js';
 import { Service } from '../src/service/service.js';
@@ -102,6 +102,8 @@ describe('GET /public/v2/designs', () => {
       animated: false,
       created_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
       updated_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+      latest_version: 1,
+      has_draft: false,
     });
     // slides-video: 3 s + 3.5 s + 4 s + 3.5 s, three 0.6 s crossfades (the file says so), 1920×1080.
     const v = body.designs.find((d) => d.design_id === video)!;
@@ -294,6 +296,18 @@ describe('POST and PUT /public/v2/designs (a zip of the design folder)', () => {
     const replaced = DesignDetail.parse(await res.json());
     expect(replaced.design_id).toBe(created.design_id);
     expect(replaced.name).toBe('to replace');
+    // A zip import is version 1; a replace is the next version, and the one before is kept.
+    expect([created.version, replaced.version, replaced.latest_version]).toEqual([1, 2, 2]);
+    const versions = DesignVersionList.parse(await (await get(`/designs/${created.design_id}/versions`)).json());
+    expect(versions.versions.map((v) => [v.version, v.files])).toEqual([
+      [2, 1],
+      [1, 1],
+    ]);
+    // The photo's bytes did not change: version 2 shares version 1's file instead of storing it again.
+    const [v1, v2] = [await service.getDesign(accountId, created.design_id, { version: 1 }), await service.getDesign(accountId, created.design_id)];
+    expect(v2.assets).toEqual(v1.assets);
+    const first = DesignDetail.parse(await (await get(`/designs/${created.design_id}?version=1`)).json());
+    expect(first.objects.find((o) => o.name === 'headline')!.values.text).toBe(cardTemplate().objects.find((o) => o.name === 'headline')!.text);
     expect(replaced.objects.find((o) => o.name === 'headline')!.values.text).toBe('Replaced over HTTP');
     const again = DesignDetail.parse(await (await get(`/designs/${created.design_id}`)).json());
     expect(again.objects.find((o) => o.name === 'headline')!.values.text).toBe('Replaced over HTTP');
@@ -417,16 +431,19 @@ describe('POST and PUT /public/v2/designs (a zip of the design folder)', () => {
     expect(JSON.parse(res.body)).toMatchObject({ error: 'payload_too_large', description: expect.stringMatching(/larger than 100 MB/) });
   });
 
-  it('refuses a body that is not multipart (415), a missing file and an unknown field (400)', async () => {
-    const notMultipart = await fetch(`${base}/designs`, { method: 'POST', headers: { ...auth(), 'content-type': 'application/json' }, body: '{}' });
+  it('refuses a body that is neither multipart nor JSON (415), a missing file and an unknown field (400)', async () => {
+    const notMultipart = await fetch(`${base}/designs`, { method: 'POST', headers: { ...auth(), 'content-type': 'text/plain' }, body: '{}' });
     expect(await errorOf(notMultipart)).toMatchObject({ status: 415, error: 'unsupported_media_type' });
+    // A PUT takes only a zip (a new version from JSON is POST /designs/<id>/versions).
+    const json = await fetch(`${base}/designs/${card}`, { method: 'PUT', headers: { ...auth(), 'content-type': 'application/json' }, body: '{}' });
+    expect(await errorOf(json)).toMatchObject({ status: 415, description: expect.stringMatching(/POST \/public\/v2\/designs\/<id>\/versions/) });
     const form = new FormData();
     form.append('name', 'only a name');
     expect((await errorOf(await fetch(`${base}/designs`, { method: 'POST', headers: auth(), body: form }))).description).toMatch(/^\$\.file: no file/);
     const extra = await errorOf(await send('POST', '/designs', zipSync(folder(CARD)), { title: 'x' }));
     expect(extra).toMatchObject({ status: 400, error: 'validation_error', description: expect.stringMatching(/^\$\.title: unknown field "title"/) });
     const badName = await errorOf(await send('POST', '/designs', zipSync(folder(CARD)), { name: ' ' }));
-    expect(badName.description).toMatch(/^\$\.name: give the design a name of 1 to 100 printable characters/);
+    expect(badName.description).toMatch(/^\$\.name: give the design a name of 1 to 120 printable characters, or leave the name out$/);
   });
 
   it('replacing a design that is not there, or another account’s, is 404 and changes nothing', async () => {

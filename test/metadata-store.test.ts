@@ -114,13 +114,168 @@ describe.each(backends)('metadata store on $name', (backend) => {
     const d = await store.insertDesign({ accountId: a.id, kind: 'design', name: 'card', template: { width: 10 }, assets: { 'p.png': 'designs/x/1' }, now: 5 });
     expect(await store.getDesign(a.id, d.id)).toMatchObject({ template: { width: 10 }, assets: { 'p.png': 'designs/x/1' } });
     expect(await store.getDesign(b.id, d.id)).toBeUndefined();
-    expect(await store.replaceDesign({ accountId: b.id, id: d.id, kind: 'design', name: 'x', template: {}, assets: {}, now: 6 })).toBeUndefined();
-    expect(await store.deleteDesign(b.id, d.id)).toBeUndefined();
-    const replaced = await store.replaceDesign({ accountId: a.id, id: d.id, kind: 'video', name: 'v', template: { width: 20 }, assets: {}, now: 7 });
-    expect(replaced).toMatchObject({ id: d.id, kind: 'video', template: { width: 20 }, createdAt: 5, updatedAt: 7 });
+    const version = { kind: 'design' as const, template: {}, assets: {}, keep: 100, retireAfter: 1000 };
+    expect(await store.saveVersion({ ...version, accountId: b.id, id: d.id, now: 6 })).toBeUndefined();
+    expect(await store.renameDesign(b.id, d.id, 'x', 6)).toBeUndefined();
+    expect(await store.deleteDesign(b.id, d.id, 1000)).toBeUndefined();
+    expect(await store.putDraft({ accountId: b.id, designId: d.id, baseVersion: 1, template: {}, assets: {}, now: 6 })).toBeUndefined();
+    const replaced = await store.saveVersion({ ...version, accountId: a.id, id: d.id, kind: 'video', name: 'v', template: { width: 20 }, now: 7 });
+    expect(replaced).toMatchObject({ id: d.id, kind: 'video', name: 'v', template: { width: 20 }, createdAt: 5, updatedAt: 7, version: 2, latestVersion: 2 });
     expect((await store.listDesigns(a.id)).map((x) => x.id)).toEqual([d.id]);
-    expect(await store.deleteDesign(a.id, d.id)).toMatchObject({ id: d.id });
+    expect(await store.deleteDesign(a.id, d.id, 1000)).toMatchObject({ id: d.id });
     expect(await store.listDesigns(a.id)).toEqual([]);
+  });
+
+  it('keeps numbered versions: the latest in the design, any kept one by number, the oldest past `keep` dropped', async () => {
+    const a = await account('alpha');
+    const d = await store.insertDesign({ accountId: a.id, kind: 'design', name: 'card', template: { v: 1 }, assets: { 'p.png': 'designs/x/1' }, now: 5 });
+    expect(d).toMatchObject({ version: 1, latestVersion: 1 });
+    const save = (n: number, baseVersion?: number, assets: Record<string, string> = { 'p.png': 'designs/x/1' }) =>
+      store.saveVersion({
+        accountId: a.id,
+        id: d.id,
+        kind: 'design',
+        template: { v: n },
+        assets,
+        now: 5 + n,
+        keep: 3,
+        retireAfter: 1000,
+        ...(baseVersion ? { baseVersion } : {}),
+      });
+    expect(await save(2, 1)).toMatchObject({ version: 2, template: { v: 2 } });
+    // Saved on version 1 again: another save came first; nothing changes.
+    await expect(save(3, 1)).rejects.toMatchObject({ code: 'version_conflict', path: '$.base_version', details: { latest_version: 2 } });
+    expect(await store.getDesign(a.id, d.id)).toMatchObject({ version: 2, latestVersion: 2, template: { v: 2 } });
+    expect(await store.getDesign(a.id, d.id, 1)).toMatchObject({ version: 1, latestVersion: 2, template: { v: 1 } });
+    expect(await store.getDesign(a.id, d.id, 3)).toBeUndefined();
+    // A version that uses a new file; then two more, past keep = 3: versions 1 and 2 go.
+    await save(3, 2, { 'p.png': 'designs/y/2' });
+    await save(4, 3, { 'p.png': 'designs/y/2' });
+    expect(await store.versionRange(a.id, d.id)).toEqual({ oldest: 2, latest: 4 });
+    await save(5, undefined, { 'p.png': 'designs/y/2' });
+    expect(await store.versionRange(a.id, d.id)).toEqual({ oldest: 3, latest: 5 });
+    expect((await store.listVersions(a.id, d.id, { limit: 2 })).map((v) => v.version)).toEqual([5, 4]);
+    expect((await store.listVersions(a.id, d.id, { limit: 10, before: 4 })).map((v) => v.version)).toEqual([3]);
+    expect(await store.getDesign(a.id, d.id, 1)).toBeUndefined();
+    // designs/x/1 only versions 1 and 2 used: retired; designs/y/2 is still used.
+    expect(await store.takeDueBlobs(1000)).toEqual(['designs/x/1']);
+    expect([...(await store.keptAssets(a.id, d.id))]).toEqual([['p.png', 'designs/y/2']]);
+  });
+
+  it('retires a blob two designs share only when neither uses it; a retired blob used again is kept', async () => {
+    const a = await account('alpha');
+    const one = await store.insertDesign({ accountId: a.id, kind: 'design', name: 'one', template: {}, assets: { 'p.png': 'designs/s/1' }, now: 5 });
+    const two = await store.insertDesign({ accountId: a.id, kind: 'design', name: 'two', template: {}, assets: { 'q.png': 'designs/s/1' }, now: 6 });
+    await store.deleteDesign(a.id, one.id, 100);
+    expect(await store.takeDueBlobs(100)).toEqual([]);
+    await store.deleteDesign(a.id, two.id, 200);
+    // Retired; then a new design uses it before it is due: it is taken off the list, its bytes kept.
+    const three = await store.insertDesign({ accountId: a.id, kind: 'design', name: 'three', template: {}, assets: { 'p.png': 'designs/s/1' }, now: 7 });
+    expect(await store.takeDueBlobs(300)).toEqual([]);
+    await store.deleteDesign(a.id, three.id, 400);
+    // Listed again, and used again after it is due but before the sweep: still not deleted.
+    await store.insertDesign({ accountId: a.id, kind: 'design', name: 'four', template: {}, assets: { 'p.png': 'designs/s/1' }, now: 8 });
+    await store.retireBlobs(['designs/s/1'], 400);
+    expect(await store.takeDueBlobs(500)).toEqual([]);
+  });
+
+  it('refuses a name another design of the account has when asked, and on rename; other accounts may use it', async () => {
+    const a = await account('alpha');
+    const b = await account('beta');
+    const one = await store.insertDesign({ accountId: a.id, kind: 'design', name: 'Card', template: {}, assets: {}, now: 5, uniqueName: true });
+    await expect(
+      store.insertDesign({ accountId: a.id, kind: 'design', name: 'Card', template: {}, assets: {}, now: 6, uniqueName: true }),
+    ).rejects.toMatchObject({
+      code: 'conflict',
+      path: '$.name',
+    });
+    await store.insertDesign({ accountId: b.id, kind: 'design', name: 'Card', template: {}, assets: {}, now: 6, uniqueName: true });
+    const two = await store.insertDesign({ accountId: a.id, kind: 'design', name: 'Other', template: {}, assets: {}, now: 7, uniqueName: true });
+    await expect(store.renameDesign(a.id, two.id, 'Card', 8)).rejects.toMatchObject({ code: 'conflict' });
+    expect(await store.renameDesign(a.id, one.id, 'Card', 9)).toMatchObject({ name: 'Card', updatedAt: 9 });
+    expect(await store.renameDesign(a.id, two.id, 'Renamed', 10)).toMatchObject({ name: 'Renamed', updatedAt: 10, latestVersion: 1 });
+    expect(await store.findDesignByName(a.id, 'Renamed')).toBe(two.id);
+    // Concurrent inserts of one name: exactly one wins.
+    const results = await Promise.allSettled(
+      Array.from({ length: 4 }, (_, i) =>
+        store.insertDesign({ accountId: a.id, kind: 'design', name: 'Race', template: {}, assets: {}, now: 20 + i, uniqueName: true }),
+      ),
+    );
+    expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
+  });
+
+  it('keeps one draft per design, dropped by a save that asks for it and with the design', async () => {
+    const a = await account('alpha');
+    const d = await store.insertDesign({ accountId: a.id, kind: 'design', name: 'card', template: { v: 1 }, assets: {}, now: 5 });
+    expect(await store.getDraft(a.id, d.id)).toBeUndefined();
+    await store.putDraft({ accountId: a.id, designId: d.id, baseVersion: 1, template: { objects: [{ type: 'nope' }] }, assets: { 'a.png': 'u' }, now: 6 });
+    expect(await store.putDraft({ accountId: a.id, designId: d.id, baseVersion: 1, template: { v: 'second' }, assets: {}, now: 7 })).toMatchObject({
+      baseVersion: 1,
+      template: { v: 'second' },
+      updatedAt: 7,
+    });
+    expect(await store.hasDraft(a.id, d.id)).toBe(true);
+    expect((await store.listDesignTemplates(a.id))[0]).toMatchObject({ id: d.id, hasDraft: true });
+    // A save without dropDraft (a zip replace) keeps it; one with it drops it.
+    const save = { accountId: a.id, id: d.id, kind: 'design' as const, template: { v: 2 }, assets: {}, now: 8, keep: 100, retireAfter: 1000 };
+    await store.saveVersion(save);
+    expect(await store.hasDraft(a.id, d.id)).toBe(true);
+    await store.saveVersion({ ...save, baseVersion: 2, dropDraft: true });
+    expect(await store.getDraft(a.id, d.id)).toBeUndefined();
+    await store.putDraft({ accountId: a.id, designId: d.id, baseVersion: 3, template: {}, assets: {}, now: 9 });
+    expect(await store.deleteDraft(a.id, d.id)).toBe(true);
+    expect(await store.deleteDraft(a.id, d.id)).toBe(false);
+    await store.putDraft({ accountId: a.id, designId: d.id, baseVersion: 3, template: {}, assets: {}, now: 9 });
+    await store.deleteDesign(a.id, d.id, 1000);
+    expect(await store.getDraft(a.id, d.id)).toBeUndefined();
+  });
+
+  it('makes every design of a database from before versions its version 1, with the blobs it uses', async () => {
+    const opened = await backend.open();
+    try {
+      const before = await openMetadata(opened.url, { migrateTo: '0010_task_progress' });
+      const [acc] = (
+        await sql<{ id: number }>`insert into accounts (name, created_at, balance_micros, webhook_secret, plan, requests_per_minute, concurrency,
+          queue_size, daily_renders, daily_demo_renders, video_rates) values ('old', 1, 0, 's', 'basic', 50, 1, 100, 1000, 30, '{}') returning id`.execute(
+          before.db,
+        )
+      ).rows;
+      for (const [name, assets] of [
+        ['one', { 'a.png': 'designs/o/1', 'b.png': 'designs/o/2' }],
+        ['two', {}],
+      ] as const) {
+        await sql`insert into designs (account_id, kind, name, template, assets, created_at, updated_at)
+          values (${acc!.id}, 'design', ${name}, ${JSON.stringify({ width: 10, name })}, ${JSON.stringify(assets)}, 1, 2)`.execute(before.db);
+      }
+      await before.close();
+      const after = new MetadataStore(await openMetadata(opened.url));
+      const [one, two] = await after.listDesigns(acc!.id);
+      expect(one).toMatchObject({ name: 'one', latestVersion: 1 });
+      expect(await after.getDesign(acc!.id, one!.id, 1)).toMatchObject({
+        version: 1,
+        template: { width: 10, name: 'one' },
+        assets: { 'a.png': 'designs/o/1' },
+      });
+      expect(await after.listVersions(acc!.id, two!.id, { limit: 5 })).toEqual([
+        { designId: two!.id, version: 1, kind: 'design', template: { width: 10, name: 'two' }, assets: {}, createdAt: 2 },
+      ]);
+      // Its blobs are known as used: a copy keeps them when the original goes.
+      await after.insertDesign({ accountId: acc!.id, kind: 'design', name: 'copy', template: {}, assets: { 'a.png': 'designs/o/1' }, now: 3 });
+      await after.deleteDesign(acc!.id, one!.id, 10);
+      expect(await after.takeDueBlobs(10)).toEqual(['designs/o/2']);
+      await after.close();
+    } finally {
+      await opened.cleanup();
+    }
+  });
+
+  it('records the design version a task renders', async () => {
+    const a = await account('alpha');
+    const t = await store.insertTask({ accountId: a.id, designId: 1, designVersion: 4, format: 'png', options: {}, overrides: {}, webhookUrl: null, now: 1 });
+    if (typeof t === 'string') throw new Error(t);
+    expect(t.designVersion).toBe(4);
+    expect((await store.getTask(t.id))!.designVersion).toBe(4);
+    expect((await queued(a.id)).designVersion).toBeNull();
   });
 
   it('expires uploads once, after their expiry time', async () => {
@@ -356,8 +511,28 @@ describe.each(backends)('metadata store on $name', (backend) => {
     const d2 = await store.insertDesign({ accountId: a.id, kind: 'video', name: 'two', template: { width: 30, height: 40, slides: [] }, assets: {}, now: 6 });
     await store.insertDesign({ accountId: b.id, kind: 'design', name: 'theirs', template: {}, assets: {}, now: 7 });
     expect(await store.listDesignTemplates(a.id)).toEqual([
-      { id: d2.id, accountId: a.id, kind: 'video', name: 'two', createdAt: 6, updatedAt: 6, template: { width: 30, height: 40, slides: [] } },
-      { id: d1.id, accountId: a.id, kind: 'design', name: 'one', createdAt: 5, updatedAt: 5, template: { width: 10, height: 20 } },
+      {
+        id: d2.id,
+        accountId: a.id,
+        kind: 'video',
+        name: 'two',
+        createdAt: 6,
+        updatedAt: 6,
+        latestVersion: 1,
+        hasDraft: false,
+        template: { width: 30, height: 40, slides: [] },
+      },
+      {
+        id: d1.id,
+        accountId: a.id,
+        kind: 'design',
+        name: 'one',
+        createdAt: 5,
+        updatedAt: 5,
+        latestVersion: 1,
+        hasDraft: false,
+        template: { width: 10, height: 20 },
+      },
     ]);
   });
 

@@ -163,13 +163,16 @@ describe('designs', () => {
     const oldKeys = Object.values(card.assets);
     const replaced = await service.replaceDesign(account.id, card.id, JSON.parse(await readFile(join(CARD, 'design.json'), 'utf8')), { baseDir: CARD });
     expect(replaced.id).toBe(card.id);
-    // Old files stay a day for renders that may still read them, then the sweeper deletes them.
+    expect(replaced.version).toBe(2);
+    // The replacement's photo has the same bytes: version 2 shares version 1's file.
+    expect(Object.values(replaced.assets)).toEqual(oldKeys);
     for (const k of oldKeys) expect(await service.ctx.blobs.get(k)).toBeDefined();
+    // Deleted: its files stay a day for renders that may still read them, then the sweeper deletes them.
     await service.deleteDesign(account.id, card.id);
     now += DAY - 1000;
     expect((await service.sweep()).designFiles).toBe(0);
     now += 2000;
-    expect((await service.sweep()).designFiles).toBe(2);
+    expect((await service.sweep()).designFiles).toBe(1);
     for (const k of [...oldKeys, ...Object.values(replaced.assets)]) expect(await service.ctx.blobs.get(k)).toBeUndefined();
     for (const k of Object.values(video.assets)) expect(await service.ctx.blobs.get(k)).toBeDefined();
     await expect(service.getDesign(account.id, card.id)).rejects.toMatchObject({ code: 'design_not_found', status: 404 });

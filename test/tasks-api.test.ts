@@ -142,6 +142,7 @@ describe('GET /public/v2/tasks', () => {
       id: videoTask,
       interface: 'B',
       design_id: clip,
+      design_version: 1,
       format: 'mp4',
       state: 'queued',
       created_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT.*Z$/),

@@ -5,7 +5,8 @@ import { ERROR_CATALOGUE, type ImprintError, type ErrorCode } from '../errors.js
 
 export interface ErrorReply {
   status: number;
-  body: { error: string; description: string };
+  /** `error` and `description`, and for some codes facts beside them (version_conflict: `latest_version`). */
+  body: { error: string; description: string } & Record<string, string | number>;
 }
 
 /** An error answer decided by the adapter itself (auth, limits), with any headers it needs. */
@@ -77,7 +78,9 @@ export function fromImprintError(e: ImprintError): ErrorReply {
   const hint = HTTP_HINTS[e.code];
   const message = hint === undefined ? e.message : `${e.message} (${hint})`;
   const description = e.code === 'validation_error' || e.code === 'conflict' ? `${path}: ${message}` : message;
-  return errorReply(e.code, description);
+  const out = errorReply(e.code, description);
+  // Facts a client acts on (a version_conflict's latest_version) ride beside the two fields.
+  return e.details === undefined ? out : { status: out.status, body: { ...e.details, ...out.body } };
 }
 
 interface FrameworkError {

@@ -3,11 +3,24 @@
 import { z } from 'zod';
 import { overridesJsonSchema } from '../design/json-schema.js';
 import { MAX_DESIGN_ZIP_BYTES, MAX_ZIP_ENTRIES } from '../service/design-zip.js';
+import { DESIGN_JSON_MAX_BYTES, DESIGN_NAME_MAX, DESIGN_VERSIONS_KEPT } from '../service/shapes.js';
 import {
   AccountInfo,
   DesignDetail,
+  DesignDraft,
   DesignList,
+  DesignQuery,
+  DesignSummary,
+  DesignVersionList,
+  DraftRequest,
+  DraftSaved,
+  DuplicateRequest,
   ErrorBody,
+  NewDesignRequest,
+  RenameRequest,
+  SaveVersionRequest,
+  VersionConflictBody,
+  VersionListQuery,
   Font,
   FontList,
   PreviewRequest,
@@ -56,7 +69,7 @@ const designUpload = {
           },
           name: {
             type: 'string',
-            maxLength: 100,
+            maxLength: DESIGN_NAME_MAX,
             description: "Shown in listings. Default: the zip's top-level folder (import) or the current name (replace).",
           },
         },
@@ -65,6 +78,10 @@ const designUpload = {
     },
   },
 };
+
+/** A JSON body of a design (at most DESIGN_JSON_MAX_BYTES). */
+const designJson = (name: string, required = true) => ({ required, content: content(name) });
+const MB = DESIGN_JSON_MAX_BYTES / 1048576;
 
 /** The query parameters of a zod object schema, each with its own JSON Schema and description. */
 function queryParameters(schema: z.ZodObject): Record<string, unknown>[] {
@@ -122,7 +139,17 @@ export function openApiDocument(serverUrl: string, version: string): Record<stri
         FontList: json(FontList),
         Error: json(ErrorBody),
         DesignList: json(DesignList),
+        DesignSummary: json(DesignSummary),
         DesignDetail: json(DesignDetail),
+        NewDesignRequest: json(NewDesignRequest),
+        SaveVersionRequest: json(SaveVersionRequest),
+        DesignVersionList: json(DesignVersionList),
+        RenameRequest: json(RenameRequest),
+        DuplicateRequest: json(DuplicateRequest),
+        DraftRequest: json(DraftRequest),
+        DraftSaved: json(DraftSaved),
+        DesignDraft: json(DesignDraft),
+        VersionConflict: json(VersionConflictBody),
         TaskList: json(TaskList),
         Account: json(AccountInfo),
         ObjectsOverrides: overrides,
@@ -247,31 +274,40 @@ export function openApiDocument(serverUrl: string, version: string): Record<stri
           responses: { 200: { description: 'The designs with size, kind and length', content: content('DesignList') }, ...auth },
         },
         post: {
-          summary: 'Import a design from a zip of its folder (an addition to the spec; the same validation as imprint admin import-design)',
-          requestBody: designUpload,
+          summary:
+            "Import a design from a zip of its folder (multipart; the same validation as imprint admin import-design), or make one from a template sent as JSON (the Studio's new design); an addition to the spec",
+          description: `Either body makes the design's version 1. JSON: {name, design, assets?}, at most ${MB} MB; template errors are at their path under $.design.`,
+          requestBody: { required: true, content: { ...designUpload.content, ...content('NewDesignRequest') } },
           responses: {
-            201: { description: 'Imported: the design with its named objects', content: content('DesignDetail') },
+            201: { description: 'Made: the design with its named objects', content: content('DesignDetail') },
             400: error(
-              'validation_error at $.file (not a zip, no design.json, more than 1000 entries, over 500 MB unpacked, a path with .. or an absolute one), or a template error at its JSON path ($.objects[2].font_size)',
+              'validation_error at $.file (not a zip, no design.json, more than 1000 entries, over 500 MB unpacked, a path with .. or an absolute one), or a template error at its JSON path ($.objects[2].font_size for a zip, $.design.objects[2].font_size for JSON), $.name, or $.assets["<path>"] (not an upload of this account, expired, a file the design does not use)',
             ),
-            413: error('payload_too_large: the zip is over 100 MB'),
-            415: error('unsupported_media_type: not multipart/form-data'),
+            409: error('conflict at $.name (JSON only): another design of the account has the name'),
+            413: error(`payload_too_large: the zip is over 100 MB, or the JSON over ${MB} MB`),
+            415: error('unsupported_media_type: neither multipart/form-data nor application/json'),
             ...auth,
           },
         },
       },
       '/public/v2/designs/{design_id}': {
         get: {
-          summary: 'A design with its named objects, the override schema each accepts, their values, slides and video prices (an addition to the spec)',
-          parameters: [designIdParam],
-          responses: { 200: { description: 'The design', content: content('DesignDetail') }, 404: error('design_not_found'), ...auth },
+          summary:
+            'A design with its named objects, the override schema each accepts, their values, slides and video prices, at its latest version or ?version= (an addition to the spec)',
+          parameters: [designIdParam, ...queryParameters(DesignQuery)],
+          responses: {
+            200: { description: 'The design', content: content('DesignDetail') },
+            400: error('validation_error: version is not a positive integer, or an unknown parameter'),
+            404: error('design_not_found, or version_not_found: the design does not keep that version (the message names those it keeps)'),
+            ...auth,
+          },
         },
         put: {
-          summary: 'Replace a design from a zip of its folder; its id stays (an addition to the spec)',
+          summary: 'Replace a design from a zip of its folder: a new version, its id stays (an addition to the spec)',
           parameters: [designIdParam],
           requestBody: designUpload,
           responses: {
-            200: { description: 'Replaced: the design with its named objects', content: content('DesignDetail') },
+            200: { description: 'Replaced: the design with its named objects, at its new version', content: content('DesignDetail') },
             400: error('validation_error, as for POST /public/v2/designs'),
             404: error('design_not_found'),
             413: error('payload_too_large: the zip is over 100 MB'),
@@ -279,10 +315,90 @@ export function openApiDocument(serverUrl: string, version: string): Record<stri
             ...auth,
           },
         },
+        patch: {
+          summary: 'Rename a design (no new version; an addition to the spec)',
+          parameters: [designIdParam],
+          requestBody: designJson('RenameRequest'),
+          responses: {
+            200: { description: 'Renamed: the design as listed', content: content('DesignSummary') },
+            400: error(`validation_error at $.name: not 1 to ${DESIGN_NAME_MAX} printable characters`),
+            404: error('design_not_found'),
+            409: error('conflict at $.name: another design of the account has the name'),
+            415: error('unsupported_media_type: not application/json'),
+            ...auth,
+          },
+        },
         delete: {
-          summary: 'Delete a design (an addition to the spec); its files stay one day for renders under way',
+          summary: 'Delete a design with its versions and draft (an addition to the spec); its files stay one day for renders under way',
           parameters: [designIdParam],
           responses: { 204: { description: 'Deleted' }, 404: error('design_not_found'), ...auth },
+        },
+      },
+      '/public/v2/designs/{design_id}/versions': {
+        get: {
+          summary: `A design's saved versions, newest first (the last ${DESIGN_VERSIONS_KEPT} are kept; an addition to the spec)`,
+          parameters: [designIdParam, ...queryParameters(VersionListQuery)],
+          responses: {
+            200: { description: 'A page of versions; the next page is ?before=<the last version of this one>', content: content('DesignVersionList') },
+            400: error('validation_error: limit not 1-100, before not a positive integer, or an unknown parameter'),
+            404: error('design_not_found'),
+            ...auth,
+          },
+        },
+        post: {
+          summary: "Save a new version of a design, made on base_version (an addition to the spec); drops the design's draft",
+          description: `The template is checked as an import is (errors at their path under $.design). Files it names come from assets (uploads, copied into the design) or from the design's earlier versions. At most ${MB} MB.`,
+          parameters: [designIdParam],
+          requestBody: designJson('SaveVersionRequest'),
+          responses: {
+            201: { description: 'Saved: the design at its new version', content: content('DesignDetail') },
+            400: error('validation_error: a template error at $.design…, $.assets["<path>"], or $.base_version above the latest'),
+            404: error('design_not_found'),
+            409: { description: 'version_conflict: another version was saved since base_version; nothing was stored', content: content('VersionConflict') },
+            413: error(`payload_too_large: over ${MB} MB`),
+            415: error('unsupported_media_type: not application/json'),
+            ...auth,
+          },
+        },
+      },
+      '/public/v2/designs/{design_id}/duplicate': {
+        post: {
+          summary: 'A new design made of the latest version of this one, its files shared (an addition to the spec)',
+          parameters: [designIdParam],
+          requestBody: designJson('DuplicateRequest', false),
+          responses: {
+            201: { description: 'Made: the new design at its version 1', content: content('DesignDetail') },
+            400: error('validation_error at $.name'),
+            404: error('design_not_found'),
+            409: error('conflict at $.name: another design of the account has the name'),
+            415: error('unsupported_media_type: a body that is not application/json'),
+            ...auth,
+          },
+        },
+      },
+      '/public/v2/designs/{design_id}/draft': {
+        put: {
+          summary: "Store the design's one autosaved draft, replacing the one before (an addition to the spec); never rendered",
+          parameters: [designIdParam],
+          requestBody: designJson('DraftRequest'),
+          responses: {
+            200: { description: 'Stored', content: content('DraftSaved') },
+            400: error('validation_error: the body is not JSON, design is not an object, base_version above the latest'),
+            404: error('design_not_found'),
+            413: error(`payload_too_large: over ${MB} MB`),
+            415: error('unsupported_media_type: not application/json'),
+            ...auth,
+          },
+        },
+        get: {
+          summary: "The design's draft (an addition to the spec)",
+          parameters: [designIdParam],
+          responses: { 200: { description: 'The draft', content: content('DesignDraft') }, 404: error('design_not_found, or draft_not_found'), ...auth },
+        },
+        delete: {
+          summary: "Drop the design's draft (an addition to the spec)",
+          parameters: [designIdParam],
+          responses: { 204: { description: 'Dropped' }, 404: error('design_not_found, or draft_not_found'), ...auth },
         },
       },
       '/public/v2/tasks': {

@@ -18,13 +18,24 @@ export {
   Task,
   TextFitReport,
   UploadResult,
+  VersionConflictBody,
 } from '../service/answers.js';
 export {
   AccountInfo,
   Box,
+  DesignAssets,
   DesignDetail,
+  DesignDraft,
   DesignList,
   DesignSummary,
+  DesignVersionInfo,
+  DesignVersionList,
+  DraftRequest,
+  DraftSaved,
+  DuplicateRequest,
+  NewDesignRequest,
+  RenameRequest,
+  SaveVersionRequest,
   FontFamily,
   ObjectInfo,
   Prices,
@@ -43,6 +54,16 @@ export const RenderRequest = z.strictObject({
     .min(1)
     .max(Number.MAX_SAFE_INTEGER)
     .meta({ description: 'Id of the template design (imprint admin import-design prints it).', examples: [1] }),
+  design_version: z
+    .int()
+    .min(1)
+    .max(Number.MAX_SAFE_INTEGER)
+    .meta({
+      description:
+        'Addition to the spec: the saved version of the design to render (GET /public/v2/designs/<id>/versions lists them); default the latest. A version the design does not keep is a validation_error at $.design_version. Drafts are never rendered.',
+      examples: [3],
+    })
+    .optional(),
   format: z.enum(TASK_FORMATS).meta({ description: 'Output format. mp4 needs an animated design of at most 15 s. webp and avif are additions to the spec.' }),
   quality: quality
     .meta({
@@ -77,6 +98,7 @@ const PREVIEW_SCALE = 'expected a scale more than 0 and at most 1 (a preview is 
 
 export const PreviewRequest = z.strictObject({
   design_id: RenderRequest.shape.design_id,
+  design_version: RenderRequest.shape.design_version,
   format: z
     .enum(PREVIEW_FORMATS, { error: 'expected "png" or "jpg" (a preview is an image: render pdf, mp4, webp or avif with POST /public/v2/render)' })
     .meta({ description: 'png (default) or jpg.' })
@@ -131,5 +153,26 @@ export const TaskListQuery = z.strictObject({
     .min(1)
     .max(Number.MAX_SAFE_INTEGER)
     .meta({ description: 'Only tasks with a smaller id: the id of the last task of the previous page.' })
+    .optional(),
+});
+
+export const DesignQuery = z.strictObject({
+  version: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(Number.MAX_SAFE_INTEGER)
+    .meta({ description: 'An addition: describe this saved version (GET /public/v2/designs/<id>/versions lists them); default the latest.' })
+    .optional(),
+});
+
+export const VersionListQuery = z.strictObject({
+  limit: z.coerce.number().int().min(1).max(100).default(20).meta({ description: 'How many versions, 1-100 (default 20).' }),
+  before: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(Number.MAX_SAFE_INTEGER)
+    .meta({ description: 'Only versions below this number: the last version of the previous page.' })
     .optional(),
 });

@@ -208,3 +208,12 @@ export const ErrorBody = z.object({
   description: z.string().meta({ description: 'What is wrong and how to fix it; includes the JSON path for validation errors.' }),
 });
 export type ErrorBody = z.infer<typeof ErrorBody>;
+
+export const VersionConflictBody = ErrorBody.extend({
+  error: z.literal('version_conflict'),
+  latest_version: z
+    .int()
+    .min(1)
+    .meta({ description: 'The latest saved version: load it and save again with it as base_version, or save the edits as a new design.' }),
+}).meta({ description: 'A save made on a version that is no longer the latest (409): nothing was stored.' });
+export type VersionConflictBody = z.infer<typeof VersionConflictBody>;

@@ -112,7 +112,8 @@ export async function describeDesign(ctx: ServiceContext, account: Account, reco
     prices = null;
   }
   return {
-    ...designSummaryJson(record, designShape(record.template)),
+    ...designSummaryJson(record, designShape(record.template), await ctx.meta.hasDraft(account.id, record.id)),
+    version: record.version,
     background: design.background?.type === 'color' ? (design.background.color ?? null) : null,
     slides: slides.map((s, i) => ({
       name: s.name ?? null,
@@ -126,7 +127,10 @@ export async function describeDesign(ctx: ServiceContext, account: Account, reco
   };
 }
 
-/** A design of this account by id, described; design_not_found for an unknown one or another account's. */
-export async function designDetail(ctx: ServiceContext, account: Account, designId: unknown): Promise<DesignDetail> {
-  return describeDesign(ctx, account, await getDesign(ctx, account.id, designId));
+/**
+ * A design of this account by id, described, with its latest version or `version`; design_not_found
+ * for an unknown one or another account's, version_not_found for a version it does not keep.
+ */
+export async function designDetail(ctx: ServiceContext, account: Account, designId: unknown, version?: number): Promise<DesignDetail> {
+  return describeDesign(ctx, account, await getDesign(ctx, account.id, designId, { version }));
 }

@@ -1,5 +1,7 @@
 // Designs and video designs of an account: imported (validated, with their files stored in blobs),
-// replaced, listed and deleted. Integer ids; a design with slides is a video design.
+// replaced by a new version, listed and deleted. Integer ids; a design with slides is a video design.
+// Every save is a numbered version (the Studio's saves, drafts, copies and renames are in
+// design-versions.ts and design-drafts.ts); renders read the latest unless they name one.
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import { AssetNotFoundError, fileAssetResolver } from '../assets/resolver.js';
@@ -10,6 +12,7 @@ import { Transition } from '../design/schema.js';
 import { slideTimes } from '../resolve/slides.js';
 import { ImprintError, validationError } from '../errors.js';
 import type { DesignKind, DesignRecord, DesignSummary } from '../store/metadata/records.js';
+import { DESIGN_NAME_MAX, DESIGN_NAME_RULE, DESIGN_VERSIONS_KEPT } from './shapes.js';
 import { checkId, getAccount } from './accounts.js';
 import { accountFontSet, installDesignFonts } from './fonts.js';
 import { catalogueFamily } from '../text/catalogue.js';
@@ -30,16 +33,26 @@ export interface DesignSource {
   baseDir?: string;
   /** Or the files themselves, by relative path. */
   files?: ReadonlyMap<string, Uint8Array>;
+  /** Files already stored (the design's kept versions'), by relative path: a path the template names that no other source gives is this file. */
+  stored?: ReadonlyMap<string, string>;
+  /** Blob keys of files already stored (the design's kept versions'): a given file with the same bytes as one of them is that one, not stored again. */
+  reuse?: Iterable<string>;
+  /** A given file the template does not use: this error (by default such files are left out). */
+  unusedFile?: (path: string) => ImprintError;
+  /** Added to the message about a file the template names and the source lacks: how to give it. */
+  missingHint?: string;
   /** Shown in listings; default: "design <id>". */
   name?: string;
 }
 
-/** A design's name is for people: 1 to 100 printable characters (control characters would reach logs and pages). */
-function checkName(name: string | undefined): string | undefined {
-  if (name === undefined) return undefined;
+/**
+ * A design's name is for people: 1 to DESIGN_NAME_MAX printable characters once trimmed (control
+ * characters would reach logs and pages). `optional`: the message says it may be left out.
+ */
+export function checkName(name: unknown, optional = true): string {
   const trimmed = typeof name === 'string' ? name.trim() : name;
-  if (typeof trimmed !== 'string' || trimmed.length < 1 || trimmed.length > 100 || /\p{Cc}/u.test(trimmed)) {
-    throw validationError('$.name', 'give the design a name of 1 to 100 printable characters, or leave the name out');
+  if (typeof trimmed !== 'string' || trimmed.length < 1 || [...trimmed].length > DESIGN_NAME_MAX || /\p{Cc}/u.test(trimmed)) {
+    throw validationError('$.name', optional ? `${DESIGN_NAME_RULE}, or leave the name out` : DESIGN_NAME_RULE);
   }
   return trimmed;
 }
@@ -49,12 +62,7 @@ function readTemplate(template: unknown): unknown {
 }
 
 /** Validates the template and stores its files; nothing is stored when anything is wrong. */
-async function storeTemplate(
-  ctx: ServiceContext,
-  accountId: number,
-  template: unknown,
-  source: DesignSource,
-): Promise<{ doc: unknown; kind: DesignKind; assets: Record<string, string> }> {
+export async function storeTemplate(ctx: ServiceContext, accountId: number, template: unknown, source: DesignSource): Promise<StoredTemplate> {
   // A Polotno document is stored as the Imprint design it converts to (its data: URLs and its remote
   // files, fetched once now, as files), so renders and overrides treat it like any other; its errors
   // point at the Polotno fields. A Polotno font whose family the account's library, the bundled set or
@@ -80,12 +88,7 @@ function withEmbedded(
   return new Map([...(files ?? []), ...embedded]);
 }
 
-async function storeConverted(
-  ctx: ServiceContext,
-  accountId: number,
-  doc: unknown,
-  source: DesignSource,
-): Promise<{ doc: unknown; kind: DesignKind; assets: Record<string, string> }> {
+async function storeConverted(ctx: ServiceContext, accountId: number, doc: unknown, source: DesignSource): Promise<StoredTemplate> {
   // Families of the account's font library may be named like bundled ones. Google Fonts families that
   // neither has are installed now, and the stored design is pinned to the package versions installed.
   const fonts = await accountFontSet(ctx, accountId, doc);
@@ -96,8 +99,16 @@ async function storeConverted(
   const resolver = source.baseDir ? fileAssetResolver({ baseDir: source.baseDir }) : undefined;
   const files: { path: string; bytes: Uint8Array }[] = [];
   let total = 0;
+  const used = new Set(refs.map((r) => r.path));
+  if (source.unusedFile) for (const path of source.files?.keys() ?? []) if (!used.has(path)) throw source.unusedFile(path);
+  const kept: Record<string, string> = {};
   for (const ref of refs) {
     let bytes = source.files?.get(ref.path);
+    const stored = bytes ? undefined : source.stored?.get(ref.path);
+    if (stored !== undefined) {
+      kept[ref.path] = stored;
+      continue;
+    }
     if (!bytes && resolver) {
       try {
         bytes = await resolver({ kind: 'path', path: ref.path });
@@ -106,60 +117,108 @@ async function storeConverted(
         throw e;
       }
     }
-    if (!bytes) throw validationError(ref.at, `no file "${ref.path}" was given with the design: import it from its folder, or pass the file`);
+    if (!bytes) {
+      throw validationError(ref.at, `no file "${ref.path}" was given with the design: ${source.missingHint ?? 'import it from its folder, or pass the file'}`);
+    }
     total += bytes.byteLength;
     if (total > MAX_DESIGN_ASSET_BYTES)
       throw validationError(ref.at, `the design's files exceed ${MAX_DESIGN_ASSET_BYTES / 1024 / 1024} MB together: use smaller images or clips`);
     await checkAssetImage(ref, bytes);
     files.push({ path: ref.path, bytes });
   }
-  // A fresh folder per import: a replacement never mixes old and new files, and renders still using
-  // the old ones keep them (they are retired, then deleted by the sweeper a day later).
+  // New files go into a fresh folder, named by their content's hash. A file with the same bytes as
+  // one the design's kept versions have is that one, shared rather than stored again (a design
+  // saved 100 times keeps its photo once). A stored file is never overwritten: renders still using
+  // an earlier version read the files it had (retired, then deleted a day after no version uses them).
   const folder = `designs/${newToken()}`;
-  const assets: Record<string, string> = {};
+  const byHash = new Map([...(source.reuse ?? [])].map((key) => [key.slice(key.lastIndexOf('/') + 1), key]));
+  const added: Record<string, string> = {};
   try {
     for (const f of files) {
-      const key = `${folder}/${createHash('sha256').update(f.bytes).digest('hex').slice(0, 32)}`;
-      if (!Object.values(assets).includes(key)) await ctx.blobs.put(key, f.bytes, sniffImageType(f.bytes) ?? 'application/octet-stream');
-      assets[f.path] = key;
+      const hash = createHash('sha256').update(f.bytes).digest('hex').slice(0, 32);
+      const existing = byHash.get(hash);
+      if (existing !== undefined) {
+        kept[f.path] = existing;
+        continue;
+      }
+      const key = `${folder}/${hash}`;
+      if (!Object.values(added).includes(key)) await ctx.blobs.put(key, f.bytes, sniffImageType(f.bytes) ?? 'application/octet-stream');
+      added[f.path] = key;
     }
   } catch (e) {
-    await deleteAssets(ctx, assets);
+    await deleteAssets(ctx, added);
     throw e;
   }
-  return { doc, kind: design.slides ? 'video' : 'design', assets };
+  return { doc, kind: design.slides ? 'video' : 'design', assets: { ...kept, ...added }, added };
 }
 
-/** Files of a design that was replaced or deleted: kept for renders that may still read them. */
-async function retireAssets(ctx: ServiceContext, assets: Record<string, string>): Promise<void> {
-  await ctx.meta.retireBlobs(Object.values(assets), ctx.clock() + RETIRED_FILES_KEPT_MS);
+/** What a template was stored as: the (converted, font-pinned) document, its kind, its files and which of them are new. */
+export interface StoredTemplate {
+  doc: unknown;
+  kind: DesignKind;
+  /** Every file of the template, by relative path. */
+  assets: Record<string, string>;
+  /** The files stored by this call (not shared with an earlier version): deleted again when the write that follows fails. */
+  added: Record<string, string>;
 }
 
-async function deleteAssets(ctx: ServiceContext, assets: Record<string, string>): Promise<void> {
+/** Deletes the bytes of files that no version came to use (a write that failed after they were stored). */
+export async function deleteAssets(ctx: ServiceContext, assets: Record<string, string>): Promise<void> {
   await Promise.all([...new Set(Object.values(assets))].map((k) => ctx.blobs.delete(k)));
 }
 
+/** When the files a design no longer uses may be deleted: after renders that may still read them. */
+export const retireTime = (ctx: ServiceContext): number => ctx.clock() + RETIRED_FILES_KEPT_MS;
+
 export async function importDesign(ctx: ServiceContext, accountId: unknown, template: unknown, source: DesignSource = {}): Promise<DesignRecord> {
   const account = await getAccount(ctx, accountId);
-  const name = checkName(source.name);
-  const { doc, kind, assets } = await storeTemplate(ctx, account.id, template, source);
+  const name = source.name === undefined ? undefined : checkName(source.name);
+  const { doc, kind, assets, added } = await storeTemplate(ctx, account.id, template, source);
   try {
     const record = await ctx.meta.insertDesign({ accountId: account.id, kind, name: name ?? '', template: doc, assets, now: ctx.clock() });
     ctx.log.info({ account_id: account.id, design_id: record.id, kind, files: Object.keys(assets).length }, 'design imported');
     return record;
   } catch (e) {
-    await deleteAssets(ctx, assets);
+    await deleteAssets(ctx, added);
     throw e;
   }
 }
 
-export async function getDesign(ctx: ServiceContext, accountId: number, designId: unknown): Promise<DesignRecord> {
-  const id = checkId(designId, 'design_id');
-  const design = await ctx.meta.getDesign(accountId, id);
-  if (!design) throw new ImprintError('design_not_found', '$.design_id', `no design with id ${id} in this account: use the id of one of its designs`);
-  return design;
+const designNotFound = (id: number) =>
+  new ImprintError('design_not_found', '$.design_id', `no design with id ${id} in this account: use the id of one of its designs`);
+
+/** Which versions a design keeps, for a message: "1", "1 to 4". */
+function versionsKept(range: { oldest: number; latest: number }): string {
+  return range.oldest === range.latest ? `only version ${range.latest}` : `versions ${range.oldest} to ${range.latest}`;
 }
 
+export interface VersionLookup {
+  /** The version to read; default the latest. */
+  version?: number | undefined;
+  /** The error for a version the design does not keep: version_not_found (default) or validation_error (a render request's field). */
+  missing?: 'version_not_found' | 'validation_error';
+  /** Its JSON path; default `$.version`. */
+  at?: string;
+}
+
+/** A design of the account with the template and files of its latest version, or of `lookup.version`. */
+export async function getDesign(ctx: ServiceContext, accountId: number, designId: unknown, lookup: VersionLookup = {}): Promise<DesignRecord> {
+  const id = checkId(designId, 'design_id');
+  const design = await ctx.meta.getDesign(accountId, id, lookup.version);
+  if (design) return design;
+  const range = lookup.version === undefined ? undefined : await ctx.meta.versionRange(accountId, id);
+  if (!range) throw designNotFound(id);
+  throw new ImprintError(
+    lookup.missing ?? 'version_not_found',
+    lookup.at ?? '$.version',
+    `design ${id} has no version ${lookup.version}: it keeps ${versionsKept(range)} (the last ${DESIGN_VERSIONS_KEPT} saved); leave the version out for the latest`,
+  );
+}
+
+/**
+ * Replaces a design by a new version from a template (a zip or a folder, as imported); its id stays
+ * and earlier versions are kept (renders naming them still work).
+ */
 export async function replaceDesign(
   ctx: ServiceContext,
   accountId: unknown,
@@ -169,23 +228,32 @@ export async function replaceDesign(
 ): Promise<DesignRecord> {
   const account = await getAccount(ctx, accountId);
   const old = await getDesign(ctx, account.id, designId);
-  const name = checkName(source.name);
-  const { doc, kind, assets } = await storeTemplate(ctx, account.id, template, source);
-  const record = await ctx.meta.replaceDesign({
-    accountId: account.id,
-    id: old.id,
-    kind,
-    name: name ?? old.name,
-    template: doc,
-    assets,
-    now: ctx.clock(),
-  });
+  const name = source.name === undefined ? undefined : checkName(source.name);
+  // The zip's files replace the earlier versions' by path; the same bytes as a kept file are that file.
+  const reuse = (await ctx.meta.keptAssets(account.id, old.id)).values();
+  const { doc, kind, assets, added } = await storeTemplate(ctx, account.id, template, { ...source, reuse });
+  let record: DesignRecord | undefined;
+  try {
+    record = await ctx.meta.saveVersion({
+      accountId: account.id,
+      id: old.id,
+      kind,
+      template: doc,
+      assets,
+      now: ctx.clock(),
+      keep: DESIGN_VERSIONS_KEPT,
+      retireAfter: retireTime(ctx),
+      ...(name === undefined ? {} : { name }),
+    });
+  } catch (e) {
+    await deleteAssets(ctx, added);
+    throw e;
+  }
   if (!record) {
-    await deleteAssets(ctx, assets);
+    await deleteAssets(ctx, added);
     throw new ImprintError('design_not_found', '$.design_id', `design ${old.id} was deleted meanwhile`);
   }
-  await retireAssets(ctx, old.assets);
-  ctx.log.info({ account_id: account.id, design_id: record.id }, 'design replaced');
+  ctx.log.info({ account_id: account.id, design_id: record.id, version: record.version }, 'design replaced');
   return record;
 }
 
@@ -194,13 +262,15 @@ export async function listDesigns(ctx: ServiceContext, accountId: unknown): Prom
   return ctx.meta.listDesigns(account.id);
 }
 
-/** Deletes the design (its files follow a day later); tasks queued for it and not started end in error. */
+/**
+ * Deletes the design with its versions and draft (files no other design uses follow a day later);
+ * tasks queued for it and not started end in error.
+ */
 export async function deleteDesign(ctx: ServiceContext, accountId: unknown, designId: unknown): Promise<void> {
   const account = await getAccount(ctx, accountId);
   const id = checkId(designId, 'design_id');
-  const deleted = await ctx.meta.deleteDesign(account.id, id);
-  if (!deleted) throw new ImprintError('design_not_found', '$.design_id', `no design with id ${id} in this account: use the id of one of its designs`);
-  await retireAssets(ctx, deleted.assets);
+  const deleted = await ctx.meta.deleteDesign(account.id, id, retireTime(ctx));
+  if (!deleted) throw designNotFound(id);
   ctx.log.info({ account_id: account.id, design_id: id }, 'design deleted');
 }
 
@@ -234,7 +304,7 @@ export function designShape(template: unknown): DesignShape {
 }
 
 /** A design as the HTTP API lists it (DesignSummary of docs/api.md and shapes.ts). */
-export function designSummaryJson(d: DesignSummary, shape: DesignShape): DesignSummaryJson {
+export function designSummaryJson(d: DesignSummary, shape: DesignShape, hasDraft: boolean): DesignSummaryJson {
   return {
     design_id: d.id,
     name: d.name,
@@ -245,6 +315,8 @@ export function designSummaryJson(d: DesignSummary, shape: DesignShape): DesignS
     animated: shape.animated,
     created_at: new Date(d.createdAt).toISOString(),
     updated_at: new Date(d.updatedAt).toISOString(),
+    latest_version: d.latestVersion,
+    has_draft: hasDraft,
   };
 }
 export type DesignSummaryJson = DesignSummaryBody;
@@ -252,7 +324,7 @@ export type DesignSummaryJson = DesignSummaryBody;
 /** The account's designs newest first, with size and length (GET /public/v2/designs). */
 export async function listDesignSummaries(ctx: ServiceContext, accountId: unknown): Promise<DesignSummaryJson[]> {
   const account = await getAccount(ctx, accountId);
-  return (await ctx.meta.listDesignTemplates(account.id)).map((d) => designSummaryJson(d, designShape(d.template)));
+  return (await ctx.meta.listDesignTemplates(account.id)).map((d) => designSummaryJson(d, designShape(d.template), d.hasDraft));
 }
 
 export function designJson(d: DesignSummary) {

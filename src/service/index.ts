@@ -5,11 +5,36 @@ export { configFromEnv, importFetchFromEnv, ConfigError, type ImportFetchConfig,
 export { TaskWorker, type WorkerOptions } from '../worker/worker.js';
 export type { CompletionHook } from './notify.js';
 export { PLANS } from './plans.js';
-export type { Account, Plan, Role, TaskRecord, TaskState, DesignRecord, DesignSummary, UploadRecord } from '../store/metadata/records.js';
+export type {
+  Account,
+  Plan,
+  Role,
+  TaskRecord,
+  TaskState,
+  DesignRecord,
+  DesignSummary,
+  DesignVersionRecord,
+  DesignDraftRecord,
+  UploadRecord,
+} from '../store/metadata/records.js';
 export { verifyWebhookSignature, signWebhook } from './webhooks.js';
 export { importInput, fetchRemoteFiles, REMOTE_FILE_LIMITS, type RemoteFetchOptions } from './remote-files.js';
 export { parseAddressRanges, type AddressRange, type PrivateAllowance } from './outbound.js';
-export type { DesignDetail, ObjectInfo, Prices, SlideInfo } from './shapes.js';
+export type {
+  DesignDetail,
+  DesignDraft,
+  DesignVersionInfo,
+  DesignVersionList,
+  DraftRequest,
+  DraftSaved,
+  DuplicateRequest,
+  NewDesignRequest,
+  ObjectInfo,
+  Prices,
+  RenameRequest,
+  SaveVersionRequest,
+  SlideInfo,
+} from './shapes.js';
 export type { DesignShape, DesignSummaryJson } from './designs.js';
 export type { ZipImport, ZipLimits } from './design-zip.js';
 export type { AccountView } from './account-view.js';

@@ -25,6 +25,8 @@ export type PreviewFormat = 'png' | 'jpg';
 /** The preview request body, already checked against its schema (src/http/schemas.ts PreviewRequest). */
 export interface PreviewInput {
   design_id: number;
+  /** An addition: the saved version to preview; default the latest. */
+  design_version?: number | undefined;
   /** Default png. */
   format?: PreviewFormat | undefined;
   /** jpg only. */
@@ -96,7 +98,7 @@ export async function renderPreview(ctx: ServiceContext, pool: RenderPool, accou
   const started = performance.now();
   const format = input.format ?? 'png';
   if (input.quality !== undefined && format !== 'jpg') throw validationError('$.quality', `quality applies to jpg only: remove it for ${format}`);
-  const design = await getDesign(ctx, account.id, input.design_id);
+  const design = await getDesign(ctx, account.id, input.design_id, { version: input.design_version, missing: 'validation_error', at: '$.design_version' });
   // Upload URLs of this account become references the resolver below serves; anything else is refused here.
   const overrides = await prepareOverrides(ctx, account.id, input.objects_overrides ?? {}, '$.objects_overrides');
   const fontFiles = await libraryFontFiles(ctx, account.id, design.template);

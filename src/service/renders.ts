@@ -12,6 +12,8 @@ import { checkWebhookUrl } from './webhooks.js';
 /** The A1 body, already checked against the request schema (its field names are the spec's). */
 export interface RenderInput {
   design_id: number;
+  /** An addition: the saved version to render; default the latest. */
+  design_version?: number | undefined;
   format: TaskFormat;
   quality?: number | undefined;
   missing_fonts?: 'error' | 'fallback' | undefined;
@@ -34,6 +36,7 @@ export async function createRender(ctx: ServiceContext, account: Account, r: Ren
   const create = () =>
     createTask(ctx, account.id, {
       designId: r.design_id,
+      designVersion: r.design_version,
       format: r.format,
       overrides: r.objects_overrides ?? {},
       webhookUrl,

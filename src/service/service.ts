@@ -15,7 +15,9 @@ import * as accounts from './accounts.js';
 import type { ServiceConfig } from './config.js';
 import type { ServiceContext } from './context.js';
 import { accountView } from './account-view.js';
+import * as designDrafts from './design-drafts.js';
 import * as designInfo from './design-info.js';
+import * as designVersions from './design-versions.js';
 import * as designZip from './design-zip.js';
 import * as designs from './designs.js';
 import * as files from './files.js';
@@ -28,6 +30,7 @@ import * as tasks from './tasks.js';
 import * as uploads from './uploads.js';
 import * as videos from './videos.js';
 import { newWorkerId } from './holder.js';
+import type { DraftRequest, DuplicateRequest, NewDesignRequest, RenameRequest, SaveVersionRequest } from './shapes.js';
 
 export interface OpenOptions {
   clock?: () => number;
@@ -117,8 +120,9 @@ export class Service {
   replaceDesign(accountId: unknown, designId: unknown, template: unknown, source?: designs.DesignSource) {
     return designs.replaceDesign(this.ctx, accountId, designId, template, source);
   }
-  getDesign(accountId: number, designId: unknown) {
-    return designs.getDesign(this.ctx, accountId, designId);
+  /** A design with its latest version's template and files, or those of `lookup.version`. */
+  getDesign(accountId: number, designId: unknown, lookup?: designs.VersionLookup) {
+    return designs.getDesign(this.ctx, accountId, designId, lookup);
   }
   listDesigns(accountId: unknown) {
     return designs.listDesigns(this.ctx, accountId);
@@ -130,9 +134,38 @@ export class Service {
   listDesignSummaries(accountId: unknown) {
     return designs.listDesignSummaries(this.ctx, accountId);
   }
-  /** One design with its named objects, their override schemas and values, slides and prices. */
-  designDetail(account: Account, designId: unknown) {
-    return designInfo.designDetail(this.ctx, account, designId);
+  /** One design (its latest version, or `version`) with its named objects, their override schemas and values, slides and prices. */
+  designDetail(account: Account, designId: unknown, version?: number) {
+    return designInfo.designDetail(this.ctx, account, designId, version);
+  }
+  /** A new design from a template sent as JSON (its version 1). */
+  createDesign(account: Account, req: NewDesignRequest) {
+    return designVersions.createDesign(this.ctx, account, req);
+  }
+  /** The next version of a design, saved on `base_version` (version_conflict when another came first); drops its draft. */
+  saveDesignVersion(account: Account, designId: unknown, req: SaveVersionRequest) {
+    return designVersions.saveDesignVersion(this.ctx, account, designId, req);
+  }
+  /** A design's kept versions, newest first. */
+  listDesignVersions(account: Account, designId: unknown, page: { limit: number; before?: number | undefined }) {
+    return designVersions.listDesignVersions(this.ctx, account, designId, page);
+  }
+  renameDesign(account: Account, designId: unknown, req: RenameRequest) {
+    return designVersions.renameDesign(this.ctx, account, designId, req);
+  }
+  /** A new design made of another's latest version, its files shared. */
+  duplicateDesign(account: Account, designId: unknown, req: DuplicateRequest) {
+    return designVersions.duplicateDesign(this.ctx, account, designId, req);
+  }
+  /** The design's autosaved draft: stored (replaced), read, dropped. Never rendered. */
+  putDraft(account: Account, designId: unknown, req: DraftRequest) {
+    return designDrafts.putDraft(this.ctx, account, designId, req);
+  }
+  getDraft(account: Account, designId: unknown) {
+    return designDrafts.getDraft(this.ctx, account, designId);
+  }
+  deleteDraft(account: Account, designId: unknown) {
+    return designDrafts.deleteDraft(this.ctx, account, designId);
   }
   /** The detail of a design record just stored (the answer to an import). */
   describeDesign(account: Account, record: DesignRecord) {

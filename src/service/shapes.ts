@@ -1,5 +1,6 @@
 // The JSON the service answers with beyond a render (an account's designs, a design's named objects,
-// its slides and prices, the task list, the account, the font families, a task's progress) as zod
+// its slides and prices, its versions and draft, the task list, the account, the font families, a
+// task's progress), and the bodies the Studio sends to make, save and draft designs, as zod
 // schemas, the one source of each shape: src/http/schemas.ts validates with them and generates the
 // OpenAPI document from them, the service's functions return their inferred types, and the Studio
 // (studio/src) imports those types, as types only. So this module imports nothing but zod and plain
@@ -70,8 +71,16 @@ export const DesignSummary = z
       .nullable()
       .meta({ description: 'Length in seconds; null for a still design.', examples: [15] }),
     animated: z.boolean().meta({ description: 'True when the design has a timeline (a duration or slides): it renders as mp4.' }),
-    created_at: isoTime('When it was imported.'),
-    updated_at: isoTime('When it was last replaced (or imported).'),
+    created_at: isoTime('When it was imported (or created).'),
+    updated_at: isoTime('When its latest version was saved, or it was renamed.'),
+    latest_version: z
+      .int()
+      .min(1)
+      .meta({
+        description: 'An addition: the number of its latest saved version, the one renders use unless they name design_version.',
+        examples: [3],
+      }),
+    has_draft: z.boolean().meta({ description: 'An addition: an autosaved draft of it is kept (GET /public/v2/designs/<id>/draft).' }),
   })
   .meta({ description: 'A design of the account, as listed.' });
 export type DesignSummary = z.infer<typeof DesignSummary>;
@@ -141,6 +150,13 @@ export const Prices = z
 export type Prices = z.infer<typeof Prices>;
 
 export const DesignDetail = DesignSummary.extend({
+  version: z
+    .int()
+    .min(1)
+    .meta({
+      description: 'An addition: the version described: the one asked for with ?version=, by default the latest (latest_version).',
+      examples: [3],
+    }),
   background: z
     .string()
     .nullable()
@@ -159,11 +175,134 @@ export const DesignDetail = DesignSummary.extend({
 }).meta({ description: 'A design with its named objects, what each accepts, and its prices.' });
 export type DesignDetail = z.infer<typeof DesignDetail>;
 
+// ── the Studio's designs (issue 31, additions): versions, drafts, create from JSON, rename, duplicate ──
+
+/** The longest design name, in characters (after trimming). */
+export const DESIGN_NAME_MAX = 120;
+/** The largest JSON body of a design made, saved or drafted over HTTP. */
+export const DESIGN_JSON_MAX_BYTES = 2 * 1024 * 1024;
+/** Versions kept per design: saving one more drops the oldest (and the files only it used, a day later). */
+export const DESIGN_VERSIONS_KEPT = 100;
+/** Files a design's `assets` map may name at once. */
+export const DESIGN_ASSETS_MAX = 200;
+export const DESIGN_NAME_RULE = `give the design a name of 1 to ${DESIGN_NAME_MAX} printable characters`;
+
+const DesignName = z.string({ error: DESIGN_NAME_RULE }).meta({
+  description: `1 to ${DESIGN_NAME_MAX} printable characters once trimmed; no other design of the account may have it.`,
+  maxLength: DESIGN_NAME_MAX,
+  examples: ['Summer sale post'],
+});
+
+const TemplateJson = z.record(z.string(), z.unknown(), { error: 'expected the design as a JSON object: a template (docs/template-format.md)' }).meta({
+  description: 'A design template (docs/template-format.md, docs/template.schema.json), or a Polotno document, as a zip import takes it.',
+  examples: [{ width: 1080, height: 1080, background: { type: 'color', color: '#ffffff' }, objects: [] }],
+});
+
+export const DesignAssets = z.record(z.string(), z.string()).meta({
+  description: `Files the template names that are not yet the design's: relative path as the template writes it (an image's path) → the URL POST /public/v2/upload returned, of this account and not expired. The file is copied into the design, so it keeps working after the upload expires. At most ${DESIGN_ASSETS_MAX}; a path the template does not use is refused. Files of earlier versions need no entry.`,
+  examples: [{ 'photo.jpg': 'http://localhost:3000/public/v2/uploads/3f2a9c417be04c1d8e2f6a0b5c9d7e13.jpg' }],
+});
+export type DesignAssets = z.infer<typeof DesignAssets>;
+
+export const NewDesignRequest = z
+  .strictObject({ name: DesignName, design: TemplateJson, assets: DesignAssets.optional() })
+  .meta({ description: 'POST /public/v2/designs with Content-Type: application/json: a design made from a template (its version 1).' });
+export type NewDesignRequest = z.infer<typeof NewDesignRequest>;
+
+const BaseVersion = z.int({ error: 'expected the number of the version the edits started from (an integer, 1 or more)' }).min(1).max(Number.MAX_SAFE_INTEGER);
+
+export const SaveVersionRequest = z
+  .strictObject({
+    design: TemplateJson,
+    base_version: BaseVersion.meta({
+      description: 'The version the edits were made on; when another version was saved since, the save is refused with 409 version_conflict.',
+      examples: [3],
+    }),
+    assets: DesignAssets.optional(),
+  })
+  .meta({ description: 'POST /public/v2/designs/<id>/versions: a new version, checked as an import is.' });
+export type SaveVersionRequest = z.infer<typeof SaveVersionRequest>;
+
+export const DraftRequest = z
+  .strictObject({
+    design: TemplateJson.meta({ description: 'The template as the editor has it; it need not be valid yet (it is never rendered).' }),
+    base_version: BaseVersion.meta({ description: 'The version the draft was edited from (a version the design has).', examples: [3] }),
+    assets: z
+      .record(z.string(), z.string())
+      .meta({ description: "The draft's pending files (relative path → upload URL), kept as sent and checked when a version is saved." })
+      .optional(),
+  })
+  .meta({ description: `PUT /public/v2/designs/<id>/draft: the design's one draft, replaced; the body is at most ${DESIGN_JSON_MAX_BYTES / 1048576} MB.` });
+export type DraftRequest = z.infer<typeof DraftRequest>;
+
+export const RenameRequest = z.strictObject({ name: DesignName }).meta({ description: 'PATCH /public/v2/designs/<id>: a new name.' });
+export type RenameRequest = z.infer<typeof RenameRequest>;
+
+export const DuplicateRequest = z
+  .strictObject({ name: DesignName.meta({ description: 'Default: "<name> copy" (then "copy 2", …).' }).optional() })
+  .meta({ description: 'POST /public/v2/designs/<id>/duplicate: a new design made of its latest version.' });
+export type DuplicateRequest = z.infer<typeof DuplicateRequest>;
+
+export const DesignVersionInfo = z
+  .strictObject({
+    version: z
+      .int()
+      .min(1)
+      .meta({ examples: [3] }),
+    created_at: isoTime('When it was saved.'),
+    kind: DesignSummary.shape.kind,
+    width: DesignSummary.shape.width,
+    height: DesignSummary.shape.height,
+    duration: DesignSummary.shape.duration,
+    size: z.int().meta({ description: 'Bytes of its template (JSON).', examples: [3822] }),
+    files: z.int().meta({ description: 'Files it uses (images, fonts, clips), each counted once.', examples: [2] }),
+  })
+  .meta({ description: 'A saved version of a design.' });
+export type DesignVersionInfo = z.infer<typeof DesignVersionInfo>;
+
+export const DesignVersionList = z
+  .strictObject({
+    design_id: z.int(),
+    latest_version: z.int().min(1),
+    oldest_version: z
+      .int()
+      .min(1)
+      .meta({ description: `The oldest version kept (the last ${DESIGN_VERSIONS_KEPT} are).` }),
+    versions: z.array(DesignVersionInfo).meta({ description: 'Newest first; the next page is ?before=<the last version of this one>.' }),
+  })
+  .meta({ description: "A design's saved versions." });
+export type DesignVersionList = z.infer<typeof DesignVersionList>;
+
+export const DraftSaved = z
+  .strictObject({
+    design_id: z.int(),
+    base_version: z.int().min(1).meta({ description: 'The version the draft was edited from.' }),
+    latest_version: z.int().min(1).meta({ description: 'The latest saved version now: when it is above base_version, another save came since.' }),
+    updated_at: isoTime('When the draft was stored.'),
+  })
+  .meta({ description: 'The answer of PUT /public/v2/designs/<id>/draft.' });
+export type DraftSaved = z.infer<typeof DraftSaved>;
+
+export const DesignDraft = DraftSaved.extend({
+  design: z.record(z.string(), z.unknown()).meta({ description: 'The template as the editor last sent it.' }),
+  assets: z.record(z.string(), z.string()).meta({ description: 'Its pending files as sent ({} when none).' }),
+}).meta({ description: "A design's autosaved draft (GET /public/v2/designs/<id>/draft)." });
+export type DesignDraft = z.infer<typeof DesignDraft>;
+
 export const TaskListItem = z
   .strictObject({
     id: z.int(),
     interface: z.enum(['A', 'B']).meta({ description: 'A: a render of A1 (status at /public/v2/tasks/<id>); B: a video of B1 (/api/queue/<id>/).' }),
     design_id: z.int().meta({ description: 'The design (video_id in interface B).' }),
+    design_version: z
+      .int()
+      .min(1)
+      .meta({
+        description:
+          'An addition: the version of the design it renders (the latest when it was queued, unless the request named one); absent for tasks queued before versions.',
+        examples: [3],
+      })
+      .optional(),
     format: z.string().meta({ examples: ['png'] }),
     state: z.enum(['queued', 'pending', 'done', 'error']),
     created_at: isoTime('When it was queued.'),

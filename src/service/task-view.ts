@@ -61,6 +61,7 @@ export function taskListItem(ctx: ServiceContext, t: TaskRecord): TaskListItem {
     id: t.id,
     interface: t.api === 'b' ? 'B' : 'A',
     design_id: t.designId,
+    ...(t.designVersion === null ? {} : { design_version: t.designVersion }),
     format: t.format,
     state: t.state,
     created_at: iso(t.createdAt)!,

@@ -63,6 +63,8 @@ export function taskOptions(task: Pick<TaskRecord, 'options'>): TaskOptions {
 
 export interface TaskRequest {
   designId: unknown;
+  /** The design version to render (interface A's design_version); default the latest saved. */
+  designVersion?: number | undefined;
   format: unknown;
   overrides?: unknown;
   webhookUrl?: string | null;
@@ -85,7 +87,8 @@ export async function createTask(ctx: ServiceContext, accountId: number, req: Ta
   const parsedOptions = TaskOptions.safeParse(req.options ?? {});
   if (!parsedOptions.success) throw issueToError(parsedOptions.error.issues[0]!, req.options, { root: '$.options' });
   const options = parsedOptions.data;
-  const design = await getDesign(ctx, accountId, req.designId);
+  // A version the design does not keep is the request's mistake: validation_error at its field.
+  const design = await getDesign(ctx, accountId, req.designId, { version: req.designVersion, missing: 'validation_error', at: '$.design_version' });
   const root = req.overridesRoot ?? '$.objects_overrides';
   const overrides = await prepareOverrides(ctx, accountId, req.overrides ?? {}, root);
   // Resolving is pure and catches every override error before anything is queued.
@@ -113,6 +116,7 @@ export async function createTask(ctx: ServiceContext, accountId: number, req: Ta
   const inserted = await ctx.meta.insertTask({
     accountId,
     designId: design.id,
+    designVersion: design.version,
     format,
     options: { ...options, ...admitted?.options },
     overrides,
@@ -148,7 +152,7 @@ export async function createTask(ctx: ServiceContext, accountId: number, req: Ta
     .push(inserted.id)
     .catch((e: unknown) => ctx.log.warn({ task_id: inserted.id, err: e }, 'queue push failed; the task will be delivered later'));
   ctx.metrics.inc('imprint_tasks_created_total', { format });
-  ctx.log.info({ task_id: inserted.id, account_id: accountId, design_id: design.id, format }, 'task queued');
+  ctx.log.info({ task_id: inserted.id, account_id: accountId, design_id: design.id, design_version: design.version, format }, 'task queued');
   return inserted;
 }
 

@@ -75,6 +75,23 @@ export async function usableUpload(ctx: ServiceContext, accountId: number, asset
 
 const UPLOAD_PATH = /^\/public\/v2\/uploads\/([0-9a-f]{32})(?:\.[a-z]{3,4})?$/;
 
+/**
+ * The upload a URL the upload endpoint returned names, when it is this account's and usable now; any
+ * other value (another account's or an expired upload, an external URL, a path) is a validation_error at `at`.
+ */
+export async function uploadOfUrl(ctx: ServiceContext, accountId: number, value: string, at: string): Promise<UploadRecord> {
+  const m = value.startsWith(ctx.config.baseUrl + '/') ? UPLOAD_PATH.exec(value.slice(ctx.config.baseUrl.length).split(/[?#]/)[0]!) : null;
+  if (!m) {
+    throw validationError(
+      at,
+      `expected the URL the upload endpoint returned (${ctx.config.baseUrl}/public/v2/uploads/…): upload the file (POST ${ctx.config.baseUrl}/public/v2/upload) and use the url it returns`,
+    );
+  }
+  const found = await usableUpload(ctx, accountId, UPLOAD_ASSET + m[1]);
+  if (typeof found === 'string') throw validationError(at, found);
+  return found;
+}
+
 async function uploadRef(ctx: ServiceContext, accountId: number, value: string, at: string): Promise<string> {
   if (value.startsWith(ctx.config.baseUrl + '/')) {
     const m = UPLOAD_PATH.exec(value.slice(ctx.config.baseUrl.length).split(/[?#]/)[0]!);

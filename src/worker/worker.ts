@@ -16,6 +16,7 @@ import { splitOptions } from '../render/threaded.js';
 import { renderWarnings } from '../render/warnings.js';
 import { accountFontSet, installDesignFonts, libraryFontFiles } from '../service/fonts.js';
 import { holderIsGone } from '../service/holder.js';
+import { DESIGN_VERSIONS_KEPT } from '../service/shapes.js';
 import { ProgressSink } from './progress.js';
 import { DEMO_LOGO_ASSET, taskAssetResolver } from './task-assets.js';
 
@@ -136,13 +137,18 @@ export class TaskWorker {
     log.info({ design_id: task.designId, format: task.format, attempt: task.attempts }, 'render started');
     let outcome: Parameters<typeof this.ctx.meta.finishTask>[2];
     try {
-      const design = await this.ctx.meta.getDesign(task.accountId, task.designId);
-      if (!design)
+      // The version the task was queued with (tasks from before versions render the latest).
+      const design = await this.ctx.meta.getDesign(task.accountId, task.designId, task.designVersion ?? undefined);
+      if (!design) {
+        const exists = task.designVersion !== null && (await this.ctx.meta.getDesign(task.accountId, task.designId)) !== undefined;
         throw new RenderFailure(
           'render',
-          `design ${task.designId} was deleted before the render: queue the task again with an existing design`,
+          exists
+            ? `version ${task.designVersion} of design ${task.designId} was dropped before the render (only the last ${DESIGN_VERSIONS_KEPT} versions are kept): queue the task again`
+            : `design ${task.designId} was deleted before the render: queue the task again with an existing design`,
           'design_not_found',
         );
+      }
       const o = taskOptions(task);
       const format = task.format as TaskFormat;
       // The account's library fonts the design names; its own font files come through `assets`.

@@ -50,7 +50,8 @@ function cachePreparedStatements(database: Database.Database, max = 256): void {
   }) as typeof database.prepare;
 }
 
-export async function openMetadata(url: string): Promise<MetadataConnection> {
+/** `migrateTo`: stop after this migration (tests of a later migration start from a database before it). */
+export async function openMetadata(url: string, opts: { migrateTo?: string } = {}): Promise<MetadataConnection> {
   let conn: MetadataConnection;
   if (isPostgresUrl(url)) {
     const pool = new pg.Pool({ connectionString: url, max: 10, types });
@@ -74,7 +75,7 @@ export async function openMetadata(url: string): Promise<MetadataConnection> {
   }
   try {
     await sql`select 1`.execute(conn.db);
-    await migrate(conn.db as unknown as Kysely<unknown>, conn.dialect);
+    await migrate(conn.db as unknown as Kysely<unknown>, conn.dialect, opts.migrateTo);
   } catch (e) {
     await conn.close().catch(() => undefined);
     throw new Error(`cannot open the metadata store at ${conn.describe}: ${(e as Error).message}`, { cause: e });

@@ -1,16 +1,20 @@
 // The metadata store's one entry point: a façade over the per-record query modules (accounts,
-// designs, uploads, tasks, webhooks, idempotency), which all share one Kysely handle and dialect, so
-// every query is still written once for SQLite and PostgreSQL. Callers keep one object and one API.
+// designs and their versions, drafts, uploads, tasks, webhooks, idempotency), which all share one
+// Kysely handle and dialect, so every query is still written once for SQLite and PostgreSQL.
+// Callers keep one object and one API.
 import type { Kysely } from 'kysely';
 import { AccountQueries } from './accounts.js';
 import type { MetadataConnection } from './connect.js';
-import { DesignQueries, type DesignInput } from './designs.js';
+import { DesignQueries, type DesignInput, type VersionInput, type VersionPage } from './designs.js';
+import { DraftQueries, type DraftInput } from './drafts.js';
 import { IdempotencyQueries } from './idempotency.js';
 import type {
   Account,
   ApiKeyRecord,
+  DesignDraftRecord,
   DesignRecord,
   DesignSummary,
+  DesignVersionRecord,
   FontRecord,
   Plan,
   Role,
@@ -29,13 +33,16 @@ import { WebhookQueries, type DeliveryOutcome } from './webhooks.js';
 // Callers import these from here, as before the split.
 export { toMicros } from './common.js';
 export type { ClaimResult, InsertRefusal, NewTask, TaskClaims, TaskOutcome, TaskPage, VideoAdmission } from './tasks.js';
-export type { DesignInput } from './designs.js';
+export { nameTaken, versionConflict } from './designs.js';
+export type { DesignInput, VersionInput, VersionPage } from './designs.js';
+export type { DraftInput } from './drafts.js';
 export type { DeliveryOutcome } from './webhooks.js';
 
 export class MetadataStore implements TaskClaims {
   readonly db: Kysely<Tables>;
   private readonly accounts: AccountQueries;
   private readonly designs: DesignQueries;
+  private readonly drafts: DraftQueries;
   private readonly uploads: UploadQueries;
   private readonly fonts: FontQueries;
   private readonly tasks: TaskQueries;
@@ -45,7 +52,8 @@ export class MetadataStore implements TaskClaims {
   constructor(readonly conn: MetadataConnection) {
     this.db = conn.db;
     this.accounts = new AccountQueries(conn.db);
-    this.designs = new DesignQueries(conn.db);
+    this.designs = new DesignQueries(conn.db, conn.dialect);
+    this.drafts = new DraftQueries(conn.db);
     this.uploads = new UploadQueries(conn.db);
     this.fonts = new FontQueries(conn.db);
     this.tasks = new TaskQueries(conn.db, conn.dialect);
@@ -102,30 +110,59 @@ export class MetadataStore implements TaskClaims {
     return this.accounts.listKeys(accountId);
   }
 
-  // ── designs and retired blobs (designs.ts) ──────────────────────────────────────────────────
+  // ── designs, their versions and retired blobs (designs.ts) ──────────────────────────────────
+  /** A new design as its version 1; with `uniqueName`, a name the account already uses is refused (conflict). */
   insertDesign(d: DesignInput): Promise<DesignRecord> {
     return this.designs.insertDesign(d);
   }
 
-  replaceDesign(d: DesignInput & { id: number }): Promise<DesignRecord | undefined> {
-    return this.designs.replaceDesign(d);
+  /** The next version of a design, made the latest (version_conflict when `baseVersion` is not the latest); old versions past `keep` go. */
+  saveVersion(v: VersionInput): Promise<DesignRecord | undefined> {
+    return this.designs.saveVersion(v);
   }
 
-  getDesign(accountId: number, id: number): Promise<DesignRecord | undefined> {
-    return this.designs.getDesign(accountId, id);
+  /** A design with its latest version's template and files, or those of `version`. */
+  getDesign(accountId: number, id: number, version?: number): Promise<DesignRecord | undefined> {
+    return this.designs.getDesign(accountId, id, version);
+  }
+
+  /** The oldest and latest version a design keeps. */
+  versionRange(accountId: number, id: number): Promise<{ oldest: number; latest: number } | undefined> {
+    return this.designs.versionRange(accountId, id);
+  }
+
+  /** A design's kept versions, newest first. */
+  listVersions(accountId: number, id: number, page: VersionPage): Promise<DesignVersionRecord[]> {
+    return this.designs.listVersions(accountId, id, page);
+  }
+
+  /** The files of a design's kept versions by relative path (the newest version's where they differ). */
+  keptAssets(accountId: number, id: number): Promise<Map<string, string>> {
+    return this.designs.keptAssets(accountId, id);
+  }
+
+  /** Renames a design; a name another design of the account has is refused (conflict). */
+  renameDesign(accountId: number, id: number, name: string, now: number): Promise<DesignSummary | undefined> {
+    return this.designs.renameDesign(accountId, id, name, now);
+  }
+
+  /** The id of the account's design of this name, if any. */
+  findDesignByName(accountId: number, name: string): Promise<number | undefined> {
+    return this.designs.findDesignByName(accountId, name);
   }
 
   listDesigns(accountId: number): Promise<DesignSummary[]> {
     return this.designs.listDesigns(accountId);
   }
 
-  /** An account's designs newest first, each with its template (the HTTP listing reads its size and length). */
-  listDesignTemplates(accountId: number): Promise<(DesignSummary & { template: unknown })[]> {
+  /** An account's designs newest first, each with its template (the HTTP listing reads its size and length) and whether it has a draft. */
+  listDesignTemplates(accountId: number): Promise<(DesignSummary & { template: unknown; hasDraft: boolean })[]> {
     return this.designs.listDesignTemplates(accountId);
   }
 
-  deleteDesign(accountId: number, id: number): Promise<DesignRecord | undefined> {
-    return this.designs.deleteDesign(accountId, id);
+  /** Deletes a design, its versions and draft; blobs no other design uses are retired until `retireAfter`. */
+  deleteDesign(accountId: number, id: number, retireAfter: number): Promise<DesignRecord | undefined> {
+    return this.designs.deleteDesign(accountId, id, retireAfter);
   }
 
   retireBlobs(keys: readonly string[], deleteAfter: number): Promise<void> {
@@ -134,6 +171,23 @@ export class MetadataStore implements TaskClaims {
 
   takeDueBlobs(now: number, limit?: number): Promise<string[]> {
     return this.designs.takeDueBlobs(now, limit);
+  }
+
+  // ── design drafts (drafts.ts) ───────────────────────────────────────────────────────────────
+  putDraft(d: DraftInput): Promise<DesignDraftRecord | undefined> {
+    return this.drafts.putDraft(d);
+  }
+
+  getDraft(accountId: number, designId: number): Promise<DesignDraftRecord | undefined> {
+    return this.drafts.getDraft(accountId, designId);
+  }
+
+  hasDraft(accountId: number, designId: number): Promise<boolean> {
+    return this.drafts.hasDraft(accountId, designId);
+  }
+
+  deleteDraft(accountId: number, designId: number): Promise<boolean> {
+    return this.drafts.deleteDraft(accountId, designId);
   }
 
   // ── uploads (uploads.ts) ────────────────────────────────────────────────────────────────────

@@ -199,13 +199,88 @@ function migrations(dialect: Dialect): Record<string, Migration> {
         await db.schema.alterTable('tasks').addColumn('progress', 'text').execute();
       },
     },
+    '0011_design_versions': {
+      async up(db: Kysely<unknown>) {
+        // Designs keep numbered versions (the latest is also copied into designs, where renders read
+        // it), one autosaved draft each, and which blobs each version uses, so blobs shared between
+        // versions or duplicated designs are retired only when nothing uses them. Every existing
+        // design becomes version 1; a task records the version it renders.
+        await db.schema
+          .alterTable('designs')
+          .addColumn('version', 'integer', (c) => c.notNull().defaultTo(1))
+          .execute();
+        await db.schema
+          .createTable('design_versions')
+          .addColumn('design_id', 'integer', (c) => c.notNull())
+          .addColumn('version', 'integer', (c) => c.notNull())
+          .addColumn('account_id', 'integer', (c) => c.notNull())
+          .addColumn('kind', 'text', (c) => c.notNull())
+          .addColumn('template', 'text', (c) => c.notNull())
+          .addColumn('assets', 'text', (c) => c.notNull())
+          .addColumn('created_at', 'bigint', (c) => c.notNull())
+          .addPrimaryKeyConstraint('design_versions_pk', ['design_id', 'version'])
+          .addForeignKeyConstraint('design_versions_design', ['design_id'], 'designs', ['id'], (fk) => fk.onDelete('cascade'))
+          .execute();
+        await db.schema
+          .createTable('design_version_blobs')
+          .addColumn('design_id', 'integer', (c) => c.notNull())
+          .addColumn('version', 'integer', (c) => c.notNull())
+          .addColumn('key', 'text', (c) => c.notNull())
+          .addPrimaryKeyConstraint('design_version_blobs_pk', ['design_id', 'version', 'key'])
+          .addForeignKeyConstraint('design_version_blobs_design', ['design_id'], 'designs', ['id'], (fk) => fk.onDelete('cascade'))
+          .execute();
+        // "Does anything still use this blob?" when versions or designs go.
+        await db.schema.createIndex('design_version_blobs_key').on('design_version_blobs').column('key').execute();
+        await db.schema
+          .createTable('design_drafts')
+          .addColumn('design_id', 'integer', (c) => c.primaryKey().references('designs.id').onDelete('cascade'))
+          .addColumn('account_id', 'integer', (c) => c.notNull())
+          .addColumn('base_version', 'integer', (c) => c.notNull())
+          .addColumn('template', 'text', (c) => c.notNull())
+          .addColumn('assets', 'text', (c) => c.notNull())
+          .addColumn('updated_at', 'bigint', (c) => c.notNull())
+          .execute();
+        await db.schema.alterTable('tasks').addColumn('design_version', 'integer').execute();
+        // Existing designs as their version 1, a page at a time (the blob keys are read from each
+        // design's assets JSON here, the same way on both databases).
+        const designs = db as unknown as Kysely<{
+          designs: { id: number; account_id: number; kind: string; template: string; assets: string; updated_at: number };
+          design_versions: { design_id: number; version: number; account_id: number; kind: string; template: string; assets: string; created_at: number };
+          design_version_blobs: { design_id: number; version: number; key: string };
+        }>;
+        for (let after = 0; ;) {
+          const rows = await designs
+            .selectFrom('designs')
+            .select(['id', 'account_id', 'kind', 'template', 'assets', 'updated_at'])
+            .where('id', '>', after)
+            .orderBy('id')
+            .limit(200)
+            .execute();
+          if (rows.length === 0) break;
+          for (const r of rows) {
+            await designs
+              .insertInto('design_versions')
+              .values({ design_id: r.id, version: 1, account_id: r.account_id, kind: r.kind, template: r.template, assets: r.assets, created_at: r.updated_at })
+              .execute();
+            const keys = [...new Set(Object.values(JSON.parse(r.assets) as Record<string, string>))];
+            if (keys.length > 0)
+              await designs
+                .insertInto('design_version_blobs')
+                .values(keys.map((key) => ({ design_id: r.id, version: 1, key })))
+                .execute();
+          }
+          after = Number(rows.at(-1)!.id);
+        }
+      },
+    },
   };
 }
 
-export async function migrate(db: Kysely<unknown>, dialect: Dialect): Promise<void> {
+/** Runs the migrations not yet run, all of them or (tests of a migration) up to and including `target`. */
+export async function migrate(db: Kysely<unknown>, dialect: Dialect, target?: string): Promise<void> {
   const all = migrations(dialect);
   const migrator = new Migrator({ db, provider: { getMigrations: async () => all } });
-  const { error, results } = await migrator.migrateToLatest();
+  const { error, results } = target === undefined ? await migrator.migrateToLatest() : await migrator.migrateTo(target);
   if (error) {
     const failed = results?.find((r) => r.status === 'Error')?.migrationName ?? 'unknown';
     throw new Error(`metadata migration ${failed} failed: ${(error as Error).message}`, { cause: error });

@@ -48,12 +48,38 @@ export interface DesignSummary {
   name: string;
   createdAt: number;
   updatedAt: number;
+  /** The number of the design's latest version. */
+  latestVersion: number;
 }
 
+/** A design with the template and files of one of its versions (the latest unless another was asked for). */
 export interface DesignRecord extends DesignSummary {
+  /** The version `template` and `assets` are; `kind` is the design's (its latest version's). */
+  version: number;
   template: unknown;
   /** Relative path in the template → blob key of its bytes. */
   assets: Record<string, string>;
+}
+
+/** One kept version of a design. */
+export interface DesignVersionRecord {
+  designId: number;
+  version: number;
+  kind: DesignKind;
+  template: unknown;
+  assets: Record<string, string>;
+  createdAt: number;
+}
+
+/** A design's autosaved draft, as the editor sent it. */
+export interface DesignDraftRecord {
+  designId: number;
+  accountId: number;
+  baseVersion: number;
+  template: unknown;
+  /** Pending files: relative path → upload URL, unchecked until a version is saved. */
+  assets: Record<string, string>;
+  updatedAt: number;
 }
 
 export interface UploadRecord {
@@ -96,6 +122,8 @@ export interface TaskRecord {
   id: number;
   accountId: number;
   designId: number;
+  /** The design version it renders; null for tasks queued before versions (they render the latest). */
+  designVersion: number | null;
   format: string;
   options: Record<string, unknown>;
   overrides: unknown;

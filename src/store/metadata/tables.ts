@@ -30,16 +30,58 @@ export interface ApiKeysTable {
   created_at: number;
 }
 
+/**
+ * A design: its name and, copied from its latest version (design_versions), the template and files
+ * every render, preview and listing reads without a join. Both are written in one transaction.
+ */
 export interface DesignsTable {
   id: Generated<number>;
   account_id: number;
   kind: string;
   name: string;
-  /** The template as imported (JSON text). */
+  /** The latest version's template (JSON text). */
   template: string;
-  /** JSON: relative path in the template → blob key of that asset. */
+  /** JSON: relative path in the template → blob key of that asset (the latest version's). */
   assets: string;
   created_at: number;
+  /** When the latest version was saved, or the design renamed. */
+  updated_at: number;
+  /** The latest version's number (0011; designs before it are version 1). */
+  version: number;
+}
+
+/** Every kept version of a design (the last DESIGN_VERSIONS_KEPT), the latest included. */
+export interface DesignVersionsTable {
+  design_id: number;
+  /** 1, 2, … per design, never reused. */
+  version: number;
+  account_id: number;
+  kind: string;
+  template: string;
+  assets: string;
+  created_at: number;
+}
+
+/**
+ * Which version uses which blob: one row per (design, version, blob key). Versions and duplicated
+ * designs share blobs, so a blob is retired only when its last row is gone.
+ */
+export interface DesignVersionBlobsTable {
+  design_id: number;
+  version: number;
+  key: string;
+}
+
+/** The one autosaved draft of a design: stored as sent, never validated or rendered. */
+export interface DesignDraftsTable {
+  design_id: number;
+  account_id: number;
+  /** The version the draft was edited from. */
+  base_version: number;
+  /** The editor's template (JSON text); it may be invalid mid-edit. */
+  template: string;
+  /** JSON: the draft's pending files, relative path → upload URL, as sent. */
+  assets: string;
   updated_at: number;
 }
 
@@ -83,6 +125,8 @@ export interface TasksTable {
   id: Generated<number>;
   account_id: number;
   design_id: number;
+  /** The design version rendered (0011); null for tasks before it, which rendered the latest. */
+  design_version: number | null;
   format: string;
   /** JSON: render options beyond the format (fps, size, demo, …). */
   options: string;
@@ -174,6 +218,9 @@ export interface Tables {
   accounts: AccountsTable;
   api_keys: ApiKeysTable;
   designs: DesignsTable;
+  design_versions: DesignVersionsTable;
+  design_version_blobs: DesignVersionBlobsTable;
+  design_drafts: DesignDraftsTable;
   uploads: UploadsTable;
   tasks: TasksTable;
   idempotency_keys: IdempotencyKeysTable;

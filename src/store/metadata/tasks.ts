@@ -22,6 +22,7 @@ function toTask(r: TaskRow): TaskRecord {
     id: Number(r.id),
     accountId: Number(r.account_id),
     designId: Number(r.design_id),
+    designVersion: r.design_version === null ? null : Number(r.design_version),
     format: r.format,
     options: JSON.parse(r.options) as Record<string, unknown>,
     overrides: JSON.parse(r.overrides),
@@ -97,6 +98,8 @@ export interface NewTask {
   /** Default: 128 random bits. */
   resultToken?: string;
   designId: number;
+  /** The design version to render (the latest at queue time unless the request named one). */
+  designVersion?: number | null;
   format: string;
   options: Record<string, unknown>;
   overrides: unknown;
@@ -170,9 +173,10 @@ export class TaskQueries implements TaskClaims {
         : sql`(select count(*) from tasks where account_id = ${t.accountId} and api = 'a' and state in ('queued', 'pending'))
             < (select queue_size from accounts where id = ${t.accountId})`;
       const r = await sql<TaskRow>`
-        insert into tasks (account_id, design_id, format, options, overrides, webhook_url, state, created_at, state_at, attempts, parked,
+        insert into tasks (account_id, design_id, design_version, format, options, overrides, webhook_url, state, created_at, state_at, attempts, parked,
                            result_token, api, demo, reserved_micros)
-        select cast(${t.accountId} as integer), cast(${t.designId} as integer), cast(${t.format} as text), cast(${JSON.stringify(t.options)} as text),
+        select cast(${t.accountId} as integer), cast(${t.designId} as integer), cast(${t.designVersion ?? null} as integer),
+               cast(${t.format} as text), cast(${JSON.stringify(t.options)} as text),
                cast(${JSON.stringify(t.overrides)} as text), cast(${t.webhookUrl} as text), 'queued', cast(${t.now} as bigint), cast(${t.now} as bigint), 0, 0,
                cast(${t.resultToken ?? randomBytes(16).toString('hex')} as text), cast(${v ? 'b' : 'a'} as text),
                cast(${v?.demo ? 1 : 0} as integer), cast(${reserve} as bigint)
