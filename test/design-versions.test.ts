@@ -457,6 +457,57 @@ for (const backend of backends)
       });
     });
 
+    describe('the editor’s preview of unsaved edits', () => {
+      /** POST /preview's png, or the error's status and description. */
+      const preview = async (body: Record<string, unknown>) => {
+        const res = await send('POST', '/preview', body);
+        if (res.status !== 200) return { status: res.status, ...((await res.json()) as { error: string; description: string }) };
+        return Buffer.from(await res.arrayBuffer());
+      };
+
+      it('previews the edited design in place of the saved one, with the saved files and new uploads; saved, it renders the same', async () => {
+        const photo = await upload(await png(200, 40, 40));
+        const made = await create('edited preview', template('#112233', 'photo.png'), { 'photo.png': photo });
+        const savedPng = (await preview({ design_id: made.design_id })) as Buffer;
+        // Edited: another colour, the saved photo kept, and a second photo that is only an upload so far.
+        const edited = template('#aa3300', 'photo.png');
+        edited.objects.push({ type: 'image', name: 'second', x: 10, y: 60, width: 20, height: 20, path: 'second.png' });
+        const second = await upload(await png(20, 200, 20));
+        const editedPng = await preview({ design_id: made.design_id, design: edited, assets: { 'second.png': second } });
+        expect(Buffer.isBuffer(editedPng)).toBe(true);
+        expect((editedPng as Buffer).equals(savedPng)).toBe(false);
+        // The preview did not save anything: the design and its renders are as they were.
+        expect((await preview({ design_id: made.design_id })) as Buffer).toEqual(savedPng);
+        expect(DesignDetail.parse(await (await get(`/designs/${made.design_id}`)).json()).latest_version).toBe(1);
+        // Saved, the same edits render through A1 to the bytes the preview showed.
+        await save(made.design_id, edited, 1, { 'second.png': second });
+        expect((await render(made.design_id)).png.equals(editedPng as Buffer)).toBe(true);
+      });
+
+      it('puts an edited design’s errors at $.design…, and refuses assets without a design, a foreign upload and a path outside the design', async () => {
+        const made = await create('edited preview errors', template('#000000'));
+        const bad = template('#000000');
+        (bad.objects[0] as Record<string, unknown>).width = -5;
+        expect(await preview({ design_id: made.design_id, design: bad })).toMatchObject({ status: 400, error: 'validation_error' });
+        expect(((await preview({ design_id: made.design_id, design: bad })) as { description: string }).description).toMatch(
+          /^\$\.design\.objects\[0\]\.width: /,
+        );
+        const mine = await upload(await png(1, 1, 1));
+        const theirs = await upload(await png(2, 2, 2), other);
+        const cases: [Record<string, unknown>, RegExp][] = [
+          [{ assets: { 'x.png': mine } }, /^\$\.assets: assets go with design/],
+          [{ design: template('#000000', 'x.png'), assets: { 'x.png': theirs } }, /^\$\.assets\["x\.png"\]: this is not an image uploaded by this account/],
+          [{ design: template('#000000', 'x.png'), assets: { '../x.png': mine } }, /^\$\.assets\["\.\.\/x\.png"\]: the path leaves the design folder/],
+          [{ design: 'not a design' }, /^\$\.design: expected the design as a JSON object/],
+        ];
+        for (const [extra, message] of cases) {
+          const e = (await preview({ design_id: made.design_id, ...extra })) as { status: number; description: string };
+          expect(e.status, JSON.stringify(extra)).toBe(400);
+          expect(e.description).toMatch(message);
+        }
+      });
+    });
+
     describe('bad input', () => {
       it('refuses an invalid template with its JSON path under $.design, when creating and saving, and changes nothing', async () => {
         const broken = template('#000000');

@@ -4,6 +4,7 @@
 import { z } from 'zod';
 import { RenderOptionsSchema } from '../render/options.js';
 import { PREVIEW_MAX_SIDE } from '../service/answers.js';
+import { DesignAssets, TemplateJson } from '../service/shapes.js';
 import { TASK_FORMATS, TaskOptions } from '../service/tasks.js';
 
 // The answer and listing shapes are the service's (one source, which the Studio's types also come from).
@@ -113,6 +114,14 @@ export const PreviewRequest = z.strictObject({
         "Object name → fields to replace, as in a render request. Addition: also interface B's overrides list [{ name, object } | { name, slide }], whose slide entries replace a video design's slide background (path). Images must be URLs returned by the upload endpoint.",
     })
     .optional(),
+  design: TemplateJson.meta({
+    description:
+      "Addition for the Studio's editor: the design as edited and not saved yet (an Imprint template), previewed in place of the saved version that design_version names (default the latest), whose files it may name. Its errors are at $.design…. Renders (POST /public/v2/render) only ever use saved versions.",
+  }).optional(),
+  assets: DesignAssets.meta({
+    description:
+      'With design: images the edited design names that are uploads not saved into it yet (relative path → the URL POST /public/v2/upload returned), as a save (POST /public/v2/designs/<id>/versions) takes them.',
+  }).optional(),
   scale: z
     .number({ error: PREVIEW_SCALE })
     .gt(0, { error: PREVIEW_SCALE })

@@ -18,7 +18,12 @@ import type { ServiceContext } from './context.js';
 import { getDesign } from './designs.js';
 import { accountFontSet, installDesignFonts, libraryFontFiles } from './fonts.js';
 import { accountAssetResolver } from './render-assets.js';
-import { prepareOverrides } from './uploads.js';
+import { prepareOverrides, uploadOfUrl } from './uploads.js';
+import { normaliseAssetPath } from './design-assets.js';
+import { DESIGN_ASSETS_MAX } from './shapes.js';
+import { parseDesign } from '../design/parse.js';
+import { childPath } from '../format/json-path.js';
+import { parseImageRef } from '../format/image-ref.js';
 
 export type PreviewFormat = 'png' | 'jpg';
 
@@ -37,6 +42,10 @@ export interface PreviewInput {
   scale?: number | undefined;
   /** Seconds into an animated or video design. */
   time?: number | undefined;
+  /** An addition for the Studio's editor: the design as edited, previewed in place of the saved version. */
+  design?: Record<string, unknown> | undefined;
+  /** With `design`: images it names that are uploads not saved into the design yet (path → upload URL). */
+  assets?: Record<string, string> | undefined;
 }
 
 export interface Preview {
@@ -89,6 +98,20 @@ function sizeOf(template: unknown): { width: number; height: number } {
   return { width: typeof t.width === 'number' ? t.width : 0, height: typeof t.height === 'number' ? t.height : 0 };
 }
 
+/** The blob keys of the uploads an edited design names (normalised path → key), each checked at its `$.assets` key. */
+async function editedAssets(ctx: ServiceContext, accountId: number, assets: Record<string, string> | undefined): Promise<Record<string, string>> {
+  const entries = Object.entries(assets ?? {});
+  if (entries.length > DESIGN_ASSETS_MAX) throw validationError('$.assets', `${entries.length} files: a preview takes at most ${DESIGN_ASSETS_MAX}`);
+  const keys: Record<string, string> = {};
+  for (const [key, url] of entries) {
+    const at = childPath('$.assets', key);
+    const ref = parseImageRef(key, at);
+    if (ref.kind !== 'path') throw validationError(at, 'expected a relative path as the template writes it (an image\'s "path"), such as "photo.jpg"');
+    keys[normaliseAssetPath(ref.path)] = (await uploadOfUrl(ctx, accountId, url, at)).blobKey;
+  }
+  return keys;
+}
+
 /**
  * `signal`: the client went away. A preview still waiting for a thread is dropped (typing in the
  * Studio sends a new one per pause); one already rendering is told to stop, and as a still rarely
@@ -98,12 +121,21 @@ export async function renderPreview(ctx: ServiceContext, pool: RenderPool, accou
   const started = performance.now();
   const format = input.format ?? 'png';
   if (input.quality !== undefined && format !== 'jpg') throw validationError('$.quality', `quality applies to jpg only: remove it for ${format}`);
-  const design = await getDesign(ctx, account.id, input.design_id, { version: input.design_version, missing: 'validation_error', at: '$.design_version' });
+  const saved = await getDesign(ctx, account.id, input.design_id, { version: input.design_version, missing: 'validation_error', at: '$.design_version' });
+  if (input.assets && !input.design) throw validationError('$.assets', 'assets go with design (the edited design that names them): send both, or neither');
+  // The editor's unsaved design: the saved version's files, and the uploads it names that are not saved into it yet.
+  const design = input.design
+    ? { ...saved, template: input.design, assets: { ...saved.assets, ...(await editedAssets(ctx, account.id, input.assets)) } }
+    : saved;
   // Upload URLs of this account become references the resolver below serves; anything else is refused here.
   const overrides = await prepareOverrides(ctx, account.id, input.objects_overrides ?? {}, '$.objects_overrides');
   const fontFiles = await libraryFontFiles(ctx, account.id, design.template);
   // A Google Fonts family the overrides pick is installed first, as for a render request.
-  await installDesignFonts(ctx, design.template, await accountFontSet(ctx, account.id, design.template), { overrides });
+  const fonts = await accountFontSet(ctx, account.id, design.template);
+  await installDesignFonts(ctx, design.template, fonts, { overrides });
+  // An edited design is checked here, where its errors can be put at $.design… (the render's own check
+  // would put them at the template's paths, which name no field of this request).
+  if (input.design) parseDesign(input.design, fonts, '$.design');
   const { width, height } = sizeOf(design.template);
   const scale = previewScale(width, height, input.scale);
   const options: RenderOptions = {
@@ -126,7 +158,7 @@ export async function renderPreview(ctx: ServiceContext, pool: RenderPool, accou
     throw errorOf(e);
   }
   const renderMs = performance.now() - started;
-  ctx.log.debug({ account_id: account.id, design_id: design.id, format, scale, ms: Math.round(renderMs) }, 'preview rendered');
+  ctx.log.debug({ account_id: account.id, design_id: saved.id, format, scale, ms: Math.round(renderMs) }, 'preview rendered');
   return {
     bytes: out.bytes,
     format,

@@ -193,7 +193,7 @@ const DesignName = z.string({ error: DESIGN_NAME_RULE }).meta({
   examples: ['Summer sale post'],
 });
 
-const TemplateJson = z.record(z.string(), z.unknown(), { error: 'expected the design as a JSON object: a template (docs/template-format.md)' }).meta({
+export const TemplateJson = z.record(z.string(), z.unknown(), { error: 'expected the design as a JSON object: a template (docs/template-format.md)' }).meta({
   description: 'A design template (docs/template-format.md, docs/template.schema.json), or a Polotno document, as a zip import takes it.',
   examples: [{ width: 1080, height: 1080, background: { type: 'color', color: '#ffffff' }, objects: [] }],
 });
