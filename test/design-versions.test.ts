@@ -484,6 +484,22 @@ for (const backend of backends)
         expect((await render(made.design_id)).png.equals(editedPng as Buffer)).toBe(true);
       });
 
+      it('gives the editor a saved version’s template as stored, the latest by default, with its version', async () => {
+        const first = template('#010203');
+        const made = await create('template route', first);
+        const second = template('#040506');
+        await save(made.design_id, second, 1);
+        const latest = await get(`/designs/${made.design_id}/template`);
+        expect(latest.status).toBe(200);
+        expect(latest.headers.get('x-imprint-design-version')).toBe('2');
+        expect(await latest.json()).toMatchObject(second);
+        const v1 = await get(`/designs/${made.design_id}/template?version=1`);
+        expect(v1.headers.get('x-imprint-design-version')).toBe('1');
+        expect(await v1.json()).toMatchObject(first);
+        expect(await errorOf(await get(`/designs/${made.design_id}/template?version=9`))).toMatchObject({ status: 404, error: 'version_not_found' });
+        expect(await errorOf(await get(`/designs/999999/template`))).toMatchObject({ status: 404, error: 'design_not_found' });
+      });
+
       it('puts an edited design’s errors at $.design…, and refuses assets without a design, a foreign upload and a path outside the design', async () => {
         const made = await create('edited preview errors', template('#000000'));
         const bad = template('#000000');
@@ -580,6 +596,7 @@ for (const backend of backends)
         ['PUT', '/designs/1/draft'],
         ['GET', '/designs/1/draft'],
         ['DELETE', '/designs/1/draft'],
+        ['GET', '/designs/1/template'],
       ])('%s %s: 401 without a key, 403 with a member key', async (method, path) => {
         expect(await errorOf(await fetch(base + path, { method }))).toMatchObject({ status: 401, error: 'unauthorized' });
         expect(await errorOf(await fetch(base + path, { method, headers: auth(member) }))).toMatchObject({ status: 403, error: 'forbidden' });

@@ -114,6 +114,13 @@ export async function designRoutes(app: FastifyInstance, { service, limiter, zip
     service.designDetail(req.account!, designId(req.params.id), query(req, DesignQuery).version),
   );
 
+  // An addition for the Studio's editor: the template of a saved version as it is stored (the JSON a
+  // save takes back), with its version in a header. ?version=N, default the latest.
+  app.get<{ Params: { id: string } }>('/designs/:id/template', { onRequest: guard }, async (req, reply) => {
+    const record = await service.getDesign(req.account!.id, designId(req.params.id), { version: query(req, DesignQuery).version });
+    return reply.header('x-imprint-design-version', String(record.version)).send(record.template);
+  });
+
   /** Import (no id) or replace (an id) from the zip: 201 or 200 with the design's detail. */
   const store = async (req: FastifyRequest, reply: FastifyReply, replace?: number) => {
     const account = req.account!;

@@ -334,6 +334,20 @@ export function openApiDocument(serverUrl: string, version: string): Record<stri
           responses: { 204: { description: 'Deleted' }, 404: error('design_not_found'), ...auth },
         },
       },
+      '/public/v2/designs/{design_id}/template': {
+        get: {
+          summary: "A saved version's template as stored, the JSON a save takes back (an addition to the spec, for the Studio's editor)",
+          parameters: [designIdParam, ...queryParameters(DesignQuery)],
+          responses: {
+            200: {
+              description: 'The template (docs/template-format.md); the header X-Imprint-Design-Version names its version',
+              content: { 'application/json': { schema: { type: 'object' } } },
+            },
+            404: error('design_not_found, or version_not_found for a ?version= the design does not keep'),
+            ...auth,
+          },
+        },
+      },
       '/public/v2/designs/{design_id}/versions': {
         get: {
           summary: `A design's saved versions, newest first (the last ${DESIGN_VERSIONS_KEPT} are kept; an addition to the spec)`,
