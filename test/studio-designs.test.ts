@@ -37,16 +37,16 @@ async function backToGrid(): Promise<void> {
 }
 
 describe('designs grid', () => {
-  it('makes a blank design from a size preset and opens it at that size', async () => {
+  it('makes a blank design from a size preset and opens it in the template editor at that size', async () => {
     await page.getByRole('button', { name: 'New design' }).click();
     const form = page.getByRole('form', { name: 'New design' });
     await form.getByLabel('Name').fill('  Spring story  ');
     await form.getByLabel('Start from').selectOption({ label: 'Story 1080 × 1920' });
     await form.getByRole('button', { name: 'Create' }).click();
-    await page.waitForURL(/#\/designs\/\d+$/);
+    await page.waitForURL(/#\/designs\/\d+\/edit$/);
     const id = (await serviceDesigns()).get('Spring story');
     expect(id).toBeDefined();
-    expect(page.url()).toMatch(new RegExp(`#/designs/${id}$`));
+    expect(page.url()).toMatch(new RegExp(`#/designs/${id}/edit$`));
     const detail = (await (await fetch(`${svc.base}/public/v2/designs/${id}`, { headers: { authorization: `Bearer ${svc.seed.apiKey}` } })).json()) as {
       width: number;
       height: number;
@@ -75,7 +75,7 @@ describe('designs grid', () => {
     await form.getByLabel('Width (px)').fill('1500');
     await form.getByLabel('Height (px)').fill('500');
     await form.getByRole('button', { name: 'Create' }).click();
-    await page.waitForURL(/#\/designs\/\d+$/);
+    await page.waitForURL(/#\/designs\/\d+\/edit$/);
     expect((await serviceDesigns()).has('Wide banner')).toBe(true);
     await backToGrid();
   }, 60_000);

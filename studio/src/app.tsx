@@ -10,6 +10,7 @@ import { listUploads, rememberUpload, type UploadEntry } from './lib/upload-hist
 import { forgetKey, storedKey, storeKey } from './session.js';
 import { DesignsGrid } from './views/DesignsGrid.js';
 import { DesignView } from './views/DesignView.js';
+import { TemplateEditor } from './views/TemplateEditor.js';
 import { ImportView } from './views/ImportView.js';
 import { SignIn } from './views/SignIn.js';
 import { TasksView } from './views/TasksView.js';
@@ -84,7 +85,7 @@ export function App() {
 
 function Header({ account, onSignOut }: { account: AccountInfo; onSignOut: () => void }) {
   const route = useRoute();
-  const current = (view: string) => (route.view === view || (view === 'designs' && route.view === 'design') ? 'page' : undefined);
+  const current = (view: string) => (route.view === view || (view === 'designs' && (route.view === 'design' || route.view === 'edit')) ? 'page' : undefined);
   return (
     <header class="top">
       <a class="brand" href="#/">
@@ -121,6 +122,8 @@ function Routed() {
       return <DesignsGrid />;
     case 'design':
       return <DesignView key={route.id} id={route.id} />;
+    case 'edit':
+      return <TemplateEditor key={route.id} id={route.id} />;
     case 'tasks':
       return <TasksView />;
     case 'import':

@@ -13,7 +13,7 @@ import type {
   VideoRenderAccepted,
   VideoTask,
 } from '../../../src/service/answers.js';
-import type { DesignList, FontFamily, TaskList } from '../../../src/service/shapes.js';
+import type { DesignDraft, DesignList, DraftSaved, FontFamily, TaskList } from '../../../src/service/shapes.js';
 import { apiErrorFrom, networkError, type ApiError } from './api-errors.js';
 import type { AccountInfo, DesignDetail, DesignSummary, TaskListItem } from './designs.js';
 import type { Overrides, toInterfaceB } from './overrides.js';
@@ -35,6 +35,9 @@ export interface PreviewRequest {
   objects_overrides?: Overrides | ReturnType<typeof toInterfaceB>;
   scale?: number;
   time?: number;
+  /** The editor's unsaved template, previewed in place of the saved version, and the uploads it names. */
+  design?: unknown;
+  assets?: Record<string, string>;
 }
 
 /** POST /public/v2/preview's JSON answer, with the report entries typed as above. */
@@ -134,9 +137,33 @@ export class Api {
     return this.json(`/public/v2/designs/${id}`, { signal });
   }
 
+  /** A saved version's template as stored (the latest by default), and its version number. */
+  async designTemplate(id: number, signal?: AbortSignal): Promise<{ template: Record<string, unknown>; version: number }> {
+    const res = await this.call(`/public/v2/designs/${id}/template`, { accept: 'application/json', signal });
+    return { template: (await res.json()) as Record<string, unknown>, version: Number(res.headers.get('x-imprint-design-version')) };
+  }
+
+  /** Saves the edited template as the design's next version; 409 version_conflict when base_version is not the latest. */
+  saveVersion(id: number, design: unknown, baseVersion: number, assets: Record<string, string>, signal?: AbortSignal): Promise<DesignDetail> {
+    return this.json(`/public/v2/designs/${id}/versions`, { method: 'POST', json: { design, base_version: baseVersion, assets }, signal });
+  }
+
+  /** Stores the design's one draft (the autosave; never rendered by the API). */
+  putDraft(id: number, design: unknown, baseVersion: number, assets: Record<string, string>, signal?: AbortSignal): Promise<DraftSaved> {
+    return this.json(`/public/v2/designs/${id}/draft`, { method: 'PUT', json: { design, base_version: baseVersion, assets }, signal });
+  }
+
+  draft(id: number, signal?: AbortSignal): Promise<DesignDraft> {
+    return this.json(`/public/v2/designs/${id}/draft`, { signal });
+  }
+
+  async deleteDraft(id: number, signal?: AbortSignal): Promise<void> {
+    await this.call(`/public/v2/designs/${id}/draft`, { method: 'DELETE', signal });
+  }
+
   /** A new design from its JSON (POST /public/v2/designs, application/json): a blank one from a size preset. */
-  createDesign(name: string, design: unknown, signal?: AbortSignal): Promise<DesignDetail> {
-    return this.json('/public/v2/designs', { method: 'POST', json: { name, design }, signal });
+  createDesign(name: string, design: unknown, signal?: AbortSignal, assets?: Record<string, string>): Promise<DesignDetail> {
+    return this.json('/public/v2/designs', { method: 'POST', json: { name, design, ...(assets ? { assets } : {}) }, signal });
   }
 
   renameDesign(id: number, name: string, signal?: AbortSignal): Promise<DesignDetail> {

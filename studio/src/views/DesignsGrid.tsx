@@ -191,7 +191,7 @@ function NewDesign({ designs, onCancel }: { designs: DesignSummary[]; onCancel: 
         if (!blank.ok) throw new Error(blank.error.message);
         made = await api.createDesign(checked, blank.design);
       }
-      location.hash = `#/designs/${made.design_id}`;
+      location.hash = `#/designs/${made.design_id}/edit`;
     } catch (err) {
       setError(isApiError(err) ? err : networkError(err));
       setBusy(false);
@@ -321,6 +321,9 @@ function DesignCard({ design: d, thumb, edited, onRename, onDuplicate, onDelete 
           ) : null}
         </p>
         <div class="card-actions" role="group" aria-label={`Actions for ${title}`}>
+          <a class="button" href={`#/designs/${d.design_id}/edit`}>
+            Edit template
+          </a>
           <button type="button" onClick={() => setRenaming(d.name)} disabled={busy || renaming !== null}>
             Rename
           </button>
