@@ -1,11 +1,14 @@
 // The template editor as a new user meets it, in Debian's Chromium against the real service: from a
 // blank 1080² design they add a photo (upload), a headline with one word bold and coloured by the
-// formatting buttons (no tag is ever shown), a button (a shape and a text, grouped and moved together),
+// formatting buttons (no tag is ever shown; a text file and a 60 MB image are refused in the page), a button (a shape and a text, grouped and moved together),
 // name them, and save; the design then renders through interface A with overrides of those names,
 // and the png equals the preview of the same request. Undo/redo of mixed edits gives back the same
 // design JSON; a reload reopens the autosaved draft; leaving with unsaved edits asks first; a save
 // that another save came before is a 409 the page resolves by saving a copy; a taken name is refused
 // with a message.
+import { mkdtempSync, truncateSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import sharp from 'sharp';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -69,6 +72,15 @@ describe('template editor', () => {
     const photo = await sharp({ create: { width: 400, height: 300, channels: 3, background: { r: 30, g: 90, b: 160 } } })
       .jpeg()
       .toBuffer();
+    // Files the service would refuse are refused in the page, with what to do, and nothing is added.
+    await page.getByLabel('Add an image').setInputFiles({ name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('not an image') });
+    await page.getByText('“notes.txt” is not an image: choose a png, jpg, webp, avif, gif or svg file.').waitFor();
+    // Playwright takes files over 50 MB only from disk.
+    const huge = join(mkdtempSync(join(tmpdir(), 'imprint-huge-')), 'huge.png');
+    truncateSync((writeFileSync(huge, ''), huge), 60 * 1048576);
+    await page.getByLabel('Add an image').setInputFiles(huge);
+    await page.getByText('“huge.png” is 60 MB: images of up to 10 MB can be uploaded; make it smaller.').waitFor();
+    expect(await page.getByTestId('layers').locator('li').count()).toBe(0);
     await page.getByLabel('Add an image').setInputFiles({ name: 'beach.jpg', mimeType: 'image/jpeg', buffer: photo });
     await layer('image').waitFor();
     await rename('photo');
@@ -180,6 +192,18 @@ describe('template editor', () => {
     for (let i = 0; i < 4; i++) await page.keyboard.press('Control+Z');
     await waitFor('the undone draft', async () => (JSON.stringify((await draft())?.design) === before ? true : undefined), 10_000, 200);
   }, 60_000);
+
+  it('zooms in and out in steps and back to fit the window', async () => {
+    const canvas = page.locator('.template-editor .canvas');
+    const fitted = (await canvas.boundingBox())!.width;
+    await page.getByRole('button', { name: 'Zoom in' }).click();
+    await expect.poll(async () => (await canvas.boundingBox())!.width).toBeGreaterThan(fitted + 1);
+    await page.getByRole('button', { name: 'Zoom out' }).click();
+    await page.getByRole('button', { name: 'Zoom out' }).click();
+    await expect.poll(async () => (await canvas.boundingBox())!.width).toBeLessThan(fitted);
+    await page.getByRole('button', { name: 'Fit to screen' }).click();
+    await expect.poll(async () => Math.round((await canvas.boundingBox())!.width)).toBe(Math.round(fitted));
+  });
 
   it('reopens the autosaved draft after a reload, and asks before leaving with unsaved changes', async () => {
     await page.getByRole('button', { name: 'Line', exact: true }).click();

@@ -52,8 +52,9 @@ import {
 } from '../lib/editor-history.js';
 import { fitScale, renderScale, type Box } from '../lib/geometry.js';
 import { copyName } from '../lib/new-design.js';
+import { imageFileProblem } from '../lib/upload-check.js';
 import { formatOf, parseRich, plainOf, replaceText, toggleFormat, applyFormat, toMarkup, type Run } from '../lib/rich-text.js';
-import { nudge, snapMove, type SnapLine } from '../lib/snapping.js';
+import { nudge, snapMove, zoomStep, type SnapLine } from '../lib/snapping.js';
 import type { DesignDetail } from '../lib/designs.js';
 
 /** Autosave waits for this pause in the edits (the issue's bound is 2 s). */
@@ -169,7 +170,10 @@ function Editing({ opened }: { opened: Opened }) {
 
   // ── the engine's preview of the edited template ──
   const [stageRef, stage] = useElementSize<HTMLDivElement>();
-  const scale = fitScale(doc.width, doc.height, stage.width - 32, stage.height - 32);
+  // "Fit" follows the window; a zoom step is kept as the person chose it (the stage then scrolls).
+  const [zoom, setZoom] = useState<number | 'fit'>('fit');
+  const fit = fitScale(doc.width, doc.height, stage.width - 32, stage.height - 32);
+  const scale = zoom === 'fit' ? fit : zoom;
   const [image, setImage] = useState<string | null>(null);
   const [previewError, setPreviewError] = useState<ApiError | null>(null);
   useEffect(() => {
@@ -328,6 +332,8 @@ function Editing({ opened }: { opened: Opened }) {
   const add = (spec: Parameters<typeof addObject>[1], label: string) => apply(addObject(doc, spec), label);
   const addImage = async (file: File | undefined) => {
     if (!file) return;
+    const refused = imageFileProblem(file);
+    if (refused) return setProblem(refused);
     try {
       const url = await api.upload(file);
       const ext = /\.(png|jpe?g|webp|avif|gif|svg)$/i.exec(file.name)?.[1]?.toLowerCase() ?? 'png';
@@ -359,6 +365,17 @@ function Editing({ opened }: { opened: Opened }) {
         <button type="button" class="primary" onClick={() => void save()} disabled={!isDirty(h) && Object.keys(assets).length === 0}>
           Save
         </button>
+        <span class="zoom" role="group" aria-label="Zoom">
+          <button type="button" aria-label="Zoom out" onClick={() => setZoom(zoomStep(scale, -1))}>
+            −
+          </button>
+          <button type="button" aria-label="Fit to screen" aria-pressed={zoom === 'fit'} onClick={() => setZoom('fit')}>
+            {Math.round(scale * 100)} %
+          </button>
+          <button type="button" aria-label="Zoom in" onClick={() => setZoom(zoomStep(scale, 1))}>
+            +
+          </button>
+        </span>
         <a class="button" href={`#/designs/${id}`}>
           Fill in and render
         </a>
