@@ -109,6 +109,10 @@ describe('template editor', () => {
     });
     // The person never sees markup; the template has it.
     expect(await text.inputValue()).toBe('Summer sale today');
+    // A bundled serif family, picked from the font picker's list.
+    const family = page.getByRole('complementary', { name: 'Properties' }).getByLabel('Font family');
+    await family.fill('Lora');
+    await family.press('Enter');
 
     // A button: a rectangle and a text, grouped.
     await page.getByRole('button', { name: 'Rectangle', exact: true }).click();
@@ -138,6 +142,8 @@ describe('template editor', () => {
     const template = (await saved()).template;
     const headline = template.objects.find((o) => o.name === 'headline')!;
     expect(headline.text).toBe('Summer <substyle bold="700" color="#e53935">sale</substyle> today');
+    expect(headline.font_family).toBe('Lora');
+    expect((template as { fonts?: unknown[] }).fonts).toContain('Lora');
     const group = template.objects.filter((o) => o.name === 'button_bg' || o.name === 'button_label').map((o) => o.group);
     expect(group[0]).toBeTruthy();
     expect(group[0]).toBe(group[1]);

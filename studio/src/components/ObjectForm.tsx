@@ -316,7 +316,7 @@ const SOURCE_TEXT: Record<FontFamily['source'], string> = {
  * as the person types, the Google Fonts catalogue's (GET /public/v2/fonts?search=), asked for a
  * quarter of a second after the typing stops so the rate limit is not spent on every key.
  */
-function FamilyOptions({ id, search }: { id: string; search: string }) {
+export function FamilyOptions({ id, search }: { id: string; search: string }) {
   const { api } = useStudio();
   const [families, setFamilies] = useState<FontFamily[]>([]);
   const query = /^[A-Za-z0-9 ]{0,100}$/.test(search) ? search.trim() : '';

@@ -7,8 +7,9 @@
 // second, and "Save" makes a new version on the one the edits started from: a save that another came
 // before is a 409 the person resolves (open the latest, or save as a copy). Other tabs of the same
 // design hear of each save (BroadcastChannel).
-import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
+import { useEffect, useId, useMemo, useRef, useState } from 'preact/hooks';
 import { Canvas, type CanvasObject } from '../components/Canvas.js';
+import { FamilyOptions } from '../components/ObjectForm.js';
 import { ErrorAlert } from '../components/ErrorAlert.js';
 import { useStudio } from '../context.js';
 import { useElementSize, useLoad } from '../hooks.js';
@@ -699,6 +700,7 @@ function TextProperties({
           onSelect={(e) => setRange([e.currentTarget.selectionStart, e.currentTarget.selectionEnd])}
         />
       </label>
+      <FamilyField object={o} index={index} doc={doc} apply={apply} />
       <label title="font_size">
         Font size
         <input
@@ -717,5 +719,41 @@ function TextProperties({
         />
       </label>
     </>
+  );
+}
+
+/**
+ * The text's font family: any family the engine can use (the account's library, the bundled ones,
+ * installed and, as the person types, the Google Fonts catalogue's: the same choices as the form's
+ * picker). Picking one also names it in the design's `fonts`, which is what installs a catalogue
+ * family for the preview and every render.
+ */
+function FamilyField({ object: o, index, doc, apply }: { object: ObjectJson; index: number; doc: DesignJson; apply: (r: OpResult, label: string) => void }) {
+  const id = useId();
+  const current = typeof o.font_family === 'string' ? o.font_family : '';
+  const [typed, setTyped] = useState(current);
+  const commit = () => {
+    const family = typed.trim();
+    if (!family || family === current) return;
+    const r = updateObject(doc, index, { font_family: family });
+    if (!r.ok) return apply(r, 'Font family');
+    const named = (r.design.fonts ?? []).some((f) => (typeof f === 'string' ? f : f.family) === family);
+    apply({ ...r, design: named ? r.design : { ...r.design, fonts: [...(r.design.fonts ?? []), family] } }, 'Font family');
+  };
+  return (
+    <label title="font_family">
+      Font family
+      <input
+        type="text"
+        list={`${id}-families`}
+        autocomplete="off"
+        value={typed}
+        placeholder="Inter"
+        onInput={(e) => setTyped(e.currentTarget.value)}
+        onChange={commit}
+        onKeyDown={(e) => e.key === 'Enter' && commit()}
+      />
+      <FamilyOptions id={`${id}-families`} search={typed} />
+    </label>
   );
 }
