@@ -140,15 +140,36 @@ export class Engine {
   private async dispatch(options: RenderOptions): Promise<RenderResult | Painted> {
     validateOptions(options);
     if (this.threads > 0) {
-      const closing = this.closing.signal;
-      const signal = options.signal ? AbortSignal.any([options.signal, closing]) : closing;
-      return guard(() => renderOnThread(this.threadPool(), { ...options, signal }));
+      const pool = this.threadPool();
+      return guard(() => eitherSignal(options.signal, this.closing.signal, (signal) => renderOnThread(pool, { ...options, signal })));
     }
     const format = options.format;
     if (format === 'mp4') return guard(async () => (await import('./render/video.js')).renderMp4(this.context, options));
     if (format === 'pdf') return guard(async () => (await import('./render/pdf.js')).renderPdf(this.context, options));
     const { image, report } = await guard(() => rasterizeStill(this.context, options));
     return { image, report, format };
+  }
+}
+
+/**
+ * Runs `work` with a signal that aborts, with its reason, when either `a` (the caller's) or `b` (the
+ * engine's close) does; its listeners go when the work ends. (AbortSignal.any would keep a reference
+ * in the engine's long-lived signal for every render on Node 20.)
+ */
+async function eitherSignal<T>(a: AbortSignal | undefined, b: AbortSignal, work: (signal: AbortSignal) => Promise<T>): Promise<T> {
+  if (!a) return work(b);
+  const both = new AbortController();
+  const fromA = () => both.abort(a.reason);
+  const fromB = () => both.abort(b.reason);
+  if (a.aborted) fromA();
+  else if (b.aborted) fromB();
+  a.addEventListener('abort', fromA, { once: true });
+  b.addEventListener('abort', fromB, { once: true });
+  try {
+    return await work(both.signal);
+  } finally {
+    a.removeEventListener('abort', fromA);
+    b.removeEventListener('abort', fromB);
   }
 }
 

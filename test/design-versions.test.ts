@@ -515,6 +515,9 @@ for (const backend of backends)
           [{ design: template('#000000', 'x.png'), assets: { 'x.png': theirs } }, /^\$\.assets\["x\.png"\]: this is not an image uploaded by this account/],
           [{ design: template('#000000', 'x.png'), assets: { '../x.png': mine } }, /^\$\.assets\["\.\.\/x\.png"\]: the path leaves the design folder/],
           [{ design: 'not a design' }, /^\$\.design: expected the design as a JSON object/],
+          // Garbage in the fonts of a design being edited is an error at its path, not a crash.
+          [{ design: { ...template('#000000'), fonts: 5 } }, /^\$\.design\.fonts: /],
+          [{ design: { ...template('#000000'), fonts: [{ family: 7 }] } }, /^\$\.design\.fonts\[0\]/],
         ];
         for (const [extra, message] of cases) {
           const e = (await preview({ design_id: made.design_id, ...extra })) as { status: number; description: string };

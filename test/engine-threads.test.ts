@@ -134,7 +134,8 @@ describe('Engine threads', () => {
     };
     const req = { design, overrides, assets: stuck, format: 'png' } as const;
     // One thread takes two renders at once (a paint and an encode): the third waits for a place.
-    const renders = [1, 2, 3].map(() => caught(engine.render(req)));
+    // One of them carries a signal of the caller's own: the engine's close still reaches it.
+    const renders = [1, 2, 3].map((i) => caught(engine.render(i === 2 ? { ...req, signal: new AbortController().signal } : req)));
     await started;
     await engine.close();
     for (const err of await Promise.all(renders))

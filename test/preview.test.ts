@@ -258,7 +258,10 @@ describe('POST /public/v2/preview', () => {
         /^\$\.format: expected "png" or "jpg" \(a preview is an image: render pdf, mp4, webp or avif with POST \/public\/v2\/render\)/,
       ],
       [{ design_id: card, quality: 50 }, /^\$\.quality: quality applies to jpg only: remove it for png$/],
-      [{ design_id: card, size: 'hd' }, /^\$\.size: unknown field "size" .*design_id, design_version, format, quality, objects_overrides, design, assets, scale, time$/],
+      [
+        { design_id: card, size: 'hd' },
+        /^\$\.size: unknown field "size" .*design_id, design_version, format, quality, objects_overrides, design, assets, scale, time$/,
+      ],
       [{ scale: 0.5 }, /^\$\.design_id: /],
       [{ design_id: card, time: -1 }, /^\$\.time: /],
       [{ design_id: card, objects_overrides: 'headline' }, /^\$\.objects_overrides: expected an object \{ "<object name>": \{…\} \}, or interface B's list/],
