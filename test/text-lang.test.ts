@@ -343,6 +343,9 @@ describe.runIf(cjk && toolsAvailable(['pdffonts'], 'reading the rendered pdf fon
     worker = new TaskWorker(service.ctx, { slots: 1 });
     worker.start();
     const account = await service.createAccount({ name: 'Lang' });
+    // The test follows its tasks closely (a CJK pdf's first render takes seconds on a loaded machine):
+    // a plan with room for that, so the status polling never meets the rate limit meant for clients.
+    await service.setPlan(account.account.id, { requests_per_minute: 100_000 });
     key = account.apiKey;
     design = (await service.importDesign(account.account.id, designWith([text({ name: 'title', text: '骨直角誤' })], { lang: 'ja' }))).id;
   }, 60_000);
